@@ -1,0 +1,23 @@
+// Bundles src/ into dist/ for a fast start: one entry chunk holding commander and the
+// command tree, and lazy chunks for what only some commands need (HTTP, tables,
+// prompts, keychain, sandbox). Native modules stay external.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { bo: 'src/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: false,
+  legalComments: 'none',
+  external: ['@napi-rs/keyring'],
+  chunkNames: 'chunks/[name]-[hash]',
+  // Bundled CommonJS dependencies call require() for Node built-ins.
+  banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
+  logLevel: 'warning',
+});

@@ -1,0 +1,57 @@
+// The contract of the HTTP core (src/api/http.ts). Commands and src/api/<area>.ts
+// functions see only this; http.ts alone knows auth schemes, retries and redirects.
+
+import type { Credential } from '../auth/credential-types.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type QueryValue = string | number | boolean | undefined | null;
+export type Query = Record<string, QueryValue | QueryValue[]> | URLSearchParams;
+
+export interface RequestOptions {
+  method: Method;
+  /** Path under {base}/api/v1, e.g. '/crm/accounts'; with `root: true`, under {base}. */
+  path: string;
+  query?: Query;
+  /** Sent as JSON when defined. */
+  body?: unknown;
+  /** Send no Authorization header (D4). */
+  anonymous?: boolean;
+  /** The path is relative to the base URL, not /api/v1 (jwks, /__sandbox). */
+  root?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON; the text when the body is not JSON; undefined when empty or 204. */
+  body: T;
+}
+
+export interface HttpClientOptions {
+  /** Tenant root, e.g. https://acme.example.com (D3: https, or http on loopback). */
+  baseUrl: string;
+  credential: Credential | null;
+  /** D1 scheme word for API keys; default 'bo'. */
+  apiKeyScheme: string;
+  timeoutMs: number;
+  maxRetries: number;
+  /** Adds donotlog=1 to every request. */
+  noLog: boolean;
+  /** Receives the redacted --verbose trace, one line per call; absent = no trace. */
+  trace?: (line: string) => void;
+  /** Injected for tests; defaults to real timers. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+export interface HttpClient {
+  readonly baseUrl: string;
+  /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /** Frees the keep-alive sockets. */
+  close(): void;
+}

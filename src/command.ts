@@ -1,0 +1,33 @@
+// One typed object per command verb. program.ts turns these into the commander tree,
+// which drives dispatch, help and completions. A verb file imports only what parsing
+// needs; anything heavy is imported inside `run`.
+
+import type { Command } from 'commander';
+import type { Context } from './context.js';
+
+export interface CommandDefinition<Opts = Record<string, unknown>> {
+  /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
+  path: string[];
+  summary: string;
+  /** Longer text for --help; defaults to the summary. */
+  description?: string;
+  /** At least one; shown under "Examples:" in --help. */
+  examples: string[];
+  /** Add arguments and options (commander API). */
+  configure?: (cmd: Command) => Command | void;
+  /** Positional arguments as strings (variadic ones as arrays), then the options. */
+  run: (ctx: Context, args: Array<string | string[] | undefined>, opts: Opts) => Promise<void>;
+}
+
+export function defineCommand<Opts = Record<string, unknown>>(def: CommandDefinition<Opts>): CommandDefinition<Opts> {
+  return def;
+}
+
+/** Group summaries, shown in `bo --help` and `bo <group> --help`. */
+export const groups: Record<string, string> = {
+  accounts: 'Accounts: list, show, extend trials, cancel',
+  auth: 'Credentials: status, token, API keys',
+  config: 'Per-profile settings: base-url, api-key-scheme, timeout',
+  profiles: 'Tenant profiles',
+  sandbox: 'The local emulator of the API',
+};

@@ -1,0 +1,4 @@
+// Every command verb, in help order. One line per verb file.
+import type { CommandDefinition } from '../command.js';
+
+export const commands: CommandDefinition<any>[] = [];

@@ -1,0 +1,68 @@
+// What a command receives. Everything a command touches comes through here, so tests
+// can run `bo` in-process with their own streams, environment, prompter and stores.
+// Heavy parts (HTTP, keychain, prompts) are created lazily, on first use.
+
+import type { Credential, CredentialStore } from './auth/credential-types.js';
+import type { HttpClient } from './api/http-types.js';
+import type { Prompter } from './auth/prompter-types.js';
+
+export interface Io {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The environment `bo` runs in (process.env, or a test's own). */
+  env: Record<string, string | undefined>;
+}
+
+/** Global options of COMMANDS.md, after flags, environment and config are merged. */
+export interface Globals {
+  profile: string;
+  /** From --base-url / BO_BASE_URL only; the profile's setting is read by config. */
+  baseUrl?: string;
+  sandbox: boolean;
+  json: boolean;
+  jsonl: boolean;
+  /** Colour on stdout/stderr: off with --no-color, NO_COLOR, TERM=dumb, or no TTY. */
+  color: boolean;
+  /** False with --no-input, BO_NO_INPUT=1, or when stdin is not a TTY. */
+  input: boolean;
+  /** False with --no-log (adds donotlog=1). */
+  log: boolean;
+  verbose: boolean;
+  /** Per-request timeout in seconds, when given by flag or BO_TIMEOUT. */
+  timeout?: number;
+  maxRetries: number;
+}
+
+export interface Clock {
+  now(): Date;
+  /** Resolves after `ms`, or rejects when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Where an API client's credential came from, for `bo auth status` and hints. */
+export type CredentialSource = 'env' | 'store' | 'sandbox' | 'none';
+
+export interface ApiOptions {
+  /** Send no credential at all (D4 endpoints, `bo api --no-auth`). */
+  anonymous?: boolean;
+  /** Use this credential instead of the resolved one (login uses none). */
+  credential?: Credential | null;
+}
+
+export interface Context {
+  io: Io;
+  globals: Globals;
+  clock: Clock;
+  /** Credential storage for the current profile's backend (keychain, file, memory). */
+  credentials(): Promise<CredentialStore>;
+  /** Interactive prompts; throws an AuthError/UsageError under --no-input. */
+  prompter(): Promise<Prompter>;
+  /** An HTTP client for the current profile, with its credential resolved. */
+  api(options?: ApiOptions): Promise<HttpClient>;
+  /** Aborted on Ctrl-C: long waits and requests listen to it. */
+  signal: AbortSignal;
+}

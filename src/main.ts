@@ -1,0 +1,182 @@
+// run(argv, options) → exit code. The one place that maps errors to exit codes and
+// prints them; commands only throw.
+
+import { CommanderError, type Command } from 'commander';
+import { commands } from './commands/index.js';
+import type { CommandDefinition } from './command.js';
+import type { Clock, Context, Globals, Io } from './context.js';
+import type { CredentialStore } from './auth/credential-types.js';
+import type { Prompter } from './auth/prompter-types.js';
+import { BoError, ExitCode, InterruptedError, UsageError, exitCodeOf } from './output/errors.js';
+import { buildProgram } from './program.js';
+
+export interface RunOptions {
+  io?: Io;
+  /** Tests inject scripted answers; otherwise @inquirer/prompts on the terminal. */
+  prompter?: Prompter;
+  /** Tests inject a memory store; otherwise the profile's backend. */
+  credentials?: CredentialStore;
+  clock?: Clock;
+  /** Aborting it acts as Ctrl-C. */
+  signal?: AbortSignal;
+}
+
+export function processIo(): Io {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    env: process.env,
+  };
+}
+
+export const realClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(new InterruptedError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
+  const usingProcess = !options.io;
+  const io = options.io ?? processIo();
+  const controller = new AbortController();
+  options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const onSigint = () => controller.abort();
+  if (usingProcess) process.on('SIGINT', onSigint);
+
+  let globals: Globals | undefined;
+  const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
+    globals = resolveGlobals(cmd.optsWithGlobals(), io);
+    const ctx = createContext(io, globals, options, controller.signal);
+    await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
+  };
+
+  const program = buildProgram(commands, action);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    // Commander's own usage errors: one line, exit 2 (set below).
+    outputError: (s, write) => write(s),
+  });
+  for (const c of allCommands(program)) {
+    c.exitOverride();
+    c.configureOutput(program.configureOutput());
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
+        return ExitCode.ok;
+      }
+      // 'commander.help' (a bare group name) prints help on stderr: a usage error.
+      return ExitCode.usage;
+    }
+    const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
+    reportError(final, io, globals ?? resolveGlobals(program.opts(), io));
+    return exitCodeOf(final);
+  } finally {
+    if (usingProcess) process.off('SIGINT', onSigint);
+  }
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+function envFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Merges flags with the environment (COMMANDS.md "Global options"). */
+export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
+  const env = io.env;
+  const timeoutText = (opts.timeout as string | undefined) ?? env.BO_TIMEOUT;
+  let timeout: number | undefined;
+  if (timeoutText !== undefined && timeoutText !== '') {
+    timeout = Number(timeoutText);
+    if (!Number.isFinite(timeout) || timeout <= 0) {
+      throw new UsageError(`--timeout must be a positive number of seconds, got "${timeoutText}"`);
+    }
+  }
+  const retriesText = opts.maxRetries as string | undefined;
+  let maxRetries = 3;
+  if (retriesText !== undefined) {
+    maxRetries = Number(retriesText);
+    if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10) {
+      throw new UsageError(`--max-retries must be a whole number from 0 to 10, got "${retriesText}"`);
+    }
+  }
+  const colorAllowed =
+    opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
+  return {
+    profile: (opts.profile as string | undefined) || env.BO_PROFILE || '',
+    baseUrl: (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
+    sandbox: opts.sandbox === true || envFlag(env.BO_SANDBOX),
+    json: opts.json === true,
+    jsonl: opts.jsonl === true,
+    color: colorAllowed,
+    input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
+    log: opts.log !== false,
+    verbose: opts.verbose === true || envFlag(env.BO_DEBUG),
+    timeout,
+    maxRetries,
+  };
+}
+
+function createContext(io: Io, globals: Globals, options: RunOptions, signal: AbortSignal): Context {
+  let store: Promise<CredentialStore> | undefined;
+  let prompter: Promise<Prompter> | undefined;
+  const ctx: Context = {
+    io,
+    globals,
+    clock: options.clock ?? realClock,
+    signal,
+    credentials: () =>
+      (store ??= options.credentials
+        ? Promise.resolve(options.credentials)
+        : import('./auth/credentials.js').then((m) => m.openCredentialStore(io, globals))),
+    prompter: () =>
+      (prompter ??= options.prompter
+        ? Promise.resolve(options.prompter)
+        : import('./auth/prompter.js').then((m) => m.createPrompter(io, signal))),
+    api: async (apiOptions) => (await import('./api/connect.js')).connect(ctx, apiOptions),
+  };
+  return ctx;
+}
+
+function reportError(err: unknown, io: Io, globals: Globals): void {
+  const bo = err instanceof BoError ? err : undefined;
+  const message = bo ? bo.message : err instanceof Error ? err.message : String(err);
+  io.stderr.write(`error: ${oneLine(message)}\n`);
+  if (bo?.hint) io.stderr.write(`hint: ${oneLine(bo.hint)}\n`);
+  if (globals.json || globals.jsonl) {
+    const body = { error: { status: bo?.status ?? null, code: bo?.code ?? null, message } };
+    io.stderr.write(`${JSON.stringify(body)}\n`);
+  }
+  if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {
+    io.stderr.write(`${err.stack}\n`);
+  }
+}
+
+function oneLine(text: string): string {
+  // Control characters from a server must not reach the terminal raw.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}

@@ -1,0 +1,105 @@
+// Typed errors. Commands throw these; src/main.ts is the one place that turns them
+// into exit codes and one-line messages (COMMANDS.md "Exit codes").
+
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  notFound: 3,
+  auth: 4,
+  rateLimited: 5,
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export interface ErrorDetails {
+  /** A second line that tells the user what to do next. */
+  hint?: string;
+  /** HTTP status, when the error came from the server. */
+  status?: number;
+  /** Machine code: the server's `error` field, or one of ours. */
+  code?: string;
+  cause?: unknown;
+}
+
+export class BoError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.failed;
+  readonly hint?: string;
+  readonly status?: number;
+  readonly code?: string;
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.hint = details.hint;
+    this.status = details.status;
+    this.code = details.code;
+  }
+}
+
+/** Bad input caught before anything was sent, unknown flags, a missing `--yes`. */
+export class UsageError extends BoError {
+  override readonly exitCode = ExitCode.usage;
+}
+
+/** 404, or a lookup that found nothing. */
+export class NotFoundError extends BoError {
+  override readonly exitCode = ExitCode.notFound;
+}
+
+/** No credentials, 401/403, wrong password, a refused or missing code. */
+export class AuthError extends BoError {
+  override readonly exitCode = ExitCode.auth;
+}
+
+/** 429 after the retries. `retryAfter` is in seconds when the server said. */
+export class RateLimitedError extends BoError {
+  override readonly exitCode = ExitCode.rateLimited;
+  readonly retryAfter?: number;
+  constructor(message: string, details: ErrorDetails & { retryAfter?: number } = {}) {
+    super(message, details);
+    this.retryAfter = details.retryAfter;
+  }
+}
+
+/** Ctrl-C, or a prompt closed by the user. */
+export class InterruptedError extends BoError {
+  override readonly exitCode = ExitCode.interrupted;
+  constructor(message = 'interrupted') {
+    super(message);
+  }
+}
+
+/**
+ * A response the server refused (or that made no sense). The exit code follows the
+ * status: 404 → 3, 401/403 → 4, 429 → 5, anything else → 1.
+ */
+export class ApiError extends BoError {
+  override readonly exitCode: ExitCodeValue;
+  /** The parsed body (JSON value or text), for callers that need a field of it. */
+  readonly body: unknown;
+  /** Response headers, lower-cased names. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    message: string,
+    details: ErrorDetails & { status: number; body?: unknown; headers?: Record<string, string> },
+  ) {
+    super(message, details);
+    this.body = details.body;
+    this.headers = details.headers ?? {};
+    this.exitCode = exitCodeForStatus(details.status);
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCodeValue {
+  if (status === 404) return ExitCode.notFound;
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 429) return ExitCode.rateLimited;
+  return ExitCode.failed;
+}
+
+export function exitCodeOf(err: unknown): ExitCodeValue {
+  return err instanceof BoError ? err.exitCode : ExitCode.failed;
+}

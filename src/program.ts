@@ -1,0 +1,65 @@
+// Builds the commander tree from the command definitions: global options, groups,
+// verbs, help with examples. Only commander is loaded here.
+
+import { Command, Option } from 'commander';
+import { groups, type CommandDefinition } from './command.js';
+
+export const VERSION = '0.1.0';
+
+export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => Promise<void>;
+
+export function addGlobalOptions(program: Command): Command {
+  return program
+    .option('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default "default")')
+    .option('--base-url <url>', 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)')
+    .option('--sandbox', 'use the embedded sandbox (env BO_SANDBOX=1)')
+    .option('--json', 'JSON on stdout')
+    .option('--jsonl', 'one JSON record per line')
+    .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
+    .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
+    .option('--no-log', 'keep requests out of the activity log (donotlog=1)')
+    .option('--verbose', 'HTTP trace on stderr, secrets redacted (env BO_DEBUG=1)')
+    .addOption(new Option('--timeout <seconds>', 'per-request timeout (env BO_TIMEOUT; default 30)'))
+    .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
+}
+
+export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
+  const program = new Command('bo')
+    .description('Admin tool for the subscription back office: people, accounts, billing, email, support.')
+    .version(VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'help with examples')
+    .showSuggestionAfterError(true)
+    .allowExcessArguments(false);
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  bo --sandbox accounts list          try it on the embedded sandbox
+  bo login                            sign in (two-factor prompts included)
+  bo accounts list --q acme --json    machine output for scripts
+
+Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted.`,
+  );
+
+  const groupCommands = new Map<string, Command>();
+  for (const def of defs) {
+    let parent = program;
+    for (const name of def.path.slice(0, -1)) {
+      let group = groupCommands.get(name);
+      if (!group) {
+        group = parent.command(name).description(groups[name] ?? name).helpCommand(false);
+        group.showSuggestionAfterError(true);
+        groupCommands.set(name, group);
+      }
+      parent = group;
+    }
+    const verb = def.path[def.path.length - 1]!;
+    const cmd = parent.command(verb).summary(def.summary).description(def.description ?? def.summary);
+    cmd.showSuggestionAfterError(true).allowExcessArguments(false);
+    def.configure?.(cmd);
+    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
+  }
+  return program;
+}
