@@ -35,10 +35,15 @@ function matches(value: unknown, text: string): boolean {
   return value === want || String(value) === text;
 }
 
-function compare(a: unknown, b: unknown): number {
+/** Missing values sort last in either direction. */
+function compare(a: unknown, b: unknown, sign: number): number {
   const aMissing = a === null || a === undefined;
   const bMissing = b === null || b === undefined;
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  return sign * compareValues(a, b);
+}
+
+function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const x = typeof a === 'string' ? a : JSON.stringify(a);
   const y = typeof b === 'string' ? b : JSON.stringify(b);
@@ -74,7 +79,7 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
     const prop = m[1]!;
     if (!known.has(prop)) throw invalid('orderBy', `unknown property "${prop}" (D14)`);
     const sign = m[2]?.toLowerCase() === 'desc' ? -1 : 1;
-    result = [...result].sort((a, b) => sign * compare(a[prop], b[prop]));
+    result = [...result].sort((a, b) => compare(a[prop], b[prop], sign));
   }
 
   const start = offset * limit;

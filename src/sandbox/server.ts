@@ -147,7 +147,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
     const found = findRoute(method, path);
     if (!('route' in found)) return found;
     const parsed = parseJson(req, body.text);
-    if (!('body' in parsed)) return parsed;
+    if ('status' in parsed) return parsed;
     return { ...found, body: parsed.body };
   })();
 
