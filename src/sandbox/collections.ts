@@ -25,14 +25,23 @@ function nonNegativeInt(query: URLSearchParams, name: string, min: number): numb
   return Number(text);
 }
 
-/** JSON scalars for true/false and numbers, text otherwise (D14). */
-function matches(value: unknown, text: string): boolean {
+/** A filter value read as a JSON scalar for true/false and numbers, text otherwise (D14). */
+interface Wanted {
+  text: string;
+  value: unknown;
+}
+
+function wanted(text: string): Wanted {
+  let value: unknown = text;
+  if (text === 'true') value = true;
+  else if (text === 'false') value = false;
+  else if (text.trim() !== '' && Number.isFinite(Number(text))) value = Number(text);
+  return { text, value };
+}
+
+function matches(value: unknown, want: Wanted): boolean {
   if (value === null || value === undefined || typeof value === 'object') return false;
-  let want: unknown = text;
-  if (text === 'true') want = true;
-  else if (text === 'false') want = false;
-  else if (text.trim() !== '' && Number.isFinite(Number(text))) want = Number(text);
-  return value === want || String(value) === text;
+  return value === want.value || String(value) === want.text;
 }
 
 /** Missing values sort last in either direction. */
@@ -61,15 +70,16 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
   const offset = nonNegativeInt(query, 'offset', 0) ?? 0;
   const known = new Set(SCALARS[kind] ?? []);
 
-  const filters = new Map<string, string[]>();
+  const filters = new Map<string, Wanted[]>();
   for (const [name, value] of query) {
     if (RESERVED.has(name) || named.includes(name)) continue;
     if (!known.has(name)) throw invalid(name, `unknown filter property "${name}" (D14: filters name a top-level scalar property)`);
-    filters.set(name, [...(filters.get(name) ?? []), value]);
+    filters.set(name, [...(filters.get(name) ?? []), wanted(value)]);
   }
   let result = records;
   if (filters.size > 0) {
-    result = result.filter((r) => [...filters].every(([name, values]) => values.some((v) => matches(r[name], v))));
+    const checks = [...filters];
+    result = result.filter((r) => checks.every(([name, values]) => values.some((v) => matches(r[name], v))));
   }
 
   const orderBy = query.get('orderBy');

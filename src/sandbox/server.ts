@@ -49,6 +49,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   });
   server.keepAliveTimeout = 5_000;
+  // Accounts are the big list (100,000 with --accounts): index them before the first request.
+  await store.read((db) => db.warm('Account'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
