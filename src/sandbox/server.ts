@@ -141,6 +141,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const method = (req.method ?? 'GET').toUpperCase();
   const path = url.pathname;
+  // §1/§7 301: behind a TLS proxy a plain-HTTP request is redirected. The sandbox itself
+  // speaks HTTP on loopback (D3), so it redirects only a request a proxy marked as http.
+  if (req.headers['x-forwarded-proto'] === 'http') {
+    req.resume();
+    const location = `https://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    res.writeHead(301, { location, 'content-length': '0' }).end();
+    return;
+  }
   const logged = path.startsWith('/api/v1/') && url.searchParams.get('donotlog') !== '1';
   const body = await readBody(req);
 

@@ -56,6 +56,14 @@ describe('GET /email/campaigns/broadcasts/{uid}', () => {
     expect(statuses.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('the Error broadcast carries an ErrorMessage within §8\'s 500 characters', async () => {
+    const all = await Promise.all(sb.fixtures.broadcasts.map((uid) => sb.api('GET', `/email/campaigns/broadcasts/${uid}`)));
+    const error = all.map((r) => r.body).find((b) => b.Status === 7);
+    expect(error.ErrorMessage).toEqual(expect.any(String));
+    expect(error.ErrorMessage.length).toBeGreaterThan(0);
+    expect(error.ErrorMessage.length).toBeLessThanOrEqual(500);
+  });
+
   it('answers 404 for an unknown broadcast', async () => {
     const r = await sb.api('GET', '/email/campaigns/broadcasts/nope');
     expect(r.status).toBe(404);

@@ -76,3 +76,12 @@ describe('request bodies (D6)', () => {
     expect(bad.status).toBe(404);
   });
 });
+
+describe('HTTP to HTTPS (§7 301)', () => {
+  it('redirects a request a proxy marks as plain HTTP, with no body', async () => {
+    const res = await fetch(`${sb.url}/api/v1/email/lists?limit=1`, { headers: { 'x-forwarded-proto': 'http' }, redirect: 'manual' });
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(`https://${new URL(sb.url).host}/api/v1/email/lists?limit=1`);
+    expect(await res.text()).toBe('');
+  });
+});
