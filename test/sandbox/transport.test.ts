@@ -2,6 +2,8 @@
 // wrong content type, oversized body, a body that is not an object.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedState } from '../../src/sandbox/seed.js';
+import { Store } from '../../src/sandbox/store.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -83,5 +85,23 @@ describe('HTTP to HTTPS (§7 301)', () => {
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe(`https://${new URL(sb.url).host}/api/v1/email/lists?limit=1`);
     expect(await res.text()).toBe('');
+  });
+});
+
+describe('a handler that fails unexpectedly', () => {
+  it('answers 500 in the D6 shape, logs it, and keeps serving', async () => {
+    const store = Store.memory({ seed: 1, accounts: 20 }, seedState);
+    // A record no API call could produce: a segment whose member list is not a list.
+    await store.transact((tx) => tx.put('Segment', { Uid: 'seg_broken', _objectType: 'Segment', Name: 'broken', AccountUids: 5 }));
+    const broken = await startTestSandbox({ store });
+    try {
+      const r = await broken.api('GET', '/crm/accounts?segmentUid=seg_broken');
+      expect(r.status).toBe(500);
+      expect(r.body).toEqual({ error: 'server_error', error_description: expect.any(String) });
+      expect((await broken.activity()).at(-1)).toMatchObject({ path: '/api/v1/crm/accounts', status: 500 });
+      expect((await broken.api('GET', '/crm/accounts?limit=1')).status).toBe(200);
+    } finally {
+      await broken.close();
+    }
   });
 });
