@@ -13,6 +13,7 @@ import { AbortFailure, ConnectionFailure, TimeoutFailure, exchange, type RawResp
 import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
+import { scrubValues } from './redact.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 
@@ -85,7 +86,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secure = base.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
-  const tracer = options.trace ? createTracer(options.trace, secretsOf(options.credential)) : undefined;
+  const secrets = secretsOf(options.credential);
+  const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
   const userAgent = options.userAgent ?? `bo/${VERSION} node/${process.versions.node}`;
   const baseUrl = base.href.replace(/\/+$/, '');
 
@@ -99,7 +101,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   function unexpected(raw: RawResponse, what: string): ApiError {
-    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${what}`, {
+    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(what, secrets)}`, {
       status: raw.status,
       code: 'unexpected_response',
       headers: raw.headers,
@@ -172,6 +174,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             hint: method === 'GET' ? undefined : `The server may have carried out the ${method}; check before repeating it.`,
           });
         }
+        if ((err as NodeJS.ErrnoException).code === 'ERR_INVALID_CHAR') {
+          // Node refuses a header value with control characters; its message names only the header.
+          throw new BoError(`${method} ${where}: the credential or a header value contains characters that cannot be sent`, {
+            code: 'invalid_header',
+            hint: 'Check the stored token or API key (bo auth status).',
+          });
+        }
         if (!(err instanceof ConnectionFailure)) throw err;
         const text = describeFailure(err, method, url);
         if (canRetry && isRetryableFailure(method, err)) {
@@ -209,6 +218,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body: parsed,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        secrets,
       });
     }
   }

@@ -1,9 +1,9 @@
 // What a refusal or a strange answer looks like to the user: one error carrying status,
 // code and the best message found in any body shape (D6), the exit code by status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, exitCodeOf } from '../../src/output/errors.js';
+import { ApiError, BoError, exitCodeOf } from '../../src/output/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
-import { makeClient, rejectionOf } from './client-fixture.js';
+import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
 
 let server: FaultServer;
 const closers: Array<() => void> = [];
@@ -150,5 +150,24 @@ describe('successful bodies (D17)', () => {
     const res = await client().request({ method: 'GET', path: '/x' });
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('r-1');
+  });
+});
+
+describe('secrets stay out of messages', () => {
+  it('a server that echoes the credential does not get it into the error message', async () => {
+    const err = await failure(reply.json(401, { error_description: `token ${TOKEN} is not valid here` }));
+    expect(err.message).toBe('401 Unauthorized: token [redacted] is not valid here');
+    const text = await failure(reply.text(500, `boom ${TOKEN}`));
+    expect(text.message).not.toContain(TOKEN);
+  });
+
+  it('a credential that cannot go in a header is a clear error, without the value', async () => {
+    const bad = 'tok\nX-Injected: 1';
+    const err = await rejectionOf(client({ credential: { kind: 'token', token: bad } }).request({ method: 'GET', path: '/x' }));
+    expect(err).toBeInstanceOf(BoError);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(/the credential or a header value contains characters that cannot be sent$/);
+    expect(err.message).not.toContain('X-Injected');
+    expect(server.requests).toHaveLength(0);
   });
 });
