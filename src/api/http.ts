@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Credential } from '../auth/credential-types.js';
 import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
-import { AbortFailure, ConnectionFailure, TimeoutFailure, exchange, type RawResponse } from './http-attempt.js';
+import { AbortFailure, ConnectionFailure, TimeoutFailure, decodeBody, exchange, type RawResponse } from './http-attempt.js';
 import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
@@ -145,7 +145,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const method: Method = req.method;
     const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
     const credential = req.anonymous ? null : options.credential; // D4
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': userAgent,
+    };
     const auth = authorization(credential, options.apiKeyScheme || 'bo');
     if (auth) headers.authorization = auth;
     let body: Buffer | undefined;
@@ -193,6 +197,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new BoError(text, { code: err.code, cause: err.cause, hint: failureHint(err, method) });
       }
 
+      try {
+        raw.body = await decodeBody(raw);
+      } catch {
+        throw unexpected({ ...raw, body: Buffer.alloc(0) }, `a body that could not be decoded (content-encoding ${sanitize(raw.headers['content-encoding'] ?? '', 30)})`);
+      }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
       if (canRetry && isRetryableStatus(method, raw.status)) {

@@ -145,6 +145,20 @@ describe('successful bodies (D17)', () => {
     expect(bodies).toEqual([{ Uid: 'a' }, 'done', 'plain done', undefined, undefined, { sniffed: true }]);
   });
 
+  it.each(['gzip', 'deflate', 'br'] as const)('asks for compression and decodes %s', async (encoding) => {
+    server.script(reply.compressed(encoding, { items: [{ Name: 'Acme' }] }));
+    const res = await client().request({ method: 'GET', path: '/x' });
+    expect(res.body).toEqual({ items: [{ Name: 'Acme' }] });
+    expect(server.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('a body that does not decompress is an unexpected answer (exit 1)', async () => {
+    const err = await failure(reply.compressed('gzip', { items: [] }, true));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe('unexpected answer from the server (200 OK): a body that could not be decoded (content-encoding gzip)');
+    expect(err.exitCode).toBe(1);
+  });
+
   it('returns status and lower-cased headers', async () => {
     server.script(reply.json(200, [], { 'X-Request-Id': 'r-1' }));
     const res = await client().request({ method: 'GET', path: '/x' });
