@@ -13,7 +13,7 @@ import { AbortFailure, ConnectionFailure, TimeoutFailure, decodeBody, exchange, 
 import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { scrubValues } from './redact.js';
+import { redactText, scrubValues } from './redact.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 
@@ -101,7 +101,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   function unexpected(raw: RawResponse, what: string): ApiError {
-    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(what, secrets)}`, {
+    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(redactText(what), secrets)}`, {
       status: raw.status,
       code: 'unexpected_response',
       headers: raw.headers,

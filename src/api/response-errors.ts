@@ -3,7 +3,7 @@
 // any JSON shape, an HTML page, a text body, or none.
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
-import { scrubValues } from './redact.js';
+import { redactText, scrubValues } from './redact.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -139,7 +139,7 @@ function headline(status: number, statusText: string, message: string | undefine
 /** A non-2xx, non-3xx answer (after the retries) as the error the user sees. */
 export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
   const found = bestMessage(ctx.body, ctx.headers);
-  const message = found === undefined ? undefined : scrubValues(found, ctx.secrets ?? []);
+  const message = found === undefined ? undefined : scrubValues(redactText(found), ctx.secrets ?? []);
   const value = bodyValue(ctx.body);
   const code =
     value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string'

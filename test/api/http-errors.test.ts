@@ -175,6 +175,14 @@ describe('secrets stay out of messages', () => {
     expect(text.message).not.toContain(TOKEN);
   });
 
+  it('secret-named fields in a malformed or text answer are redacted from the message', async () => {
+    const err = await failure(reply.malformed(200, '{"access_token": "jwt-leak-777", "token_type": "Bea'));
+    expect(err.message).toContain('"access_token": "[redacted]"');
+    expect(err.message).not.toContain('jwt-leak-777');
+    const text = await failure(reply.text(400, 'rejected password=hunter2-pw for ann'));
+    expect(text.message).toBe('400 Bad Request: rejected password=[redacted] for ann');
+  });
+
   it('a credential that cannot go in a header is a clear error, without the value', async () => {
     const bad = 'tok\nX-Injected: 1';
     const err = await rejectionOf(client({ credential: { kind: 'token', token: bad } }).request({ method: 'GET', path: '/x' }));
