@@ -161,9 +161,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const signals = [options.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const where = `${url.origin}${url.pathname}`;
+    const maxRetries = req.maxRetries ?? options.maxRetries;
 
     for (let retry = 0; ; retry++) {
-      const canRetry = retry < options.maxRetries;
+      const canRetry = retry < maxRetries;
       tracer?.request(method, url, headers, req.body === undefined ? undefined : { json: req.body });
       const started = performance.now();
       let raw: RawResponse;
@@ -189,7 +190,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const text = describeFailure(err, method, url);
         if (canRetry && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
-          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${options.maxRetries})`);
+          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
           continue;
         }
@@ -206,7 +207,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
       if (canRetry && isRetryableStatus(method, raw.status)) {
         const ms = waitMs(retry, raw.headers['retry-after']);
-        tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${options.maxRetries})`);
+        tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
         await wait(ms, signal);
         continue;
       }

@@ -74,6 +74,16 @@ describe('GET is retried (D30)', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a request may override the client (D10: the login flow handles 429 itself)', async () => {
+    server.script(reply.rateLimited('45'), reply.json(200, {}));
+    const { client, waits } = fixture({ maxRetries: 3 });
+    const err = await rejectionOf(client.request({ method: 'POST', path: '/tokens/two-factor/enroll/totp/confirm', body: {}, maxRetries: 0 }));
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.retryAfter).toBe(45);
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
   it('on a connection reset and a hang-up', async () => {
     server.script(reply.reset(), reply.hangUp(), reply.json(200, { ok: 2 }));
     const { client, waits } = fixture();
