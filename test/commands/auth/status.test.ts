@@ -112,4 +112,11 @@ describe('bo auth status', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ source: 'file', location: t.credentialsFile, key: 'k1' });
   });
+
+  it('a malformed BO_KEYCHAIN_TIMEOUT is exit 2 naming it', async () => {
+    const t = tempConfig();
+    const r = await runBo(['auth', 'status'], { env: { ...t.env, BO_KEYCHAIN_TIMEOUT: 'soon' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: BO_KEYCHAIN_TIMEOUT must be a positive number of seconds, got "soon"\n');
+  });
 });
