@@ -141,14 +141,15 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
       throw new UsageError(`--max-retries must be a whole number from 0 to 10, got "${retriesText}"`);
     }
   }
+  const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
-    profile: (opts.profile as string | undefined) || env.BO_PROFILE || '',
+    profile: (opts.profile as string | undefined) || env.BO_PROFILE || (sandbox ? 'sandbox' : ''),
     baseUrl: (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
-    sandbox: opts.sandbox === true || envFlag(env.BO_SANDBOX),
+    sandbox,
     json: opts.json === true,
     jsonl: opts.jsonl === true,
     color: colorAllowed,

@@ -11,7 +11,11 @@ const DEFAULT_TIMEOUT_S = 30;
 
 export async function connect(ctx: Context, options: ApiOptions = {}): Promise<HttpClient> {
   const { globals, io } = ctx;
-  const [config, { createHttpClient }] = await Promise.all([import('../config/config.js'), import('./http.js')]);
+  const [config, { parseBaseUrl }, { createHttpClient }] = await Promise.all([
+    import('../config/config.js'),
+    import('../config/settings.js'),
+    import('./http.js'),
+  ]);
   const cfg = config.loadConfig(io.env);
   const profile = config.currentProfileName(globals, cfg);
   const settings = config.profileSettings(cfg, profile);
@@ -27,18 +31,19 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     baseUrl = sandbox.url;
     apiKeyScheme = sandbox.apiKey.scheme;
     closeSandbox = sandbox.close;
-    // A `bo login --sandbox` token wins; otherwise the sandbox's own API key. Credentials
+    // A `bo --sandbox login` token wins; otherwise the sandbox's own API key. Credentials
     // from the environment belong to a real tenant and never go to the sandbox (D3).
+    // The store is asked only when the profile has stored something: a keychain call
+    // costs a helper process, which a plain sandbox run need not pay.
+    const sandboxKey: Credential = { kind: 'apiKey', key: sandbox.apiKey.key, secret: sandbox.apiKey.secret };
     credential =
       options.credential !== undefined
         ? options.credential
         : options.anonymous
           ? null
-          : ((await (await ctx.credentials()).get(profile).catch(() => null)) ?? {
-              kind: 'apiKey',
-              key: sandbox.apiKey.key,
-              secret: sandbox.apiKey.secret,
-            });
+          : settings['credential-store']
+            ? ((await (await ctx.credentials()).get(profile).catch(() => null)) ?? sandboxKey)
+            : sandboxKey;
   } else {
     const url = globals.baseUrl ?? settings['base-url'];
     if (!url) {
@@ -46,7 +51,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
         hint: 'pass --base-url https://<tenant>, run `bo config set base-url <url>`, or try `bo --sandbox …`',
       });
     }
-    baseUrl = config.checkBaseUrl(url, globals.baseUrl ? '--base-url' : 'base-url');
+    baseUrl = parseBaseUrl(url, globals.baseUrl ? '--base-url' : 'base-url');
     credential = options.credential !== undefined ? options.credential : options.anonymous ? null : await storedCredential(ctx, profile);
   }
 
@@ -75,7 +80,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 
 async function storedCredential(ctx: Context, profile: string): Promise<Credential> {
   const { resolveCredential } = await import('../auth/credentials.js');
-  const resolved = await resolveCredential(ctx, profile);
+  const resolved = await resolveCredential(ctx);
   if (!resolved.credential) {
     throw new AuthError(`not signed in (profile "${profile}")`, {
       hint: 'run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET',
