@@ -93,6 +93,14 @@ describe('plain login and the JWT (§5.3, D5)', () => {
     expect(r.body.error).toBe('unauthorized');
   });
 
+  it('stops accepting the token once it is a year old on the sandbox clock (§8)', async () => {
+    const token: string = (await login('plain')).body.access_token;
+    await advance(31536000 - 1);
+    expect((await sb.api('GET', '/crm/accounts?limit=1', { authorization: `bearer ${token}` })).status).toBe(200);
+    await advance(1);
+    expect((await sb.api('GET', '/crm/accounts?limit=1', { authorization: `bearer ${token}` })).status).toBe(401);
+  });
+
   it('answers a wrong password like an unknown user (D7) and a missing field with validation_failed (D31)', async () => {
     const u = user('plain');
     const wrong = await post('/tokens', { username: u.username, password: 'nope' });
@@ -290,6 +298,23 @@ describe('forced enrollment (§5.5)', () => {
     const res = await post('/tokens/two-factor/enroll/totp/begin', { enrollment_token });
     expect(res.status).toBe(403);
     expect(res.body.error).toBe('forbidden');
+  });
+
+  it('403 for a still valid enrollment token once the user has enrolled with another (D31)', async () => {
+    const spare = (await login('enroll')).body.challenge_token;
+    const enrollment_token = (await login('enroll')).body.challenge_token;
+    const begin = (await post('/tokens/two-factor/enroll/totp/begin', { enrollment_token })).body;
+    const confirm = await post('/tokens/two-factor/enroll/totp/confirm', {
+      enrollment_token,
+      challenge_token: begin.challenge_token,
+      code: appCode(begin.secret),
+    });
+    expect(confirm.status).toBe(200);
+    const res = await post('/tokens/two-factor/enroll/email/begin', { enrollment_token: spare });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('forbidden');
+    // The used token itself is spent: 401 (D31).
+    expect((await post('/tokens/two-factor/enroll/email/begin', { enrollment_token })).status).toBe(401);
   });
 
   it('400 invalid_grant for a wrong enrollment code', async () => {
