@@ -38,13 +38,12 @@ export function validateBaseUrl(baseUrl: string): URL {
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
   }
-  url.pathname = url.pathname.replace(/\/+$/, '');
   return url;
 }
 
 export function buildUrl(base: URL, path: string, options: { query?: Query; root?: boolean; noLog?: boolean }): URL {
   const url = new URL(base.href);
-  url.pathname = `${base.pathname}${options.root ? '' : API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}${options.root ? '' : API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
   const params = url.searchParams;
   if (options.query instanceof URLSearchParams) {
     for (const [k, v] of options.query) params.append(k, v);
@@ -123,7 +122,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       target = undefined;
     }
     if (target && url.protocol === 'http:' && target.protocol === 'https:' && target.hostname === url.hostname) {
-      const root = `https://${target.host}${base.pathname}`;
+      const root = `https://${target.host}${base.pathname.replace(/\/+$/, '')}`;
       return new ApiError(`${raw.status} ${raw.statusText}: the server redirects to https; use the base URL ${root}`, {
         status: raw.status,
         code: 'redirect',
