@@ -17,7 +17,8 @@ export const LIGHT = 231;
 /** The module matrix, true = dark, without quiet zone. */
 export function qrMatrix(text: string): boolean[][] {
   const qr = new QRCode(-1, LEVEL_M);
-  qr.addData(text);
+  // The vendored encoder writes one byte per UTF-16 unit: hand it the UTF-8 bytes.
+  qr.addData(Buffer.from(text, 'utf8').toString('latin1'));
   qr.make();
   const n = qr.getModuleCount();
   return Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => qr.isDark(r, c)));

@@ -1,0 +1,156 @@
+// What the login tests need from a sandbox, reached over HTTP only (fixtures, outbox,
+// clock), and a way to run `bo login` in-process against it with scripted answers and
+// a memory credential store.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAuthState, fixtureUsers, handleTokens, type AuthEnv } from '../../src/sandbox/auth/engine.js';
+import type { Credential, CredentialStore } from '../../src/auth/credential-types.js';
+import type { Clock } from '../../src/context.js';
+import { runBo, type RunBoOptions, type RunBoResult } from '../helpers/run-bo.js';
+
+export interface FixtureUser {
+  username: string;
+  password: string;
+  kind: 'plain' | 'totp' | 'email' | 'both' | 'enroll';
+  totpSecret: string | null;
+  recoveryCodes: string[];
+}
+
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  code: string | null;
+  sentAt: string;
+}
+
+export interface LoginSandbox {
+  url: string;
+  users(): Promise<FixtureUser[]>;
+  user(kind: FixtureUser['kind']): Promise<FixtureUser>;
+  outbox(): Promise<OutboxMail[]>;
+  /** The sandbox's idea of now (its clock moves with advance()). */
+  now(): Promise<Date>;
+  advance(seconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/** A sandbox serving the token engine and the /__sandbox endpoints the tests use. */
+export async function startLoginSandbox(): Promise<LoginSandbox> {
+  let offsetMs = 0;
+  const outbox: OutboxMail[] = [];
+  const state = createAuthState(
+    (['plain', 'totp', 'email', 'both', 'enroll'] as const).map((kind) => ({
+      username: `${kind}@example.com`,
+      password: `pw-${kind}-123`,
+      kind,
+      personUid: `p-${kind}`,
+      accountUid: `a-${kind}`,
+    })),
+    7,
+  );
+  let baseUrl = '';
+  const now = () => new Date(Date.now() + offsetMs);
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body = text ? JSON.parse(text) : undefined;
+    const url = new URL(req.url ?? '/', baseUrl);
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(value));
+    };
+    if (url.pathname === '/__sandbox/fixtures') return send(200, { users: fixtureUsers(state) });
+    if (url.pathname === '/__sandbox/outbox') return send(200, outbox);
+    if (url.pathname === '/__sandbox/clock') {
+      offsetMs += Number(body?.advanceSeconds ?? 0) * 1000;
+      return send(200, { now: now().toISOString() });
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/api/v1/tokens')) {
+      const env: AuthEnv = {
+        now,
+        baseUrl,
+        clientKey: '127.0.0.1',
+        sendEmail: (m) => outbox.push({ ...m, sentAt: now().toISOString() }),
+      };
+      const r = handleTokens(state, env, url.pathname.slice('/api/v1/tokens'.length), body);
+      return send(r.status, r.body, r.headers);
+    }
+    send(404, { error: 'not_found' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sandbox: LoginSandbox = {
+    url: baseUrl,
+    users: async () => (await getJson<{ users: FixtureUser[] }>(`${baseUrl}/__sandbox/fixtures`)).users,
+    user: async (kind) => {
+      const u = (await sandbox.users()).find((x) => x.kind === kind);
+      if (!u) throw new Error(`no ${kind} user in the fixtures`);
+      return u;
+    },
+    outbox: () => getJson<OutboxMail[]>(`${baseUrl}/__sandbox/outbox`),
+    now: async () => now(),
+    advance: async (seconds) => {
+      await getJson(`${baseUrl}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceSeconds: seconds }),
+      });
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  return sandbox;
+}
+
+/** The newest emailed code to `to`. */
+export async function lastEmailedCode(sandbox: LoginSandbox, to: string): Promise<string> {
+  const mail = (await sandbox.outbox()).filter((m) => m.to === to && m.code).at(-1);
+  if (!mail?.code) throw new Error(`no code emailed to ${to}`);
+  return mail.code;
+}
+
+export class MemoryStore implements CredentialStore {
+  readonly backend = 'memory' as const;
+  readonly location = 'memory';
+  readonly saved = new Map<string, Credential>();
+  async get(profile: string) {
+    return this.saved.get(profile) ?? null;
+  }
+  async set(profile: string, credential: Credential) {
+    this.saved.set(profile, credential);
+  }
+  async delete(profile: string) {
+    return this.saved.delete(profile);
+  }
+}
+
+/** A clock whose sleeps return at once and are recorded (countdowns without waiting). */
+export function fastClock(): Clock & { slept: number[] } {
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => new Date(),
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
+  };
+}
+
+export interface LoginRun extends RunBoResult {
+  store: MemoryStore;
+}
+
+/** `bo login --base-url <sandbox> …args` in-process, with a fresh memory store. */
+export async function boLogin(sandbox: LoginSandbox, args: string[], options: RunBoOptions = {}): Promise<LoginRun> {
+  const store = (options.credentials as MemoryStore | undefined) ?? new MemoryStore();
+  const r = await runBo(['login', '--base-url', sandbox.url, ...args], { clock: fastClock(), ...options, credentials: store });
+  return { ...r, store };
+}
