@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { createAuthState, fixtureUsers, handleTokens, type AuthEnv } from '../../src/sandbox/auth/engine.js';
 import type { Credential, CredentialStore } from '../../src/auth/credential-types.js';
 import type { Clock } from '../../src/context.js';
-import { runBo, type RunBoOptions, type RunBoResult } from '../helpers/run-bo.js';
+import { PassThrough } from 'node:stream';
+import { run } from '../../src/main.js';
+import type { RunBoOptions, RunBoResult } from '../helpers/run-bo.js';
 
 export interface FixtureUser {
   username: string;
@@ -148,9 +150,80 @@ export interface LoginRun extends RunBoResult {
   store: MemoryStore;
 }
 
-/** `bo login --base-url <sandbox> …args` in-process, with a fresh memory store. */
-export async function boLogin(sandbox: LoginSandbox, args: string[], options: RunBoOptions = {}): Promise<LoginRun> {
+/** What stderr showed so far, readable while `bo` still runs (a secret on screen). */
+export interface Live {
+  stderr: string;
+}
+
+/**
+ * `bo login --base-url <sandbox> …args` in-process, as runBo does it, with a fresh
+ * memory store and stderr readable live through `live`.
+ */
+export async function boLogin(
+  sandbox: LoginSandbox,
+  args: string[],
+  options: RunBoOptions & { live?: Live } = {},
+): Promise<LoginRun> {
   const store = (options.credentials as MemoryStore | undefined) ?? new MemoryStore();
-  const r = await runBo(['login', '--base-url', sandbox.url, ...args], { clock: fastClock(), ...options, credentials: store });
-  return { ...r, store };
+  const live = options.live ?? { stderr: '' };
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (live.stderr += d));
+  stdin.end(options.stdin ?? '');
+  const code = await run(['login', '--base-url', sandbox.url, ...args], {
+    io: {
+      stdin,
+      stdout,
+      stderr,
+      stdinIsTTY: options.stdinIsTTY ?? false,
+      stdoutIsTTY: options.stdoutIsTTY ?? false,
+      stderrIsTTY: options.stderrIsTTY ?? false,
+      env: { HOME: process.env.HOME, PATH: process.env.PATH, ...options.env },
+    },
+    prompter: options.prompter,
+    credentials: store,
+    clock: options.clock ?? fastClock(),
+    signal: options.signal,
+  });
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: out, stderr: live.stderr, store };
+}
+
+/** A clock whose sleeps move the sandbox's clock instead of waiting (429 countdowns). */
+export function sandboxClock(sandbox: LoginSandbox): Clock & { slept: number[] } {
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => new Date(),
+    sleep: async (ms) => {
+      slept.push(ms);
+      await sandbox.advance(ms / 1000);
+    },
+  };
+}
+
+/** POST under /api/v1 straight to the sandbox, as another client would. */
+export async function post(sandbox: LoginSandbox, path: string, body: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${sandbox.url}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => undefined) };
+}
+
+/** The TOTP secret as `bo login` printed it ("Or enter this secret by hand: ABCD EFGH …"). */
+export function secretOnScreen(stderr: string): string {
+  const m = /secret by hand: ([A-Z2-7 ]+)/.exec(stderr);
+  if (!m) throw new Error(`no secret on screen:\n${stderr}`);
+  return m[1]!.replace(/ /g, '');
+}
+
+/** The recovery codes inside the box `bo login` drew. */
+export function recoveryCodesOnScreen(stderr: string): string[] {
+  const box = stderr.slice(stderr.indexOf('Recovery codes: save these now.'));
+  return [...box.matchAll(/│ {3}(\S+)\s*│/g)].map((m) => m[1]!);
 }

@@ -7,9 +7,12 @@
 import type { Choice, Prompter } from '../../src/auth/prompter-types.js';
 import { InterruptedError } from '../../src/output/errors.js';
 
+/** A text answer, or a function computing it when the question comes (an emailed code). */
+export type TextAnswer = string | (() => string | Promise<string>);
+
 export type Step =
-  | { input: RegExp | string; answer: string }
-  | { password: RegExp | string; answer: string }
+  | { input: RegExp | string; answer: TextAnswer }
+  | { password: RegExp | string; answer: TextAnswer }
   | { select: RegExp | string; answer: unknown }
   | { confirm: RegExp | string; answer: boolean }
   /** Acts like Ctrl-C at a prompt of this kind. */
@@ -46,7 +49,8 @@ export function scriptedPrompter(steps: Step[]): ScriptedPrompter {
     return step;
   }
 
-  function validated(answer: string, validate?: (v: string) => true | string): string {
+  async function validated(given: TextAnswer, validate?: (v: string) => true | string): Promise<string> {
+    const answer = typeof given === 'function' ? await given() : given;
     const verdict = validate?.(answer) ?? true;
     if (verdict !== true) throw new Error(`scripted prompter: the prompt refused "${answer}": ${verdict}`);
     return answer;
@@ -55,11 +59,11 @@ export function scriptedPrompter(steps: Step[]): ScriptedPrompter {
   return {
     asked,
     async input(message, options) {
-      const step = take('input', message) as { answer: string };
+      const step = take('input', message) as { answer: TextAnswer };
       return validated(step.answer, options?.validate);
     },
     async password(message, options) {
-      const step = take('password', message) as { answer: string };
+      const step = take('password', message) as { answer: TextAnswer };
       return validated(step.answer, options?.validate);
     },
     async select<T>(message: string, choices: Choice<T>[]): Promise<T> {
