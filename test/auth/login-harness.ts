@@ -217,13 +217,13 @@ export async function post(sandbox: LoginSandbox, path: string, body: unknown): 
 
 /** The TOTP secret as `bo login` printed it ("Or enter this secret by hand: ABCD EFGH …"). */
 export function secretOnScreen(stderr: string): string {
-  const m = /secret by hand: ([A-Z2-7 ]+)/.exec(stderr);
+  const m = [...stderr.matchAll(/secret by hand: ([A-Z2-7 ]+)/g)].at(-1);
   if (!m) throw new Error(`no secret on screen:\n${stderr}`);
   return m[1]!.replace(/ /g, '');
 }
 
 /** The recovery codes inside the box `bo login` drew. */
 export function recoveryCodesOnScreen(stderr: string): string[] {
-  const box = stderr.slice(stderr.indexOf('Recovery codes: save these now.'));
+  const box = stderr.slice(stderr.lastIndexOf('Recovery codes: save these now.'));
   return [...box.matchAll(/│ {3}(\S+)\s*│/g)].map((m) => m[1]!);
 }
