@@ -1,5 +1,29 @@
 // Every command verb, in help order. One line per verb file.
 import type { CommandDefinition } from '../command.js';
 import login from './login.js';
+import logout from './logout.js';
+import authStatus from './auth/status.js';
+import authToken from './auth/token.js';
+import authSetKey from './auth/set-key.js';
+import configGet from './config/get.js';
+import configSet from './config/set.js';
+import configUnset from './config/unset.js';
+import configList from './config/list.js';
+import profilesList from './profiles/list.js';
+import profilesUse from './profiles/use.js';
+import profilesRemove from './profiles/remove.js';
 
-export const commands: CommandDefinition<any>[] = [login];
+export const commands: CommandDefinition<any>[] = [
+  login,
+  logout,
+  authStatus,
+  authToken,
+  authSetKey,
+  configGet,
+  configSet,
+  configUnset,
+  configList,
+  profilesList,
+  profilesUse,
+  profilesRemove,
+];
