@@ -3,6 +3,7 @@
 // would show, and its ±1 step window and replay rule (D8) hold.
 
 import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { base32Decode, base32Encode, matchTotp, totpAt } from '../../src/sandbox/auth/totp.js';
 import { decodeBase32, totp, totpCode } from '../helpers/totp.js';
@@ -64,6 +65,16 @@ describe('sandbox TOTP (D11)', () => {
     const code = totpCode(secret, now);
     expect(matchTotp(secret, code, now, step)).toBeNull();
     expect(matchTotp(secret, code, now, step - 1)).toBe(step);
+  });
+
+  it('agrees with the test generator for any secret and time', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 10, maxLength: 64 }), fc.integer({ min: 0, max: 2 ** 40 }), (bytes, ms) => {
+        const b32 = base32Encode(bytes);
+        expect(decodeBase32(b32).equals(Buffer.from(bytes))).toBe(true);
+        expect(totpAt(b32, ms)).toBe(totpCode(b32, ms));
+      }),
+    );
   });
 
   it('refuses anything but six digits', () => {

@@ -52,10 +52,14 @@ export function verifyJwt(key: SigningKey, token: string): Record<string, unknow
   const [headerPart, claimsPart, signature] = parts as [string, string, string];
   const header = parseJson(headerPart);
   if (header === null || header.alg !== 'RS256' || header.kid !== key.kid) return null;
-  const valid = createVerify('RSA-SHA256')
-    .update(`${headerPart}.${claimsPart}`)
-    .verify(createPublicKey(key.privateKeyPem), signature, 'base64url');
-  return valid ? parseJson(claimsPart) : null;
+  try {
+    const valid = createVerify('RSA-SHA256')
+      .update(`${headerPart}.${claimsPart}`)
+      .verify(createPublicKey(key.privateKeyPem), signature, 'base64url');
+    return valid ? parseJson(claimsPart) : null;
+  } catch {
+    return null; // a malformed signature is a refused token (401), never a server error
+  }
 }
 
 function parseJson(part: string): Record<string, unknown> | null {
