@@ -15,7 +15,6 @@ const exactNames = new Set([
   'pin',
   'cvc',
   'cvv',
-  'apikey',
   'key',
   'nonce',
 ]);
@@ -36,6 +35,8 @@ const secretParts = [
   'privatekey',
   'credential',
   'session',
+  'apikey',
+  'apisecret',
 ];
 
 /** Harmless names that would otherwise match a part above; they help debugging. */
@@ -92,10 +93,47 @@ export function redactUrl(url: URL): string {
   return copy.href.replaceAll(encodeURIComponent(REDACTED), REDACTED);
 }
 
-const jsonString = String.raw`"(?:[^"\\]|\\.)*"?`;
-const jsonPair = new RegExp(String.raw`("([^"\\]*)"\s*:\s*)(${jsonString}|\[[^\]]*\]?|[^,}\]\s]+)`, 'g');
+const jsonKey = /"((?:[^"\\]|\\.)*)"\s*:\s*/g;
 const formPair = /(^|[&?\s;])([A-Za-z0-9_.\-[\]]+)=([^&\s;]*)/g;
 const authWord = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=:-]+/gi;
+
+/** Where the JSON value starting at `i` ends; the end of the text when it is cut short. */
+function valueEnd(text: string, i: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let j = i; j < text.length; j++) {
+    const c = text[j];
+    if (inString) {
+      if (c === '\\') j++;
+      else if (c === '"') {
+        inString = false;
+        if (depth === 0) return j + 1;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      if (depth === 0) return j;
+      if (--depth === 0) return j + 1;
+    } else if (depth === 0 && (c === ',' || /\s/.test(c!))) return j;
+  }
+  return text.length;
+}
+
+function redactJsonPairs(text: string): string {
+  let out = '';
+  let last = 0;
+  jsonKey.lastIndex = 0;
+  for (let m = jsonKey.exec(text); m; m = jsonKey.exec(text)) {
+    const start = m.index + m[0].length;
+    if (!isSecretName(m[1]!)) continue;
+    const end = valueEnd(text, start);
+    if (/^(true|false|null)$/.test(text.slice(start, end))) continue;
+    out += `${text.slice(last, start)}"${REDACTED}"`;
+    last = end;
+    jsonKey.lastIndex = end;
+  }
+  return out + text.slice(last);
+}
 
 /**
  * For bodies that are not (or no longer) valid JSON: malformed answers, text, form
@@ -103,10 +141,7 @@ const authWord = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=:-]+/gi;
  * `bearer xyz` patterns.
  */
 export function redactText(text: string): string {
-  return text
-    .replace(jsonPair, (all, head: string, name: string, value: string) =>
-      isSecretName(name) && !/^(true|false|null)$/.test(value) ? `${head}"${REDACTED}"` : all,
-    )
+  return redactJsonPairs(text)
     .replace(formPair, (all, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : all))
     .replace(authWord, (_all, word: string) => `${word} ${REDACTED}`);
 }
