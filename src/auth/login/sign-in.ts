@@ -6,6 +6,7 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
+import { currentProfileName, loadConfig } from '../../config/config.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
@@ -18,8 +19,7 @@ export interface StorageChoice {
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
   if (!choice.insecureStorage) return ctx.credentials();
   const { openCredentialStore } = await import('../credentials.js');
-  const open = openCredentialStore as (io: Context['io'], g: Context['globals'], o?: { insecure?: boolean }) => Promise<CredentialStore>;
-  return open(ctx.io, ctx.globals, { insecure: true });
+  return openCredentialStore(ctx.io, ctx.globals, { insecure: true });
 }
 
 export function tenantHost(baseUrl: string): string {
@@ -32,6 +32,8 @@ export function tenantHost(baseUrl: string): string {
 
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // Login handles 429 itself (countdown or exit 5), so the HTTP core must not retry it silently.
+  // The profile name is checked before anything is sent.
+  const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
   const http = await ctx.api({ credential: null, maxRetries: 0 });
   const prompter = ctx.globals.input ? await ctx.prompter() : null;
   const lines = stdinLines(ctx.io.stdin);
@@ -48,7 +50,7 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     });
     const expiresAt = new Date(ctx.clock.now().getTime() + result.expiresIn * 1000).toISOString();
     const store = await openStore(ctx, choice);
-    await store.set(ctx.globals.profile || 'default', {
+    await store.set(profile, {
       kind: 'token',
       token: result.accessToken,
       expiresAt,
