@@ -1,0 +1,83 @@
+// List endpoints: D13 paging and caps, D14 equality filters and orderBy on top-level
+// scalar properties (400 naming an unknown one), D16 fields. Endpoint-specific
+// filters (q, segmentUid, D15) are applied by the route before calling `page`.
+
+import type { Db } from './db.js';
+import { invalid } from './http-error.js';
+import { parseFields, render, type FieldsSpec } from './render.js';
+import { SCALARS, type Kind, type Rec } from './schema.js';
+
+export const MAX_LIMIT = 100;
+export const MAX_DEEP_LIMIT = 25;
+const RESERVED = new Set(['limit', 'offset', 'fields', 'orderBy', 'donotlog']);
+
+export interface Envelope {
+  metadata: { limit: number; offset: number; total: number };
+  items: Array<Record<string, unknown>>;
+}
+
+function nonNegativeInt(query: URLSearchParams, name: string, min: number): number | undefined {
+  const text = query.get(name);
+  if (text === null || text === '') return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw invalid(name, `must be ${min === 1 ? 'a positive' : 'a non-negative'} integer, got ${JSON.stringify(text)}`);
+  }
+  return Number(text);
+}
+
+/** JSON scalars for true/false and numbers, text otherwise (D14). */
+function matches(value: unknown, text: string): boolean {
+  if (value === null || value === undefined || typeof value === 'object') return false;
+  let want: unknown = text;
+  if (text === 'true') want = true;
+  else if (text === 'false') want = false;
+  else if (text.trim() !== '' && Number.isFinite(Number(text))) want = Number(text);
+  return value === want || String(value) === text;
+}
+
+function compare(a: unknown, b: unknown): number {
+  const aMissing = a === null || a === undefined;
+  const bMissing = b === null || b === undefined;
+  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = typeof a === 'string' ? a : JSON.stringify(a);
+  const y = typeof b === 'string' ? b : JSON.stringify(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * One page of `records` (already narrowed by the endpoint's named filters, whose
+ * query names go in `named`).
+ */
+export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams, named: string[] = []): Envelope {
+  const fields: FieldsSpec | undefined = parseFields(query.get('fields'));
+  const cap = fields?.deep ? MAX_DEEP_LIMIT : MAX_LIMIT;
+  const limit = Math.min(nonNegativeInt(query, 'limit', 1) ?? MAX_LIMIT, cap);
+  const offset = nonNegativeInt(query, 'offset', 0) ?? 0;
+  const known = new Set(SCALARS[kind] ?? []);
+
+  const filters = new Map<string, string[]>();
+  for (const [name, value] of query) {
+    if (RESERVED.has(name) || named.includes(name)) continue;
+    if (!known.has(name)) throw invalid(name, `unknown filter property "${name}" (D14: filters name a top-level scalar property)`);
+    filters.set(name, [...(filters.get(name) ?? []), value]);
+  }
+  let result = records;
+  if (filters.size > 0) {
+    result = result.filter((r) => [...filters].every(([name, values]) => values.some((v) => matches(r[name], v))));
+  }
+
+  const orderBy = query.get('orderBy');
+  if (orderBy !== null && orderBy.trim() !== '') {
+    const m = /^\s*([^\s]+)(?:\s+(asc|desc))?\s*$/i.exec(orderBy);
+    if (!m) throw invalid('orderBy', `expected "<Property>" or "<Property> desc", got ${JSON.stringify(orderBy)}`);
+    const prop = m[1]!;
+    if (!known.has(prop)) throw invalid('orderBy', `unknown property "${prop}" (D14)`);
+    const sign = m[2]?.toLowerCase() === 'desc' ? -1 : 1;
+    result = [...result].sort((a, b) => sign * compare(a[prop], b[prop]));
+  }
+
+  const start = offset * limit;
+  const items = start >= result.length ? [] : result.slice(start, start + limit).map((r) => render(db, kind, r, fields));
+  return { metadata: { limit, offset, total: result.length }, items };
+}

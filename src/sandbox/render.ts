@@ -1,0 +1,117 @@
+// How a stored record goes on the wire (D16). Default: the record and its immediate
+// children; anything deeper is null, and a reference back to a kind already on the
+// path is {} or []. With `fields`: Uid plus the requested paths; `X.*` is X's own
+// scalar fields; unknown paths are dropped silently.
+
+import type { Db } from './db.js';
+import { relationsOf, type Kind, type Rec } from './schema.js';
+
+export type FieldTree = Map<string, FieldTree | true>;
+
+export interface FieldsSpec {
+  tree: FieldTree;
+  /** A dotted path or `*`: D13 caps the page at 25. */
+  deep: boolean;
+}
+
+export function parseFields(text: string | null): FieldsSpec | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const tree: FieldTree = new Map();
+  let deep = false;
+  for (const raw of text.split(',')) {
+    const parts = raw.trim().split('.').filter((p) => p !== '');
+    if (parts.length === 0) continue;
+    if (parts.length > 1 || parts[0] === '*') deep = true;
+    let node = tree;
+    parts.forEach((part, i) => {
+      const last = i === parts.length - 1;
+      const existing = node.get(part);
+      if (last) {
+        if (existing === undefined) node.set(part, true);
+        return;
+      }
+      if (existing instanceof Map) node = existing;
+      else {
+        const child: FieldTree = new Map();
+        node.set(part, child);
+        node = child;
+      }
+    });
+  }
+  return { tree, deep };
+}
+
+export function render(db: Db, kind: Kind, rec: Rec, fields?: FieldsSpec): Record<string, unknown> {
+  return fields ? renderPicked(db, kind, rec, fields.tree) : renderDefault(db, kind, rec, 1, [kind]);
+}
+
+function isObject(v: unknown): boolean {
+  return v !== null && typeof v === 'object';
+}
+
+function renderDefault(db: Db, kind: Kind, rec: Rec, depth: number, path: Kind[]): Record<string, unknown> {
+  const relations = relationsOf(kind);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rec)) {
+    if (relations[key]) continue;
+    out[key] = isObject(value) && depth < 1 ? null : value;
+  }
+  for (const [key, rel] of Object.entries(relations)) {
+    const single = rel.type === 'one';
+    if (path.includes(rel.kind)) {
+      out[key] = single ? (rec[key] == null ? null : {}) : [];
+      continue;
+    }
+    if (depth < 1) {
+      out[key] = null;
+      continue;
+    }
+    const related = db.related(kind, rec, key);
+    if (related == null) out[key] = null;
+    else if (Array.isArray(related)) out[key] = related.map((r) => renderDefault(db, rel.kind, r, depth - 1, [...path, kind]));
+    else out[key] = renderDefault(db, rel.kind, related, depth - 1, [...path, kind]);
+  }
+  return out;
+}
+
+function scalarsOf(rec: Rec): Record<string, unknown> {
+  const out: Record<string, unknown> = { Uid: rec.Uid };
+  for (const [key, value] of Object.entries(rec)) if (!isObject(value)) out[key] = value;
+  return out;
+}
+
+function renderPicked(db: Db, kind: Kind, rec: Rec, tree: FieldTree): Record<string, unknown> {
+  const relations = relationsOf(kind);
+  let out: Record<string, unknown> = { Uid: rec.Uid };
+  for (const [key, sub] of tree) {
+    if (key === '*') {
+      out = { ...out, ...scalarsOf(rec) };
+      continue;
+    }
+    const rel = relations[key];
+    if (rel) {
+      const related = db.related(kind, rec, key);
+      const one = (r: Rec) => (sub === true ? scalarsOf(r) : renderPicked(db, rel.kind, r, sub));
+      out[key] = related == null ? null : Array.isArray(related) ? related.map(one) : one(related);
+    } else if (key in rec) {
+      out[key] = sub === true ? rec[key] : pickEmbedded(rec[key], sub);
+    }
+  }
+  return out;
+}
+
+/** A dotted path into an embedded object (an address, a Campaign, a Message). */
+function pickEmbedded(value: unknown, tree: FieldTree): unknown {
+  if (Array.isArray(value)) return value.map((v) => pickEmbedded(v, tree));
+  if (!isObject(value)) return value === undefined ? null : value;
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of tree) {
+    if (key === '*') {
+      for (const [k, v] of Object.entries(obj)) if (!isObject(v)) out[k] = v;
+    } else if (key in obj) {
+      out[key] = sub === true ? obj[key] : pickEmbedded(obj[key], sub);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+// The state file on disk: written atomically (temp file, fsync, rename, so a crash
+// mid-write leaves the previous file whole) under a lock file (O_EXCL create), so two
+// processes never interleave a read-modify-write. A lock left by a dead process, or
+// older than STALE_MS, is taken over.
+
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { State } from './state.js';
+
+const STALE_MS = 30_000;
+const WAIT_MS = 60_000;
+
+/** Identifies one version of the file without reading it. */
+export interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeNs: bigint;
+}
+
+export function stamp(path: string): FileStamp | undefined {
+  try {
+    const s = statSync(path, { bigint: true });
+    return { ino: Number(s.ino), size: Number(s.size), mtimeNs: s.mtimeNs };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+  return !!a && !!b && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+}
+
+export function readState(path: string): State | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const state = JSON.parse(text) as State;
+  if (state?.format !== 'bo-sandbox/1') throw new Error(`${path} is not a sandbox state file`);
+  return state;
+}
+
+export function writeStateAtomically(path: string, state: State): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(state));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, path);
+  } catch (err) {
+    try { unlinkSync(temp); } catch { /* already gone */ }
+    throw err;
+  }
+  try {
+    // Makes the rename itself durable; not every platform can open a directory.
+    const dir = openSync(dirname(path), 'r');
+    try { fsyncSync(dir); } finally { closeSync(dir); }
+  } catch { /* best effort */ }
+}
+
+/** Removes temp files left by a crashed writer (never the live file). */
+export function removeStaleTemps(path: string): void {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (pid === process.pid || isAlive(pid)) continue;
+    try { unlinkSync(join(dirname(path), name)); } catch { /* raced with another cleaner */ }
+  }
+}
+
+export async function withLock<T>(path: string, fn: () => T): Promise<T> {
+  const lock = `${path}.lock`;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  const deadline = Date.now() + WAIT_MS;
+  let delay = 2;
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx', 0o600);
+      try { writeSync(fd, token); } finally { closeSync(fd); }
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (breakStaleLock(lock)) continue;
+      if (Date.now() > deadline) throw new Error(`sandbox state is locked by another process (${lock})`);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 50);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      if (readFileSync(lock, 'utf8') === token) unlinkSync(lock);
+    } catch { /* taken over as stale: not ours to remove */ }
+  }
+}
+
+function breakStaleLock(lock: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(lock, 'utf8');
+  } catch {
+    return true; // released meanwhile: try again at once
+  }
+  const [pidText, timeText] = text.split(' ');
+  const pid = Number(pidText);
+  const age = Date.now() - Number(timeText);
+  // An empty lock is one being written right now, unless it is old.
+  const stale = text === '' ? lockAge(lock) > STALE_MS : !isAlive(pid) || age > STALE_MS;
+  if (!stale) return false;
+  try {
+    if (readFileSync(lock, 'utf8') === text) unlinkSync(lock);
+  } catch { /* someone else broke it */ }
+  return true;
+}
+
+function lockAge(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
