@@ -50,7 +50,7 @@ export async function startLoginSandbox(): Promise<LoginSandbox> {
   const outbox: OutboxMail[] = [];
   const state = createAuthState(
     (['plain', 'totp', 'email', 'both', 'enroll'] as const).map((kind) => ({
-      username: `${kind}@example.com`,
+      username: `${kind}.user@acme.test`,
       password: `pw-${kind}-123`,
       kind,
       personUid: `p-${kind}`,
@@ -226,4 +226,10 @@ export function secretOnScreen(stderr: string): string {
 export function recoveryCodesOnScreen(stderr: string): string[] {
   const box = stderr.slice(stderr.lastIndexOf('Recovery codes: save these now.'));
   return [...box.matchAll(/│ {3}(\S+)\s*│/g)].map((m) => m[1]!);
+}
+
+/** D12: the first character of the local part, then ****, then the domain. */
+export function masked(email: string): string {
+  const at = email.indexOf('@');
+  return `${email[0]}****${email.slice(at)}`;
 }

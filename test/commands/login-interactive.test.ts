@@ -3,7 +3,7 @@
 // stays empty, the exit code, and what was stored.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { boLogin, lastEmailedCode, startLoginSandbox, type LoginSandbox } from '../auth/login-harness.js';
+import { boLogin, lastEmailedCode, masked, startLoginSandbox, type LoginSandbox } from '../auth/login-harness.js';
 import { scriptedPrompter } from '../helpers/scripted-prompter.js';
 import { totpCode } from '../helpers/totp.js';
 
@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 const tty = { stdinIsTTY: true, stderrIsTTY: false };
-const signedIn = (username: string) => new RegExp(`Signed in as ${username} \\(127\\.0\\.0\\.1:\\d+\\) until \\d{4}-\\d\\d-\\d\\d\\.`);
+const signedIn = (username: string) => new RegExp(`Signed in as ${username.replace(/[.+]/g, '\\$&')} \\(127\\.0\\.0\\.1:\\d+\\) until \\d{4}-\\d\\d-\\d\\d\\.`);
 
 /** A six-digit code that is not `code`. */
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -74,7 +74,7 @@ describe('bo login at a terminal', () => {
       { input: 'Code from the email', answer: () => lastEmailedCode(sandbox, user.username) },
     ]);
     const r = await boLogin(sandbox, ['--username', user.username], { ...tty, prompter });
-    expect(r.stderr).toContain('A sign-in code was emailed to e****@example.com.');
+    expect(r.stderr).toContain(`A sign-in code was emailed to ${masked(user.username)}.`);
     expect(r.stderr).toContain('r to resend the email');
     expect(r.stderr).toMatch(signedIn(user.username));
     expect(r.code).toBe(0);
@@ -90,7 +90,7 @@ describe('bo login at a terminal', () => {
       { input: 'Code from the email', answer: () => lastEmailedCode(sandbox, user.username) },
     ]);
     const r = await boLogin(sandbox, ['--username', user.username], { ...tty, prompter });
-    expect(r.stderr).toContain('A new code was sent to e****@example.com; the previous one no longer works.');
+    expect(r.stderr).toContain(`A new code was sent to ${masked(user.username)}; the previous one no longer works.`);
     expect(r.stderr).toContain('That code was not accepted: 4 attempts left.');
     expect(r.code).toBe(0);
     expect((await sandbox.outbox()).filter((m) => m.to === user.username)).toHaveLength(2);
@@ -106,7 +106,7 @@ describe('bo login at a terminal', () => {
     ]);
     const r = await boLogin(sandbox, ['--username', user.username], { ...tty, prompter });
     expect(r.stderr).toContain('s to use email instead');
-    expect(r.stderr).toContain('A sign-in code was emailed to b****@example.com.');
+    expect(r.stderr).toContain(`A sign-in code was emailed to ${masked(user.username)}.`);
     expect(r.stderr).toContain('s to use the authenticator app instead');
     expect(r.code).toBe(0);
     prompter.assertDone();
@@ -197,7 +197,7 @@ describe('bo login at a terminal', () => {
   });
 
   it('Ctrl-C at the password prompt exits 130 and stores nothing', async () => {
-    const prompter = scriptedPrompter([{ input: 'Email', answer: 'plain@example.com' }, { interrupt: 'password' }]);
+    const prompter = scriptedPrompter([{ input: 'Email', answer: (await sandbox.user('plain')).username }, { interrupt: 'password' }]);
     const r = await boLogin(sandbox, [], { ...tty, prompter });
     expect(r.code).toBe(130);
     expect(r.store.saved.size).toBe(0);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { boLogin, post, startLoginSandbox, type LoginSandbox } from '../auth/login-harness.js';
+import { boLogin, masked, post, startLoginSandbox, type LoginSandbox } from '../auth/login-harness.js';
 import { totpCode } from '../helpers/totp.js';
 
 let sandbox: LoginSandbox;
@@ -36,8 +36,9 @@ describe('bo login from a script', () => {
     const r = await script('plain', []);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Signed in as plain@example\.com \(127\.0\.0\.1:\d+\) until \d{4}-\d\d-\d\d\.\n$/);
-    expect(r.store.saved.get('default')).toMatchObject({ kind: 'token', username: 'plain@example.com' });
+    expect(r.stderr).toMatch(/^Signed in as \S+ \(127\.0\.0\.1:\d+\) until \d{4}-\d\d-\d\d\.\n$/);
+    expect(r.stderr).toContain(`Signed in as ${r.user.username} (`);
+    expect(r.store.saved.get('default')).toMatchObject({ kind: 'token', username: r.user.username });
   });
 
   it.each([
@@ -48,7 +49,8 @@ describe('bo login from a script', () => {
     [['--code', '123456', '--code-command', 'true'], '--code and --code-command cannot be used together'],
     [['--password', 'hunter2'], "unknown option '--password'"],
   ])('refuses %j with exit 2 before sending anything', async (args, message) => {
-    const r = await boLogin(sandbox, ['--username', 'email@example.com', '--password-stdin', ...args], { stdin: 'pw-email-123\n' });
+    const user = await sandbox.user('email');
+    const r = await boLogin(sandbox, ['--username', user.username, '--password-stdin', ...args], { stdin: `${user.password}\n` });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
@@ -73,16 +75,17 @@ describe('bo login from a script', () => {
   });
 
   it('names --password-stdin when no password can be read (exit 4)', async () => {
-    const r1 = await boLogin(sandbox, ['--username', 'plain@example.com']);
+    const { username } = await sandbox.user('plain');
+    const r1 = await boLogin(sandbox, ['--username', username]);
     expect(r1.code).toBe(4);
     expect(r1.stderr).toContain('Pass --password-stdin');
-    const r2 = await boLogin(sandbox, ['--username', 'plain@example.com', '--password-stdin'], { stdin: '' });
+    const r2 = await boLogin(sandbox, ['--username', username, '--password-stdin'], { stdin: '' });
     expect(r2.code).toBe(4);
     expect(r2.stderr).toContain('--password-stdin: stdin held no password');
   });
 
   it('a wrong password is exit 4 with the one message for user and password (D7)', async () => {
-    const r = await boLogin(sandbox, ['--username', 'plain@example.com', '--password-stdin'], { stdin: 'wrong\n' });
+    const r = await boLogin(sandbox, ['--username', (await sandbox.user('plain')).username, '--password-stdin'], { stdin: 'wrong\n' });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe('error: Wrong username or password.\n');
     expect(r.store.saved.size).toBe(0);
@@ -108,19 +111,19 @@ describe('bo login from a script', () => {
   it('names --code-command and where the email went when an Email code is missing', async () => {
     const r = await script('email', []);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('A code was emailed to e****@example.com. Pass --code-command <cmd> that prints it');
+    expect(r.stderr).toContain(`A code was emailed to ${masked(r.user.username)}. Pass --code-command <cmd> that prints it`);
   });
 
   it('runs --code-command for an emailed code and takes the first 6-digit number it prints', async () => {
     const r = await script('email', ['--code-command', mailbox()]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('Signed in as email@example.com');
+    expect(r.stderr).toContain(`Signed in as ${r.user.username}`);
   });
 
   it('switches to email with --mechanism email', async () => {
     const r = await script('both', ['--mechanism', 'email', '--code-command', mailbox()]);
     expect(r.code).toBe(0);
-    expect((await sandbox.outbox()).map((m) => m.to)).toEqual(['both@example.com']);
+    expect((await sandbox.outbox()).map((m) => m.to)).toEqual([r.user.username]);
   });
 
   it('refuses --mechanism for a method the account lacks (exit 4)', async () => {
@@ -171,7 +174,7 @@ describe('bo login from a script', () => {
       '--code-command', `printf %s "$BO_TOTP_SECRET" > '${keep}'; oathtool --totp -b "$BO_TOTP_SECRET"`,
       '--recovery-codes-file', file,
     ]);
-    expect(r.stderr).toContain('Signed in as enroll@example.com');
+    expect(r.stderr).toContain(`Signed in as ${r.user.username}`);
     expect(r.code).toBe(0);
     const after = await sandbox.user('enroll');
     expect(readFileSync(keep, 'utf8')).toBe(after.totpSecret);
