@@ -8,15 +8,18 @@
 
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 
-/** Error-correction level M (15%): sturdy enough for a screen photographed at an angle. */
-const LEVEL_M = 0;
+/**
+ * Error-correction level L, as qrcode-terminal and the sandbox's PNG use: the smallest
+ * symbol, so a long otpauth URI still fits a terminal; a screen is never smudged.
+ */
+const LEVEL_L = 1;
 export const QUIET_ZONE = 4;
 export const DARK = 16;
 export const LIGHT = 231;
 
 /** The module matrix, true = dark, without quiet zone. */
 export function qrMatrix(text: string): boolean[][] {
-  const qr = new QRCode(-1, LEVEL_M);
+  const qr = new QRCode(-1, LEVEL_L);
   // The vendored encoder writes one byte per UTF-16 unit: hand it the UTF-8 bytes.
   qr.addData(Buffer.from(text, 'utf8').toString('latin1'));
   qr.make();

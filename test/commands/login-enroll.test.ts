@@ -19,6 +19,7 @@ import {
   type LoginSandbox,
 } from '../auth/login-harness.js';
 import { scriptedPrompter } from '../helpers/scripted-prompter.js';
+import { InterruptedError } from '../../src/output/errors.js';
 import { totpCode } from '../helpers/totp.js';
 
 let sandbox: LoginSandbox;
@@ -166,5 +167,31 @@ describe('bo login: forced enrollment', () => {
     expect(r.stderr).toContain('You can try again now.');
     expect(r.code).toBe(0);
     prompter.assertDone();
+  });
+
+  it('Ctrl-C during the countdown exits 130 and stores nothing', async () => {
+    for (let i = 0; i < 10; i++) {
+      await post(sandbox, '/tokens/two-factor/enroll/totp/confirm', { enrollment_token: 'x', challenge_token: 'y', code: '000000' });
+    }
+    const user = await sandbox.user('enroll');
+    const live: Live = { stderr: '' };
+    const controller = new AbortController();
+    const clock = {
+      now: () => new Date(),
+      sleep: async (_ms: number, signal?: AbortSignal) => {
+        controller.abort();
+        if (signal?.aborted) throw new InterruptedError();
+      },
+    };
+    const prompter = scriptedPrompter([
+      { password: 'Password', answer: user.password },
+      { select: 'How do you want', answer: 'totp' },
+      { input: 'Code from your authenticator app', answer: async () => totpCode(secretOnScreen(live.stderr), await sandbox.now()) },
+    ]);
+    const r = await boLogin(sandbox, ['--username', user.username], { ...terminal, prompter, live, clock, signal: controller.signal });
+    expect(r.stderr).toContain('Too many attempts: you can try again in');
+    expect(r.code).toBe(130);
+    expect(r.store.saved.size).toBe(0);
+    expect((await sandbox.user('enroll')).totpSecret).toBeNull();
   });
 });

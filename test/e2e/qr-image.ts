@@ -116,5 +116,5 @@ export function pngFromMatrix(matrix: boolean[][], scale = 6): Buffer {
 /** What zbarimg reads in the PNG at `file`, as UTF-8 (-Sbinary: no charset guessing). */
 export function decodeWithZbar(file: string, png: Buffer): string {
   writeFileSync(file, png);
-  return execFileSync('zbarimg', ['--raw', '-q', '-Sbinary', file]).toString('utf8').replace(/\n$/, '');
+  return execFileSync('zbarimg', ['--raw', '-q', '-Sbinary', file], { stdio: ['ignore', 'pipe', 'ignore'] }).toString('utf8').replace(/\n$/, '');
 }
