@@ -51,8 +51,6 @@ export interface ApiOptions {
   anonymous?: boolean;
   /** Use this credential instead of the resolved one (login uses none). */
   credential?: Credential | null;
-  /** Overrides --max-retries: login handles 429 itself, with a countdown (D10). */
-  maxRetries?: number;
 }
 
 export interface Context {

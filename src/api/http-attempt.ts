@@ -90,6 +90,20 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
   });
 }
 
+/**
+ * Undoes a content-encoding (asked for with accept-encoding: a 100-record page shrinks
+ * about tenfold). zlib is imported only when a server actually compresses.
+ */
+export async function decodeBody(raw: RawResponse): Promise<Buffer> {
+  const encoding = (raw.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || raw.body.length === 0) return raw.body;
+  const zlib = await import('node:zlib');
+  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.gunzipSync(raw.body);
+  if (encoding === 'deflate') return zlib.inflateSync(raw.body);
+  if (encoding === 'br') return zlib.brotliDecompressSync(raw.body);
+  throw new Error(`unknown content-encoding ${encoding}`);
+}
+
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {

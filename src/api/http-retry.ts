@@ -18,12 +18,18 @@ export function isRetryableStatus(method: Method, status: number): boolean {
   return method === 'GET' && (status === 502 || status === 503 || status === 504);
 }
 
+/** Failures that trying again cannot fix: a wrong host name, a certificate problem. */
+function isPermanent(code: string): boolean {
+  return code === 'ENOTFOUND' || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^ERR_TLS_|^ERR_SSL_/.test(code);
+}
+
 /**
  * A connection failure is safe to repeat for GET; for a write only when no byte of the
- * request went out (refused, DNS, unreachable). Our own --timeout is never repeated: it
- * is the user's budget for the request, and a write may have reached the server.
+ * request went out (refused, unreachable). Our own --timeout is never repeated: it is
+ * the user's budget for the request, and a write may have reached the server.
  */
-export function isRetryableFailure(method: Method, failure: { sent: boolean }): boolean {
+export function isRetryableFailure(method: Method, failure: { sent: boolean; code: string }): boolean {
+  if (isPermanent(failure.code)) return false;
   return method === 'GET' || !failure.sent;
 }
 

@@ -9,10 +9,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Credential } from '../auth/credential-types.js';
 import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
-import { AbortFailure, ConnectionFailure, TimeoutFailure, exchange, type RawResponse } from './http-attempt.js';
+import { AbortFailure, ConnectionFailure, TimeoutFailure, decodeBody, exchange, type RawResponse } from './http-attempt.js';
 import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
+import { redactText, scrubValues } from './redact.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 
@@ -85,7 +86,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secure = base.protocol === 'https:';
   const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
-  const tracer = options.trace ? createTracer(options.trace, secretsOf(options.credential)) : undefined;
+  const secrets = secretsOf(options.credential);
+  const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
   const userAgent = options.userAgent ?? `bo/${VERSION} node/${process.versions.node}`;
   const baseUrl = base.href.replace(/\/+$/, '');
 
@@ -99,7 +101,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   function unexpected(raw: RawResponse, what: string): ApiError {
-    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${what}`, {
+    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(redactText(what), secrets)}`, {
       status: raw.status,
       code: 'unexpected_response',
       headers: raw.headers,
@@ -143,7 +145,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const method: Method = req.method;
     const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
     const credential = req.anonymous ? null : options.credential; // D4
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': userAgent,
+    };
     const auth = authorization(credential, options.apiKeyScheme || 'bo');
     if (auth) headers.authorization = auth;
     let body: Buffer | undefined;
@@ -155,9 +161,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const signals = [options.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     const where = `${url.origin}${url.pathname}`;
+    const maxRetries = req.maxRetries ?? options.maxRetries;
 
     for (let retry = 0; ; retry++) {
-      const canRetry = retry < options.maxRetries;
+      const canRetry = retry < maxRetries;
       tracer?.request(method, url, headers, req.body === undefined ? undefined : { json: req.body });
       const started = performance.now();
       let raw: RawResponse;
@@ -172,11 +179,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             hint: method === 'GET' ? undefined : `The server may have carried out the ${method}; check before repeating it.`,
           });
         }
+        if ((err as NodeJS.ErrnoException).code === 'ERR_INVALID_CHAR') {
+          // Node refuses a header value with control characters; its message names only the header.
+          throw new BoError(`${method} ${where}: the credential or a header value contains characters that cannot be sent`, {
+            code: 'invalid_header',
+            hint: 'Check the stored token or API key (bo auth status).',
+          });
+        }
         if (!(err instanceof ConnectionFailure)) throw err;
         const text = describeFailure(err, method, url);
         if (canRetry && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
-          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${options.maxRetries})`);
+          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
           continue;
         }
@@ -184,11 +198,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new BoError(text, { code: err.code, cause: err.cause, hint: failureHint(err, method) });
       }
 
+      try {
+        raw.body = await decodeBody(raw);
+      } catch {
+        throw unexpected({ ...raw, body: Buffer.alloc(0) }, `a body that could not be decoded (content-encoding ${sanitize(raw.headers['content-encoding'] ?? '', 30)})`);
+      }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
       if (canRetry && isRetryableStatus(method, raw.status)) {
         const ms = waitMs(retry, raw.headers['retry-after']);
-        tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${options.maxRetries})`);
+        tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
         await wait(ms, signal);
         continue;
       }
@@ -209,6 +228,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body: parsed,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        secrets,
       });
     }
   }

@@ -106,3 +106,41 @@ export async function* paginate<T>(client: HttpClient, options: PaginateOptions)
     limit = page.meta.limit;
   }
 }
+
+/** What parseListOptions (list-options.ts) yields; structural, to keep the two apart. */
+export interface ListSelection {
+  query: ListQuery;
+  max: number;
+  pageSize: number;
+  page?: number;
+}
+
+/**
+ * The records a list command prints: one raw page with --page, else a walk up to --limit
+ * (or every page with --all). `query` holds the command's own filters; the list
+ * options' query (fields, orderBy, --filter) is merged over it.
+ */
+export function listRecords<T>(
+  client: HttpClient,
+  request: { path: string; query?: ListQuery; signal?: AbortSignal },
+  selection: ListSelection,
+  onPage?: (meta: PageMeta) => void,
+): AsyncIterable<T> {
+  const query = { ...request.query, ...selection.query };
+  if (selection.page === undefined) {
+    return paginate<T>(client, { ...request, query, pageSize: selection.pageSize, max: selection.max, onPage });
+  }
+  const page = selection.page;
+  return (async function* () {
+    const one = await fetchPage<T>(client, { ...request, query, limit: selection.pageSize, offset: page });
+    onPage?.(one.meta);
+    yield* one.items;
+  })();
+}
+
+/** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */
+export function moreRecordsNote(shown: number, total: number | undefined): string | undefined {
+  if (total === undefined || shown >= total) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `showing ${n(shown)} of ${n(total)}; pass --all for every record`;
+}

@@ -3,6 +3,7 @@
 // any JSON shape, an HTML page, a text body, or none.
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
+import { redactText, scrubValues } from './redact.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -126,6 +127,8 @@ export interface StatusContext {
   apiKeyScheme?: string;
   /** Seconds from Retry-After, for a 429. */
   retryAfter?: number;
+  /** The credential in use: a server that echoes it must not put it in the message. */
+  secrets?: readonly string[];
 }
 
 function headline(status: number, statusText: string, message: string | undefined): string {
@@ -135,7 +138,8 @@ function headline(status: number, statusText: string, message: string | undefine
 
 /** A non-2xx, non-3xx answer (after the retries) as the error the user sees. */
 export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
-  const message = bestMessage(ctx.body, ctx.headers);
+  const found = bestMessage(ctx.body, ctx.headers);
+  const message = found === undefined ? undefined : scrubValues(redactText(found), ctx.secrets ?? []);
   const value = bodyValue(ctx.body);
   const code =
     value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string'

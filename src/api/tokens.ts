@@ -105,12 +105,17 @@ function confirmOf(body: unknown): ConfirmResponse {
   return { ...tokenOf(body), confirmed: b.confirmed !== false, recovery_codes: codes };
 }
 
+/**
+ * No retries here (maxRetries 0): the login flow answers a 429 itself, with a countdown
+ * for a person or exit 5 for a script (D10), and must see it at once.
+ */
 export function tokensApi(http: HttpClient, signal?: AbortSignal): TokensApi {
-  const post = async (path: string, body: Record<string, unknown>) =>
-    (await http.request({ method: 'POST', path, body, anonymous: true, signal })).body;
+  const send = (path: string, body: Record<string, unknown>) =>
+    http.request({ method: 'POST', path, body, anonymous: true, signal, maxRetries: 0 });
+  const post = async (path: string, body: Record<string, unknown>) => (await send(path, body)).body;
   return {
     async signIn(username, password) {
-      const res = await http.request({ method: 'POST', path: '/tokens', body: { username, password }, anonymous: true, signal });
+      const res = await send('/tokens', { username, password });
       const b = record(res.body);
       if (b.two_factor_enrollment_required === true) {
         return {

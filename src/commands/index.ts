@@ -12,6 +12,14 @@ import configList from './config/list.js';
 import profilesList from './profiles/list.js';
 import profilesUse from './profiles/use.js';
 import profilesRemove from './profiles/remove.js';
+import accountsList from './accounts/list.js';
+import accountsGet from './accounts/get.js';
+import api from './api.js';
+import sandboxServe from './sandbox/serve.js';
+import sandboxUsers from './sandbox/users.js';
+import sandboxFixtures from './sandbox/fixtures.js';
+import sandboxOutbox from './sandbox/outbox.js';
+import sandboxReset from './sandbox/reset.js';
 
 export const commands: CommandDefinition<any>[] = [
   login,
@@ -26,4 +34,12 @@ export const commands: CommandDefinition<any>[] = [
   profilesList,
   profilesUse,
   profilesRemove,
+  accountsList,
+  accountsGet,
+  api,
+  sandboxServe,
+  sandboxUsers,
+  sandboxFixtures,
+  sandboxOutbox,
+  sandboxReset,
 ];

@@ -1,15 +1,10 @@
-// The bridge to the two-factor engine (src/sandbox/auth): the store keeps its state
-// opaque; this file is the one place that knows the engine's functions.
+// The bridge to the two-factor engine (src/sandbox/auth): the store keeps the engine's
+// state opaque; this file is the one place that calls the engine.
 
-export interface DemoLogin {
-  username: string;
-  password: string;
-  kind: 'plain' | 'totp' | 'email' | 'both' | 'enroll';
-  personUid: string;
-  accountUid: string;
-  subscriptionUid?: string;
-  planUid?: string;
-}
+import { createAuthState, fixtureUsers, handleTokens, jwks, verifyAccessToken, type AuthEnv, type AuthState, type AuthUserSeed } from './auth/engine.js';
+
+export type DemoLogin = AuthUserSeed;
+export type EngineEnv = AuthEnv;
 
 export interface FixtureUser {
   username: string;
@@ -19,38 +14,23 @@ export interface FixtureUser {
   recoveryCodes: string[];
 }
 
-/** Placeholder until the engine lands: remembers the logins. */
-export function createAuthSlice(users: DemoLogin[], _seed: number): unknown {
-  return { users };
+export function createAuthSlice(users: DemoLogin[], seed: number): unknown {
+  return createAuthState(users, seed);
 }
 
 export function fixtureUsersOf(auth: unknown): FixtureUser[] {
-  const users = (auth as { users?: DemoLogin[] } | null)?.users ?? [];
-  return users.map((u) => ({ username: u.username, password: u.password, kind: u.kind, totpSecret: null, recoveryCodes: [] }));
+  return fixtureUsers(auth as AuthState);
 }
 
-export interface MailOut {
-  to: string;
-  subject: string;
-  text: string;
-  code: string | null;
+/** Mutates `auth` in place (the caller passes the transaction's copy). */
+export function handleTokensOf(auth: unknown, env: EngineEnv, subpath: string, body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
+  return handleTokens(auth as AuthState, env, subpath, body);
 }
 
-export interface EngineEnv {
-  now(): Date;
-  baseUrl: string;
-  clientKey: string;
-  sendEmail(mail: MailOut): void;
+export function verifyBearer(auth: unknown, token: string, env: Pick<EngineEnv, 'now' | 'baseUrl'>): { personUid: string; accountUid: string } | null {
+  return verifyAccessToken(auth as AuthState, token, env);
 }
 
-export function handleTokensOf(_auth: unknown, _env: EngineEnv, _subpath: string, _body: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
-  return { status: 404, body: { error: 'not_found', error_description: 'token issuance is not available yet' } };
-}
-
-export function verifyBearer(_auth: unknown, _token: string, _env: Pick<EngineEnv, 'now' | 'baseUrl'>): { personUid: string; accountUid: string } | null {
-  return null;
-}
-
-export function jwksOf(_auth: unknown): { keys: object[] } {
-  return { keys: [] };
+export function jwksOf(auth: unknown): { keys: object[] } {
+  return jwks(auth as AuthState);
 }

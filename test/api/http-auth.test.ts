@@ -1,11 +1,14 @@
 // What the server receives: URL, auth header (D1, D2, D4), JSON, donotlog; and the
 // https and redirect policy of D3.
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient, validateBaseUrl } from '../../src/api/http.js';
-import { ApiError, UsageError } from '../../src/output/errors.js';
+import { ApiError, BoError, UsageError } from '../../src/output/errors.js';
 import { VERSION } from '../../src/program.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
+import { TEST_CERT, TEST_KEY } from './tls-fixture.js';
 
 let server: FaultServer;
 let other: FaultServer;
@@ -155,5 +158,30 @@ describe('D3: https only, loopback may use http', () => {
     const err = await rejectionOf(client().request({ method: 'POST', path: '/email/lists', body: { Name: 'x' } }));
     expect(err.message).toMatch(/^307 Temporary Redirect: the server redirects to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/elsewhere/);
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('https', () => {
+  it('verifies the certificate: a self-signed one is refused before anything is sent, and not retried', async () => {
+    const seen: string[] = [];
+    const tls = https.createServer({ key: TEST_KEY, cert: TEST_CERT }, (req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const port = (tls.address() as AddressInfo).port;
+    const { client: c, waits } = makeClient(`https://127.0.0.1:${port}`);
+    try {
+      const err = await rejectionOf(c.request({ method: 'POST', path: '/email/lists', body: { Name: 'x' } }));
+      expect(err).toBeInstanceOf(BoError);
+      expect(err.exitCode).toBe(1);
+      expect(err.message).toBe(`could not connect to https://127.0.0.1:${port}: the TLS certificate is self-signed`);
+      expect(seen).toEqual([]);
+      expect(waits).toEqual([]);
+    } finally {
+      c.close();
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });

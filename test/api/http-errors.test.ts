@@ -1,9 +1,9 @@
 // What a refusal or a strange answer looks like to the user: one error carrying status,
 // code and the best message found in any body shape (D6), the exit code by status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, exitCodeOf } from '../../src/output/errors.js';
+import { ApiError, BoError, exitCodeOf } from '../../src/output/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
-import { makeClient, rejectionOf } from './client-fixture.js';
+import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
 
 let server: FaultServer;
 const closers: Array<() => void> = [];
@@ -145,10 +145,51 @@ describe('successful bodies (D17)', () => {
     expect(bodies).toEqual([{ Uid: 'a' }, 'done', 'plain done', undefined, undefined, { sniffed: true }]);
   });
 
+  it.each(['gzip', 'deflate', 'br'] as const)('asks for compression and decodes %s', async (encoding) => {
+    server.script(reply.compressed(encoding, { items: [{ Name: 'Acme' }] }));
+    const res = await client().request({ method: 'GET', path: '/x' });
+    expect(res.body).toEqual({ items: [{ Name: 'Acme' }] });
+    expect(server.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('a body that does not decompress is an unexpected answer (exit 1)', async () => {
+    const err = await failure(reply.compressed('gzip', { items: [] }, true));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe('unexpected answer from the server (200 OK): a body that could not be decoded (content-encoding gzip)');
+    expect(err.exitCode).toBe(1);
+  });
+
   it('returns status and lower-cased headers', async () => {
     server.script(reply.json(200, [], { 'X-Request-Id': 'r-1' }));
     const res = await client().request({ method: 'GET', path: '/x' });
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('r-1');
+  });
+});
+
+describe('secrets stay out of messages', () => {
+  it('a server that echoes the credential does not get it into the error message', async () => {
+    const err = await failure(reply.json(401, { error_description: `token ${TOKEN} is not valid here` }));
+    expect(err.message).toBe('401 Unauthorized: token [redacted] is not valid here');
+    const text = await failure(reply.text(500, `boom ${TOKEN}`));
+    expect(text.message).not.toContain(TOKEN);
+  });
+
+  it('secret-named fields in a malformed or text answer are redacted from the message', async () => {
+    const err = await failure(reply.malformed(200, '{"access_token": "jwt-leak-777", "token_type": "Bea'));
+    expect(err.message).toContain('"access_token": "[redacted]"');
+    expect(err.message).not.toContain('jwt-leak-777');
+    const text = await failure(reply.text(400, 'rejected password=hunter2-pw for ann'));
+    expect(text.message).toBe('400 Bad Request: rejected password=[redacted] for ann');
+  });
+
+  it('a credential that cannot go in a header is a clear error, without the value', async () => {
+    const bad = 'tok\nX-Injected: 1';
+    const err = await rejectionOf(client({ credential: { kind: 'token', token: bad } }).request({ method: 'GET', path: '/x' }));
+    expect(err).toBeInstanceOf(BoError);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toMatch(/the credential or a header value contains characters that cannot be sent$/);
+    expect(err.message).not.toContain('X-Injected');
+    expect(server.requests).toHaveLength(0);
   });
 });

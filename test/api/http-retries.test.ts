@@ -2,7 +2,7 @@
 // are recorded by an injected sleep, never slept, and never compared to a clock.
 import * as http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backoffMs, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
+import { backoffMs, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
 import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/output/errors.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { makeClient, rejectionOf } from './client-fixture.js';
@@ -72,6 +72,16 @@ describe('GET is retried (D30)', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(503);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('a request may override the client (D10: the login flow handles 429 itself)', async () => {
+    server.script(reply.rateLimited('45'), reply.json(200, {}));
+    const { client, waits } = fixture({ maxRetries: 3 });
+    const err = await rejectionOf(client.request({ method: 'POST', path: '/tokens/two-factor/enroll/totp/confirm', body: {}, maxRetries: 0 }));
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.retryAfter).toBe(45);
+    expect(server.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('on a connection reset and a hang-up', async () => {
@@ -228,5 +238,23 @@ describe('backoff and Retry-After parsing', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
     expect(waitMs(0, '0')).toBe(0);
     expect(waitMs(0, 'nonsense', () => 1)).toBe(250);
+  });
+});
+
+describe('the D30 table', () => {
+  it('statuses: GET on 429/502/503/504, writes on 429 only', () => {
+    const statuses = [400, 404, 409, 429, 500, 501, 502, 503, 504];
+    expect(statuses.filter((s) => isRetryableStatus('GET', s))).toEqual([429, 502, 503, 504]);
+    for (const m of ['POST', 'PUT', 'DELETE'] as const) expect(statuses.filter((s) => isRetryableStatus(m, s))).toEqual([429]);
+  });
+
+  it('failures: writes only when nothing was sent; never a wrong host or a bad certificate', () => {
+    expect(isRetryableFailure('GET', { code: 'ECONNRESET', sent: true })).toBe(true);
+    expect(isRetryableFailure('POST', { code: 'ECONNRESET', sent: true })).toBe(false);
+    expect(isRetryableFailure('POST', { code: 'ECONNREFUSED', sent: false })).toBe(true);
+    expect(isRetryableFailure('PUT', { code: 'ETIMEDOUT', sent: false })).toBe(true);
+    expect(isRetryableFailure('GET', { code: 'ENOTFOUND', sent: false })).toBe(false);
+    expect(isRetryableFailure('GET', { code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: false })).toBe(false);
+    expect(isRetryableFailure('GET', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', sent: false })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // D13 paging against a server that applies its own cap, and against odd servers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fetchPage, paginate, type PageMeta } from '../../src/api/paginate.js';
+import { fetchPage, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
+import { parseListOptions } from '../../src/api/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { ApiError } from '../../src/output/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
@@ -144,5 +145,33 @@ describe('fetchPage (--page)', () => {
     server.script(reply.json(200, { items: [{ Uid: 'a' }] }));
     const page = await fetchPage(client, { path: '/x', limit: 10, offset: 3 });
     expect(page.meta).toEqual({ limit: 10, offset: 3, total: undefined });
+  });
+});
+
+describe('listRecords: what a list command prints', () => {
+  it('walks up to --limit with the command filters and the list options merged', async () => {
+    serve(d13(records(500)));
+    const pages: PageMeta[] = [];
+    const selection = parseListOptions({ limit: '150', filter: ['AccountStage=2'], orderBy: 'Name desc' });
+    const got = await collect(listRecords(client, { path: '/crm/accounts', query: { q: 'acme' } }, selection, (m) => pages.push(m)));
+    expect(got).toHaveLength(150);
+    expect(sent()).toEqual([
+      '?q=acme&AccountStage=2&orderBy=Name+desc&limit=100&offset=0',
+      '?q=acme&AccountStage=2&orderBy=Name+desc&limit=100&offset=1',
+    ]);
+    expect(moreRecordsNote(got.length, pages.at(-1)?.total)).toBe('showing 150 of 500; pass --all for every record');
+  });
+
+  it('--page fetches exactly that page', async () => {
+    serve(d13(records(500)));
+    const got = await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, parseListOptions({ page: '4', pageSize: '20' })));
+    expect(got.map((r) => r.Uid)).toEqual(records(100).slice(80).map((r) => r.Uid));
+    expect(sent()).toEqual(['?limit=20&offset=4']);
+  });
+
+  it('says nothing when the whole list was shown or the total is unknown', () => {
+    expect(moreRecordsNote(100, 100)).toBeUndefined();
+    expect(moreRecordsNote(100, undefined)).toBeUndefined();
+    expect(moreRecordsNote(100, 5432)).toBe('showing 100 of 5,432; pass --all for every record');
   });
 });

@@ -5,6 +5,7 @@
 
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
 
 export interface Received {
   method: string;
@@ -54,6 +55,15 @@ export const reply = {
     return (_req, res) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(text);
+    };
+  },
+  /** JSON compressed with gzip, deflate or br; `corrupt` sends bytes that do not decompress. */
+  compressed(encoding: 'gzip' | 'deflate' | 'br', body: unknown, corrupt = false): Step {
+    return (_req, res) => {
+      const text = Buffer.from(JSON.stringify(body));
+      const packed = encoding === 'gzip' ? zlib.gzipSync(text) : encoding === 'deflate' ? zlib.deflateSync(text) : zlib.brotliCompressSync(text);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(corrupt ? packed.subarray(0, packed.length >> 1) : packed);
     };
   },
   empty(status: number): Step {

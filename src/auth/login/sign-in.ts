@@ -31,10 +31,9 @@ export function tenantHost(baseUrl: string): string {
 }
 
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
-  // Login handles 429 itself (countdown or exit 5), so the HTTP core must not retry it silently.
   // The profile name is checked before anything is sent.
   const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
-  const http = await ctx.api({ credential: null, maxRetries: 0 });
+  const http = await ctx.api({ credential: null });
   const prompter = ctx.globals.input ? await ctx.prompter() : null;
   const lines = stdinLines(ctx.io.stdin);
   try {

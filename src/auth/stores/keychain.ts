@@ -42,9 +42,11 @@ let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => (input += d));
 process.stdin.on('end', () => {
-  const req = JSON.parse(input);
   let answer;
   try {
+    // A parse error would quote the input, and the input may hold the secret.
+    let req;
+    try { req = JSON.parse(input); } catch { throw new Error('malformed request from bo'); }
     const entry = new Entry(req.service, req.account, { linux: { store: 'secret-service' } });
     if (req.op === 'get') answer = { ok: true, value: entry.getPassword() };
     else if (req.op === 'set') answer = { ok: true, value: (entry.setPassword(req.value), null) };

@@ -58,7 +58,7 @@ export default defineCommand<Opts>({
     say(ctx, `Stored API key ${key} for profile "${profile}" in ${store.location}.`);
     if (opts.insecureStorage) warn(ctx, 'the secret is stored unencrypted in that file (mode 0600).');
     const names = envCredentialNames(ctx.io.env);
-    if (names.length) warn(ctx, `${names.join(' and ')} in the environment take precedence over this key.`);
+    if (names.length) warn(ctx, `${names.join(' and ')} in the environment ${names.length > 1 ? 'take' : 'takes'} precedence over this key.`);
   },
 });
 

@@ -1,0 +1,49 @@
+import { defineCommand } from '../../command.js';
+import { NotFoundError } from '../../output/errors.js';
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  code: string | null;
+  sentAt: string;
+}
+
+export default defineCommand<{ last?: boolean }>({
+  path: ['sandbox', 'outbox'],
+  summary: 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)',
+  description:
+    'Lists the emails the sandbox has sent, oldest first; --last shows only the newest, with its text. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. Exit 3 when --last finds no email.',
+  examples: ['bo sandbox outbox', 'bo sandbox outbox --last', "bo sandbox outbox --last --json | jq -r .code"],
+  configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
+  async run(ctx, _args, opts) {
+    const [{ openAdminClient }, { printList, printRecord }] = await Promise.all([
+      import('../../sandbox/admin-client.js'),
+      import('../../output/print.js'),
+    ]);
+    const client = await openAdminClient(ctx);
+    try {
+      const mails = await client.get<Mail[]>('/__sandbox/outbox');
+      if (opts.last) {
+        const mail = mails.at(-1);
+        if (!mail) throw new NotFoundError('the sandbox has not sent any email yet');
+        await printRecord(ctx, mail, [
+          ['sentAt', mail.sentAt, 'date'],
+          ['to', mail.to],
+          ['subject', mail.subject],
+          ['code', mail.code],
+          ['text', mail.text],
+        ]);
+        return;
+      }
+      await printList(ctx, mails, [
+        { header: 'SENT', get: (m) => m.sentAt, kind: 'date' },
+        { header: 'TO', get: (m) => m.to },
+        { header: 'SUBJECT', get: (m) => m.subject },
+        { header: 'CODE', get: (m) => m.code ?? '' },
+      ]);
+    } finally {
+      await client.close();
+    }
+  },
+});

@@ -1,0 +1,86 @@
+import { defineCommand } from '../../command.js';
+import { UsageError } from '../../output/errors.js';
+
+interface Opts {
+  port?: string;
+  host?: string;
+  allowRemote?: boolean;
+  state?: string;
+  memory?: boolean;
+  seed?: string;
+  accounts?: string;
+  apiKeyScheme?: string;
+}
+
+function wholeNumber(flag: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
+/** The sandbox's fixtures hold passwords and the API secret: loopback only by default. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+export default defineCommand<Opts>({
+  path: ['sandbox', 'serve'],
+  summary: 'Run the API emulator in the foreground (Ctrl-C stops it)',
+  description:
+    'Serves the sandbox API on loopback: prints its base URL on stdout, then the API key, the demo logins and every email it "sends" (two-factor codes included) on stderr. State is kept in the data folder (shared with `bo --sandbox`) unless --state or --memory is given.',
+  examples: [
+    'bo sandbox serve',
+    'bo sandbox serve --memory --port 0',
+    'bo sandbox serve --memory --accounts 100000 --seed 7',
+  ],
+  configure: (cmd) =>
+    cmd
+      .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
+      .option('--host <addr>', 'address to bind (loopback unless --allow-remote)', '127.0.0.1')
+      .option('--allow-remote', 'allow a non-loopback --host (exposes demo passwords and the API secret)')
+      .option('--state <file>', 'state file (default: sandbox-state.json in the data folder)')
+      .option('--memory', 'keep state in memory only')
+      .option('--seed <n>', 'seed of the demo data (default 1)')
+      .option('--accounts <n>', 'number of seeded accounts, up to 1000000 (default 60)')
+      .option('--api-key-scheme <word>', 'scheme word of the API key header (D1)', 'bo'),
+  async run(ctx, _args, opts) {
+    const port = wholeNumber('--port', opts.port ?? '4010', 0, 65535);
+    const host = opts.host ?? '127.0.0.1';
+    if (!isLoopback(host) && !opts.allowRemote) {
+      throw new UsageError(`--host ${host} is not a loopback address; the sandbox exposes demo passwords and its API secret, so pass --allow-remote to bind it anyway`);
+    }
+    if (opts.state !== undefined && opts.memory) throw new UsageError('--state and --memory cannot be used together');
+    if (opts.state === '') throw new UsageError('--state needs a file path');
+    const scheme = opts.apiKeyScheme ?? 'bo';
+    if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(scheme)) throw new UsageError(`--api-key-scheme must be one word, got "${scheme}"`);
+    const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { defaultStatePath }, { printServeBanner, formatEmail }] =
+      await Promise.all([
+        import('../../sandbox/seed.js'),
+        import('../../sandbox/store.js'),
+        import('../../sandbox/server.js'),
+        import('../../sandbox/embedded.js'),
+        import('../../sandbox/serve-banner.js'),
+      ]);
+    const seed = opts.seed === undefined ? DEFAULT_SEED : wholeNumber('--seed', opts.seed, 0, 2 ** 32 - 1);
+    const accounts = opts.accounts === undefined ? DEFAULT_ACCOUNTS : wholeNumber('--accounts', opts.accounts, MIN_ACCOUNTS, 1_000_000);
+    const params = { seed, accounts };
+    const file = opts.memory ? undefined : (opts.state ?? defaultStatePath(ctx.io.env));
+    const store = file
+      ? await Store.file({ file, params, seeder: seedState, reseedOnMismatch: opts.seed !== undefined || opts.accounts !== undefined })
+      : Store.memory(params, seedState);
+    let server;
+    try {
+      server = await startSandbox({ store, host, port, apiKeyScheme: scheme, onEmail: (mail) => ctx.io.stderr.write(formatEmail(mail)) });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`--port ${port} is already in use; pick another or pass --port 0`);
+      throw err;
+    }
+    ctx.io.stdout.write(`${server.url}\n`);
+    await printServeBanner(ctx, server.url, file);
+    if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+    await server.close();
+    ctx.io.stderr.write('sandbox stopped\n');
+  },
+});

@@ -1,0 +1,37 @@
+import { defineCommand } from '../../command.js';
+
+interface User {
+  username: string;
+  password: string;
+  kind: string;
+  totpSecret: string | null;
+  recoveryCodes: string[];
+}
+
+export default defineCommand({
+  path: ['sandbox', 'users'],
+  summary: 'Demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
+  description:
+    'Lists the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
+  examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
+  async run(ctx) {
+    const [{ openAdminClient }, { printList }] = await Promise.all([import('../../sandbox/admin-client.js'), import('../../output/print.js')]);
+    const client = await openAdminClient(ctx);
+    try {
+      const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures');
+      if (ctx.globals.json) {
+        ctx.io.stdout.write(`${JSON.stringify(users, null, 2)}\n`);
+        return;
+      }
+      await printList(ctx, users, [
+        { header: 'KIND', get: (u) => u.kind },
+        { header: 'USERNAME', get: (u) => u.username },
+        { header: 'PASSWORD', get: (u) => u.password },
+        { header: 'TOTP SECRET', get: (u) => u.totpSecret ?? '' },
+        { header: 'RECOVERY CODES', get: (u) => u.recoveryCodes.join(' ') },
+      ]);
+    } finally {
+      await client.close();
+    }
+  },
+});

@@ -1,0 +1,37 @@
+// The embedded sandbox behind `bo --sandbox` and the local `bo sandbox …` commands:
+// the server in-process on 127.0.0.1:0 over the state file in the data folder, seeded
+// on first use. Several `bo --sandbox` processes share that file safely (store.ts).
+
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from './seed.js';
+import { startSandbox } from './server.js';
+import { Store } from './store.js';
+
+/**
+ * `iss` of tokens the embedded sandbox issues (D5). Each run listens on a new port,
+ * so the issuer is pinned: a token from `bo --sandbox login` stays valid next run.
+ */
+export const EMBEDDED_ISSUER = 'http://sandbox.localhost';
+
+export function defaultStatePath(env: Record<string, string | undefined>): string {
+  const dir = env.BO_DATA_DIR || (env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'bo') : join(env.HOME || homedir(), '.local', 'share', 'bo'));
+  return join(dir, 'sandbox-state.json');
+}
+
+export interface EmbeddedSandbox {
+  url: string;
+  apiKey: { scheme: string; key: string; secret: string };
+  close(): Promise<void>;
+}
+
+export async function openEmbeddedSandbox(env: Record<string, string | undefined>): Promise<EmbeddedSandbox> {
+  const store = await Store.file({
+    file: defaultStatePath(env),
+    params: { seed: DEFAULT_SEED, accounts: DEFAULT_ACCOUNTS },
+    seeder: seedState,
+  });
+  const server = await startSandbox({ store, host: '127.0.0.1', port: 0, issuer: EMBEDDED_ISSUER });
+  const { key, secret } = await store.read((db) => db.state.apiKey);
+  return { url: server.url, apiKey: { scheme: 'bo', key, secret }, close: () => server.close() };
+}

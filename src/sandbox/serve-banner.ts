@@ -1,0 +1,29 @@
+// What `bo sandbox serve` tells the person at the terminal (stderr): where the state
+// lives, the API key, the demo logins, and each email as it is "sent".
+
+import type { Context } from '../context.js';
+import { sanitize } from '../output/print.js';
+import type { Mail } from './state.js';
+
+export async function printServeBanner(ctx: Context, url: string, file: string | undefined): Promise<void> {
+  const res = await fetch(`${url}/__sandbox/fixtures`);
+  const fixtures = (await res.json()) as {
+    apiKey: { scheme: string; key: string; secret: string };
+    users: Array<{ username: string; password: string; kind: string; totpSecret: string | null }>;
+  };
+  const lines = [
+    `sandbox listening on ${url} (API under ${url}/api/v1)`,
+    `state: ${file ?? 'in memory'}`,
+    `API key: Authorization: ${fixtures.apiKey.scheme} ${fixtures.apiKey.key}:${fixtures.apiKey.secret}`,
+    'demo logins:',
+    ...fixtures.users.map((u) => `  ${u.kind.padEnd(7)} ${u.username}  password ${u.password}${u.totpSecret ? `  TOTP secret ${u.totpSecret}` : ''}`),
+    `try: bo --base-url ${url} login --username ${fixtures.users[0]?.username ?? ''}`,
+    'emails appear below as they are sent; Ctrl-C stops the sandbox',
+  ];
+  ctx.io.stderr.write(`${lines.join('\n')}\n`);
+}
+
+export function formatEmail(mail: Mail): string {
+  const code = mail.code ? `  code ${mail.code}` : '';
+  return `email to ${sanitize(mail.to)}: ${sanitize(mail.subject)}${code}\n`;
+}
