@@ -2,9 +2,7 @@
 // clock), and a way to run `bo login` in-process against it with scripted answers and
 // a memory credential store.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createAuthState, fixtureUsers, handleTokens, type AuthEnv } from '../../src/sandbox/auth/engine.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 import type { Credential, CredentialStore } from '../../src/auth/credential-types.js';
 import type { Clock } from '../../src/context.js';
 import { PassThrough } from 'node:stream';
@@ -44,52 +42,22 @@ async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** A sandbox serving the token engine and the /__sandbox endpoints the tests use. */
+/** A fresh in-memory sandbox (test/helpers/sandbox.ts), seen through its HTTP endpoints. */
 export async function startLoginSandbox(): Promise<LoginSandbox> {
-  let offsetMs = 0;
-  const outbox: OutboxMail[] = [];
-  const state = createAuthState(
-    (['plain', 'totp', 'email', 'both', 'enroll'] as const).map((kind) => ({
-      username: `${kind}.user@acme.test`,
-      password: `pw-${kind}-123`,
-      kind,
-      personUid: `p-${kind}`,
-      accountUid: `a-${kind}`,
-    })),
-    7,
-  );
-  let baseUrl = '';
-  const now = () => new Date(Date.now() + offsetMs);
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const body = text ? JSON.parse(text) : undefined;
-    const url = new URL(req.url ?? '/', baseUrl);
-    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(value));
-    };
-    if (url.pathname === '/__sandbox/fixtures') return send(200, { users: fixtureUsers(state) });
-    if (url.pathname === '/__sandbox/outbox') return send(200, outbox);
-    if (url.pathname === '/__sandbox/clock') {
-      offsetMs += Number(body?.advanceSeconds ?? 0) * 1000;
-      return send(200, { now: now().toISOString() });
-    }
-    if (req.method === 'POST' && url.pathname.startsWith('/api/v1/tokens')) {
-      const env: AuthEnv = {
-        now,
-        baseUrl,
-        clientKey: '127.0.0.1',
-        sendEmail: (m) => outbox.push({ ...m, sentAt: now().toISOString() }),
-      };
-      const r = handleTokens(state, env, url.pathname.slice('/api/v1/tokens'.length), body);
-      return send(r.status, r.body, r.headers);
-    }
-    send(404, { error: 'not_found' });
+  const sb = await startTestSandbox();
+  return loginSandboxAt(sb.url, async () => {
+    await sb.close();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The same view of any sandbox by its URL (`bo sandbox serve` in the e2e test). */
+export function loginSandboxAt(baseUrl: string, close?: () => Promise<void>): LoginSandbox {
+  const clock = (advanceSeconds: number) =>
+    getJson<{ now: string }>(`${baseUrl}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceSeconds }),
+    });
   const sandbox: LoginSandbox = {
     url: baseUrl,
     users: async () => (await getJson<{ users: FixtureUser[] }>(`${baseUrl}/__sandbox/fixtures`)).users,
@@ -99,15 +67,11 @@ export async function startLoginSandbox(): Promise<LoginSandbox> {
       return u;
     },
     outbox: () => getJson<OutboxMail[]>(`${baseUrl}/__sandbox/outbox`),
-    now: async () => now(),
+    now: async () => new Date((await clock(0)).now),
     advance: async (seconds) => {
-      await getJson(`${baseUrl}/__sandbox/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ advanceSeconds: seconds }),
-      });
+      await clock(seconds);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: close ?? (async () => undefined),
   };
   return sandbox;
 }
