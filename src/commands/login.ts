@@ -13,14 +13,14 @@ interface LoginFlags extends RawLoginFlags {
 export default defineCommand<LoginFlags>({
   path: ['login'],
   summary: 'Sign in and store a token (two-factor prompts included)',
-  description: `Signs in with POST /tokens and completes two-factor sign-in: a code from email or an
-authenticator app (resend, switch or a recovery code at the prompt), or the forced
-enrollment of a new method. The token goes to the OS keychain (a 0600 file only with
---insecure-storage). The password is never a flag: it is prompted, or read from the first
-line of stdin with --password-stdin. Without a terminal (or with --no-input), pass what
-would be asked: --username, --password-stdin, --code or --code-command, --enroll,
---recovery-codes-file. --code-command runs through the shell each time a code is needed;
-during authenticator enrollment the new secret is in BO_TOTP_SECRET.`,
+  description:
+    'Signs in with POST /tokens and completes two-factor sign-in: a code from email or an authenticator app ' +
+    '(resend, switch or a recovery code at the prompt), or the forced enrollment of a new method. The token goes ' +
+    'to the OS keychain (a 0600 file only with --insecure-storage). The password is never a flag: it is prompted, ' +
+    'or read from the first line of stdin with --password-stdin. Without a terminal (or with --no-input), pass ' +
+    'what would be asked: --username, --password-stdin, --code or --code-command, --enroll, --recovery-codes-file. ' +
+    '--code-command runs through the shell each time a code is needed; during authenticator enrollment the new ' +
+    'secret is in BO_TOTP_SECRET.',
   examples: [
     'bo login',
     'bo login --username ada@example.com',

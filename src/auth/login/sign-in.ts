@@ -55,7 +55,9 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       expiresAt,
       username: result.username,
     });
-    ctx.io.stderr.write(`Signed in as ${result.username} (${tenantHost(http.baseUrl)}) until ${expiresAt.slice(0, 10)}.\n`);
+    // The embedded sandbox listens on a fresh port each run: name it rather than the port.
+    const tenant = ctx.globals.sandbox && !ctx.globals.baseUrl ? 'sandbox' : tenantHost(http.baseUrl);
+    ctx.io.stderr.write(`Signed in as ${result.username} (${tenant}) until ${expiresAt.slice(0, 10)}.\n`);
   } finally {
     lines.close();
     http.close();
