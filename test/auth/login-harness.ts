@@ -126,7 +126,7 @@ export interface Live {
 export async function boLogin(
   sandbox: LoginSandbox,
   args: string[],
-  options: RunBoOptions & { live?: Live } = {},
+  options: RunBoOptions & { live?: Live; /** Use the profile's real backend, not a memory store. */ realStore?: boolean } = {},
 ): Promise<LoginRun> {
   const store = (options.credentials as MemoryStore | undefined) ?? new MemoryStore();
   const live = options.live ?? { stderr: '' };
@@ -148,7 +148,7 @@ export async function boLogin(
       env: { HOME: process.env.HOME, PATH: process.env.PATH, ...options.env },
     },
     prompter: options.prompter,
-    credentials: store,
+    credentials: options.realStore ? undefined : store,
     clock: options.clock ?? fastClock(),
     signal: options.signal,
   });

@@ -50,4 +50,19 @@ describe('bo login --insecure-storage', () => {
     const status = await runBo(['auth', 'status'], { env: cfg.env });
     expect(status.code).toBe(4);
   });
+
+  it('without a keychain, refuses before anything is asked or sent, naming --insecure-storage (exit 4)', async () => {
+    const cfg = tempConfig();
+    const user = await sandbox.user('email');
+    // No D-Bus session in this environment: the Secret Service cannot be reached.
+    const r = await boLogin(sandbox, ['--username', user.username, '--password-stdin'], {
+      env: { ...cfg.env, BO_KEYCHAIN_TIMEOUT: '5' },
+      stdin: `${user.password}\n`,
+      realStore: true,
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('the OS keychain is not available');
+    expect(r.stderr).toContain('--insecure-storage');
+    expect(await sandbox.outbox()).toEqual([]);
+  });
 });

@@ -102,7 +102,7 @@ describe('bo login in a terminal (tmux)', () => {
     expect(decodeWithZbar(join(work, 'pane-qr.png'), pngFromMatrix(matrix))).toBe(uri);
 
     tmux('send-keys', '-t', 'qr', 'C-c');
-    const after = await waitFor('qr', /EXIT=\d+/);
+    const after = await waitFor('qr', /TTY-ECHO=\S+/);
     expect(after).toContain('EXIT=130');
     expect(after).toContain('TTY-ECHO=echo');
     expect(keychainLookup(profile).status).not.toBe(0);
@@ -121,7 +121,7 @@ describe('bo login in a terminal (tmux)', () => {
     const secret = /secret by hand: ([A-Z2-7 ]+)/.exec(shown)![1]!.replace(/ /g, '');
     const code = execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
     type('enroll', code);
-    const done = await waitFor('enroll', /EXIT=\d+/);
+    const done = await waitFor('enroll', /TTY-ECHO=\S+/);
     expect(done).toContain('Recovery codes: save these now.');
     expect(done).toContain('They will not be shown again.');
     expect(done).toMatch(new RegExp(`Signed in as ${user.username.replace(/[.+]/g, '\\$&')} \\(127\\.0\\.0\\.1:\\d+\\) until`));

@@ -79,6 +79,8 @@ export function parseCodeAnswer(text: string, ch: Challenge): ChallengeAction | 
 
 export class Answers {
   private codeUsed = false;
+  /** Switches made for --mechanism or --code; bounded, should a server not switch. */
+  private autoSwitches = 0;
   private recoveryLine: string | null | undefined;
 
   constructor(private readonly s: AnswerSources) {}
@@ -111,12 +113,13 @@ export class Answers {
   async challengeAction(ch: Challenge, fresh: boolean): Promise<ChallengeAction> {
     const o = this.s.options;
     // Flags first: a wanted mechanism, then a recovery code, then a code source.
-    if (fresh && o.mechanism && ch.mechanism !== o.mechanism) {
+    if (fresh && o.mechanism && ch.mechanism !== o.mechanism && this.autoSwitches < 3) {
       if (!ch.available_mechanisms.includes(o.mechanism)) {
         throw new AuthError(`--mechanism ${o.mechanism.toLowerCase()}: this account has no ${o.mechanism} method`, {
           hint: `available: ${ch.available_mechanisms.join(', ')}`,
         });
       }
+      this.autoSwitches++;
       return { kind: 'switch', to: o.mechanism };
     }
     if (o.recoveryCodeStdin) {
@@ -132,7 +135,10 @@ export class Answers {
         return { kind: 'code', code: o.code };
       }
       // --code answers an authenticator challenge: move there when the account has one.
-      if (!o.mechanism && ch.available_mechanisms.includes('Totp')) return { kind: 'switch', to: 'Totp' };
+      if (!o.mechanism && ch.available_mechanisms.includes('Totp') && this.autoSwitches < 3) {
+        this.autoSwitches++;
+        return { kind: 'switch', to: 'Totp' };
+      }
     }
     if (!this.s.prompter) throw this.missingCode(ch);
     return this.promptAction(this.s.prompter, ch);

@@ -33,6 +33,11 @@ export function tenantHost(baseUrl: string): string {
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // The profile name is checked before anything is sent.
   const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
+  // A missing keychain is found before the person types anything or a code is spent.
+  const store = await openStore(ctx, choice);
+  await store.get(profile).catch((err: { code?: string }) => {
+    if (err?.code === 'keychain_unavailable') throw err;
+  });
   const http = await ctx.api({ credential: null });
   const prompter = ctx.globals.input ? await ctx.prompter() : null;
   const lines = stdinLines(ctx.io.stdin);
@@ -48,7 +53,6 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       options,
     });
     const expiresAt = new Date(ctx.clock.now().getTime() + result.expiresIn * 1000).toISOString();
-    const store = await openStore(ctx, choice);
     await store.set(profile, {
       kind: 'token',
       token: result.accessToken,
