@@ -80,7 +80,14 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 
 async function storedCredential(ctx: Context, profile: string): Promise<Credential> {
   const { resolveCredential } = await import('../auth/credentials.js');
-  const resolved = await resolveCredential(ctx);
+  const resolved = await resolveCredential(ctx).catch((err: unknown) => {
+    // Reading, not storing: say what the user can do about it here.
+    if ((err as AuthError).code !== 'keychain_unavailable') throw err;
+    throw new AuthError(`not signed in (profile "${profile}"): ${(err as Error).message}`, {
+      code: 'keychain_unavailable',
+      hint: 'sign in with `bo login --insecure-storage`, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)',
+    });
+  });
   if (!resolved.credential) {
     throw new AuthError(`not signed in (profile "${profile}")`, {
       hint: 'run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET',

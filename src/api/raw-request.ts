@@ -10,6 +10,7 @@ interface RawOptions {
   field: string[];
   input?: string;
   auth?: boolean;
+  paginate?: boolean;
 }
 
 export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOptions): Promise<RequestOptions & { query: URLSearchParams }> {
@@ -24,7 +25,9 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   const fields = await Promise.all(opts.field.map((f) => parseField(ctx, f)));
   let body: unknown;
   if (opts.input !== undefined) body = await readInput(ctx, opts.input);
-  const method = (opts.method ?? (fields.length > 0 || body !== undefined ? 'POST' : 'GET')) as Method;
+  // As `gh api`: GET, or POST once fields or a body are given; --paginate reads lists.
+  const method = (opts.method ?? (opts.paginate || (fields.length === 0 && body === undefined) ? 'GET' : 'POST')) as Method;
+  if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate walks GET lists; it does not go with -X ${method}`);
   const fieldsInQuery = method === 'GET' || method === 'DELETE' || body !== undefined;
   if (fieldsInQuery) {
     for (const [k, v] of fields) query.append(k, typeof v === 'string' ? v : JSON.stringify(v));

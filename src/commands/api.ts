@@ -21,7 +21,8 @@ export default defineCommand<Opts>({
     'GET, or POST when fields or --input are given. --paginate walks every page (D13) and prints the\n' +
     'items as one JSON array (or one per line with --jsonl).',
   examples: [
-    'bo api /crm/accounts -F q=acme -F limit=10',
+    'bo api "/crm/accounts?q=acme&limit=10"',
+    'bo api -X GET /crm/accounts -F q=acme -F limit=10',
     'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
@@ -43,7 +44,10 @@ export default defineCommand<Opts>({
     if (opts.paginate) {
       const { paginate } = await import('../api/paginate.js');
       const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
-      const items = paginate<unknown>(client, { path: request.path, query, max: Infinity, signal: ctx.signal });
+      // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
+      const limit = Number(request.query.get('limit'));
+      const pageSize = Number.isInteger(limit) && limit > 0 ? limit : undefined;
+      const items = paginate<unknown>(client, { path: request.path, query, pageSize, max: Infinity, signal: ctx.signal });
       await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });
       return;
     }

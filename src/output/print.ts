@@ -63,12 +63,13 @@ export async function printList<R>(
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   let count = 0;
   if (json) {
-    await write(ctx, '[');
+    // '[' waits for the first record, so a list that fails before it prints nothing;
+    // one that fails midway leaves an unterminated array: invalid, never a short list.
     for await (const r of records) {
-      await write(ctx, `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`);
+      await write(ctx, `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(r)}`);
       count++;
     }
-    await write(ctx, count === 0 ? ']\n' : '\n]\n');
+    await write(ctx, count === 0 ? '[]\n' : '\n]\n');
     return count;
   }
   if (jsonl) {
