@@ -152,6 +152,28 @@ describe('bo login from a script', () => {
     expect(r2.stderr).toContain('That recovery code was not accepted (each works once): 4 attempts left.');
   });
 
+  it('says --code cannot answer an emailed code when the account has no authenticator', async () => {
+    const r = await script('email', ['--code', '123456']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('(--code answers an authenticator challenge only). Pass --code-command <cmd>');
+  });
+
+  it('names --recovery-code-stdin when stdin has no second line', async () => {
+    const r = await script('totp', ['--recovery-code-stdin']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: --recovery-code-stdin: stdin held no recovery code');
+  });
+
+  it('enrolls email sign-in from a script, reading the code through --code-command', async () => {
+    const file = join(dir, 'codes.txt');
+    const r = await script('enroll', ['--enroll', 'email', '--code-command', mailbox(), '--recovery-codes-file', file]);
+    expect(r.stderr).toContain('Two-factor sign-in by email is now on.');
+    expect(r.code).toBe(0);
+    const after = await sandbox.user('enroll');
+    expect(readFileSync(file, 'utf8')).toBe(`${after.recoveryCodes.join('\n')}\n`);
+    for (const code of after.recoveryCodes) expect(r.stderr).not.toContain(code);
+  });
+
   it('names --enroll, then --code-command, then --recovery-codes-file, changing nothing', async () => {
     const r1 = await script('enroll', []);
     expect(r1.code).toBe(4);

@@ -141,6 +141,13 @@ describe('bo login in a terminal (tmux)', () => {
       env: { ...process.env, BO_CONFIG_DIR: join(work, 'config') },
     }).trim();
     expect(printed).toBe(token);
+    const status = execFileSync('node', [join(root, 'bin', 'bo.js'), '-p', profile, 'auth', 'status'], {
+      encoding: 'utf8',
+      env: { ...process.env, BO_CONFIG_DIR: join(work, 'config') },
+    });
+    expect(status).toMatch(/Kind\ttoken/);
+    expect(status).toMatch(/Source\tkeychain/);
+    expect(status).toContain(user.username);
     expect((await sandbox.user('enroll')).totpSecret).toBe(secret);
   });
 

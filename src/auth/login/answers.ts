@@ -189,7 +189,8 @@ export class Answers {
   private missingCode(ch: Challenge): AuthError {
     if (ch.mechanism === 'Email') {
       const to = ch.masked_destination ?? 'your email';
-      return new AuthError(`A code was emailed to ${to}. Pass --code-command <cmd> that prints it`, {
+      const note = this.s.options.code ? ' (--code answers an authenticator challenge only)' : '';
+      return new AuthError(`A code was emailed to ${to}${note}. Pass --code-command <cmd> that prints it`, {
         hint: ch.recovery_codes_available ? 'or --recovery-code-stdin with a recovery code on stdin' : undefined,
       });
     }
