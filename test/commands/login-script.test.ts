@@ -120,6 +120,16 @@ describe('bo login from a script', () => {
     expect(r.stderr).toContain(`Signed in as ${r.user.username}`);
   });
 
+  it('starts again with the password from stdin when the challenge expired while the command ran (410)', async () => {
+    const marker = join(dir, 'first-run-done');
+    // The first run takes "11 minutes" (the sandbox clock moves), the second is quick.
+    const slowOnce = `test -e '${marker}' || { touch '${marker}'; node -e "fetch('${sandbox.url}/__sandbox/clock',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({advanceSeconds:660})})"; }; ${mailbox()}`;
+    const r = await script('email', ['--code-command', slowOnce]);
+    expect(r.stderr).toContain('This sign-in expired (a challenge lasts 10 minutes). Starting again with your password.');
+    expect(r.code).toBe(0);
+    expect((await sandbox.outbox()).filter((m) => m.to === r.user.username)).toHaveLength(2);
+  });
+
   it('switches to email with --mechanism email', async () => {
     const r = await script('both', ['--mechanism', 'email', '--code-command', mailbox()]);
     expect(r.code).toBe(0);
