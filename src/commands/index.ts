@@ -1,5 +1,6 @@
 // Every command verb, in help order. One line per verb file.
 import type { CommandDefinition } from '../command.js';
+import login from './login.js';
 import logout from './logout.js';
 import authStatus from './auth/status.js';
 import authToken from './auth/token.js';
@@ -21,6 +22,7 @@ import sandboxOutbox from './sandbox/outbox.js';
 import sandboxReset from './sandbox/reset.js';
 
 export const commands: CommandDefinition<any>[] = [
+  login,
   logout,
   authStatus,
   authToken,
