@@ -55,13 +55,20 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const io = options.io ?? processIo();
   const controller = new AbortController();
   options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  const onSigint = () => controller.abort();
+  // The first Ctrl-C aborts the command (prompts close, requests stop, exit 130); a
+  // second one, for a command stuck in something that cannot be aborted, leaves now.
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
+    controller.abort();
+  };
   if (usingProcess) process.on('SIGINT', onSigint);
 
   let globals: Globals | undefined;
+  // What a command opened (HTTP agents, the embedded sandbox), closed when it ends.
+  const closers: Array<() => unknown> = [];
   const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
     globals = resolveGlobals(cmd.optsWithGlobals(), io);
-    const ctx = createContext(io, globals, options, controller.signal);
+    const ctx = createContext(io, globals, options, controller.signal, closers);
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
 
@@ -90,10 +97,20 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       return ExitCode.usage;
     }
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
-    reportError(final, io, globals ?? resolveGlobals(program.opts(), io));
+    reportError(final, io, globals ?? safeGlobals(program.opts(), io));
     return exitCodeOf(final);
   } finally {
     if (usingProcess) process.off('SIGINT', onSigint);
+    await Promise.allSettled(closers.map(async (close) => close()));
+  }
+}
+
+/** Globals for reporting an error that happened before (or while) they were resolved. */
+function safeGlobals(opts: Record<string, unknown>, io: Io): Globals {
+  try {
+    return resolveGlobals(opts, io);
+  } catch {
+    return resolveGlobals({ ...opts, timeout: undefined, maxRetries: undefined }, io);
   }
 }
 
@@ -124,12 +141,15 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
       throw new UsageError(`--max-retries must be a whole number from 0 to 10, got "${retriesText}"`);
     }
   }
+  const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
   return {
-    profile: (opts.profile as string | undefined) || env.BO_PROFILE || '',
+    // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
+    // --sandbox, so a sandbox login never replaces a real tenant's credential).
+    profile: (opts.profile as string | undefined) || env.BO_PROFILE || (sandbox ? 'sandbox' : ''),
     baseUrl: (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
-    sandbox: opts.sandbox === true || envFlag(env.BO_SANDBOX),
+    sandbox,
     json: opts.json === true,
     jsonl: opts.jsonl === true,
     color: colorAllowed,
@@ -141,7 +161,13 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   };
 }
 
-function createContext(io: Io, globals: Globals, options: RunOptions, signal: AbortSignal): Context {
+function createContext(
+  io: Io,
+  globals: Globals,
+  options: RunOptions,
+  signal: AbortSignal,
+  closers: Array<() => unknown>,
+): Context {
   let store: Promise<CredentialStore> | undefined;
   let prompter: Promise<Prompter> | undefined;
   const ctx: Context = {
@@ -157,7 +183,11 @@ function createContext(io: Io, globals: Globals, options: RunOptions, signal: Ab
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)
         : import('./auth/prompter.js').then((m) => m.createPrompter(io, signal))),
-    api: async (apiOptions) => (await import('./api/connect.js')).connect(ctx, apiOptions),
+    api: async (apiOptions) => {
+      const client = await (await import('./api/connect.js')).connect(ctx, apiOptions);
+      closers.push(() => client.close());
+      return client;
+    },
   };
   return ctx;
 }

@@ -1,23 +1,65 @@
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { commands } from '../src/commands/index.js';
+import { buildProgram } from '../src/program.js';
 import { runBo } from './helpers/run-bo.js';
 
+function verbs(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((c) => (c.commands.length ? verbs(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
+}
+
 describe('program', () => {
-  it('prints help with examples and exit codes', async () => {
+  it('prints help with examples and the exit codes', async () => {
     const r = await runBo(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: bo');
     expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('130 interrupted');
   });
 
-  it('rejects an unknown command with exit 2', async () => {
-    const r = await runBo(['acounts']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown command 'acounts'/);
+  it('gives every verb a summary and at least one example in --help', async () => {
+    const tree = buildProgram(commands, async () => {});
+    const all = verbs(tree);
+    expect(all.length).toBe(commands.length);
+    for (const path of all) {
+      const r = await runBo([...path, '--help']);
+      expect(r.code, path.join(' ')).toBe(0);
+      expect(r.stdout, path.join(" ")).toMatch(/Examples:\n {2}\S.*\bbo |Examples:\n {2}bo /);
+    }
   });
 
-  it('rejects an unknown global flag with exit 2', async () => {
-    const r = await runBo(['--frobnicate']);
+  it('rejects an unknown command with exit 2 and a suggestion', async () => {
+    const r = await runBo(['acounts', 'list']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("unknown option '--frobnicate'");
+    expect(r.stderr).toContain("unknown command 'acounts'");
+    expect(r.stderr).toContain('Did you mean accounts?');
+  });
+
+  it('rejects an unknown flag with exit 2 and a suggestion', async () => {
+    const r = await runBo(['accounts', 'list', '--limt', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--limt'");
+    expect(r.stderr).toContain('Did you mean --limit?');
+  });
+
+  it('prints the version', async () => {
+    const r = await runBo(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('treats a bare group as a usage error that shows its verbs', async () => {
+    const r = await runBo(['accounts']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('list');
+  });
+
+  it('rejects a bad --timeout and --max-retries before anything runs', async () => {
+    const t = await runBo(['--timeout', 'soon', 'accounts', 'list']);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toBe('error: --timeout must be a positive number of seconds, got "soon"\n');
+    const m = await runBo(['--max-retries', '-1', 'accounts', 'list']);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toMatch(/^error: --max-retries must be a whole number/);
   });
 });

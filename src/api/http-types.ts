@@ -20,6 +20,8 @@ export interface RequestOptions {
   /** The path is relative to the base URL, not /api/v1 (jwks, /__sandbox). */
   root?: boolean;
   signal?: AbortSignal;
+  /** Overrides the client's: the login flow handles 429 itself, with a countdown (D10). */
+  maxRetries?: number;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,7 +1,36 @@
-// Placeholder until the terminal prompter lands.
+// The terminal Prompter: @inquirer/prompts reading io.stdin and drawing on io.stderr
+// (stdout stays data only). Ctrl-C in a prompt (ExitPromptError), the run's abort
+// signal (AbortPromptError) and a closed prompt all become InterruptedError, exit 130;
+// inquirer restores the cursor and raw mode itself before rejecting.
+
 import type { Io } from '../context.js';
+import { InterruptedError } from '../output/errors.js';
 import type { Prompter } from './prompter-types.js';
 
-export async function createPrompter(_io: Io, _signal: AbortSignal): Promise<Prompter> {
-  throw new Error('prompter: not built yet');
+const interruptions = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);
+
+async function guard<T>(signal: AbortSignal, ask: () => Promise<T>): Promise<T> {
+  if (signal.aborted) throw new InterruptedError();
+  try {
+    return await ask();
+  } catch (err) {
+    if (err instanceof Error && interruptions.has(err.name)) throw new InterruptedError();
+    throw err;
+  }
+}
+
+export async function createPrompter(io: Io, signal: AbortSignal): Promise<Prompter> {
+  const prompts = await import('@inquirer/prompts');
+  const context = { input: io.stdin, output: io.stderr, signal } as Parameters<typeof prompts.input>[1];
+  return {
+    input: (message, options) =>
+      guard(signal, () => prompts.input({ message, default: options?.default, validate: options?.validate }, context)),
+    password: (message, options) =>
+      guard(signal, () => prompts.password({ message, mask: false, validate: options?.validate }, context)),
+    select: (message, choices) =>
+      guard(signal, () =>
+        prompts.select({ message, choices: choices.map((c) => ({ name: c.name, value: c.value, description: c.description })) }, context),
+      ),
+    confirm: (message, options) => guard(signal, () => prompts.confirm({ message, default: options?.default }, context)),
+  };
 }

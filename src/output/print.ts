@@ -52,17 +52,24 @@ export function warn(ctx: Context, text: string): void {
  * Prints a list. Records stream: with --json the array is written as it comes, piped
  * rows are written one by one; only the TTY table holds the rows it shows.
  */
-export async function printList<R>(ctx: Context, records: AsyncIterable<R> | Iterable<R>, columns: Column<R>[]): Promise<number> {
-  const { json, jsonl } = ctx.globals;
+export async function printList<R>(
+  ctx: Context,
+  records: AsyncIterable<R> | Iterable<R>,
+  columns: Column<R>[],
+  options: { forceJson?: boolean } = {},
+): Promise<number> {
+  const jsonl = ctx.globals.jsonl;
+  const json = !jsonl && (ctx.globals.json || options.forceJson === true);
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   let count = 0;
   if (json) {
-    await write(ctx, '[');
+    // '[' waits for the first record, so a list that fails before it prints nothing;
+    // one that fails midway leaves an unterminated array: invalid, never a short list.
     for await (const r of records) {
-      await write(ctx, `${count === 0 ? '\n' : ',\n'}${JSON.stringify(r)}`);
+      await write(ctx, `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(r)}`);
       count++;
     }
-    await write(ctx, count === 0 ? ']\n' : '\n]\n');
+    await write(ctx, count === 0 ? '[]\n' : '\n]\n');
     return count;
   }
   if (jsonl) {
@@ -112,10 +119,13 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
   }
 }
 
-/** A "string" response (D17) or any raw JSON value: JSON with --json, text otherwise. */
-export async function printValue(ctx: Context, value: unknown): Promise<void> {
+/**
+ * A "string" response (D17) or any raw JSON value: JSON with --json (or `asJson`),
+ * text otherwise. An empty or 204 answer prints nothing.
+ */
+export async function printValue(ctx: Context, value: unknown, options: { asJson?: boolean } = {}): Promise<void> {
   if (value === undefined || value === '') return;
-  if (ctx.globals.json || ctx.globals.jsonl || typeof value !== 'string') {
+  if (ctx.globals.json || ctx.globals.jsonl || options.asJson || typeof value !== 'string') {
     await write(ctx, `${JSON.stringify(value, null, ctx.globals.jsonl ? undefined : 2)}\n`);
   } else {
     await write(ctx, `${sanitize(value)}\n`);

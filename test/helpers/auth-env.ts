@@ -1,7 +1,8 @@
 // A controllable environment for driving the sandbox's token engine directly: a clock
 // the test moves, an outbox it reads, and demo users of every kind.
 
-import { createAuthState, handleTokens, type AuthEnv, type AuthState, type AuthUserSeed } from '../../src/sandbox/auth/engine.js';
+import { expect } from 'vitest';
+import { createAuthState, fixtureUsers, handleTokens, type AuthEnv, type AuthState, type AuthUserSeed } from '../../src/sandbox/auth/engine.js';
 
 export interface SentMail {
   to: string;
@@ -62,4 +63,18 @@ export function testAuth(start = Date.parse('2026-03-01T12:00:10Z'), seed = 42):
 /** A six-digit code that differs from `code`. */
 export function otherCode(code: string): string {
   return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+}
+
+/** POST /tokens for a two-factor user, expecting the 202 challenge; returns its body. */
+export function challengeFor(t: TestAuth, username: string): any {
+  const res = t.post('', { username, password: PASSWORD });
+  expect(res.status).toBe(202);
+  return res.body;
+}
+
+/** The seeded TOTP secret of the user of that kind. */
+export function secretOf(t: TestAuth, kind: string): string {
+  const secret = fixtureUsers(t.state).find((u) => u.kind === kind)?.totpSecret ?? null;
+  if (secret === null) throw new Error(`no TOTP secret for ${kind}`);
+  return secret;
 }

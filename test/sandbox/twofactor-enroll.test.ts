@@ -2,14 +2,11 @@
 // QR PNG (decoded by zbarimg), email enrollment, 401/403 for the enrollment token, the
 // 5-attempt lock and the 10-a-minute limit on totp/confirm.
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureUsers, verifyAccessToken } from '../../src/sandbox/auth/engine.js';
 import { PASSWORD, otherCode, testAuth, type TestAuth } from '../helpers/auth-env.js';
 import { totpCode } from '../helpers/totp.js';
+import { decodeQrPng } from '../helpers/zbar.js';
 
 function enrollmentToken(t: TestAuth): string {
   const res = t.post('', { username: 'enroll@example.com', password: PASSWORD });
@@ -22,17 +19,6 @@ function beginTotp(t: TestAuth, enrollment_token: string) {
   const res = t.post('/two-factor/enroll/totp/begin', { enrollment_token });
   expect(res.status).toBe(200);
   return res.body;
-}
-
-function decodeQr(png: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bo-qr-'));
-  try {
-    const file = join(dir, 'qr.png');
-    writeFileSync(file, png);
-    return execFileSync('zbarimg', ['--raw', '-q', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).replace(/\n$/, '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 describe('TOTP enrollment', () => {
@@ -51,7 +37,7 @@ describe('TOTP enrollment', () => {
     );
     const png = Buffer.from(body.qr_code_png_base64, 'base64');
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
-    expect(decodeQr(png)).toBe(body.otpauth_uri);
+    expect(decodeQrPng(png)).toBe(body.otpauth_uri);
   });
 
   it('confirms with the app code, returns ten recovery codes and a token, then challenges as usual', () => {

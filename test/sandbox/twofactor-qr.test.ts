@@ -1,24 +1,11 @@
 // The QR matrix and the hand-written PNG behind `qr_code_png_base64`: a PNG decoder
 // (zbarimg) must read back exactly the text, and the image must follow the PNG layout.
 
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { qrMatrix } from '../../src/sandbox/auth/qr-matrix.js';
 import { crc32, qrPng } from '../../src/sandbox/auth/qr-png.js';
-
-function zbar(png: Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bo-qr-'));
-  try {
-    writeFileSync(join(dir, 'qr.png'), png);
-    return execFileSync('zbarimg', ['--raw', '-q', join(dir, 'qr.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).replace(/\n$/, '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { decodeQrPng } from '../helpers/zbar.js';
 
 describe('qrMatrix', () => {
   it('is square with the three finder patterns in place', () => {
@@ -70,7 +57,7 @@ describe('qrPng', () => {
   it.each(['hello', 'otpauth://totp/bo%20sandbox:someone.with.a.long.name%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=bo%20sandbox&algorithm=SHA1&digits=6&period=30'])(
     'reads back as the text it encodes: %s',
     (text) => {
-      expect(zbar(qrPng(text))).toBe(text);
+      expect(decodeQrPng(qrPng(text))).toBe(text);
     },
   );
 });

@@ -1,0 +1,56 @@
+// When to try a request again, and how long to wait first (D30). Pure functions so the
+// policy is tested on its own; http.ts applies it.
+
+import type { Method } from './http-types.js';
+
+/** D30: the most a single wait may last, whatever Retry-After says. */
+export const MAX_WAIT_MS = 60_000;
+const BASE_MS = 250;
+const MAX_BACKOFF_MS = 8_000;
+
+/**
+ * GET may be repeated on any of these. A write only on 429: the server refused before
+ * acting. A 5xx on a write may come after the server acted (a repeated extend-trial
+ * would be refused, a repeated delete would be 404), so it is reported instead.
+ */
+export function isRetryableStatus(method: Method, status: number): boolean {
+  if (status === 429) return true;
+  return method === 'GET' && (status === 502 || status === 503 || status === 504);
+}
+
+/** Failures that trying again cannot fix: a wrong host name, a certificate problem. */
+function isPermanent(code: string): boolean {
+  return code === 'ENOTFOUND' || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^ERR_TLS_|^ERR_SSL_/.test(code);
+}
+
+/**
+ * A connection failure is safe to repeat for GET; for a write only when no byte of the
+ * request went out (refused, unreachable). Our own --timeout is never repeated: it is
+ * the user's budget for the request, and a write may have reached the server.
+ */
+export function isRetryableFailure(method: Method, failure: { sent: boolean; code: string }): boolean {
+  if (isPermanent(failure.code)) return false;
+  return method === 'GET' || !failure.sent;
+}
+
+/** Exponential backoff with jitter: 250 ms × 2^n (at most 8 s), from half to all of it. */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_BACKOFF_MS, BASE_MS * 2 ** retry);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP-date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The wait before the next attempt: the server's word when it gave one, capped at 60 s. */
+export function waitMs(retry: number, retryAfterHeader: string | undefined, random?: () => number): number {
+  const server = parseRetryAfter(retryAfterHeader);
+  return Math.min(MAX_WAIT_MS, server ?? backoffMs(retry, random));
+}

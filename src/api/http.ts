@@ -1,0 +1,243 @@
+// The HTTP core: base URL + /api/v1, JSON in and out, the auth header (D1, D2) or none
+// (D4), donotlog=1, timeouts, retries (D30), the https and redirect policy (D3), the
+// redacted --verbose trace and one error type for refusals (D6). Loaded only through a
+// dynamic import, on node:http(s) rather than undici, which costs ~135 ms at import.
+
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Credential } from '../auth/credential-types.js';
+import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
+import { VERSION } from '../program.js';
+import { AbortFailure, ConnectionFailure, TimeoutFailure, decodeBody, exchange, type RawResponse } from './http-attempt.js';
+import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
+import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
+import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
+import { redactText, scrubValues } from './redact.js';
+import { createTracer, type TracedBody } from './trace.js';
+import { describeFailure, failureHint } from './network-errors.js';
+
+const API_PREFIX = '/api/v1';
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** D3, checked before anything is sent: https, or http on a loopback host (the sandbox). */
+export function validateBaseUrl(baseUrl: string): URL {
+  const hint = 'Set it with --base-url <url> or: bo config set base-url <url>';
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new UsageError(`the base URL "${sanitize(baseUrl, 100)}" is not a URL (e.g. https://acme.example.com)`, { hint });
+  }
+  const shown = `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    throw new UsageError(`the base URL ${shown} must use https:// (D3: only loopback hosts may use http://)`, { hint });
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
+  }
+  return url;
+}
+
+export function buildUrl(base: URL, path: string, options: { query?: Query; root?: boolean; noLog?: boolean }): URL {
+  const url = new URL(base.href);
+  url.pathname = `${base.pathname.replace(/\/+$/, '')}${options.root ? '' : API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
+  const params = url.searchParams;
+  if (options.query instanceof URLSearchParams) {
+    for (const [k, v] of options.query) params.append(k, v);
+  } else if (options.query) {
+    for (const [k, v] of Object.entries(options.query)) {
+      for (const item of Array.isArray(v) ? v : [v]) {
+        if (item !== undefined && item !== null) params.append(k, String(item));
+      }
+    }
+  }
+  if (options.noLog) params.set('donotlog', '1');
+  return url;
+}
+
+function authorization(credential: Credential | null, scheme: string): string | undefined {
+  if (!credential) return undefined;
+  if (credential.kind === 'token') return `bearer ${credential.token}`; // D2
+  return `${scheme} ${credential.key}:${credential.secret}`; // D1
+}
+
+/** Values the trace scrubs wherever they appear, beyond what field names reveal. */
+function secretsOf(credential: Credential | null): string[] {
+  if (!credential) return [];
+  return credential.kind === 'token' ? [credential.token] : [credential.secret, `${credential.key}:${credential.secret}`];
+}
+
+function traced(body: ParsedBody): TracedBody {
+  if (body.kind === 'json') return { json: body.value };
+  if (body.kind === 'empty') return undefined;
+  return { text: body.text };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10}`;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const base = validateBaseUrl(options.baseUrl);
+  const secure = base.protocol === 'https:';
+  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
+  const secrets = secretsOf(options.credential);
+  const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
+  const userAgent = options.userAgent ?? `bo/${VERSION} node/${process.versions.node}`;
+  const baseUrl = base.href.replace(/\/+$/, '');
+
+  async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await sleep(ms, signal);
+    } catch (err) {
+      if (signal?.aborted || err instanceof InterruptedError) throw new InterruptedError();
+      throw err;
+    }
+  }
+
+  function unexpected(raw: RawResponse, what: string): ApiError {
+    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(redactText(what), secrets)}`, {
+      status: raw.status,
+      code: 'unexpected_response',
+      headers: raw.headers,
+      body: raw.body.toString('utf8'),
+      hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+    });
+  }
+
+  /**
+   * No redirect is followed. The API only redirects http:// to https:// (§1), which D3
+   * turns into an error naming the URL to configure; following anything else would
+   * risk sending credentials elsewhere, or re-sending a write under another method.
+   */
+  function redirectError(raw: RawResponse, url: URL): ApiError {
+    const location = raw.headers.location ?? '';
+    let target: URL | undefined;
+    try {
+      target = new URL(location, url);
+    } catch {
+      target = undefined;
+    }
+    if (target && url.protocol === 'http:' && target.protocol === 'https:' && target.hostname === url.hostname) {
+      const root = `https://${target.host}${base.pathname.replace(/\/+$/, '')}`;
+      return new ApiError(`${raw.status} ${raw.statusText}: the server redirects to https; use the base URL ${root}`, {
+        status: raw.status,
+        code: 'redirect',
+        headers: raw.headers,
+        hint: `Set it with --base-url ${root} or: bo config set base-url ${root}`,
+      });
+    }
+    const where = target ? sanitize(`${target.origin}${target.pathname}`, 200) : 'nowhere';
+    return new ApiError(`${raw.status} ${raw.statusText}: the server redirects to ${where}; bo does not follow redirects`, {
+      status: raw.status,
+      code: 'redirect',
+      headers: raw.headers,
+      hint: 'Check the base URL (--base-url or bo config set base-url).',
+    });
+  }
+
+  async function request<T>(req: RequestOptions): Promise<ApiResponse<T>> {
+    const method: Method = req.method;
+    const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
+    const credential = req.anonymous ? null : options.credential; // D4
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      'user-agent': userAgent,
+    };
+    const auth = authorization(credential, options.apiKeyScheme || 'bo');
+    if (auth) headers.authorization = auth;
+    let body: Buffer | undefined;
+    if (req.body !== undefined) {
+      body = Buffer.from(JSON.stringify(req.body), 'utf8');
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(body.length);
+    }
+    const signals = [options.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const where = `${url.origin}${url.pathname}`;
+    const maxRetries = req.maxRetries ?? options.maxRetries;
+
+    for (let retry = 0; ; retry++) {
+      const canRetry = retry < maxRetries;
+      tracer?.request(method, url, headers, req.body === undefined ? undefined : { json: req.body });
+      const started = performance.now();
+      let raw: RawResponse;
+      try {
+        raw = await exchange(url, { method, headers, body, agent, timeoutMs: options.timeoutMs, signal });
+      } catch (err) {
+        if (err instanceof AbortFailure) throw new InterruptedError();
+        if (err instanceof TimeoutFailure) {
+          tracer?.note(`timed out after ${seconds(options.timeoutMs)} s`);
+          throw new BoError(`${method} ${where}: request timed out after ${seconds(options.timeoutMs)} s (--timeout)`, {
+            code: 'timeout',
+            hint: method === 'GET' ? undefined : `The server may have carried out the ${method}; check before repeating it.`,
+          });
+        }
+        if ((err as NodeJS.ErrnoException).code === 'ERR_INVALID_CHAR') {
+          // Node refuses a header value with control characters; its message names only the header.
+          throw new BoError(`${method} ${where}: the credential or a header value contains characters that cannot be sent`, {
+            code: 'invalid_header',
+            hint: 'Check the stored token or API key (bo auth status).',
+          });
+        }
+        if (!(err instanceof ConnectionFailure)) throw err;
+        const text = describeFailure(err, method, url);
+        if (canRetry && isRetryableFailure(method, err)) {
+          const ms = waitMs(retry, undefined);
+          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
+          await wait(ms, signal);
+          continue;
+        }
+        tracer?.note(text);
+        throw new BoError(text, { code: err.code, cause: err.cause, hint: failureHint(err, method) });
+      }
+
+      try {
+        raw.body = await decodeBody(raw);
+      } catch {
+        throw unexpected({ ...raw, body: Buffer.alloc(0) }, `a body that could not be decoded (content-encoding ${sanitize(raw.headers['content-encoding'] ?? '', 30)})`);
+      }
+      const parsed = parseBody(raw.status, raw.headers, raw.body);
+      tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
+      if (canRetry && isRetryableStatus(method, raw.status)) {
+        const ms = waitMs(retry, raw.headers['retry-after']);
+        tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
+        await wait(ms, signal);
+        continue;
+      }
+      if (raw.status >= 200 && raw.status < 300) {
+        if (parsed.kind === 'malformed') throw unexpected(raw, `malformed JSON: ${sanitize(parsed.text, 80)}`);
+        if (parsed.kind === 'text' && isHtml(raw.headers, parsed.text)) {
+          const title = bestMessage(parsed, raw.headers);
+          throw unexpected(raw, `an HTML page${title ? ` ("${title}")` : ''} instead of JSON`);
+        }
+        return { status: raw.status, headers: raw.headers, body: bodyValue(parsed) as T };
+      }
+      if (raw.status >= 300 && raw.status < 400) throw redirectError(raw, url);
+      const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
+      throw statusError({
+        status: raw.status,
+        statusText: raw.statusText,
+        headers: raw.headers,
+        body: parsed,
+        apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
+        retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        secrets,
+      });
+    }
+  }
+
+  return {
+    baseUrl,
+    request,
+    close() {
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The list options every list command takes (COMMANDS.md "List options"), checked
+// before any request (exit 2 naming the flag) and turned into the API's query (D13,
+// D14, D16).
+
+import type { Command } from 'commander';
+import { UsageError } from '../output/errors.js';
+import { DEFAULT_PAGE_SIZE, type ListQuery } from './paginate.js';
+
+/** As commander hands them over. */
+export interface RawListOptions {
+  limit?: string;
+  all?: boolean;
+  page?: string;
+  pageSize?: string;
+  fields?: string;
+  filter?: string[];
+  orderBy?: string;
+}
+
+export interface ListOptions {
+  /** fields, orderBy and the --filter properties, ready for the request. */
+  query: ListQuery;
+  /** Most records to print: --limit (default 100), Infinity with --all. */
+  max: number;
+  /** Records asked per request. */
+  pageSize: number;
+  /** With --page: fetch only this raw page (zero-based, the API's `offset`). */
+  page?: number;
+}
+
+export const DEFAULT_LIMIT = 100;
+const MAX_PAGE_SIZE = 100;
+
+/** Query names the list options own; a --filter must not set them behind their back. */
+const reserved: Record<string, string> = {
+  limit: '--limit or --page-size',
+  offset: '--page',
+  fields: '--fields',
+  orderby: '--order-by',
+  donotlog: '--no-log',
+};
+
+const propertyName = /^[A-Za-z0-9_.]+$/;
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function addListOptions(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`)
+    .option('--all', 'every record, streamed')
+    .option('--page <index>', 'one raw page, zero-based (the API offset)')
+    .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
+    .option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)')
+    .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
+    .option('--order-by <spec>', 'sort: Property, or "Property desc"');
+}
+
+function integer(flag: string, value: string, min: number, max: number, what: string): number {
+  const text = value.trim();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be ${what}, not "${value}"`);
+  }
+  return n;
+}
+
+export function parseListOptions(opts: RawListOptions): ListOptions {
+  const query: ListQuery = {};
+  const page = opts.page === undefined ? undefined : integer('--page', opts.page, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
+  const pageSize =
+    opts.pageSize === undefined ? undefined : integer('--page-size', opts.pageSize, 1, MAX_PAGE_SIZE, `an integer from 1 to ${MAX_PAGE_SIZE}`);
+  const limit =
+    opts.limit === undefined ? undefined : integer('--limit', opts.limit, 1, Number.MAX_SAFE_INTEGER, 'a positive integer');
+  if (page !== undefined && opts.all) throw new UsageError('--page cannot be combined with --all');
+  if (page !== undefined && limit !== undefined) throw new UsageError('--page cannot be combined with --limit (use --page-size)');
+  if (opts.all && limit !== undefined) throw new UsageError('--limit cannot be combined with --all');
+
+  if (opts.fields !== undefined) {
+    const paths = opts.fields.split(',').map((p) => p.trim());
+    if (paths.some((p) => !/^[A-Za-z0-9_.*]+$/.test(p))) {
+      throw new UsageError(`--fields must be comma-separated property paths like Name,Plan.Name, not "${opts.fields}"`);
+    }
+    query.fields = paths.join(',');
+  }
+
+  for (const spec of opts.filter ?? []) {
+    const eq = spec.indexOf('=');
+    const name = eq < 0 ? '' : spec.slice(0, eq).trim();
+    if (!propertyName.test(name)) {
+      throw new UsageError(`--filter must be Property=value with a property name of letters, digits, dots or underscores, not "${spec}"`);
+    }
+    const owner = reserved[name.toLowerCase()];
+    if (owner) throw new UsageError(`--filter cannot set "${name}"; use ${owner}`);
+    const value = spec.slice(eq + 1);
+    const previous = query[name];
+    query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+
+  if (opts.orderBy !== undefined) {
+    const m = /^\s*([A-Za-z0-9_.]+)(?:\s+(asc|desc))?\s*$/i.exec(opts.orderBy);
+    if (!m) throw new UsageError(`--order-by must be Property, "Property asc" or "Property desc", not "${opts.orderBy}"`);
+    // D14: a bare property sorts ascending; only descending needs the word.
+    query.orderBy = m[2]?.toLowerCase() === 'desc' ? `${m[1]} desc` : m[1];
+  }
+
+  if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page };
+  const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);
+  // Ask for no more than needed: --limit 5 fetches one page of 5.
+  return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE) };
+}

@@ -1,0 +1,43 @@
+// Plain words for connection failures: "could not connect to https://…: connection
+// refused" rather than a Node error code and a stack.
+
+import type { ConnectionFailure } from './http-attempt.js';
+import type { Method } from './http-types.js';
+
+const reasons: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed while sending',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed (DNS)',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EADDRNOTAVAIL: 'address not available',
+  ECONNABORTED: 'connection aborted',
+  CERT_HAS_EXPIRED: 'the TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the TLS certificate chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the TLS certificate could not be verified',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the TLS certificate does not match the host name',
+  HPE_INVALID_CONSTANT: 'the answer was not valid HTTP',
+};
+
+function reason(failure: ConnectionFailure): string {
+  const cause = failure.cause as Error | undefined;
+  if (failure.code === 'ECONNRESET' && cause?.message === 'socket hang up') return 'the server closed the connection';
+  if (failure.code.startsWith('HPE_')) return 'the answer was not valid HTTP';
+  return reasons[failure.code] ?? failure.code;
+}
+
+export function describeFailure(failure: ConnectionFailure, method: Method, url: URL): string {
+  if (!failure.sent) return `could not connect to ${url.origin}: ${reason(failure)}`;
+  return `${method} ${url.origin}${url.pathname} failed: ${reason(failure)}`;
+}
+
+/** A write that failed after it went out may still have been carried out. */
+export function failureHint(failure: ConnectionFailure, method: Method): string | undefined {
+  if (failure.sent && method !== 'GET') return `The server may have carried out the ${method}; check before repeating it.`;
+  if (!failure.sent) return 'Check the base URL (--base-url or bo config set base-url) and your network.';
+  return undefined;
+}

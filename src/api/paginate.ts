@@ -1,0 +1,146 @@
+// D13 paging as an async iterator that streams: one page in memory at a time, so
+// `--all --jsonl` over 100,000 accounts runs in constant memory.
+//
+// `offset` is a page index in units of the size the server applied (metadata.limit),
+// which may be smaller than the one asked for (capped at 100, or 25 when `fields`
+// expands children). So the walk tracks `position`, the index of the next record it
+// has not yielded, asks for the page that contains it using the last applied size as
+// `limit` (COMMANDS.md: "the next page uses the applied metadata.limit"), and skips
+// any record before `position` should the server change sizes mid-walk. Nothing is
+// skipped or repeated.
+
+import { ApiError } from '../output/errors.js';
+import type { HttpClient, QueryValue } from './http-types.js';
+
+export interface PageMeta {
+  /** The page size the server applied. */
+  limit: number;
+  /** The zero-based page index. */
+  offset: number;
+  /** The number of records in the whole list, when the server said. */
+  total: number | undefined;
+}
+
+export interface Page<T> {
+  items: T[];
+  meta: PageMeta;
+}
+
+export type ListQuery = Record<string, QueryValue | QueryValue[]>;
+
+export interface PaginateOptions {
+  path: string;
+  /** Filters, fields, orderBy… `limit` and `offset` here are ignored. */
+  query?: ListQuery;
+  /** Records asked per page; default 100 (the API's cap). */
+  pageSize?: number;
+  /** Most records to yield; Infinity for --all. Default: no limit. */
+  max?: number;
+  /** After each page is read, e.g. to say "showing 100 of 5,432; pass --all". */
+  onPage?(meta: PageMeta): void;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+function count(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** One raw page (--page): the D13 envelope, checked. */
+export async function fetchPage<T>(
+  client: HttpClient,
+  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal },
+): Promise<Page<T>> {
+  const { limit: _l, offset: _o, ...rest } = options.query ?? {};
+  const response = await client.request<unknown>({
+    method: 'GET',
+    path: options.path,
+    query: { ...rest, limit: options.limit, offset: options.offset },
+    signal: options.signal,
+  });
+  const body = response.body as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
+    throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
+      status: response.status,
+      code: 'unexpected_response',
+      body: response.body,
+      headers: response.headers,
+    });
+  }
+  const meta = body.metadata ?? {};
+  const applied = count(meta.limit);
+  return {
+    items: body.items as T[],
+    meta: {
+      limit: applied !== undefined && applied > 0 ? applied : options.limit,
+      offset: count(meta.offset) ?? options.offset,
+      total: count(meta.total),
+    },
+  };
+}
+
+export async function* paginate<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<T, void, undefined> {
+  const max = options.max ?? Infinity;
+  let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  let position = 0;
+  let yielded = 0;
+  while (yielded < max) {
+    const offset = Math.floor(position / limit);
+    const page = await fetchPage<T>(client, { ...options, limit, offset });
+    options.onPage?.(page.meta);
+    const start = page.meta.offset * page.meta.limit;
+    const before = position;
+    for (let i = Math.max(0, position - start); i < page.items.length && yielded < max; i++) {
+      yielded++;
+      position = start + i + 1;
+      yield page.items[i] as T;
+    }
+    const { total } = page.meta;
+    if (page.items.length === 0 || (total !== undefined && position >= total)) return;
+    // A short page is the last one, whether or not the server sent a total.
+    if (page.items.length < page.meta.limit) return;
+    // No progress with the size the server itself applied: it is not paging; stop
+    // rather than ask for the same page forever.
+    if (position === before && page.meta.limit === limit) return;
+    limit = page.meta.limit;
+  }
+}
+
+/** What parseListOptions (list-options.ts) yields; structural, to keep the two apart. */
+export interface ListSelection {
+  query: ListQuery;
+  max: number;
+  pageSize: number;
+  page?: number;
+}
+
+/**
+ * The records a list command prints: one raw page with --page, else a walk up to --limit
+ * (or every page with --all). `query` holds the command's own filters; the list
+ * options' query (fields, orderBy, --filter) is merged over it.
+ */
+export function listRecords<T>(
+  client: HttpClient,
+  request: { path: string; query?: ListQuery; signal?: AbortSignal },
+  selection: ListSelection,
+  onPage?: (meta: PageMeta) => void,
+): AsyncIterable<T> {
+  const query = { ...request.query, ...selection.query };
+  if (selection.page === undefined) {
+    return paginate<T>(client, { ...request, query, pageSize: selection.pageSize, max: selection.max, onPage });
+  }
+  const page = selection.page;
+  return (async function* () {
+    const one = await fetchPage<T>(client, { ...request, query, limit: selection.pageSize, offset: page });
+    onPage?.(one.meta);
+    yield* one.items;
+  })();
+}
+
+/** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */
+export function moreRecordsNote(shown: number, total: number | undefined): string | undefined {
+  if (total === undefined || shown >= total) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return `showing ${n(shown)} of ${n(total)}; pass --all for every record`;
+}

@@ -1,0 +1,168 @@
+// Turning an answer into a value or a typed error. The client must not depend on the
+// sandbox's error shape (D6): it shows the status plus the best message it can find in
+// any JSON shape, an HTML page, a text body, or none.
+
+import { ApiError, RateLimitedError } from '../output/errors.js';
+import { redactText, scrubValues } from './redact.js';
+
+export type ParsedBody =
+  | { kind: 'empty' }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; text: string }
+  /** The content type promised JSON and the text did not parse. */
+  | { kind: 'malformed'; text: string };
+
+export function parseBody(status: number, headers: Record<string, string>, raw: Buffer): ParsedBody {
+  if (status === 204 || raw.length === 0) return { kind: 'empty' };
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return { kind: 'empty' };
+  const type = headers['content-type'] ?? '';
+  const saysJson = /[/+]json\b/i.test(type);
+  const looksJson = /^\s*[[{"]/.test(text) && !/html/i.test(type);
+  if (saysJson || looksJson) {
+    try {
+      return { kind: 'json', value: JSON.parse(text) };
+    } catch {
+      if (saysJson) return { kind: 'malformed', text };
+    }
+  }
+  return { kind: 'text', text };
+}
+
+export function bodyValue(body: ParsedBody): unknown {
+  if (body.kind === 'json') return body.value;
+  if (body.kind === 'text' || body.kind === 'malformed') return body.text;
+  return undefined;
+}
+
+/** Control characters and escape sequences from a server never reach the terminal. */
+export function sanitize(text: string, max = 200): string {
+  const clean = text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** `errors` as an array of {field, message} / strings, or an object of field → message(s). */
+function listErrors(errors: unknown): string[] {
+  const out: string[] = [];
+  if (Array.isArray(errors)) {
+    for (const e of errors) {
+      if (str(e)) out.push(e as string);
+      else if (e && typeof e === 'object') {
+        const o = e as Record<string, unknown>;
+        const field = str(o.field) ?? str(o.Field) ?? str(o.property) ?? str(o.PropertyName);
+        const message = str(o.message) ?? str(o.Message) ?? str(o.ErrorMessage) ?? str(o.detail);
+        if (message) out.push(field ? `${field}: ${message}` : message);
+        else if (field) out.push(field);
+      }
+    }
+  } else if (errors && typeof errors === 'object') {
+    for (const [field, v] of Object.entries(errors as Record<string, unknown>)) {
+      const messages = Array.isArray(v) ? v.filter((m): m is string => !!str(m)) : str(v) ? [v as string] : [];
+      out.push(...messages.map((m) => `${field}: ${m}`));
+    }
+  }
+  return out;
+}
+
+function jsonMessage(value: unknown): string | undefined {
+  if (typeof value === 'string') return str(value);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const o = value as Record<string, unknown>;
+  const nested = o.error && typeof o.error === 'object' ? jsonMessage(o.error) : undefined;
+  const main =
+    str(o.error_description) ??
+    str(o.message) ??
+    str(o.Message) ??
+    str(o.ErrorMessage) ??
+    str(o.title) ??
+    str(o.detail) ??
+    nested;
+  const details = listErrors(o.errors ?? o.Errors);
+  if (main && details.length > 0) return `${main} (${details.join('; ')})`;
+  return main ?? (details.length > 0 ? details.join('; ') : str(o.error));
+}
+
+function htmlTitle(text: string): string | undefined {
+  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text);
+  if (!m?.[1]) return undefined;
+  const decoded = m[1]
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+  return str(decoded);
+}
+
+export function isHtml(headers: Record<string, string>, text: string): boolean {
+  return /html/i.test(headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(text);
+}
+
+/** The best human message in a body, sanitised; undefined when there is none. */
+export function bestMessage(body: ParsedBody, headers: Record<string, string>): string | undefined {
+  let found: string | undefined;
+  if (body.kind === 'json') found = jsonMessage(body.value);
+  else if (body.kind === 'text' || body.kind === 'malformed') {
+    // Never raw HTML: a proxy's error page says what it is in its title.
+    if (isHtml(headers, body.text)) found = htmlTitle(body.text);
+    else found = body.text.split(/\r?\n/).find((line) => line.trim() !== '');
+  }
+  return found === undefined ? undefined : sanitize(found) || undefined;
+}
+
+export interface StatusContext {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: ParsedBody;
+  /** The D1 scheme word when the request used an API key, for the 401 hint. */
+  apiKeyScheme?: string;
+  /** Seconds from Retry-After, for a 429. */
+  retryAfter?: number;
+  /** The credential in use: a server that echoes it must not put it in the message. */
+  secrets?: readonly string[];
+}
+
+function headline(status: number, statusText: string, message: string | undefined): string {
+  const head = `${status}${statusText ? ` ${sanitize(statusText, 60)}` : ''}`;
+  return message && message.toLowerCase() !== statusText.toLowerCase() ? `${head}: ${message}` : head;
+}
+
+/** A non-2xx, non-3xx answer (after the retries) as the error the user sees. */
+export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
+  const found = bestMessage(ctx.body, ctx.headers);
+  const message = found === undefined ? undefined : scrubValues(redactText(found), ctx.secrets ?? []);
+  const value = bodyValue(ctx.body);
+  const code =
+    value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string'
+      ? sanitize((value as { error: string }).error, 60)
+      : undefined;
+  if (ctx.status === 429) {
+    const wait = ctx.retryAfter === undefined ? 'try again later' : `retry after ${ctx.retryAfter} s`;
+    return new RateLimitedError(`${headline(429, ctx.statusText, message)}; ${wait}`, {
+      status: 429,
+      code: code ?? 'rate_limited',
+      retryAfter: ctx.retryAfter,
+    });
+  }
+  const hint =
+    ctx.status === 401 && ctx.apiKeyScheme !== undefined
+      ? `The API key was sent with the scheme word "${ctx.apiKeyScheme}" (D1); if the service uses another, ` +
+        'set it with: bo config set api-key-scheme <word>'
+      : undefined;
+  return new ApiError(headline(ctx.status, ctx.statusText, message), {
+    status: ctx.status,
+    code,
+    hint,
+    body: value,
+    headers: ctx.headers,
+  });
+}

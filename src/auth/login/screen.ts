@@ -1,0 +1,41 @@
+// Where the login flow talks: stderr, one line at a time, plus one self-rewriting
+// status line for countdowns. Nothing the flow says ever goes to stdout.
+
+export interface Screen {
+  /** One line of talk. */
+  say(line: string): void;
+  /** A line that replaces itself on a terminal (countdowns); null ends it. */
+  status(line: string | null): void;
+  /** stderr is a terminal: a person may be reading, so QR codes and secrets may be shown. */
+  readonly tty: boolean;
+  /** stderr itself, for a code command's own error output. */
+  readonly raw: NodeJS.WritableStream;
+}
+
+export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Screen {
+  let statusShown = false;
+  return {
+    tty,
+    raw: stderr,
+    say(line) {
+      if (statusShown && tty) stderr.write('\n');
+      statusShown = false;
+      stderr.write(`${line}\n`);
+    },
+    status(line) {
+      if (line === null) {
+        if (statusShown && tty) stderr.write('\n');
+        statusShown = false;
+        return;
+      }
+      if (tty) {
+        // Carriage return and erase-line: the countdown rewrites itself in place.
+        stderr.write(`\r\u001b[2K${line}`);
+      } else if (!statusShown) {
+        // A log gets the first line only, not one line per second.
+        stderr.write(`${line}\n`);
+      }
+      statusShown = true;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Showing and keeping the secrets of an enrollment: the TOTP setup (QR, secret, URI,
+// --qr-png) and the recovery codes (a box shown once, --recovery-codes-file). Secrets
+// go to stderr only when it is a terminal; a log gets a pointer to the file instead.
+// Files are created 0600 and never replace an existing file ('wx').
+
+import { writeFile } from 'node:fs/promises';
+import type { TotpEnrollment } from '../../api/tokens.js';
+import { BoError } from '../../output/errors.js';
+import { drawQr } from '../qr.js';
+import type { Screen } from './screen.js';
+
+/** "JBSWY3DPEHPK3PXP" → "JBSW Y3DP EHPK 3PXP": easier to type into an app by hand. */
+export function groupsOfFour(secret: string): string {
+  return secret.replace(/\s+/g, '').match(/.{1,4}/g)?.join(' ') ?? '';
+}
+
+async function writeSecretFile(path: string, data: string | Buffer, flag: string): Promise<void> {
+  try {
+    await writeFile(path, data, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    throw new BoError(`${flag}: could not write ${path}: ${(err as Error).message}`);
+  }
+}
+
+export async function showTotpSetup(screen: Screen, e: TotpEnrollment, qrPng: string | undefined): Promise<void> {
+  if (qrPng) {
+    await writeSecretFile(qrPng, Buffer.from(e.qr_code_png_base64, 'base64'), '--qr-png');
+    screen.say(`Wrote the QR code to ${qrPng} (it holds the secret: delete it once scanned).`);
+  }
+  if (!screen.tty) {
+    screen.say('Began authenticator setup (the secret is shown only on a terminal; --code-command gets it in BO_TOTP_SECRET).');
+    return;
+  }
+  screen.say('Scan this QR code with your authenticator app:');
+  screen.say('');
+  for (const line of drawQr(e.otpauth_uri)) screen.say(`  ${line}`);
+  screen.say('');
+  screen.say(`Or enter this secret by hand: ${groupsOfFour(e.secret)}`);
+  screen.say(`Setup URI: ${e.otpauth_uri}`);
+}
+
+/** The recovery codes in a box with the warning inside it, so it cannot be missed. */
+export function recoveryBox(codes: string[]): string[] {
+  const text = [
+    'Recovery codes: save these now.',
+    'They will not be shown again. Each one signs you in once',
+    'if you lose your authenticator or email.',
+    '',
+    ...codes.map((c) => `  ${c}`),
+  ];
+  const width = Math.max(...text.map((t) => t.length));
+  return [
+    `┌${'─'.repeat(width + 2)}┐`,
+    ...text.map((t) => `│ ${t.padEnd(width)} │`),
+    `└${'─'.repeat(width + 2)}┘`,
+  ];
+}
+
+export async function keepRecoveryCodes(screen: Screen, codes: string[], file: string | undefined): Promise<void> {
+  if (codes.length === 0) return;
+  let written = false;
+  if (file) {
+    try {
+      await writeSecretFile(file, `${codes.join('\n')}\n`, '--recovery-codes-file');
+      written = true;
+      screen.say(`Wrote ${codes.length} recovery codes to ${file} (mode 0600).`);
+    } catch (err) {
+      screen.say(`warning: ${(err as Error).message}`);
+    }
+  }
+  // Shown on a terminal always; in a log only when the file could not be written,
+  // since codes the server returns once are worse lost than logged.
+  if (screen.tty || !written) for (const line of recoveryBox(codes)) screen.say(line);
+}

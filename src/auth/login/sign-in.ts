@@ -1,0 +1,69 @@
+// Runs the login flow for a command context and keeps its result: the token goes to
+// the profile's credential store, and one line on stderr says who is signed in where
+// and until when. Nothing is stored unless the whole flow succeeded (Ctrl-C, a refused
+// code, a failed store: nothing half-written).
+
+import type { Context } from '../../context.js';
+import type { CredentialStore } from '../credential-types.js';
+import { tokensApi } from '../../api/tokens.js';
+import { currentProfileName, loadConfig } from '../../config/config.js';
+import { runLogin } from '../login-flow.js';
+import type { LoginOptions } from './options.js';
+import { createScreen } from './screen.js';
+import { stdinLines } from './stdin-lines.js';
+
+export interface StorageChoice {
+  insecureStorage: boolean;
+}
+
+async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
+  if (!choice.insecureStorage) return ctx.credentials();
+  const { openCredentialStore } = await import('../credentials.js');
+  return openCredentialStore(ctx.io, ctx.globals, { insecure: true });
+}
+
+export function tenantHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
+  // The profile name is checked before anything is sent.
+  const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
+  // A missing keychain is found before the person types anything or a code is spent.
+  const store = await openStore(ctx, choice);
+  await store.get(profile).catch((err: { code?: string }) => {
+    if (err?.code === 'keychain_unavailable') throw err;
+  });
+  const http = await ctx.api({ credential: null });
+  const prompter = ctx.globals.input ? await ctx.prompter() : null;
+  const lines = stdinLines(ctx.io.stdin);
+  try {
+    const result = await runLogin({
+      api: tokensApi(http, ctx.signal),
+      prompter,
+      screen: createScreen(ctx.io.stderr, ctx.io.stderrIsTTY),
+      clock: ctx.clock,
+      signal: ctx.signal,
+      env: ctx.io.env,
+      readLine: () => lines.next(),
+      options,
+    });
+    const expiresAt = new Date(ctx.clock.now().getTime() + result.expiresIn * 1000).toISOString();
+    await store.set(profile, {
+      kind: 'token',
+      token: result.accessToken,
+      expiresAt,
+      username: result.username,
+    });
+    // The embedded sandbox listens on a fresh port each run: name it rather than the port.
+    const tenant = ctx.globals.sandbox && !ctx.globals.baseUrl ? 'sandbox' : tenantHost(http.baseUrl);
+    ctx.io.stderr.write(`Signed in as ${result.username} (${tenant}) until ${expiresAt.slice(0, 10)}.\n`);
+  } finally {
+    lines.close();
+    http.close();
+  }
+}

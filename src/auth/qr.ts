@@ -1,0 +1,51 @@
+// Draws an otpauth URI as a QR code in the terminal that a phone can scan on dark and
+// light themes alike. qrcode-terminal's own output leaves light modules in the
+// terminal's background colour, which inverts the code on a dark theme; here every
+// cell carries explicit colours: black on white from the 256-colour cube (16 = #000000,
+// 231 = #ffffff), which themes leave alone, unlike the 16 base colours they remap.
+// Two modules share one character cell ('▀': top in the foreground, bottom in the
+// background), and a 4-module white quiet zone surrounds the code, as the QR standard asks.
+
+import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
+
+/**
+ * Error-correction level L, as qrcode-terminal and the sandbox's PNG use: the smallest
+ * symbol, so a long otpauth URI still fits a terminal; a screen is never smudged.
+ */
+const LEVEL_L = 1;
+export const QUIET_ZONE = 4;
+export const DARK = 16;
+export const LIGHT = 231;
+
+/** The module matrix, true = dark, without quiet zone. */
+export function qrMatrix(text: string): boolean[][] {
+  const qr = new QRCode(-1, LEVEL_L);
+  // The vendored encoder writes one byte per UTF-16 unit: hand it the UTF-8 bytes.
+  qr.addData(Buffer.from(text, 'utf8').toString('latin1'));
+  qr.make();
+  const n = qr.getModuleCount();
+  return Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => qr.isDark(r, c)));
+}
+
+/** The QR as terminal lines (SGR colours, reset at each line end), quiet zone included. */
+export function drawQr(text: string): string[] {
+  const m = qrMatrix(text);
+  const size = m.length + 2 * QUIET_ZONE;
+  const dark = (r: number, c: number) => m[r - QUIET_ZONE]?.[c - QUIET_ZONE] === true;
+  const lines: string[] = [];
+  // An odd height gets one more light row at the bottom: extra quiet zone, harmless.
+  for (let r = 0; r < size; r += 2) {
+    let line = '';
+    let last = '';
+    for (let c = 0; c < size; c++) {
+      const fg = dark(r, c) ? DARK : LIGHT;
+      const bg = r + 1 < size && dark(r + 1, c) ? DARK : LIGHT;
+      const sgr = `\u001b[38;5;${fg};48;5;${bg}m`;
+      if (sgr !== last) line += sgr;
+      last = sgr;
+      line += '\u2580';
+    }
+    lines.push(`${line}\u001b[0m`);
+  }
+  return lines;
+}

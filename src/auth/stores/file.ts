@@ -1,0 +1,81 @@
+// The --insecure-storage backend: `<config dir>/credentials.json`, mode 0600, one
+// credential per profile, written atomically. Plain text on disk, so it is used only
+// when a profile's `credential-store` setting is `file`, which only an explicit
+// `--insecure-storage` sets.
+
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Credential, CredentialStore } from '../credential-types.js';
+import { configDir, type Env } from '../../config/config.js';
+import { readTextIfExists, writeFileAtomic } from '../../config/atomic-file.js';
+import { AuthError } from '../../output/errors.js';
+import { asCredential } from './credential-json.js';
+
+interface FileShape {
+  profiles: Record<string, unknown>;
+  [other: string]: unknown;
+}
+
+export function credentialsFilePath(env: Env): string {
+  return join(configDir(env), 'credentials.json');
+}
+
+export function createFileStore(env: Env): CredentialStore {
+  const path = credentialsFilePath(env);
+
+  const read = (): FileShape => {
+    let text: string | undefined;
+    try {
+      text = readTextIfExists(path);
+    } catch (err) {
+      throw new AuthError(`cannot read the credentials file ${path}: ${(err as Error).message}`);
+    }
+    if (text === undefined || text.trim() === '') return { profiles: {} };
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      // The parser's message may quote part of the file, which holds secrets.
+      throw new AuthError(`the credentials file ${path} is not valid JSON; fix or remove it`);
+    }
+    const profiles = (data as FileShape | null)?.profiles;
+    if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {
+      throw new AuthError(`the credentials file ${path} has no "profiles" object; fix or remove it`);
+    }
+    return data as FileShape;
+  };
+
+  const write = (data: FileShape) => {
+    writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
+    // An older file may have been created with looser permissions by hand.
+    chmodSync(path, 0o600);
+  };
+
+  return {
+    backend: 'file',
+    location: path,
+    async get(profile) {
+      const data = read();
+      if (!Object.hasOwn(data.profiles, profile)) return null;
+      const credential = asCredential(data.profiles[profile]);
+      if (!credential) {
+        throw new AuthError(`the credentials file ${path} holds no valid credential for profile "${profile}"`, {
+          hint: `remove it with: bo -p ${profile} logout`,
+        });
+      }
+      return credential;
+    },
+    async set(profile, credential: Credential) {
+      const data = read();
+      data.profiles[profile] = credential;
+      write(data);
+    },
+    async delete(profile) {
+      const data = read();
+      if (!Object.hasOwn(data.profiles, profile)) return false;
+      delete data.profiles[profile];
+      write(data);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { defineCommand } from '../../command.js';
+
+export default defineCommand<{ fields?: string }>({
+  path: ['accounts', 'get'],
+  summary: 'Show one account by Uid (exit 3 when absent)',
+  description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid>\nand keeps the exact Uid match.',
+  examples: ['bo accounts get acc_0001', 'bo accounts get acc_0001 --json | jq .PrimaryContact', 'bo accounts get acc_0001 --fields "Name,CurrentSubscription.Plan.Name"'],
+  configure: (cmd) =>
+    cmd.argument('<accountUid>', 'the account Uid').option('--fields <paths>', 'the API fields parameter (D16)'),
+  run: async (ctx, [uid], opts) => {
+    const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }] = await Promise.all([
+      import('../../input/validate.js'),
+      import('../../api/crm.js'),
+      import('../../output/print.js'),
+      import('../../output/errors.js'),
+    ]);
+    const accountUid = checkUid('<accountUid>', uid as string);
+    const account = await findAccount(await ctx.api(), accountUid, opts.fields);
+    if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: 'bo accounts list --q <name> finds accounts by name' });
+    await printRecord(ctx, account);
+  },
+});

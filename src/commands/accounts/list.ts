@@ -1,0 +1,61 @@
+import { defineCommand } from '../../command.js';
+import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import type { Account } from '../../api/types.js';
+import type { Column } from '../../output/print.js';
+
+interface Opts extends RawListOptions {
+  q?: string;
+  search?: string;
+  segment?: string;
+}
+
+export const accountColumns: Column<Account>[] = [
+  { header: 'Uid', get: (a) => a.Uid },
+  { header: 'Name', get: (a) => a.Name },
+  // AccountStage is an integer; the label comes from the API, never from our lists.
+  { header: 'Stage', get: (a) => [a.AccountStage, a.AccountStageLabel].filter((v) => v != null).join(' ') },
+  { header: 'Currency', get: (a) => a.Currency },
+  { header: 'Created', get: (a) => a.Created, kind: 'date' },
+];
+
+export default defineCommand<Opts>({
+  path: ['accounts', 'list'],
+  summary: 'List accounts (GET /crm/accounts)',
+  description:
+    'List accounts, newest pages first as the API returns them. --q matches part of a name or an exact Uid;\n' +
+    '--segment keeps the members of a segment. The list options page through the API for you.',
+  examples: [
+    'bo accounts list --q acme',
+    'bo accounts list --segment seg_123 --all --jsonl > accounts.jsonl',
+    'bo accounts list --filter AccountStage=2 --order-by "Created desc" --limit 20',
+    'bo accounts list --fields Name,PrimaryContact.Email',
+  ],
+  configure: (cmd) =>
+    addListOptions(
+      cmd
+        .option('--q <text>', 'part of an account name, or an exact account Uid')
+        .option('--search <text>', 'same as --q')
+        .option('--segment <uid>', 'only accounts in this segment'),
+    ),
+  run: async (ctx, _args, opts) => {
+    const [{ parseListOptions }, { listAccounts }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }] =
+      await Promise.all([
+        import('../../api/list-options.js'),
+        import('../../api/crm.js'),
+        import('../../api/paginate.js'),
+        import('../../output/print.js'),
+        import('../../output/columns.js'),
+        import('../../input/validate.js'),
+      ]);
+    const selection = parseListOptions(opts);
+    if (opts.segment !== undefined) checkUid('--segment', opts.segment);
+    const client = await ctx.api();
+    let total: number | undefined;
+    const records = listAccounts(client, { q: opts.q ?? opts.search, segmentUid: opts.segment }, selection, (meta) => {
+      total = meta.total;
+    });
+    const printed = await printList(ctx, records, columnsFor(accountColumns, opts.fields));
+    const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+    if (note) say(ctx, note);
+  },
+});

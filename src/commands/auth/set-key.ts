@@ -1,0 +1,73 @@
+// `bo auth set-key`: stores an API key pair (D1) for the current profile. The secret
+// is never a flag (it would sit in shell history and `ps`): it comes from the first
+// line of stdin with --secret-stdin, or from a hidden prompt on a terminal.
+import { defineCommand } from '../../command.js';
+import type { Context } from '../../context.js';
+
+interface Opts {
+  key?: string;
+  secretStdin?: boolean;
+  insecureStorage?: boolean;
+}
+
+export default defineCommand<Opts>({
+  path: ['auth', 'set-key'],
+  summary: 'Store an API key and secret for the current profile',
+  description:
+    'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder). ' +
+    'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal.',
+  examples: [
+    'bo auth set-key --key ak_live_123          (asks for the secret)',
+    'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin',
+  ],
+  configure: (cmd) =>
+    cmd
+      .option('--key <key>', 'the API key id (asked for on a terminal when absent)')
+      .option('--secret-stdin', 'read the secret from the first line of stdin')
+      .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
+  async run(ctx, _args, opts) {
+    const { AuthError, UsageError } = await import('../../output/errors.js');
+    const { loadConfig, currentProfileName } = await import('../../config/config.js');
+    const { openCredentialStore } = await import('../../auth/credentials.js');
+    const { envCredentialNames } = await import('../../auth/stores/env.js');
+    const { say, warn } = await import('../../output/print.js');
+    const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
+
+    let key = opts.key;
+    if (key === undefined) {
+      if (!ctx.globals.input) throw new AuthError('no API key given: pass --key <key>', { code: 'input_required' });
+      key = (await (await ctx.prompter()).input('API key')).trim();
+    }
+    // The key is sent as `<key>:<secret>` (D1): a colon or a space would split it.
+    if (!/^[^\s:]+$/.test(key)) throw new UsageError('--key must be one word with no spaces or colons');
+
+    let secret: string;
+    if (opts.secretStdin) {
+      secret = await firstLine(ctx);
+      if (secret === '') throw new AuthError('--secret-stdin: stdin held no secret', { code: 'input_required' });
+    } else if (ctx.globals.input) {
+      secret = await (await ctx.prompter()).password('API secret', { validate: (v) => (v ? true : 'the secret is required') });
+    } else {
+      throw new AuthError('no API secret: pass --secret-stdin and write the secret on stdin', { code: 'input_required' });
+    }
+
+    const store = opts.insecureStorage
+      ? await openCredentialStore(ctx.io, ctx.globals, { insecure: true })
+      : await ctx.credentials();
+    await store.set(profile, { kind: 'apiKey', key, secret });
+    say(ctx, `Stored API key ${key} for profile "${profile}" in ${store.location}.`);
+    if (opts.insecureStorage) warn(ctx, 'the secret is stored unencrypted in that file (mode 0600).');
+    const names = envCredentialNames(ctx.io.env);
+    if (names.length) warn(ctx, `${names.join(' and ')} in the environment ${names.length > 1 ? 'take' : 'takes'} precedence over this key.`);
+  },
+});
+
+/** The first line of stdin, without its line ending; the rest is not read. */
+async function firstLine(ctx: Context): Promise<string> {
+  let text = '';
+  for await (const chunk of ctx.io.stdin) {
+    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  return (text.split(/\r?\n/)[0] ?? '').trim();
+}

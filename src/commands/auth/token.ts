@@ -1,0 +1,26 @@
+// `bo auth token`: the access token on stdout, for `curl -H "Authorization: bearer …"`.
+// The one command that prints a secret, on purpose; nothing else goes to stdout.
+import { defineCommand } from '../../command.js';
+
+export default defineCommand({
+  path: ['auth', 'token'],
+  summary: 'Print the access token (for curl)',
+  description:
+    'Print the access token of the current profile (BO_TOKEN when set) on stdout. ' +
+    'Exit 4 when there is none, or when the profile holds an API key instead.',
+  examples: ['curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts'],
+  async run(ctx) {
+    const { resolveCredential } = await import('../../auth/credentials.js');
+    const { AuthError } = await import('../../output/errors.js');
+    const { credential, profile } = await resolveCredential(ctx);
+    if (!credential) {
+      throw new AuthError(`not signed in (profile "${profile}")`, { code: 'not_signed_in', hint: 'run bo login' });
+    }
+    if (credential.kind !== 'token') {
+      throw new AuthError(`profile "${profile}" uses an API key, not a token`, {
+        hint: 'an API key is sent as is; bo auth token prints tokens from bo login or BO_TOKEN',
+      });
+    }
+    ctx.io.stdout.write(`${credential.token}\n`);
+  },
+});

@@ -1,0 +1,28 @@
+// `bo config get <key>`: one setting of the current profile, as it takes effect
+// (the stored value, else the default), so scripts can read it back.
+import { defineCommand } from '../../command.js';
+
+export default defineCommand({
+  path: ['config', 'get'],
+  summary: 'Print one setting of the current profile',
+  description:
+    'Print a setting of the current profile: base-url, api-key-scheme or timeout. ' +
+    'An unset key prints its default (api-key-scheme bo, timeout 30); an unset base-url prints nothing.',
+  examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
+  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout'),
+  async run(ctx, [key]) {
+    const { assertSettingKey, SETTING_DEFAULTS } = await import('../../config/settings.js');
+    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
+    const { printValue, say } = await import('../../output/print.js');
+    const name = assertSettingKey(key as string);
+    const cfg = loadConfig(ctx.io.env);
+    const profile = currentProfileName(ctx.globals, cfg);
+    const value = profileSettings(cfg, profile)[name] ?? SETTING_DEFAULTS[name];
+    if (value === undefined) {
+      if (ctx.globals.json) await printValue(ctx, null);
+      say(ctx, `${name} is not set for profile "${profile}"`);
+      return;
+    }
+    await printValue(ctx, ctx.globals.json ? value : String(value));
+  },
+});

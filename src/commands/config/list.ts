@@ -1,0 +1,29 @@
+// `bo config list`: every setting of the current profile with the value in effect.
+// --json prints only what is stored, so a script sees what is set and what is not.
+import { defineCommand } from '../../command.js';
+
+export default defineCommand({
+  path: ['config', 'list'],
+  summary: 'Show the settings of the current profile',
+  description:
+    'Show base-url, api-key-scheme and timeout of the current profile; unset keys show their default. ' +
+    'With --json, the stored settings only.',
+  examples: ['bo config list', 'bo -p acme config list --json'],
+  async run(ctx) {
+    const { SETTING_KEYS, SETTING_DEFAULTS } = await import('../../config/settings.js');
+    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
+    const { printRecord } = await import('../../output/print.js');
+    const cfg = loadConfig(ctx.io.env);
+    const profile = currentProfileName(ctx.globals, cfg);
+    const settings = profileSettings(cfg, profile);
+    const stored = Object.fromEntries(SETTING_KEYS.filter((k) => settings[k] !== undefined).map((k) => [k, settings[k]]));
+    await printRecord(
+      ctx,
+      { profile, ...stored },
+      [
+        ['profile', profile],
+        ...SETTING_KEYS.map((k): [string, unknown] => [k, settings[k] ?? SETTING_DEFAULTS[k] ?? '']),
+      ],
+    );
+  },
+});

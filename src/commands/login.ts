@@ -1,0 +1,47 @@
+// `bo login`: wires flags, the terminal and the credential store to the login flow
+// (src/auth/login-flow.ts). Only the flag parser is imported up front; the flow,
+// prompts, QR drawing and HTTP load inside `run`.
+
+import { Option } from 'commander';
+import { defineCommand } from '../command.js';
+import { parseLoginFlags, type RawLoginFlags } from '../auth/login/options.js';
+
+interface LoginFlags extends RawLoginFlags {
+  insecureStorage?: boolean;
+}
+
+export default defineCommand<LoginFlags>({
+  path: ['login'],
+  summary: 'Sign in and store a token (two-factor prompts included)',
+  description:
+    'Signs in with POST /tokens and completes two-factor sign-in: a code from email or an authenticator app ' +
+    '(resend, switch or a recovery code at the prompt), or the forced enrollment of a new method. The token goes ' +
+    'to the OS keychain (a 0600 file only with --insecure-storage). The password is never a flag: it is prompted, ' +
+    'or read from the first line of stdin with --password-stdin. Without a terminal (or with --no-input), pass ' +
+    'what would be asked: --username, --password-stdin, --code or --code-command, --enroll, --recovery-codes-file. ' +
+    '--code-command runs through the shell each time a code is needed; during authenticator enrollment the new ' +
+    'secret is in BO_TOTP_SECRET.',
+  examples: [
+    'bo login',
+    'bo login --username ada@example.com',
+    'printf "%s\\n" "$PASSWORD" | bo login --username ci@example.com --password-stdin --code-command \'oathtool --totp -b "$TOTP_SECRET"\'',
+    'bo login --username ci@example.com --password-stdin --enroll totp --code-command \'echo "$BO_TOTP_SECRET" > secret; oathtool --totp -b "$BO_TOTP_SECRET"\' --recovery-codes-file codes.txt',
+  ],
+  configure: (cmd) =>
+    cmd
+      .option('--username <email>', 'who signs in (prompted when absent)')
+      .option('--password-stdin', 'read the password from the first line of stdin')
+      .option('--code <digits>', 'a 6-digit authenticator (TOTP) code')
+      .option('--code-command <cmd>', 'shell command printing a code, run whenever one is needed')
+      .addOption(new Option('--mechanism <kind>', 'answer the challenge by this method').choices(['email', 'totp']))
+      .option('--recovery-code-stdin', 'use a recovery code, read from the next line of stdin')
+      .addOption(new Option('--enroll <kind>', 'method to set up when enrollment is required').choices(['totp', 'email']))
+      .option('--qr-png <file>', "write the server's QR code PNG to a new 0600 file during TOTP enrollment")
+      .option('--recovery-codes-file <file>', 'write the recovery codes from enrollment to a new 0600 file')
+      .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain'),
+  async run(ctx, _args, flags) {
+    const options = parseLoginFlags(flags);
+    const { signInAndStore } = await import('../auth/login/sign-in.js');
+    await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true });
+  },
+});

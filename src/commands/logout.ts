@@ -1,0 +1,62 @@
+// `bo logout`: forgets the profile's stored credentials, in the keychain and in the
+// file. The API has no revoke, so it says that an issued token stays valid until it
+// expires; credentials in the environment are the shell's, and are left alone.
+import { defineCommand } from '../command.js';
+import type { Context } from '../context.js';
+import type { ForgetResult } from '../auth/credentials.js';
+
+export default defineCommand({
+  path: ['logout'],
+  summary: "Forget the profile's stored credentials",
+  description:
+    'Remove the current profile\'s token or API key from the keychain and from the --insecure-storage file. ' +
+    'A token already issued stays valid until it expires: the API cannot revoke it.',
+  examples: ['bo logout', 'bo -p staging logout'],
+  async run(ctx) {
+    const { loadConfig, saveConfig, currentProfileName } = await import('../config/config.js');
+    const { forgetCredentials } = await import('../auth/credentials.js');
+    const { envCredentialNames } = await import('../auth/stores/env.js');
+    const { say } = await import('../output/print.js');
+    const cfg = loadConfig(ctx.io.env);
+    const profile = currentProfileName(ctx.globals, cfg);
+    const backend = cfg.profiles[profile]?.['credential-store'] ?? 'keychain';
+    const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, profile));
+
+    // The next login goes back to the keychain unless --insecure-storage is given again.
+    const fresh = loadConfig(ctx.io.env);
+    if (fresh.profiles[profile]?.['credential-store'] !== undefined) {
+      delete fresh.profiles[profile]!['credential-store'];
+      saveConfig(ctx.io.env, fresh);
+    }
+    if (removed) {
+      say(ctx, `Signed out of profile "${profile}".`);
+      say(ctx, 'A token already issued stays valid until it expires: the API has no way to revoke it.');
+    } else {
+      say(ctx, `No stored credentials for profile "${profile}".`);
+    }
+    const names = envCredentialNames(ctx.io.env);
+    if (names.length) say(ctx, `${names.join(' and ')} in the environment ${names.length > 1 ? 'are' : 'is'} not affected.`);
+  },
+});
+
+/**
+ * Tells what was removed where. A backend that could not be reached is fatal when it
+ * is the one the profile uses (its credential may still be there); otherwise a warning.
+ * Returns whether anything was removed.
+ */
+export function reportForgotten(ctx: Context, profile: string, backend: 'keychain' | 'file', results: ForgetResult[]): boolean {
+  let removed = false;
+  for (const r of results) {
+    if (r.removed) {
+      removed = true;
+      ctx.io.stderr.write(`Removed the credential of profile "${profile}" from ${r.location}.\n`);
+    }
+  }
+  for (const r of results) {
+    if (!r.error) continue;
+    const primary = backend === 'file' ? r.backend === 'file' : r.backend !== 'file';
+    if (primary) throw r.error;
+    ctx.io.stderr.write(`warning: ${r.location} could not be checked: ${r.error.message}\n`);
+  }
+  return removed;
+}

@@ -1,0 +1,45 @@
+// `bo profiles list`: the configured profiles, the current one marked. It reads only
+// the config file: asking the keychain about each profile would be slow.
+import { defineCommand } from '../../command.js';
+
+interface Row {
+  name: string;
+  current: boolean;
+  'base-url': string | null;
+  'api-key-scheme': string | null;
+  timeout: number | null;
+  'credential-store': string;
+}
+
+export default defineCommand({
+  path: ['profiles', 'list'],
+  summary: 'List the tenant profiles',
+  description: 'List the profiles in the config file with their base URL; * marks the current one.',
+  examples: ['bo profiles list', 'bo profiles list --json'],
+  async run(ctx) {
+    const { loadConfig, currentProfileName } = await import('../../config/config.js');
+    const { printList } = await import('../../output/print.js');
+    const cfg = loadConfig(ctx.io.env);
+    const current = currentProfileName(ctx.globals, cfg);
+    const names = Object.keys(cfg.profiles);
+    // The profile in use is listed even before it has any setting of its own.
+    if (!names.includes(current)) names.push(current);
+    const rows: Row[] = names.sort().map((name) => {
+      const s = cfg.profiles[name] ?? {};
+      return {
+        name,
+        current: name === current,
+        'base-url': s['base-url'] ?? null,
+        'api-key-scheme': s['api-key-scheme'] ?? null,
+        timeout: s.timeout ?? null,
+        'credential-store': s['credential-store'] ?? 'keychain',
+      };
+    });
+    await printList(ctx, rows, [
+      { header: 'Current', get: (r: Row) => (r.current ? '*' : '') },
+      { header: 'Name', get: (r: Row) => r.name },
+      { header: 'Base URL', get: (r: Row) => r['base-url'] },
+      { header: 'Storage', get: (r: Row) => r['credential-store'] },
+    ]);
+  },
+});

@@ -1,0 +1,33 @@
+// `bo profiles remove <name>`: its settings and its stored credentials (keychain and
+// file). Credentials go first: if the keychain refuses, the profile is kept so the
+// command can be run again.
+import { defineCommand } from '../../command.js';
+
+export default defineCommand({
+  path: ['profiles', 'remove'],
+  summary: 'Remove a profile, its settings and stored credentials',
+  examples: ['bo profiles remove staging'],
+  configure: (cmd) => cmd.argument('<name>', 'profile name'),
+  async run(ctx, [nameArg]) {
+    const { parseProfileName } = await import('../../config/settings.js');
+    const { loadConfig, saveConfig } = await import('../../config/config.js');
+    const { forgetCredentials } = await import('../../auth/credentials.js');
+    const { reportForgotten } = await import('../logout.js');
+    const { NotFoundError } = await import('../../output/errors.js');
+    const { say } = await import('../../output/print.js');
+    const name = parseProfileName(nameArg as string, 'profile name');
+    const cfg = loadConfig(ctx.io.env);
+    if (!Object.hasOwn(cfg.profiles, name)) {
+      const known = Object.keys(cfg.profiles);
+      throw new NotFoundError(`no profile "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+    }
+    const backend = cfg.profiles[name]!['credential-store'] ?? 'keychain';
+    reportForgotten(ctx, name, backend, await forgetCredentials(ctx, name));
+    // Reloaded: forgetting may have taken a while, and the file must not be clobbered.
+    const fresh = loadConfig(ctx.io.env);
+    delete fresh.profiles[name];
+    if (fresh.currentProfile === name) delete fresh.currentProfile;
+    saveConfig(ctx.io.env, fresh);
+    say(ctx, `Removed profile "${name}".`);
+  },
+});

@@ -1,0 +1,29 @@
+// `bo profiles use <name>`: the profile later commands use when -p/BO_PROFILE is absent.
+import { defineCommand } from '../../command.js';
+
+export default defineCommand({
+  path: ['profiles', 'use'],
+  summary: 'Make a profile the current one',
+  description:
+    'Make <name> the profile used when neither -p nor BO_PROFILE is given. The profile must exist: ' +
+    'create one with `bo -p <name> config set base-url <url>`.',
+  examples: ['bo profiles use acme', 'bo profiles use default'],
+  configure: (cmd) => cmd.argument('<name>', 'profile name'),
+  async run(ctx, [nameArg]) {
+    const { parseProfileName } = await import('../../config/settings.js');
+    const { loadConfig, saveConfig } = await import('../../config/config.js');
+    const { NotFoundError } = await import('../../output/errors.js');
+    const { say } = await import('../../output/print.js');
+    const name = parseProfileName(nameArg as string, 'profile name');
+    const cfg = loadConfig(ctx.io.env);
+    if (name !== 'default' && !Object.hasOwn(cfg.profiles, name)) {
+      const known = Object.keys(cfg.profiles);
+      throw new NotFoundError(`no profile "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}`, {
+        hint: `create it with: bo -p ${name} config set base-url <url>`,
+      });
+    }
+    cfg.currentProfile = name;
+    saveConfig(ctx.io.env, cfg);
+    say(ctx, `Now using profile "${name}".`);
+  },
+});

@@ -1,0 +1,87 @@
+// The per-profile settings a user may change with `bo config`, and their validators.
+// Every message names the key, so a typo in a script is caught at once (exit 2).
+
+import { UsageError } from '../output/errors.js';
+
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout'] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** Defaults applied when a profile leaves a key unset (D1; COMMANDS.md --timeout). */
+export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number>> = {
+  'api-key-scheme': 'bo',
+  timeout: 30,
+};
+
+export function isSettingKey(key: string): key is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(key);
+}
+
+export function assertSettingKey(key: string): SettingKey {
+  if (!isSettingKey(key)) {
+    throw new UsageError(`unknown config key "${key}"; valid keys: ${SETTING_KEYS.join(', ')}`);
+  }
+  return key;
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * D3: https, or http on a loopback host only (the sandbox). The trailing slash is
+ * dropped so `<url>/api/v1` is built one way. User info is refused: it would put a
+ * secret in the config file.
+ */
+export function parseBaseUrl(text: string, name = 'base-url'): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new UsageError(`${name} must be a URL such as https://acme.example.com, got "${text}"`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
+    throw new UsageError(`${name} must use https:// (http:// only for localhost), got "${text}"`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(`${name} must not contain a user name or password; use bo login or bo auth set-key`);
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(`${name} must not have a query or fragment, got "${text}"`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** D1: the scheme word is one token in the Authorization header. */
+export function parseApiKeyScheme(text: string, name = 'api-key-scheme'): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text)) {
+    throw new UsageError(`${name} must be one word of letters, digits, - and _, got "${text}"`);
+  }
+  return text;
+}
+
+export function parseTimeout(text: string | number, name = 'timeout'): number {
+  const value = typeof text === 'number' ? text : text.trim() === '' ? NaN : Number(text);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new UsageError(`${name} must be a positive number of seconds, got "${text}"`);
+  }
+  return value;
+}
+
+/** Validates a value typed by a user (`bo config set`) into what is stored. */
+export function parseSetting(key: SettingKey, text: string): string | number {
+  switch (key) {
+    case 'base-url':
+      return parseBaseUrl(text);
+    case 'api-key-scheme':
+      return parseApiKeyScheme(text);
+    case 'timeout':
+      return parseTimeout(text);
+  }
+}
+
+/** Profile names become keychain accounts and JSON keys: keep them plain. */
+export function parseProfileName(text: string, name = '--profile'): string {
+  // __proto__ would be a prototype, not a key, when assigned to a plain object.
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(text) || text === '__proto__') {
+    throw new UsageError(`${name} must be a profile name of letters, digits, - and _, got "${text}"`);
+  }
+  return text;
+}

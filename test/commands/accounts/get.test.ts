@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfig } from '../../helpers/config-dir.js';
+import { runBo } from '../../helpers/run-bo.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
+
+describe('bo accounts get', () => {
+  it('prints the record as Key<TAB>Value lines when piped, and unchanged with --json', async () => {
+    const uid = sb.fixtures.accounts[1]!;
+    const stored = await sb.record('Account', uid);
+    const r = await runBo(['accounts', 'get', uid], { env: env() });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toContain(`Uid\t${uid}`);
+    expect(lines).toContain(`Name\t${stored.Name}`);
+    const json = await runBo(['--json', 'accounts', 'get', uid], { env: env() });
+    const record = JSON.parse(json.stdout);
+    expect(record.Uid).toBe(uid);
+    expect(record.Name).toBe(stored.Name);
+  });
+
+  it('draws a two-column table on a TTY', async () => {
+    const uid = sb.fixtures.accounts[0]!;
+    const r = await runBo(['--no-color', 'accounts', 'get', uid], { env: env(), stdoutIsTTY: true });
+    expect(r.stdout).toMatch(new RegExp(`│ Uid\\s+│ ${uid}\\s+│`));
+  });
+
+  it('exits 3 when no account has that Uid', async () => {
+    const r = await runBo(['accounts', 'get', 'acc_does_not_exist'], { env: env() });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toBe('error: no account with Uid acc_does_not_exist');
+  });
+
+  it('exits 2 for a malformed Uid, sending nothing', async () => {
+    const before = (await sb.activity()).length;
+    for (const bad of ['a/b', 'a b', '']) {
+      const r = await runBo(['accounts', 'get', bad], { env: env() });
+      expect(r.code, JSON.stringify(bad)).toBe(2);
+      expect(r.stderr).toMatch(/^error: <accountUid> must/);
+    }
+    expect((await sb.activity()).length).toBe(before);
+  });
+});

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runBo } from '../../helpers/run-bo.js';
+import { tempConfig } from '../../helpers/config-dir.js';
+import { createMemoryStore } from '../../../src/auth/stores/memory.js';
+import type { Prompter } from '../../../src/auth/prompter-types.js';
+
+/** Answers prompts from a script and records what was asked. */
+function scripted(answers: Record<string, string>) {
+  const asked: string[] = [];
+  const answer = async (message: string) => {
+    asked.push(message);
+    if (!(message in answers)) throw new Error(`unexpected prompt: ${message}`);
+    return answers[message]!;
+  };
+  const prompter: Prompter = {
+    input: answer,
+    password: answer,
+    select: async () => {
+      throw new Error('unexpected select');
+    },
+    confirm: async () => {
+      throw new Error('unexpected confirm');
+    },
+  };
+  return { prompter, asked };
+}
+
+describe('bo auth set-key', () => {
+  it('--secret-stdin: stores the pair from the first line of stdin, secret nowhere in the output', async () => {
+    const t = tempConfig();
+    const store = createMemoryStore();
+    const r = await runBo(['auth', 'set-key', '--key', 'ak_1', '--secret-stdin'], {
+      env: t.env,
+      credentials: store,
+      stdin: 'sk_first_line\nignored second line\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('Stored API key ak_1 for profile "default" in memory (tests).\n');
+    expect(store.items.get('default')).toEqual({ kind: 'apiKey', key: 'ak_1', secret: 'sk_first_line' });
+  });
+
+  it('on a terminal: asks for the key and, hidden, for the secret', async () => {
+    const t = tempConfig();
+    const store = createMemoryStore();
+    const { prompter, asked } = scripted({ 'API key': 'ak_2', 'API secret': 'sk_typed' });
+    const r = await runBo(['-p', 'acme', 'auth', 'set-key'], { env: t.env, credentials: store, prompter, stdinIsTTY: true });
+    expect(r.code).toBe(0);
+    expect(asked).toEqual(['API key', 'API secret']);
+    expect(store.items.get('acme')).toEqual({ kind: 'apiKey', key: 'ak_2', secret: 'sk_typed' });
+  });
+
+  it('non-interactive without --secret-stdin: exit 4 naming it, nothing stored', async () => {
+    const t = tempConfig();
+    const store = createMemoryStore();
+    const r = await runBo(['auth', 'set-key', '--key', 'ak_1'], { env: t.env, credentials: store });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: no API secret: pass --secret-stdin');
+    expect(store.items.size).toBe(0);
+    const noInput = await runBo(['--no-input', 'auth', 'set-key', '--key', 'ak_1'], { env: t.env, credentials: store, stdinIsTTY: true });
+    expect(noInput.code).toBe(4);
+  });
+
+  it('non-interactive without --key: exit 4 naming --key', async () => {
+    const t = tempConfig();
+    const r = await runBo(['auth', 'set-key', '--secret-stdin'], { env: t.env, credentials: createMemoryStore(), stdin: 's\n' });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('error: no API key given: pass --key <key>');
+  });
+
+  it('empty stdin with --secret-stdin: exit 4; a key with a colon: exit 2', async () => {
+    const t = tempConfig();
+    const store = createMemoryStore();
+    const empty = await runBo(['auth', 'set-key', '--key', 'k', '--secret-stdin'], { env: t.env, credentials: store, stdin: '' });
+    expect(empty.code).toBe(4);
+    expect(empty.stderr).toContain('--secret-stdin: stdin held no secret');
+    const colon = await runBo(['auth', 'set-key', '--key', 'a:b', '--secret-stdin'], { env: t.env, credentials: store, stdin: 's\n' });
+    expect(colon.code).toBe(2);
+    expect(colon.stderr).toContain('--key must be one word with no spaces or colons');
+    expect(store.items.size).toBe(0);
+  });
+
+  it('has no flag that takes the secret', async () => {
+    const t = tempConfig();
+    const r = await runBo(['auth', 'set-key', '--key', 'k', '--secret', 's'], { env: t.env, credentials: createMemoryStore() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown option '--secret'");
+  });
+
+  it('--insecure-storage: a 0600 file, the profile switched to it, the config free of secrets', async () => {
+    const t = tempConfig();
+    const keychain = createMemoryStore();
+    const r = await runBo(['-p', 'ci', 'auth', 'set-key', '--key', 'ak_3', '--secret-stdin', '--insecure-storage'], {
+      env: t.env,
+      credentials: keychain,
+      stdin: 'sk_file\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`Stored API key ak_3 for profile "ci" in ${t.credentialsFile}.`);
+    expect(r.stderr).toContain('warning: the secret is stored unencrypted');
+    expect(keychain.items.size).toBe(0);
+    expect(t.mode(t.credentialsFile)).toBe(0o600);
+    expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { ci: { kind: 'apiKey', key: 'ak_3', secret: 'sk_file' } } });
+    expect(t.readJson(t.configFile)).toEqual({ profiles: { ci: { 'credential-store': 'file' } } });
+    expect(readFileSync(t.configFile, 'utf8')).not.toContain('sk_file');
+    // Later runs of the profile find it there, with no flag and no keychain.
+    const status = await runBo(['-p', 'ci', 'auth', 'status', '--json'], { env: t.env });
+    expect(JSON.parse(status.stdout)).toMatchObject({ source: 'file', key: 'ak_3' });
+  });
+
+  it('warns when environment credentials will take precedence', async () => {
+    const t = tempConfig();
+    const r = await runBo(['auth', 'set-key', '--key', 'k', '--secret-stdin'], {
+      env: { ...t.env, BO_TOKEN: 'x' },
+      credentials: createMemoryStore(),
+      stdin: 's\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: BO_TOKEN in the environment takes precedence over this key.');
+  });
+});

@@ -1,0 +1,69 @@
+// The built binary as a user runs it: the README's first command on a fresh data
+// folder, exit codes set through the bin shim, pipes, and Ctrl-C.
+import { describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/config-dir.js';
+import { reply, startFaultServer } from '../helpers/fault-server.js';
+import { runBin } from '../helpers/run-bin.js';
+
+const fresh = () => {
+  const cfg = tempConfig();
+  return { ...cfg.env, BO_DATA_DIR: `${cfg.root}/data`, HOME: cfg.root };
+};
+
+describe('the bo binary', () => {
+  it('prints seeded accounts with `bo --sandbox accounts list` on a fresh machine', async () => {
+    const r = await runBin(['--sandbox', 'accounts', 'list'], { env: fresh() });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trimEnd().split('\n');
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) expect(row).toMatch(/^acc_\S+\t[^\t]+\t\d \w+\t/);
+  });
+
+  it('streams valid JSON through a pipe', async () => {
+    const r = await runBin(['--sandbox', '--json', 'accounts', 'list', '--all'], { env: fresh() });
+    expect(r.code).toBe(0);
+    const items = JSON.parse(r.stdout) as Array<{ Uid: string; _objectType: string }>;
+    expect(items.length).toBeGreaterThan(10);
+    expect(items.every((a) => typeof a.Uid === 'string')).toBe(true);
+  });
+
+  it('sets the documented exit codes', async () => {
+    const env = fresh();
+    expect((await runBin(['--version'], { env })).code).toBe(0);
+    expect((await runBin(['nope'], { env })).code).toBe(2);
+    const missing = await runBin(['--sandbox', 'accounts', 'get', 'acc_missing'], { env });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
+    const unsigned = await runBin(['--base-url', 'http://127.0.0.1:9', 'accounts', 'list'], { env: { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' } });
+    expect(unsigned.code).toBe(4);
+    expect(unsigned.stderr).toMatch(/^error: not signed in \(profile "default"\): the OS keychain is not available/);
+    expect(unsigned.stderr).toContain('hint: sign in with `bo login --insecure-storage`');
+    const refused = await runBin(['--base-url', 'http://127.0.0.1:9', '--max-retries', '0', 'accounts', 'list'], { env: { ...env, BO_TOKEN: 'x.y.z' } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: could not connect to http:\/\/127\.0\.0\.1:9/);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 130 on Ctrl-C during a request, with one line on stderr', async () => {
+    const fault = await startFaultServer();
+    try {
+      fault.script(reply.hang());
+      const r = await runBin(['accounts', 'list'], {
+        env: { ...fresh(), BO_BASE_URL: fault.url, BO_TOKEN: 'x.y.z' },
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if (fault.requests.length > 0) {
+              clearInterval(poll);
+              child.kill('SIGINT');
+            }
+          }, 20);
+        },
+      });
+      expect(r.code).toBe(130);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('error: interrupted\n');
+    } finally {
+      await fault.close();
+    }
+  });
+});

@@ -1,0 +1,154 @@
+// `bo login` end to end, as a person at a real terminal: the built binary runs in a
+// tmux pane against a sandbox; the test reads the screen, types like a person, computes
+// the TOTP code with Debian's oathtool from the secret shown, and reads the stored token
+// back from a real gnome-keyring with secret-tool. A first run photographs the QR code
+// off the pane (with its colours), decodes it with zbarimg, then presses Ctrl-C, which
+// leaves the user still to enroll for the second run.
+//
+// Needs the Secret Service of .ci/keyring.sh: bash .ci/keyring.sh npx vitest run
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
+import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const socket = `bo-e2e-${process.pid}`;
+const work = mkdtempSync(join(tmpdir(), 'bo-e2e-login-'));
+let sandbox: E2eSandbox;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+}
+
+function screen(session: string, colours = false): string {
+  return tmux('capture-pane', '-p', '-J', ...(colours ? ['-e'] : []), '-S', '-', '-t', session);
+}
+
+/** Polls the pane until `pattern` shows (bounded), and returns the screen. */
+async function waitFor(session: string, pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = screen(session);
+    if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function type(session: string, text: string): void {
+  tmux('send-keys', '-t', session, '-l', text);
+  tmux('send-keys', '-t', session, 'Enter');
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Starts `bo login` in a new 200×80 pane; afterwards the pane shows the exit code and the tty's echo mode. */
+function startLogin(session: string, profile: string): void {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    DBUS_SESSION_BUS_ADDRESS: process.env.DBUS_SESSION_BUS_ADDRESS ?? '',
+    BO_CONFIG_DIR: join(work, 'config'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+  };
+  const command = [
+    'env -i',
+    ...Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`),
+    `node ${quote(join(root, 'bin', 'bo.js'))} login --base-url ${quote(sandbox.url)} -p ${quote(profile)}`,
+    // Then the shell reports the exit code and whether the terminal echoes again.
+    '; echo EXIT=$?; stty -a | tr " " "\\n" | grep -x -- "-\\?echo" | sed "s/^/TTY-ECHO=/"; sleep 600',
+  ].join(' ');
+  // One argument: tmux hands it to the shell whole, so its ';' need no escaping.
+  tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '80', `bash -c ${quote(command)}`);
+}
+
+function keychainLookup(profile: string): { status: number | null; stdout: string } {
+  const r = spawnSync('secret-tool', ['lookup', 'service', 'bo', 'username', profile], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout };
+}
+
+beforeAll(async () => {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
+    throw new Error('no D-Bus session: run the suite as `bash .ci/keyring.sh npx vitest run`');
+  }
+  execFileSync('node', [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  sandbox = await startE2eSandbox(root);
+}, 120_000);
+
+afterAll(async () => {
+  spawnSync('tmux', ['-L', socket, 'kill-server']);
+  await sandbox?.close();
+});
+
+describe('bo login in a terminal (tmux)', () => {
+  it('draws a QR code that zbarimg decodes to the otpauth URI; Ctrl-C then stores nothing', async () => {
+    const user = await sandbox.user('enroll');
+    const profile = `e2e-qr-${process.pid}`;
+    startLogin('qr', profile);
+    await waitFor('qr', 'Email');
+    type('qr', user.username);
+    await waitFor('qr', 'Password');
+    type('qr', user.password);
+    await waitFor('qr', 'How do you want to receive sign-in codes?');
+    tmux('send-keys', '-t', 'qr', 'Enter');
+    const shown = await waitFor('qr', /Code from your authenticator app/);
+    const uri = /Setup URI: (otpauth:\S+)/.exec(shown)![1]!;
+    const matrix = matrixFromAnsi(screen('qr', true));
+    expect(decodeWithZbar(join(work, 'pane-qr.png'), pngFromMatrix(matrix))).toBe(uri);
+
+    tmux('send-keys', '-t', 'qr', 'C-c');
+    const after = await waitFor('qr', /TTY-ECHO=\S+/);
+    expect(after).toContain('EXIT=130');
+    expect(after).toContain('TTY-ECHO=echo');
+    expect(keychainLookup(profile).status).not.toBe(0);
+  });
+  it('enrolls an authenticator by reading the secret off the screen; the token lands in gnome-keyring', async () => {
+    const user = await sandbox.user('enroll');
+    const profile = `e2e-enroll-${process.pid}`;
+    startLogin('enroll', profile);
+    await waitFor('enroll', 'Email');
+    type('enroll', user.username);
+    await waitFor('enroll', 'Password');
+    type('enroll', user.password);
+    await waitFor('enroll', 'How do you want to receive sign-in codes?');
+    tmux('send-keys', '-t', 'enroll', 'Enter'); // the first choice: authenticator app
+    const shown = await waitFor('enroll', /Code from your authenticator app/);
+    const secret = /secret by hand: ([A-Z2-7 ]+)/.exec(shown)![1]!.replace(/ /g, '');
+    const code = execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
+    type('enroll', code);
+    const done = await waitFor('enroll', /TTY-ECHO=\S+/);
+    expect(done).toContain('Recovery codes: save these now.');
+    expect(done).toContain('They will not be shown again.');
+    expect(done).toMatch(new RegExp(`Signed in as ${user.username.replace(/[.+]/g, '\\$&')} \\(127\\.0\\.0\\.1:\\d+\\) until`));
+    expect(done).toContain('EXIT=0');
+    expect(done).toContain('TTY-ECHO=echo');
+    // The password never reached the screen.
+    expect(done).not.toContain(user.password);
+
+    const stored = keychainLookup(profile);
+    expect(stored.status).toBe(0);
+    expect(stored.stdout).toContain(user.username);
+    const token = /eyJ[\w-]+\.[\w-]+\.[\w-]+/.exec(stored.stdout)?.[0];
+    expect(token).toBeDefined();
+    // The same token the CLI hands out, and the sandbox now holds the secret we read.
+    const printed = execFileSync('node', [join(root, 'bin', 'bo.js'), '-p', profile, 'auth', 'token'], {
+      encoding: 'utf8',
+      env: { ...process.env, BO_CONFIG_DIR: join(work, 'config') },
+    }).trim();
+    expect(printed).toBe(token);
+    const status = execFileSync('node', [join(root, 'bin', 'bo.js'), '-p', profile, 'auth', 'status'], {
+      encoding: 'utf8',
+      env: { ...process.env, BO_CONFIG_DIR: join(work, 'config') },
+    });
+    expect(status).toMatch(/Kind\ttoken/);
+    expect(status).toMatch(/Source\tkeychain/);
+    expect(status).toContain(user.username);
+    expect((await sandbox.user('enroll')).totpSecret).toBe(secret);
+  });
+
+});

@@ -1,0 +1,29 @@
+// `bo sandbox serve --memory --port 0` as a real process, for the e2e tests: its first
+// stdout line is the base URL; the tests then reach it over loopback HTTP only.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { loginSandboxAt, type LoginSandbox } from '../auth/login-harness.js';
+
+export type E2eSandbox = LoginSandbox;
+
+export async function startE2eSandbox(root: string): Promise<E2eSandbox> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'bo.js'), 'sandbox', 'serve', '--memory', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr.on('data', (d) => (errors += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bo sandbox serve printed no URL in 20 s:\n${errors}`)), 20_000);
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`bo sandbox serve exited (${code}):\n${errors}`)));
+  });
+  return loginSandboxAt(url, async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+}

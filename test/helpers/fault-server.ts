@@ -1,0 +1,143 @@
+// A loopback server whose answers are scripted request by request, for the failures
+// the sandbox should not fake: resets, hangs, 5xx, 429 with Retry-After, HTML pages,
+// malformed JSON, redirects, slow bodies. It records every request it received, so a
+// test asserts what the client sent (e.g. a POST not re-sent after a 503).
+
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as zlib from 'node:zlib';
+
+export interface Received {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** Resolves when the connection that carried the request is closed. */
+  closed: Promise<void>;
+}
+
+/** One scripted answer; it receives the request with its body already read. */
+export type Step = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+export interface FaultServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  requests: Received[];
+  /** Queue answers for the next requests, in order. Unscripted requests get a 500. */
+  script(...steps: Step[]): void;
+  close(): Promise<void>;
+}
+
+export const reply = {
+  json(status: number, body: unknown, headers: Record<string, string> = {}): Step {
+    return (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      res.end(JSON.stringify(body));
+    };
+  },
+  text(status: number, text: string, headers: Record<string, string> = {}): Step {
+    return (_req, res) => {
+      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+      res.end(text);
+    };
+  },
+  html(status: number, title: string): Step {
+    return (_req, res) => {
+      res.writeHead(status, { 'content-type': 'text/html' });
+      res.end(`<!DOCTYPE html><html><head><title>${title}</title><style>body{}</style></head>` +
+        `<body><h1>${title}</h1><script>alert(1)</script></body></html>`);
+    };
+  },
+  /** A JSON content type with a body that does not parse. */
+  malformed(status: number, text = '{"items": [1, 2,'): Step {
+    return (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(text);
+    };
+  },
+  /** JSON compressed with gzip, deflate or br; `corrupt` sends bytes that do not decompress. */
+  compressed(encoding: 'gzip' | 'deflate' | 'br', body: unknown, corrupt = false): Step {
+    return (_req, res) => {
+      const text = Buffer.from(JSON.stringify(body));
+      const packed = encoding === 'gzip' ? zlib.gzipSync(text) : encoding === 'deflate' ? zlib.deflateSync(text) : zlib.brotliCompressSync(text);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(corrupt ? packed.subarray(0, packed.length >> 1) : packed);
+    };
+  },
+  empty(status: number): Step {
+    return (_req, res) => {
+      res.writeHead(status);
+      res.end();
+    };
+  },
+  rateLimited(retryAfter: string, body: unknown = { error: 'rate_limited', error_description: 'Too many requests' }): Step {
+    return reply.json(429, body, { 'retry-after': retryAfter });
+  },
+  redirect(status: number, location: string): Step {
+    return (_req, res) => {
+      res.writeHead(status, { location });
+      res.end();
+    };
+  },
+  /** TCP reset (RST) after reading the request. */
+  reset(): Step {
+    return (req) => req.socket.resetAndDestroy();
+  },
+  /** Closes the connection without answering ("socket hang up"). */
+  hangUp(): Step {
+    return (req) => req.socket.destroy();
+  },
+  /** Never answers. */
+  hang(): Step {
+    return () => {};
+  },
+  /** Headers, then a body that trickles forever. */
+  slowBody(intervalMs = 50): Step {
+    return (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const timer = setInterval(() => res.write('1,'), intervalMs);
+      res.on('close', () => clearInterval(timer));
+    };
+  },
+};
+
+export async function startFaultServer(): Promise<FaultServer> {
+  const steps: Step[] = [];
+  const requests: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, closed });
+      const step = steps.shift() ?? reply.json(500, { error: 'unscripted', error_description: 'fault server: no scripted answer left' });
+      step(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    script: (...more) => void steps.push(...more),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A loopback port with nothing listening (connection refused). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,45 @@
+// runBin(argv): the built `bo` as a real process (bin/bo.js → dist/), for what only a
+// real process shows: exit codes set by the shim, signals, pipes, startup.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const binPath = fileURLToPath(new URL('../../bin/bo.js', import.meta.url));
+
+export interface RunBinOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  /** Kill after this many ms (the test then sees signal SIGKILL). */
+  timeoutMs?: number;
+  /** Called with the child once it runs (e.g. to send SIGINT). */
+  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+}
+
+export interface RunBinResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runBin(argv: string[], options: RunBinOptions = {}): Promise<RunBinResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ HOME: process.env.HOME, PATH: process.env.PATH, ...options.env })) {
+    if (v !== undefined) env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...argv], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+    options.onSpawn?.(child);
+  });
+}
