@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
 
@@ -121,5 +121,28 @@ describe('crash safety', () => {
     ).rejects.toThrow('boom');
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(await store.read((db) => db.get('EmailList', 'half'))).toBeUndefined();
+  });
+});
+
+describe('reading', () => {
+  it('parses the file again only after another process changed it', async () => {
+    const file = join(dir, 'reparse.json');
+    const a = await openFile(file);
+    const b = await openFile(file);
+    const parse = vi.spyOn(JSON, 'parse');
+    const bigParses = () => parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 10_000).length;
+    try {
+      for (let i = 0; i < 10; i++) await a.read((db) => db.all('Account').length);
+      await a.transact((tx) => tx.put('EmailList', { Uid: 'own-write', _objectType: 'EmailList', Name: 'x' }));
+      await a.read((db) => db.all('Account').length);
+      expect(bigParses()).toBe(0);
+      await b.transact((tx) => tx.put('EmailList', { Uid: 'other-write', _objectType: 'EmailList', Name: 'y' }));
+      const before = bigParses();
+      expect(await a.read((db) => db.get('EmailList', 'other-write')?.Name)).toBe('y');
+      await a.read((db) => db.all('Account').length);
+      expect(bigParses() - before).toBe(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
