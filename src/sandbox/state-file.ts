@@ -3,32 +3,35 @@
 // processes never interleave a read-modify-write. A lock left by a dead process, or
 // older than STALE_MS, is taken over.
 
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { State } from './state.js';
 
 const STALE_MS = 30_000;
 const WAIT_MS = 60_000;
 
-/** Identifies one version of the file without reading it. */
-export interface FileStamp {
-  ino: number;
-  size: number;
-  mtimeNs: bigint;
-}
-
-export function stamp(path: string): FileStamp | undefined {
+/**
+ * The version counter of the state on disk, read from the head of the file (the
+ * writer puts `format` and `version` first). Every commit bumps it under the lock, so
+ * an equal number means nothing changed: unlike mtime and size, it cannot miss a
+ * write that landed within one timestamp tick. Undefined when there is no file.
+ */
+export function readVersion(path: string): number | undefined {
+  let fd: number;
   try {
-    const s = statSync(path, { bigint: true });
-    return { ino: Number(s.ino), size: Number(s.size), mtimeNs: s.mtimeNs };
+    fd = openSync(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-}
-
-export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  return !!a && !!b && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
+  try {
+    const head = Buffer.alloc(128);
+    const n = readSync(fd, head, 0, head.length, 0);
+    const m = /"version":(\d+)/.exec(head.subarray(0, n).toString('utf8'));
+    return m ? Number(m[1]) : Number.NaN;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function readState(path: string): State | undefined {
@@ -55,7 +58,9 @@ export function writeStateAtomically(path: string, state: State): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
   const fd = openSync(temp, 'w', 0o600);
   try {
-    writeSync(fd, JSON.stringify(state));
+    // `format` and `version` first, whatever order the object was built in (readVersion).
+    const { format, version, ...rest } = state;
+    writeSync(fd, JSON.stringify({ format, version, ...rest }));
     fsyncSync(fd);
   } finally {
     closeSync(fd);

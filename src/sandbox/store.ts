@@ -4,7 +4,7 @@
 // Every change goes through `transact`: all of a request's writes or none.
 
 import { Db } from './db.js';
-import { readState, removeStaleTemps, sameStamp, stamp, withLock, writeStateAtomically, type FileStamp } from './state-file.js';
+import { readState, readVersion, removeStaleTemps, withLock, writeStateAtomically } from './state-file.js';
 import type { SeedParams, State } from './state.js';
 import { Tx } from './tx.js';
 
@@ -23,7 +23,6 @@ export interface StoreOptions {
 
 export class Store {
   private db?: Db;
-  private fileStamp?: FileStamp;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly realNow: () => Date;
 
@@ -88,12 +87,10 @@ export class Store {
     if (file) {
       try {
         writeStateAtomically(file, next);
-        this.fileStamp = stamp(file);
         this.pendingWrite = false;
       } catch (err) {
         // Memory now differs from the file: forget it, re-read next time.
         this.db = undefined;
-        this.fileStamp = undefined;
         throw err;
       }
     }
@@ -105,9 +102,9 @@ export class Store {
 
   private refresh(): void {
     const file = this.options.file!;
-    const now = stamp(file);
-    if (this.db && sameStamp(now, this.fileStamp)) return;
-    let state = now ? readState(file) : undefined;
+    const onDisk = readVersion(file);
+    if (this.db && !this.pendingWrite && onDisk === this.db.state.version) return;
+    let state = onDisk === undefined ? undefined : readState(file);
     const p = this.options.params;
     if (state && this.options.reseedOnMismatch && (state.params.seed !== p.seed || state.params.accounts !== p.accounts)) {
       state = undefined;
@@ -118,7 +115,6 @@ export class Store {
       this.pendingWrite = true;
     }
     this.db = new Db(state);
-    this.fileStamp = now;
   }
 
   private current(): Db {

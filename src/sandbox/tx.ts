@@ -123,7 +123,8 @@ export class Tx {
     }
     state.activity.push(...this.activity);
     if (state.activity.length > MAX_ACTIVITY) state.activity.splice(0, state.activity.length - MAX_ACTIVITY);
-    state.version += 1;
+    // Monotonic across a reset too: other processes compare it to notice a change.
+    state.version = db.state.version + 1;
     return state;
   }
 

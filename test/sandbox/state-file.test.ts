@@ -2,7 +2,7 @@
 // nothing; a crash mid-write, a leftover temp file or a dead writer's lock leave a
 // valid file; a failed transaction writes nothing.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -125,6 +125,21 @@ describe('crash safety', () => {
 });
 
 describe('reading', () => {
+  it('notices a write that kept the size and the timestamp (the version counter, not mtime)', async () => {
+    const file = join(dir, 'same-size.json');
+    const a = await openFile(file);
+    await a.transact((tx) => tx.put('EmailList', { Uid: 'l1', _objectType: 'EmailList', Name: 'AAAA' }));
+    const before = statSync(file);
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    state.records.EmailList.l1.Name = 'BBBB';
+    state.version += 1;
+    const text = JSON.stringify(state);
+    expect(Buffer.byteLength(text)).toBe(before.size);
+    writeFileSync(file, text);
+    utimesSync(file, before.atime, before.mtime);
+    expect(await a.read((db) => db.get('EmailList', 'l1')?.Name)).toBe('BBBB');
+  });
+
   it('parses the file again only after another process changed it', async () => {
     const file = join(dir, 'reparse.json');
     const a = await openFile(file);
