@@ -152,13 +152,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
   const logged = path.startsWith('/api/v1/') && url.searchParams.get('donotlog') !== '1';
   const body = await readBody(req);
 
-  const early = ((): Reply | { route: Route; params: Record<string, string>; body: unknown } => {
+  // Routing and body-size refusals come first; a malformed body is reported only to
+  // a caller who passed authentication.
+  const early = ((): Reply | { route: Route; params: Record<string, string>; parsed: { body: unknown } | Reply } => {
     if (!body.ok) return body.reply;
     const found = findRoute(method, path);
     if (!('route' in found)) return found;
-    const parsed = parseJson(req, body.text);
-    if ('status' in parsed) return parsed;
-    return { ...found, body: parsed.body };
+    return { ...found, parsed: parseJson(req, body.text) };
   })();
 
   const clientKey = req.socket.remoteAddress ?? 'unknown';
@@ -170,8 +170,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
     else {
       try {
         who = authenticate(early.route.auth, req.headers.authorization, tx, info);
-        const request: RouteRequest = { method, path, params: early.params, query: url.searchParams, body: early.body, clientKey, server: info };
-        result = early.route.handler(request, tx);
+        const parsed = early.parsed;
+        if ('status' in parsed) result = parsed;
+        else {
+          const request: RouteRequest = { method, path, params: early.params, query: url.searchParams, body: parsed.body, clientKey, server: info };
+          result = early.route.handler(request, tx);
+        }
       } catch (err) {
         tx.discard();
         result = err instanceof HttpError

@@ -40,6 +40,11 @@ describe('request bodies (D6)', () => {
     expect(await listCount()).toBe(before);
   });
 
+  it('checks authentication before the body: malformed JSON without credentials is 401', async () => {
+    const r = await sb.api('POST', '/email/lists', { body: '{oops', contentType: 'application/json', authorization: null });
+    expect(r.status).toBe(401);
+  });
+
   it('accepts application/json with a charset', async () => {
     const r = await sb.api('POST', '/email/lists', { body: { Name: 'Charset ok' }, contentType: 'application/json; charset=utf-8' });
     expect(r.status).toBe(201);
