@@ -1,6 +1,9 @@
 // `bo sandbox serve` as a real process from the built bundle: prints its URL, answers
 // requests, prints emails as they are sent, exits on SIGINT; refuses a remote host.
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -81,4 +84,42 @@ describe('bo sandbox serve (built binary)', () => {
     expect(await p.exited).toBe(2);
     expect(p.err().split('\n')[0]).toContain(flag);
   }, 30_000);
+});
+
+describe('bo sandbox serve --state', () => {
+  it('keeps changes in the state file across runs, and --seed with other values starts over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bo-serve-state-'));
+    const file = join(dir, 'state.json');
+    const start = async (extra: string[] = []) => {
+      const p = serve(['--state', file, '--port', '0', ...extra]);
+      const [, url] = await p.waitFor(/^(http:\/\/127\.0\.0\.1:\d+)\n/, p.out);
+      await p.waitFor(/demo logins:/, p.err);
+      const fixtures = await (await fetch(`${url}/__sandbox/fixtures`)).json();
+      return { p, url: url!, auth: `bo ${fixtures.apiKey.key}:${fixtures.apiKey.secret}` };
+    };
+    const stop = async (p: ReturnType<typeof serve>) => {
+      p.child.kill('SIGINT');
+      expect(await p.exited).toBe(130);
+    };
+    try {
+      const first = await start();
+      expect(first.p.err()).toContain(`state: ${file}`);
+      const created = await fetch(`${first.url}/api/v1/email/lists`, {
+        method: 'POST', headers: { authorization: first.auth, 'content-type': 'application/json' }, body: JSON.stringify({ Name: 'Kept across runs' }),
+      });
+      const uid = ((await created.json()) as { Uid: string }).Uid;
+      await stop(first.p);
+      expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).records.EmailList)).toContain(uid);
+
+      const second = await start();
+      expect((await fetch(`${second.url}/__sandbox/records/EmailList/${uid}`)).status).toBe(200);
+      await stop(second.p);
+
+      const third = await start(['--seed', '2']);
+      expect((await fetch(`${third.url}/__sandbox/records/EmailList/${uid}`)).status).toBe(404);
+      await stop(third.p);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
