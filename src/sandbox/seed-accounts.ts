@@ -48,14 +48,14 @@ export function seedAccounts(w: World, catalog: Catalog, count: number): SeededA
   return out;
 }
 
-function accountName(w: World, i: number): string {
+function accountName(i: number): string {
   const base = `${COMPANIES[i % COMPANIES.length]} ${SUFFIXES[Math.floor(i / COMPANIES.length) % SUFFIXES.length]}`;
   return i < COMPANIES.length * SUFFIXES.length ? base : `${base} ${i}`;
 }
 
 function seedLeanAccount(w: World, catalog: Catalog, i: number, stage: number): SeededAccount {
   const account = w.add('Account', 'acc', {
-    Name: accountName(w, i), ClientIdentifier: `C-${10000 + i}`, Currency: 'USD',
+    Name: accountName(i), ClientIdentifier: `C-${10000 + i}`, Currency: 'USD',
     AccountStage: stage, AccountStageLabel: ACCOUNT_STAGES[stage], IsDemo: stage === 1, IsLivemode: true,
     LifetimeRevenue: 0,
   }, 200);
@@ -67,7 +67,7 @@ function seedLeanAccount(w: World, catalog: Catalog, i: number, stage: number): 
 function seedDemoAccount(w: World, catalog: Catalog, i: number, stage: number, out: SeededAccounts): SeededAccount {
   const r = w.rnd;
   const [city, country, currency] = CITIES[i % CITIES.length]!;
-  const name = accountName(w, i);
+  const name = accountName(i);
   const domain = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-+$/, '')}.example`;
   const account = w.add('Account', 'acc', {
     Name: name,
