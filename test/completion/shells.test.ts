@@ -1,0 +1,74 @@
+// Completion in real bash, zsh and fish, on a small fixed command tree (fixture.ts):
+// commands, subcommands, flags, fixed values, file names, and hostile text that must
+// stay text.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { completionScript } from '../../src/completion/script.js';
+import { EVIL, EVIL_CHOICES, fixtureProgram } from './fixture.js';
+import { longFlags, subcommands } from './expect.js';
+import { complete, SCRATCH, type Completions, type ShellName } from './shells.js';
+
+const program = fixtureProgram();
+
+/** What bash and zsh insert for a choice: the value quoted for the shell. */
+const shellEscaped = (v: string) => v.replace(/[^A-Za-z0-9_.,:+@%/=-]/g, (c) => `\\${c}`);
+
+const cases: Array<{ name: string; line: string; want: (shell: ShellName) => string[] }> = [
+  { name: 'top-level commands', line: 'bo ', want: () => subcommands(program, []) },
+  { name: "a group's verbs", line: 'bo sandbox ', want: () => subcommands(program, ['sandbox']) },
+  { name: 'a verb by its prefix', line: 'bo sandbox s', want: () => ['serve'] },
+  { name: "a verb's flags with the globals", line: 'bo login --', want: () => longFlags(program, ['login']) },
+  { name: 'a flag prefix', line: 'bo login --me', want: () => ['--mechanism'] },
+  { name: 'fixed values of a flag', line: 'bo login --mechanism ', want: () => ['email', 'totp'] },
+  { name: 'fixed values of a short flag', line: 'bo api -X ', want: () => ['GET', 'POST'] },
+  {
+    name: 'a fixed value after "="',
+    line: 'bo login --mechanism=t',
+    want: (shell) => [shell === 'fish' ? '--mechanism=totp' : 'totp'],
+  },
+  { name: 'file names for a file flag', line: 'bo --json sandbox serve --state ', want: () => SCRATCH },
+  {
+    name: 'file names after "="',
+    line: 'bo login --qr-png=',
+    want: (shell) => (shell === 'fish' ? SCRATCH.map((f) => `--qr-png=${f}`) : SCRATCH),
+  },
+  { name: 'nothing to guess for a free value', line: 'bo login --code ', want: () => [] },
+  { name: 'fixed values of an argument', line: 'bo paint ', want: () => ['blue', 'green', 'red'] },
+  { name: 'file names for a file argument', line: 'bo paint red ', want: () => SCRATCH },
+  { name: 'a global flag value is not a command', line: 'bo --profile sandbox ', want: () => subcommands(program, []) },
+  { name: 'help takes a command name', line: 'bo help ', want: () => ['api', 'login', 'paint', 'sandbox'] },
+  {
+    name: 'a repeatable flag is offered again',
+    line: 'bo api -F a=1 -F b=2 -',
+    want: () => ['-F', '-X', '-h', '-p', ...longFlags(program, ['api'])].sort(),
+  },
+  {
+    name: 'hostile choices, quoted',
+    line: 'bo paint --style ',
+    want: (shell) => EVIL_CHOICES.map((c) => (shell === 'fish' ? c : shellEscaped(c))).sort(),
+  },
+];
+
+describe.each(['bash', 'zsh', 'fish'] as const)('%s completion of a fixed tree', (shell) => {
+  let result: Completions;
+  beforeAll(async () => {
+    result = await complete(shell, completionScript(shell, program), cases.map((c) => c.line));
+  });
+
+  it.each(cases.map((c, i) => ({ ...c, i })))('$name: "$line"', ({ line, want, i }) => {
+    expect(result.words[i], line).toEqual(want(shell));
+  });
+
+  it('ran no command hidden in descriptions or values', () => {
+    expect(result.files).toEqual(SCRATCH);
+  });
+
+  if (shell !== 'bash') {
+    it('shows descriptions, hostile ones as plain text', () => {
+      const sep = shell === 'fish' ? '\t' : ' -- ';
+      expect(result.raw[0]).toContain(`login${sep}Sign in`);
+      expect(result.raw[0]).toContain(`paint${sep}${EVIL}`);
+      expect(result.raw[3]).toContain(`--mechanism${sep}where the code goes`);
+    });
+  }
+});

@@ -1,0 +1,107 @@
+// Runs completion scripts in real bash, zsh and fish and returns what each offers for
+// some command lines: one list of candidates per line (descriptions dropped unless
+// asked for). All lines of a call run in one shell process, in a scratch folder that
+// holds a few files for file-name completion (the scripts themselves sit outside it).
+
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bashQuote as q } from '../../src/completion/bash.js';
+import { fishQuote } from '../../src/completion/fish.js';
+
+export type ShellName = 'bash' | 'zsh' | 'fish';
+
+export interface Completions {
+  /** The candidates, sorted, per line. */
+  words: string[][];
+  /** The raw records (`word -- description` for zsh and fish). */
+  raw: string[][];
+  /** The files in the scratch folder after the run (to catch injected commands). */
+  files: string[];
+}
+
+const SCRATCH_FILES = ['notes.txt', 'state.json'];
+const SCRATCH_DIRS = ['sub'];
+/** What is in the scratch folder where the shells run: file-name completion offers these. */
+export const SCRATCH = [...SCRATCH_FILES, ...SCRATCH_DIRS].sort();
+
+function exec(file: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(cwd, '..'), TERM: 'xterm', LANG: 'C.UTF-8' };
+    execFile(file, args, { cwd, env, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} failed: ${err.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+const RS = '\x1e';
+
+function records(text: string): string[][] {
+  const parts = text.split(`${RS}\n`);
+  parts.pop(); // after the last separator
+  return parts.map((p) => p.split('\n').filter((l) => l !== ''));
+}
+
+/** Readline's split of a line into COMP_WORDS: at blanks, and "=" as a word of its own. */
+export function bashWords(line: string): string[] {
+  const words = line.split(/[ \t]+/);
+  return words.flatMap((w) => w.split(/(=)/).filter((part, i, all) => part !== '' || i === all.length - 1));
+}
+
+async function runBash(dir: string, script: string, lines: string[]): Promise<string> {
+  writeFileSync(join(dir, '..', 'bo.bash'), script);
+  // Calls the function registered by `complete -p bo`, as bash does on TAB.
+  const driver = [
+    'source ../bo.bash',
+    'spec=$(complete -p bo); fn=${spec##*-F }; fn=${fn%% *}',
+    'query() {',
+    '  COMP_LINE=$1; COMP_POINT=${#1}; shift',
+    '  COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()',
+    '  "$fn" bo "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
+    `  printf '%s\\n' "\${COMPREPLY[@]}"; printf '${RS}\\n'`,
+    '}',
+    ...lines.map((l) => `query ${q(l)} ${bashWords(l).map(q).join(' ')}`),
+  ].join('\n');
+  writeFileSync(join(dir, '..', 'driver.bash'), driver);
+  return exec('bash', ['--norc', '--noprofile', '../driver.bash'], dir);
+}
+
+async function runZsh(dir: string, script: string, lines: string[]): Promise<string> {
+  const fpath = join(dir, '..', 'fpath');
+  mkdirSync(fpath);
+  writeFileSync(join(fpath, '_bo'), script);
+  const capture = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
+  await exec('zsh', ['-f', capture, fpath, join(dir, '..', 'out'), ...lines], dir);
+  return readFileSync(join(dir, '..', 'out'), 'utf8');
+}
+
+async function runFish(dir: string, script: string, lines: string[]): Promise<string> {
+  writeFileSync(join(dir, '..', 'bo.fish'), script);
+  const driver = [
+    'source ../bo.fish',
+    ...lines.map((l) => `complete -C ${fishQuote(l)}; printf '${RS}\\n'`),
+  ].join('\n');
+  writeFileSync(join(dir, '..', 'driver.fish'), driver);
+  return exec('fish', ['--no-config', '../driver.fish'], dir);
+}
+
+export async function complete(shell: ShellName, script: string, lines: string[]): Promise<Completions> {
+  const root = mkdtempSync(join(tmpdir(), 'bo-completion-'));
+  const dir = join(root, 'work');
+  mkdirSync(dir);
+  try {
+    for (const f of SCRATCH_FILES) writeFileSync(join(dir, f), '');
+    for (const d of SCRATCH_DIRS) mkdirSync(join(dir, d));
+    const run = shell === 'bash' ? runBash : shell === 'zsh' ? runZsh : runFish;
+    const raw = records(await run(dir, script, lines));
+    const words = raw.map((r) =>
+      r.map((l) => l.split(shell === 'fish' ? '\t' : ' -- ')[0]!.replace(/\/$/, '')).sort(),
+    );
+    return { words, raw, files: readdirSync(dir).sort() };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
