@@ -5,8 +5,12 @@
 
 import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 
-/** Single-quotes a word for fish (only \\ and ' are special inside). */
+/**
+ * Quotes a word for fish: in single quotes only \\ and ' are special; text holding a
+ * ' but none of \\ " $ reads better in double quotes.
+ */
 export function fishQuote(text: string): string {
+  if (text.includes("'") && !/[\\"$]/.test(text)) return `"${text}"`;
   return `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 }
 
@@ -33,8 +37,13 @@ function valueArgs(value: ValueKind): string[] {
   return ['-x'];
 }
 
-function at(fn: string, test: string, cmd: CommandSpec, ...more: string[]): string {
-  return `-n ${fishQuote([`${fn}_${test}`, fishQuote(cmd.path.join(' ')), ...more].join(' '))}`;
+/** A command's path as the walker reports it: 'bo', 'bo sandbox', 'bo sandbox serve'. */
+function pathOf(tree: CompletionTree, cmd: CommandSpec): string {
+  return [tree.name, ...cmd.path].join(' ');
+}
+
+function at(fn: string, tree: CompletionTree, test: string, cmd: CommandSpec, ...more: string[]): string {
+  return `-n ${fishQuote([`${fn}_${test}`, fishQuote(pathOf(tree, cmd)), ...more].join(' '))}`;
 }
 
 export function fishScript(tree: CompletionTree): string {
@@ -56,15 +65,15 @@ export function fishScript(tree: CompletionTree): string {
   for (const cmd of cmds) {
     out.push('', `# ${[tree.name, ...cmd.path].join(' ')}`);
     for (const sub of cmd.commands) {
-      out.push(`${c} ${at(fn, 'commands', cmd)} -a ${candidates([sub.name])} -d ${fishQuote(sub.description)}`);
+      out.push(`${c} ${at(fn, tree, 'commands', cmd)} -a ${candidates([sub.name])} -d ${fishQuote(sub.description)}`);
     }
-    for (const f of cmd.flags) out.push(`${c} ${at(fn, 'at', cmd)} ${flagArgs(f)}`);
+    for (const f of cmd.flags) out.push(`${c} ${at(fn, tree, 'at', cmd)} ${flagArgs(f)}`);
     if (cmd.commands.length > 0) continue;
     cmd.args.forEach((a, i) => {
       if (a.value.kind === 'text' || a.value.kind === 'none') return;
       const which = a.variadic ? `${i}+` : String(i);
       const value = a.value.kind === 'file' ? '-F' : `-a ${candidates(a.value.choices)}`;
-      out.push(`${c} ${at(fn, 'arg', cmd, which)} ${value} -d ${fishQuote(a.name)}`);
+      out.push(`${c} ${at(fn, tree, 'arg', cmd, which)} ${value} -d ${fishQuote(a.name)}`);
     });
   }
   out.push('');
@@ -73,20 +82,20 @@ export function fishScript(tree: CompletionTree): string {
 
 /** The fish functions that find the command path and positional index at the cursor. */
 function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[] {
-  const path = (cmd: CommandSpec) => fishQuote(cmd.path.join(' '));
+  const path = (cmd: CommandSpec) => fishQuote(pathOf(tree, cmd));
   const children = cmds.flatMap((cmd) =>
     cmd.commands.flatMap((sub) =>
-      [sub.name, ...sub.aliases].map((n) => `        case ${fishQuote(`${cmd.path.join(' ')}/${n}`)}\n            echo ${path(sub)}`),
+      [sub.name, ...sub.aliases].map((n) => `        case ${fishQuote(`${pathOf(tree, cmd)}/${n}`)}\n            echo ${path(sub)}`),
     ),
   );
   const valued = (flags: FlagSpec[]) =>
     flags.filter((f) => f.value.kind !== 'none' && !f.optionalValue).flatMap((f) => f.names);
   const local = cmds.flatMap((cmd) =>
-    valued(cmd.flags).map((n) => `        case ${fishQuote(`${cmd.path.join(' ')}/${n}`)}\n            return 0`),
+    valued(cmd.flags).map((n) => `        case ${fishQuote(`${pathOf(tree, cmd)}/${n}`)}\n            return 0`),
   );
   const globals = valued(tree.globals).map((n) => fishQuote(`*/${n}`));
   return [
-    `# ${fn}_state: sets ${fn}_path (e.g. "accounts list") and ${fn}_npos (positional`,
+    `# ${fn}_state: sets ${fn}_path (e.g. "${tree.name} accounts list") and ${fn}_npos (positional`,
     `# words after it) from the words before the cursor; cached per command line.`,
     `function ${fn}_state`,
     '    set -l line (commandline -pc)',
@@ -94,7 +103,7 @@ function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[]
     `    set -g ${fn}_line $line`,
     '    set -l words (commandline -opc)',
     '    set -e words[1]',
-    '    set -l path',
+    `    set -l path ${tree.name}`,
     '    set -l npos 0',
     '    set -l skip 0',
     '    set -l opts 1',

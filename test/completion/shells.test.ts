@@ -55,8 +55,8 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion of a fixed tree',
     result = await complete(shell, completionScript(shell, program), cases.map((c) => c.line));
   });
 
-  it.each(cases.map((c, i) => ({ ...c, i })))('$name: "$line"', ({ line, want, i }) => {
-    expect(result.words[i], line).toEqual(want(shell));
+  it.each(cases.map((c, i) => [c.name, c.line, i] as const))('%s: "%s"', (_name, line, i) => {
+    expect(result.words[i], line).toEqual(cases[i]!.want(shell));
   });
 
   it('ran no command hidden in descriptions or values', () => {
