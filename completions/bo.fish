@@ -51,6 +51,13 @@ function __bo_takes_value -a path flag
     return 1
 end
 
+# __bo_atfile: file names after an "@" (a text value read from a file).
+function __bo_atfile
+    set -l token (string replace -r -- '^-[^=]*=' '' (commandline -ct))
+    string match -q -- '@*' $token; or return
+    __fish_complete_path (string sub -s 2 -- $token) | string replace -r -- '^' @
+end
+
 function __bo_at -a path
     __bo_state
     test "$__bo_path" = "$path"

@@ -142,6 +142,9 @@ ${fn}_offer() {
     file)
       compopt -o filenames 2>/dev/null
       while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$2") ;;
+    atfile)
+      [[ $2 == @* ]] || return 0
+      while IFS= read -r w; do printf -v w '@%q' "$w"; COMPREPLY+=("$w"); done < <(compgen -f -- "\${2#@}") ;;
   esac
 }
 `.split('\n');

@@ -22,17 +22,18 @@ function candidates(words: string[]): string {
   return fishQuote(words.map(fishQuote).join(' '));
 }
 
-function flagArgs(f: FlagSpec): string {
+function flagArgs(fn: string, f: FlagSpec): string {
   const parts: string[] = [];
   for (const name of f.names) parts.push(name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
-  parts.push(...valueArgs(f.value));
+  parts.push(...valueArgs(fn, f.value));
   if (f.description) parts.push(`-d ${fishQuote(f.description)}`);
   return parts.join(' ');
 }
 
-function valueArgs(value: ValueKind): string[] {
+function valueArgs(fn: string, value: ValueKind): string[] {
   if (value.kind === 'none') return [];
   if (value.kind === 'file') return ['-r', '-F'];
+  if (value.kind === 'atfile') return ['-x', `-a ${fishQuote(`(${fn}_atfile)`)}`];
   if (value.kind === 'choices') return ['-x', `-a ${candidates(value.choices)}`];
   return ['-x'];
 }
@@ -60,19 +61,24 @@ export function fishScript(tree: CompletionTree): string {
     `${c} -f`,
     '',
     '# Global options, valid after any command.',
-    ...tree.globals.map((g) => `${c} ${flagArgs(g)}`),
+    ...tree.globals.map((g) => `${c} ${flagArgs(fn, g)}`),
   ];
   for (const cmd of cmds) {
     out.push('', `# ${[tree.name, ...cmd.path].join(' ')}`);
     for (const sub of cmd.commands) {
       out.push(`${c} ${at(fn, tree, 'commands', cmd)} -a ${candidates([sub.name])} -d ${fishQuote(sub.description)}`);
     }
-    for (const f of cmd.flags) out.push(`${c} ${at(fn, tree, 'at', cmd)} ${flagArgs(f)}`);
+    for (const f of cmd.flags) out.push(`${c} ${at(fn, tree, 'at', cmd)} ${flagArgs(fn, f)}`);
     if (cmd.commands.length > 0) continue;
     cmd.args.forEach((a, i) => {
       if (a.value.kind === 'text' || a.value.kind === 'none') return;
       const which = a.variadic ? `${i}+` : String(i);
-      const value = a.value.kind === 'file' ? '-F' : `-a ${candidates(a.value.choices)}`;
+      const value =
+        a.value.kind === 'file'
+          ? '-F'
+          : a.value.kind === 'atfile'
+            ? `-a ${fishQuote(`(${fn}_atfile)`)}`
+            : `-a ${candidates(a.value.choices)}`;
       out.push(`${c} ${at(fn, tree, 'arg', cmd, which)} ${value} -d ${fishQuote(a.name)}`);
     });
   }
@@ -140,6 +146,13 @@ function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[]
     ...(globals.length ? [`        case ${globals.join(' ')}`, '            return 0'] : []),
     '    end',
     '    return 1',
+    'end',
+    '',
+    `# ${fn}_atfile: file names after an "@" (a text value read from a file).`,
+    `function ${fn}_atfile`,
+    "    set -l token (string replace -r -- '^-[^=]*=' '' (commandline -ct))",
+    "    string match -q -- '@*' $token; or return",
+    "    __fish_complete_path (string sub -s 2 -- $token) | string replace -r -- '^' @",
     'end',
     '',
     `function ${fn}_at -a path`,

@@ -10,7 +10,8 @@ export type ValueKind =
   | { kind: 'none' } // boolean flag: no value
   | { kind: 'text' } // a value nothing can guess (a Uid, a date): complete nothing
   | { kind: 'choices'; choices: string[] }
-  | { kind: 'file' };
+  | { kind: 'file' }
+  | { kind: 'atfile' }; // text, or `@` and a file name to read it from (`<text|@file>`)
 
 export interface FlagSpec {
   /** Short and/or long spelling, e.g. ['-p', '--profile']. */
@@ -54,7 +55,8 @@ export interface CompletionTree {
 
 /**
  * Flags whose value is a file although their placeholder does not say so. Authors can
- * also just name the placeholder `<file>` (or `<file|->`, `<path>`).
+ * also just name the placeholder `<file>` (or `<file|->`, `<path>`); `<text|@file>`
+ * completes file names after an `@`.
  */
 const FILE_FLAGS = new Set(['--input', '--qr-png', '--recovery-codes-file', '--state']);
 
@@ -138,7 +140,7 @@ function valueKind(placeholder: string, choices: string[] | undefined, fileFlag:
   if (fileFlag || alternatives.some((p) => p === 'file' || p === 'path' || p.endsWith('-file'))) {
     return { kind: 'file' };
   }
-  return { kind: 'text' };
+  return alternatives.includes('@file') ? { kind: 'atfile' } : { kind: 'text' };
 }
 
 function checkName(name: string): string {

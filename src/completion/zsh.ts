@@ -18,6 +18,8 @@ function specText(text: string): string {
 function action(value: ValueKind): string {
   if (value.kind === 'choices') return `(${value.choices.map(zshQuote).join(' ')})`;
   if (value.kind === 'file') return '_files';
+  // After an "@", a file name; the "@" stays on the line.
+  if (value.kind === 'atfile') return '{compset -P @ && _files}';
   return ' ';
 }
 

@@ -22,7 +22,8 @@ const defs: CommandDefinition<any>[] = [
         .addOption(new Option('--mechanism <m>', 'where the code goes').choices(['email', 'totp']))
         .option('--code <digits>', 'the 6-digit code')
         .option('--qr-png <file>', 'write the QR code')
-        .option('--password-stdin', 'read the password from stdin'),
+        .option('--password-stdin', 'read the password from stdin')
+        .addOption(new Option('--debug-token <t>', 'not for users').hideHelp()),
     run: noop,
   }),
   defineCommand({
@@ -30,7 +31,11 @@ const defs: CommandDefinition<any>[] = [
     summary: 'Run the emulator',
     examples: ['bo sandbox serve'],
     configure: (cmd) =>
-      cmd.option('--port <n>', 'port').option('--state <path>', 'state file').option('--memory', 'keep state in memory'),
+      cmd
+        .alias('start')
+        .option('--port <n>', 'port')
+        .option('--state <path>', 'state file')
+        .option('--memory', 'keep state in memory'),
     run: noop,
   }),
   defineCommand({ path: ['sandbox', 'users'], summary: 'Demo logins', examples: ['bo sandbox users'], run: noop }),
@@ -55,7 +60,8 @@ const defs: CommandDefinition<any>[] = [
       cmd
         .addArgument(new Argument('<colour>', 'a colour').choices(['red', 'green', 'blue']))
         .addArgument(new Argument('[file]', 'where to save'))
-        .addOption(new Option('--style <s>', EVIL).choices(EVIL_CHOICES)),
+        .addOption(new Option('--style <s>', EVIL).choices(EVIL_CHOICES))
+        .option('--note <text|@file>', 'a note, or @ and a file to read it from'),
     run: noop,
   }),
 ];

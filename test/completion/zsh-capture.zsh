@@ -6,8 +6,9 @@
 # on a pseudo-terminal (zsh/zpty) with compinit and FPATH_DIR (holding `_bo`) on its
 # fpath. Each LINE is typed, followed by TAB, then Ctrl-U to clear it. TAB is bound to
 # a completion widget whose `compadd` is wrapped: instead of adding matches, it writes
-# the ones that match the word at the cursor (builtin `compadd -A`), each with its
-# description when it has one, to OUT_FILE. A record separator line (\x1e) follows
+# the ones that match the word at the cursor (builtin `compadd -A`), with the part of
+# the word completion kept ($IPREFIX, e.g. "--flag=" or "@") and the description when
+# there is one, to OUT_FILE. A record separator line (\x1e) follows
 # each TAB, so record N belongs to LINE N. The technique follows
 # github.com/Valodim/zsh-capture-completion.
 emulate -L zsh
@@ -40,9 +41,9 @@ compadd() {
   local i
   for (( i = 1; i <= $#__hits; i++ )); do
     if [[ -n $__dscr[i] ]]; then
-      print -r -- "$__hits[i] -- ${${__dscr[i]#$__hits[i]}## #(-- |)}" >> $CAPTURE_OUT
+      print -r -- "$IPREFIX$__hits[i] -- ${${__dscr[i]#$__hits[i]}## #(-- |)}" >> $CAPTURE_OUT
     else
-      print -r -- "$__hits[i]" >> $CAPTURE_OUT
+      print -r -- "$IPREFIX$__hits[i]" >> $CAPTURE_OUT
     fi
   done
 }
