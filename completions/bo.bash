@@ -20,8 +20,8 @@ _bo_node() {
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
-# _bo_flag NODE FLAG: REPLY = none|text|choices|file (+ "?" when the value is optional),
-# _bo_vals = the choices. Fails for an unknown flag.
+# _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile, plus "?" when the value
+# is optional; _bo_vals = the choices. Fails for an unknown flag.
 _bo_flag() {
   case "$1 $2" in
     '0 -h'|'0 --help') REPLY=none ;;

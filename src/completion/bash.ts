@@ -44,20 +44,27 @@ export function bashScript(tree: CompletionTree): string {
   lines.push('  esac', `  ${fn}_flags+=(${tree.globals.flatMap((g) => g.names).map(bashQuote).join(' ')})`, '}', '');
 
   lines.push(
-    `# ${fn}_flag NODE FLAG: REPLY = none|text|choices|file (+ "?" when the value is optional),`,
-    `# ${fn}_vals = the choices. Fails for an unknown flag.`,
+    `# ${fn}_flag NODE FLAG: REPLY = none|text|choices|file|atfile, plus "?" when the value`,
+    `# is optional; ${fn}_vals = the choices. Fails for an unknown flag.`,
     `${fn}_flag() {`,
     '  case "$1 $2" in',
   );
   for (const c of cmds) {
-    for (const f of c.flags) lines.push(`    ${f.names.map((n) => bashQuote(`${id.get(c)} ${n}`)).join('|')}) ${flagBody(f, fn)} ;;`);
+    for (const f of c.flags) {
+      const pats = f.names.map((n) => bashQuote(`${id.get(c)} ${n}`)).join('|');
+      lines.push(`    ${pats}) ${flagBody(f, fn)} ;;`);
+    }
   }
   for (const g of tree.globals) {
     lines.push(`    ${g.names.map((n) => `*\\ ${bashQuote(n)}`).join('|')}) ${flagBody(g, fn)} ;;`);
   }
   lines.push('    *) return 1 ;;', '  esac', '}', '');
 
-  lines.push(`# ${fn}_arg NODE INDEX: REPLY and ${fn}_vals for the positional argument INDEX (from 0).`, `${fn}_arg() {`, '  case $1 in');
+  lines.push(
+    `# ${fn}_arg NODE INDEX: REPLY and ${fn}_vals for the positional argument INDEX (from 0).`,
+    `${fn}_arg() {`,
+    '  case $1 in',
+  );
   for (const c of cmds) {
     if (c.args.length === 0) continue;
     lines.push(`    ${id.get(c)}) case $2 in`);

@@ -91,7 +91,9 @@ function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[]
   const path = (cmd: CommandSpec) => fishQuote(pathOf(tree, cmd));
   const children = cmds.flatMap((cmd) =>
     cmd.commands.flatMap((sub) =>
-      [sub.name, ...sub.aliases].map((n) => `        case ${fishQuote(`${pathOf(tree, cmd)}/${n}`)}\n            echo ${path(sub)}`),
+      [sub.name, ...sub.aliases].map(
+        (n) => `        case ${fishQuote(`${pathOf(tree, cmd)}/${n}`)}\n            echo ${path(sub)}`,
+      ),
     ),
   );
   const valued = (flags: FlagSpec[]) =>

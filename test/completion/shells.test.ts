@@ -35,7 +35,11 @@ const cases: Array<{ name: string; line: string; want: (shell: ShellName) => str
   { name: 'nothing to guess for a free value', line: 'bo login --code ', want: () => [] },
   { name: 'fixed values of an argument', line: 'bo paint ', want: () => ['blue', 'green', 'red'] },
   { name: 'file names for a file argument', line: 'bo paint red ', want: () => SCRATCH },
-  { name: 'file names after "@" for a text-or-@file value', line: 'bo paint --note @', want: () => SCRATCH.map((f) => `@${f}`) },
+  {
+    name: 'file names after "@" for a text-or-@file value',
+    line: 'bo paint --note @',
+    want: () => SCRATCH.map((f) => `@${f}`),
+  },
   { name: 'no file names for its plain text', line: 'bo paint --note n', want: () => [] },
   {
     name: 'file names after "=@"',
@@ -43,7 +47,11 @@ const cases: Array<{ name: string; line: string; want: (shell: ShellName) => str
     want: (shell) => ['state.json', 'sub'].map((f) => (shell === 'bash' ? `@${f}` : `--note=@${f}`)),
   },
   { name: 'a global flag value is not a command', line: 'bo --profile sandbox ', want: () => subcommands(program, []) },
-  { name: 'a global flag value after "="', line: 'bo --profile=x sandbox ', want: () => subcommands(program, ['sandbox']) },
+  {
+    name: 'a global flag value after "="',
+    line: 'bo --profile=x sandbox ',
+    want: () => subcommands(program, ['sandbox']),
+  },
   { name: 'a verb by its alias', line: 'bo sandbox start --st', want: () => ['--state'] },
   { name: 'no hidden flags', line: 'bo login --d', want: () => [] },
   { name: 'help takes a command name', line: 'bo help ', want: () => ['api', 'login', 'paint', 'sandbox'] },
