@@ -90,3 +90,10 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion of a fixed tree',
     });
   }
 });
+
+describe('zsh completion sourced instead of autoloaded', () => {
+  it('registers itself with compdef and completes', async () => {
+    const result = await complete('zsh-sourced', completionScript('zsh', program), ['bo sandbox ', 'bo login --mechanism ']);
+    expect(result.words).toEqual([subcommands(program, ['sandbox']), ['email', 'totp']]);
+  });
+});

@@ -69,12 +69,14 @@ async function runBash(dir: string, script: string, lines: string[]): Promise<st
   return exec('bash', ['--norc', '--noprofile', '../driver.bash'], dir);
 }
 
-async function runZsh(dir: string, script: string, lines: string[]): Promise<string> {
+/** Autoloads `_bo` from fpath, as installed; with `sourced`, as `source <(bo completion zsh)`. */
+async function runZsh(dir: string, script: string, lines: string[], sourced = false): Promise<string> {
   const fpath = join(dir, '..', 'fpath');
   mkdirSync(fpath);
   writeFileSync(join(fpath, '_bo'), script);
   const capture = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
-  await exec('zsh', ['-f', capture, fpath, join(dir, '..', 'out'), ...lines], dir);
+  const load = sourced ? join(fpath, '_bo') : fpath;
+  await exec('zsh', ['-f', capture, load, join(dir, '..', 'out'), ...lines], dir);
   return readFileSync(join(dir, '..', 'out'), 'utf8');
 }
 
@@ -88,14 +90,23 @@ async function runFish(dir: string, script: string, lines: string[]): Promise<st
   return exec('fish', ['--no-config', '../driver.fish'], dir);
 }
 
-export async function complete(shell: ShellName, script: string, lines: string[]): Promise<Completions> {
+export async function complete(
+  shell: ShellName | 'zsh-sourced',
+  script: string,
+  lines: string[],
+): Promise<Completions> {
   const root = mkdtempSync(join(tmpdir(), 'bo-completion-'));
   const dir = join(root, 'work');
   mkdirSync(dir);
   try {
     for (const f of SCRATCH_FILES) writeFileSync(join(dir, f), '');
     for (const d of SCRATCH_DIRS) mkdirSync(join(dir, d));
-    const run = shell === 'bash' ? runBash : shell === 'zsh' ? runZsh : runFish;
+    const run = {
+      bash: runBash,
+      zsh: runZsh,
+      'zsh-sourced': (d: string, s: string, l: string[]) => runZsh(d, s, l, true),
+      fish: runFish,
+    }[shell];
     const raw = records(await run(dir, script, lines));
     const words = raw.map((r) =>
       r.map((l) => l.split(shell === 'fish' ? '\t' : ' -- ')[0]!.replace(/\/$/, '')).sort(),

@@ -1,10 +1,10 @@
 # Captures what zsh's completion system offers for some command lines.
 #
-#   zsh -f zsh-capture.zsh FPATH_DIR OUT_FILE LINE...
+#   zsh -f zsh-capture.zsh FPATH_DIR|SCRIPT OUT_FILE LINE...
 #
 # Completion widgets only run inside the line editor, so an interactive `zsh -f` runs
 # on a pseudo-terminal (zsh/zpty) with compinit and FPATH_DIR (holding `_bo`) on its
-# fpath. Each LINE is typed, followed by TAB, then Ctrl-U to clear it. TAB is bound to
+# fpath, or with SCRIPT sourced after compinit. Each LINE is typed, followed by TAB, then Ctrl-U to clear it. TAB is bound to
 # a completion widget whose `compadd` is wrapped: instead of adding matches, it writes
 # the ones that match the word at the cursor (builtin `compadd -A`), with the part of
 # the word completion kept ($IPREFIX, e.g. "--flag=" or "@") and the description when
@@ -22,8 +22,9 @@ PS1='' PROMPT='' RPROMPT=''
 # Wide, so descriptions are not cut to fit the terminal.
 stty columns 1000 2>/dev/null
 unsetopt zle_bracketed_paste 2>/dev/null
-fpath=($CAPTURE_FPATH $fpath)
+[[ -d $CAPTURE_FPATH ]] && fpath=($CAPTURE_FPATH $fpath)
 autoload -Uz compinit && compinit -u -D
+[[ -f $CAPTURE_FPATH ]] && source $CAPTURE_FPATH
 zstyle ':completion:*' list-grouped false
 compadd() {
   # Calls that only test or collect candidates (-O, -A, -D) run as they are.
