@@ -57,7 +57,6 @@ _bo_arg() {
   esac
 }
 
-
 _bo() {
   local cur=${COMP_WORDS[COMP_CWORD]} w REPLY node=0 npos=0 want= wflag= i opts=1
   local -a _bo_cmds _bo_flags _bo_vals
@@ -79,7 +78,7 @@ _bo() {
     elif ((npos == 0)) && _bo_child "$node" "$w"; then
       node=$REPLY
     else
-      ((npos++))
+      npos=$((npos + 1))
     fi
   done
   if [[ $cur == = ]]; then

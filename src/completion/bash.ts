@@ -2,7 +2,7 @@
 // never starts node. Candidates are filtered with a plain prefix test instead of
 // `compgen -W`, which would expand `$(…)` or globs hidden in a value.
 
-import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
+import { allCommands, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 
 /** Single-quotes a word for bash: nothing inside is expanded. */
 export function bashQuote(text: string): string {
@@ -91,8 +91,7 @@ function valueBody(v: ValueKind, fn: string): string {
 
 /** The completion function: walks the words before the cursor, then offers candidates. */
 function driver(fn: string): string[] {
-  return `
-${fn}() {
+  return `${fn}() {
   local cur=\${COMP_WORDS[COMP_CWORD]} w REPLY node=0 npos=0 want= wflag= i opts=1
   local -a ${fn}_cmds ${fn}_flags ${fn}_vals
   COMPREPLY=()
@@ -113,7 +112,7 @@ ${fn}() {
     elif ((npos == 0)) && ${fn}_child "$node" "$w"; then
       node=$REPLY
     else
-      ((npos++))
+      npos=$((npos + 1))
     fi
   done
   if [[ $cur == = ]]; then

@@ -167,9 +167,3 @@ export function allCommands(tree: CompletionTree): CommandSpec[] {
   visit(tree.root);
   return out;
 }
-
-/** The flags valid at a command: its own, then the globals it does not shadow. */
-export function flagsAt(tree: CompletionTree, cmd: CommandSpec): FlagSpec[] {
-  const taken = new Set(cmd.flags.flatMap((f) => f.names));
-  return [...cmd.flags, ...tree.globals.filter((g) => !g.names.some((n) => taken.has(n)))];
-}

@@ -3,7 +3,7 @@
 
 import { Argument, Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { completionTree, flagsAt, type CommandSpec, type FlagSpec } from '../../src/completion/tree.js';
+import { completionTree, type CommandSpec, type FlagSpec } from '../../src/completion/tree.js';
 
 function tree(configure: (cmd: Command) => void) {
   const program = new Command('bo').option('--json', 'JSON').option('-p, --profile <name>', 'profile');
@@ -56,11 +56,11 @@ describe('completion tree', () => {
     expect(flag(verb, '--once').repeatable).toBe(false);
   });
 
-  it('treats the root options as globals, valid at every command, own flags first', () => {
+  it('keeps the root options apart as globals: commander takes them anywhere on the line', () => {
     const t = tree((c) => c.option('--yes', 'skip the question'));
-    const verb = t.root.commands[0]!;
     expect(t.globals.map((g) => g.names)).toEqual([['--json'], ['-p', '--profile']]);
-    expect(flagsAt(t, verb).map((f) => f.names.join(' '))).toEqual(['--yes', '-h --help', '--json', '-p --profile']);
+    expect(t.root.commands[0]!.flags.map((f) => f.names.join(' '))).toEqual(['--yes', '-h --help']);
+    expect(t.root.flags.map((f) => f.names.join(' '))).toEqual(['-h --help']);
   });
 
   it('leaves out hidden flags and hidden commands', () => {
