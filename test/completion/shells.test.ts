@@ -60,6 +60,7 @@ const cases: Array<{ name: string; line: string; want: (shell: ShellName) => str
     line: 'bo api -F a=1 -F b=2 -',
     want: () => ['-F', '-X', '-h', '-p', ...longFlags(program, ['api'])].sort(),
   },
+  { name: 'a flag with a hostile description', line: 'bo paint --st', want: () => ['--style'] },
   {
     name: 'hostile choices, quoted',
     line: 'bo paint --style ',
@@ -84,16 +85,19 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion of a fixed tree',
   if (shell !== 'bash') {
     it('shows descriptions, hostile ones as plain text', () => {
       const sep = shell === 'fish' ? '\t' : ' -- ';
-      expect(result.raw[0]).toContain(`login${sep}Sign in`);
-      expect(result.raw[0]).toContain(`paint${sep}${EVIL}`);
-      expect(result.raw[3]).toContain(`--mechanism${sep}where the code goes`);
+      const raw = (line: string) => result.raw[cases.findIndex((c) => c.line === line)];
+      expect(raw('bo ')).toContain(`login${sep}Sign in`);
+      expect(raw('bo ')).toContain(`paint${sep}${EVIL}`);
+      expect(raw('bo login --')).toContain(`--mechanism${sep}where the code goes`);
+      expect(raw('bo paint --st')).toEqual([`--style${sep}${EVIL}`]);
     });
   }
 });
 
 describe('zsh completion sourced instead of autoloaded', () => {
   it('registers itself with compdef and completes', async () => {
-    const result = await complete('zsh-sourced', completionScript('zsh', program), ['bo sandbox ', 'bo login --mechanism ']);
+    const script = completionScript('zsh', program);
+    const result = await complete('zsh-sourced', script, ['bo sandbox ', 'bo login --mechanism ']);
     expect(result.words).toEqual([subcommands(program, ['sandbox']), ['email', 'totp']]);
   });
 });
