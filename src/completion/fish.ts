@@ -30,12 +30,19 @@ function flagArgs(fn: string, f: FlagSpec): string {
   return parts.join(' ');
 }
 
+/** For a flag: -r (takes a value), -x (…and no file names), and what to offer. */
 function valueArgs(fn: string, value: ValueKind): string[] {
   if (value.kind === 'none') return [];
   if (value.kind === 'file') return ['-r', '-F'];
-  if (value.kind === 'atfile') return ['-x', `-a ${fishQuote(`(${fn}_atfile)`)}`];
-  if (value.kind === 'choices') return ['-x', `-a ${candidates(value.choices)}`];
-  return ['-x'];
+  return ['-x', ...argValue(fn, value)];
+}
+
+/** What to offer for a value: file names, fixed choices, or @ and file names. */
+function argValue(fn: string, value: ValueKind): string[] {
+  if (value.kind === 'file') return ['-F'];
+  if (value.kind === 'atfile') return [`-a ${fishQuote(`(${fn}_atfile)`)}`];
+  if (value.kind === 'choices') return [`-a ${candidates(value.choices)}`];
+  return [];
 }
 
 /** A command's path as the walker reports it: 'bo', 'bo sandbox', 'bo sandbox serve'. */
@@ -73,13 +80,7 @@ export function fishScript(tree: CompletionTree): string {
     cmd.args.forEach((a, i) => {
       if (a.value.kind === 'text' || a.value.kind === 'none') return;
       const which = a.variadic ? `${i}+` : String(i);
-      const value =
-        a.value.kind === 'file'
-          ? '-F'
-          : a.value.kind === 'atfile'
-            ? `-a ${fishQuote(`(${fn}_atfile)`)}`
-            : `-a ${candidates(a.value.choices)}`;
-      out.push(`${c} ${at(fn, tree, 'arg', cmd, which)} ${value} -d ${fishQuote(a.name)}`);
+      out.push(`${c} ${at(fn, tree, 'arg', cmd, which)} ${argValue(fn, a.value).join(' ')} -d ${fishQuote(a.name)}`);
     });
   }
   out.push('');
