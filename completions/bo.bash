@@ -58,14 +58,20 @@ _bo_arg() {
 }
 
 _bo() {
-  local cur=${COMP_WORDS[COMP_CWORD]} w REPLY node=0 npos=0 want= wflag= i opts=1
-  local -a _bo_cmds _bo_flags _bo_vals
+  local w REPLY node=0 npos=0 want= wflag= i opts=1 cur pre= gap line=${COMP_LINE:0:COMP_POINT}
+  local -a words=() _bo_cmds _bo_flags _bo_vals
   COMPREPLY=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  for ((i = 0; i <= COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
+    gap=${line%%[![:space:]]*}
+    line=${line#"$gap"}
+    if ((i > 0)) && [[ -n $COMP_LINE && -z $gap ]]; then words[${#words[@]} - 1]+=$w; else words+=("$w"); fi
+    line=${line#"$w"}
+  done
+  cur=${words[${#words[@]} - 1]}
+  for ((i = 1; i < ${#words[@]} - 1; i++)); do
+    w=${words[i]}
     if [[ -n $want ]]; then
-      # Readline splits "--flag=value" at "=": the value is the word after the "=".
-      [[ $w == = ]] && continue
       # An optional value is not taken when the next word is a flag.
       if [[ $want != *'?' || $w != -* ]]; then want=; continue; fi
       want=
@@ -81,29 +87,39 @@ _bo() {
       npos=$((npos + 1))
     fi
   done
-  if [[ $cur == = ]]; then
-    [[ -z $want ]] && return 0
-    cur=
+  if [[ -z $want ]] && ((opts)) && [[ $cur == -?*=* ]]; then
+    # "--flag=value" at the cursor: complete the value.
+    wflag=${cur%%=*} pre=${cur%%=*}= cur=${cur#*=}
+    _bo_flag "$node" "$wflag" && [[ $REPLY != none ]] || return 0
+    want=${REPLY%'?'}
   fi
   if [[ -n $want ]]; then
     _bo_flag "$node" "$wflag"
     _bo_offer "${want%'?'}" "$cur"
-    [[ $want == *'?' && $cur == -* ]] || return 0
   fi
-  if ((opts)) && [[ $cur == -* ]]; then
-    _bo_node "$node"
-    _bo_vals=("${_bo_flags[@]}")
-    _bo_offer choices "$cur"
-  elif ((npos == 0)) && _bo_node "$node" && ((${#_bo_cmds[@]})); then
-    _bo_vals=("${_bo_cmds[@]}")
-    _bo_offer choices "$cur"
-  elif _bo_arg "$node" "$npos"; then
-    _bo_offer "$REPLY" "$cur"
+  if [[ -z $want || ( $want == *'?' && $cur == -* ) ]]; then
+    if ((opts)) && [[ $cur == -* ]]; then
+      _bo_node "$node"
+      _bo_vals=("${_bo_flags[@]}")
+      _bo_offer choices "$cur"
+    elif ((npos == 0)) && _bo_node "$node" && ((${#_bo_cmds[@]})); then
+      _bo_vals=("${_bo_cmds[@]}")
+      _bo_offer choices "$cur"
+    elif _bo_arg "$node" "$npos"; then
+      _bo_offer "$REPLY" "$cur"
+    fi
   fi
+  # Readline replaces only its own word, $2: the text after the last "=" or ":".
+  local drop=$((${#pre} + ${#cur} - ${#2}))
+  ((drop < 0)) && drop=0
+  for i in "${!COMPREPLY[@]}"; do
+    COMPREPLY[i]=${pre}${COMPREPLY[i]}
+    COMPREPLY[i]=${COMPREPLY[i]:drop}
+  done
   return 0
 }
 
-# _bo_offer KIND PREFIX: adds the matching candidates to COMPREPLY.
+# _bo_offer KIND PREFIX: adds the candidates that start with PREFIX to COMPREPLY.
 _bo_offer() {
   local w
   case $1 in
@@ -115,8 +131,14 @@ _bo_offer() {
       compopt -o filenames 2>/dev/null
       while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$2") ;;
     atfile)
+      # Quoted here: with -o filenames, bash would also escape the "@".
       [[ $2 == @* ]] || return 0
-      while IFS= read -r w; do printf -v w '@%q' "$w"; COMPREPLY+=("$w"); done < <(compgen -f -- "${2#@}") ;;
+      local q
+      while IFS= read -r w; do
+        printf -v q '@%q' "$w"
+        if [[ -d $w ]]; then q+=/; compopt -o nospace 2>/dev/null; fi
+        COMPREPLY+=("$q")
+      done < <(compgen -f -- "${2#@}") ;;
   esac
 }
 

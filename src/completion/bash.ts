@@ -89,17 +89,28 @@ function valueBody(v: ValueKind, fn: string): string {
   return `REPLY=${v.kind}`;
 }
 
-/** The completion function: walks the words before the cursor, then offers candidates. */
+/**
+ * The completion function. COMP_WORDS is also split at "=", "@" and ":"
+ * (COMP_WORDBREAKS), so it first glues the pieces back into the words the command will
+ * see (from COMP_LINE), walks them to the command at the cursor, collects candidates
+ * for the whole word, then cuts off the part before readline's own word ($2).
+ */
 function driver(fn: string): string[] {
   return `${fn}() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} w REPLY node=0 npos=0 want= wflag= i opts=1
-  local -a ${fn}_cmds ${fn}_flags ${fn}_vals
+  local w REPLY node=0 npos=0 want= wflag= i opts=1 cur pre= gap line=\${COMP_LINE:0:COMP_POINT}
+  local -a words=() ${fn}_cmds ${fn}_flags ${fn}_vals
   COMPREPLY=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  for ((i = 0; i <= COMP_CWORD; i++)); do
     w=\${COMP_WORDS[i]}
+    gap=\${line%%[![:space:]]*}
+    line=\${line#"$gap"}
+    if ((i > 0)) && [[ -n $COMP_LINE && -z $gap ]]; then words[\${#words[@]} - 1]+=$w; else words+=("$w"); fi
+    line=\${line#"$w"}
+  done
+  cur=\${words[\${#words[@]} - 1]}
+  for ((i = 1; i < \${#words[@]} - 1; i++)); do
+    w=\${words[i]}
     if [[ -n $want ]]; then
-      # Readline splits "--flag=value" at "=": the value is the word after the "=".
-      [[ $w == = ]] && continue
       # An optional value is not taken when the next word is a flag.
       if [[ $want != *'?' || $w != -* ]]; then want=; continue; fi
       want=
@@ -115,29 +126,39 @@ function driver(fn: string): string[] {
       npos=$((npos + 1))
     fi
   done
-  if [[ $cur == = ]]; then
-    [[ -z $want ]] && return 0
-    cur=
+  if [[ -z $want ]] && ((opts)) && [[ $cur == -?*=* ]]; then
+    # "--flag=value" at the cursor: complete the value.
+    wflag=\${cur%%=*} pre=\${cur%%=*}= cur=\${cur#*=}
+    ${fn}_flag "$node" "$wflag" && [[ $REPLY != none ]] || return 0
+    want=\${REPLY%'?'}
   fi
   if [[ -n $want ]]; then
     ${fn}_flag "$node" "$wflag"
     ${fn}_offer "\${want%'?'}" "$cur"
-    [[ $want == *'?' && $cur == -* ]] || return 0
   fi
-  if ((opts)) && [[ $cur == -* ]]; then
-    ${fn}_node "$node"
-    ${fn}_vals=("\${${fn}_flags[@]}")
-    ${fn}_offer choices "$cur"
-  elif ((npos == 0)) && ${fn}_node "$node" && ((\${#${fn}_cmds[@]})); then
-    ${fn}_vals=("\${${fn}_cmds[@]}")
-    ${fn}_offer choices "$cur"
-  elif ${fn}_arg "$node" "$npos"; then
-    ${fn}_offer "$REPLY" "$cur"
+  if [[ -z $want || ( $want == *'?' && $cur == -* ) ]]; then
+    if ((opts)) && [[ $cur == -* ]]; then
+      ${fn}_node "$node"
+      ${fn}_vals=("\${${fn}_flags[@]}")
+      ${fn}_offer choices "$cur"
+    elif ((npos == 0)) && ${fn}_node "$node" && ((\${#${fn}_cmds[@]})); then
+      ${fn}_vals=("\${${fn}_cmds[@]}")
+      ${fn}_offer choices "$cur"
+    elif ${fn}_arg "$node" "$npos"; then
+      ${fn}_offer "$REPLY" "$cur"
+    fi
   fi
+  # Readline replaces only its own word, $2: the text after the last "=" or ":".
+  local drop=$((\${#pre} + \${#cur} - \${#2}))
+  ((drop < 0)) && drop=0
+  for i in "\${!COMPREPLY[@]}"; do
+    COMPREPLY[i]=\${pre}\${COMPREPLY[i]}
+    COMPREPLY[i]=\${COMPREPLY[i]:drop}
+  done
   return 0
 }
 
-# ${fn}_offer KIND PREFIX: adds the matching candidates to COMPREPLY.
+# ${fn}_offer KIND PREFIX: adds the candidates that start with PREFIX to COMPREPLY.
 ${fn}_offer() {
   local w
   case $1 in
@@ -149,8 +170,14 @@ ${fn}_offer() {
       compopt -o filenames 2>/dev/null
       while IFS= read -r w; do COMPREPLY+=("$w"); done < <(compgen -f -- "$2") ;;
     atfile)
+      # Quoted here: with -o filenames, bash would also escape the "@".
       [[ $2 == @* ]] || return 0
-      while IFS= read -r w; do printf -v w '@%q' "$w"; COMPREPLY+=("$w"); done < <(compgen -f -- "\${2#@}") ;;
+      local q
+      while IFS= read -r w; do
+        printf -v q '@%q' "$w"
+        if [[ -d $w ]]; then q+=/; compopt -o nospace 2>/dev/null; fi
+        COMPREPLY+=("$q")
+      done < <(compgen -f -- "\${2#@}") ;;
   esac
 }
 `.split('\n');

@@ -10,6 +10,9 @@ import { complete, SCRATCH, type Completions, type ShellName } from './shells.js
 
 const program = fixtureProgram();
 
+// Each shell reports candidates its own way: bash for readline's word (after the last
+// "=" or ":"), zsh and fish for the whole word.
+
 /** What bash and zsh insert for a choice: the value quoted for the shell. */
 const shellEscaped = (v: string) => v.replace(/[^A-Za-z0-9_.,:+@%/=-]/g, (c) => `\\${c}`);
 

@@ -45,10 +45,17 @@ function records(text: string): string[][] {
   return parts.map((p) => p.split('\n').filter((l) => l !== ''));
 }
 
-/** Readline's split of a line into COMP_WORDS: at blanks, and "=" as a word of its own. */
+/**
+ * Readline's split of a line into COMP_WORDS: at blanks, and a run of "=", "@" or ":"
+ * (from COMP_WORDBREAKS) as a word of its own.
+ */
 export function bashWords(line: string): string[] {
-  const words = line.split(/[ \t]+/);
-  return words.flatMap((w) => w.split(/(=)/).filter((part, i, all) => part !== '' || i === all.length - 1));
+  return line.split(/[ \t]+/).flatMap((w) => w.match(/[=@:]+|[^=@:]+/g) ?? ['']);
+}
+
+/** The word readline completes, passed as $2: after the last blank, "=" or ":" (not "@"). */
+export function readlineWord(line: string): string {
+  return /[^ \t=:]*$/.exec(line)![0];
 }
 
 async function runBash(dir: string, script: string, lines: string[]): Promise<string> {
@@ -58,12 +65,12 @@ async function runBash(dir: string, script: string, lines: string[]): Promise<st
     'source ../bo.bash',
     'spec=$(complete -p bo); fn=${spec##*-F }; fn=${fn%% *}',
     'query() {',
-    '  COMP_LINE=$1; COMP_POINT=${#1}; shift',
+    '  COMP_LINE=$1; COMP_POINT=${#1}; local word=$2; shift 2',
     '  COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()',
-    '  "$fn" bo "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"',
+    '  "$fn" bo "$word" "${COMP_WORDS[COMP_CWORD-1]}"',
     `  printf '%s\\n' "\${COMPREPLY[@]}"; printf '${RS}\\n'`,
     '}',
-    ...lines.map((l) => `query ${q(l)} ${bashWords(l).map(q).join(' ')}`),
+    ...lines.map((l) => `query ${q(l)} ${q(readlineWord(l))} ${bashWords(l).map(q).join(' ')}`),
   ].join('\n');
   writeFileSync(join(dir, '..', 'driver.bash'), driver);
   return exec('bash', ['--norc', '--noprofile', '../driver.bash'], dir);
@@ -90,17 +97,38 @@ async function runFish(dir: string, script: string, lines: string[]): Promise<st
   return exec('fish', ['--no-config', '../driver.fish'], dir);
 }
 
-export async function complete(
-  shell: ShellName | 'zsh-sourced',
-  script: string,
-  lines: string[],
-): Promise<Completions> {
+/**
+ * Types each line into an interactive bash with the script loaded, presses TAB, and
+ * returns the edited lines: what readline itself made of the completion.
+ */
+export async function typeInBash(script: string, lines: string[]): Promise<string[]> {
+  return inScratch(async (dir) => {
+    writeFileSync(join(dir, '..', 'bo.bash'), script);
+    const keys = fileURLToPath(new URL('./bash-readline.zsh', import.meta.url));
+    const out = await exec('zsh', ['-f', keys, 'source ../bo.bash', ...lines], dir);
+    return out.split('\n').slice(0, lines.length);
+  });
+}
+
+async function inScratch<T>(work: (dir: string) => Promise<T>): Promise<T> {
   const root = mkdtempSync(join(tmpdir(), 'bo-completion-'));
   const dir = join(root, 'work');
   mkdirSync(dir);
   try {
     for (const f of SCRATCH_FILES) writeFileSync(join(dir, f), '');
     for (const d of SCRATCH_DIRS) mkdirSync(join(dir, d));
+    return await work(dir);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export async function complete(
+  shell: ShellName | 'zsh-sourced',
+  script: string,
+  lines: string[],
+): Promise<Completions> {
+  return inScratch(async (dir) => {
     const run = {
       bash: runBash,
       zsh: runZsh,
@@ -112,7 +140,5 @@ export async function complete(
       r.map((l) => l.split(shell === 'fish' ? '\t' : ' -- ')[0]!.replace(/\/$/, '')).sort(),
     );
     return { words, raw, files: readdirSync(dir).sort() };
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
