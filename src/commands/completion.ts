@@ -8,15 +8,15 @@ export default defineCommand({
   path: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
-    'Print a script that completes commands, subcommands, flags and their fixed values.\n' +
-    'The script is static: pressing TAB never starts bo. Regenerate it after upgrading bo.',
+    'Print a script that completes commands, subcommands, flags and their fixed values. ' +
+    'The script is static, so TAB never starts bo: write it again after upgrading bo.',
   examples: [
     'bo completion bash > ~/.local/share/bash-completion/completions/bo',
     'bo completion zsh > ~/.zfunc/_bo     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
     'bo completion fish > ~/.config/fish/completions/bo.fish',
     'source <(bo completion bash)         # this shell only',
   ],
-  configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish'])),
+  configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'the shell to complete for').choices(['bash', 'zsh', 'fish'])),
   run: async (ctx, args) => {
     const shell = args[0] as 'bash' | 'zsh' | 'fish';
     const [{ completionScript }, { buildProgram }, { commands }] = await Promise.all([
