@@ -25,20 +25,34 @@ function nonNegativeInt(query: URLSearchParams, name: string, min: number): numb
   return Number(text);
 }
 
-/** JSON scalars for true/false and numbers, text otherwise (D14). */
-function matches(value: unknown, text: string): boolean {
-  if (value === null || value === undefined || typeof value === 'object') return false;
-  let want: unknown = text;
-  if (text === 'true') want = true;
-  else if (text === 'false') want = false;
-  else if (text.trim() !== '' && Number.isFinite(Number(text))) want = Number(text);
-  return value === want || String(value) === text;
+/** A filter value read as a JSON scalar for true/false and numbers, text otherwise (D14). */
+interface Wanted {
+  text: string;
+  value: unknown;
 }
 
-function compare(a: unknown, b: unknown): number {
+function wanted(text: string): Wanted {
+  let value: unknown = text;
+  if (text === 'true') value = true;
+  else if (text === 'false') value = false;
+  else if (text.trim() !== '' && Number.isFinite(Number(text))) value = Number(text);
+  return { text, value };
+}
+
+function matches(value: unknown, want: Wanted): boolean {
+  if (value === null || value === undefined || typeof value === 'object') return false;
+  return value === want.value || String(value) === want.text;
+}
+
+/** Missing values sort last in either direction. */
+function compare(a: unknown, b: unknown, sign: number): number {
   const aMissing = a === null || a === undefined;
   const bMissing = b === null || b === undefined;
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
+  return sign * compareValues(a, b);
+}
+
+function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const x = typeof a === 'string' ? a : JSON.stringify(a);
   const y = typeof b === 'string' ? b : JSON.stringify(b);
@@ -56,15 +70,16 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
   const offset = nonNegativeInt(query, 'offset', 0) ?? 0;
   const known = new Set(SCALARS[kind] ?? []);
 
-  const filters = new Map<string, string[]>();
+  const filters = new Map<string, Wanted[]>();
   for (const [name, value] of query) {
     if (RESERVED.has(name) || named.includes(name)) continue;
     if (!known.has(name)) throw invalid(name, `unknown filter property "${name}" (D14: filters name a top-level scalar property)`);
-    filters.set(name, [...(filters.get(name) ?? []), value]);
+    filters.set(name, [...(filters.get(name) ?? []), wanted(value)]);
   }
   let result = records;
   if (filters.size > 0) {
-    result = result.filter((r) => [...filters].every(([name, values]) => values.some((v) => matches(r[name], v))));
+    const checks = [...filters];
+    result = result.filter((r) => checks.every(([name, values]) => values.some((v) => matches(r[name], v))));
   }
 
   const orderBy = query.get('orderBy');
@@ -74,7 +89,7 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
     const prop = m[1]!;
     if (!known.has(prop)) throw invalid('orderBy', `unknown property "${prop}" (D14)`);
     const sign = m[2]?.toLowerCase() === 'desc' ? -1 : 1;
-    result = [...result].sort((a, b) => sign * compare(a[prop], b[prop]));
+    result = [...result].sort((a, b) => compare(a[prop], b[prop], sign));
   }
 
   const start = offset * limit;

@@ -71,6 +71,12 @@ export class Db {
     if (kind === 'Person') this.emails = undefined;
   }
 
+  /** Builds a kind's list and back-reference indexes now, so the first request is not the slow one. */
+  warm(kind: Kind): void {
+    this.all(kind);
+    for (const rel of Object.values(relationsOf(kind))) if (rel.type === 'many') this.children(rel.kind, rel.via, '');
+  }
+
   /** Follows a relation declared in the schema (used by rendering). */
   related(kind: Kind, rec: Rec, field: string): Rec | Rec[] | null | undefined {
     const rel = relationsOf(kind)[field];

@@ -49,6 +49,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     });
   });
   server.keepAliveTimeout = 5_000;
+  // Accounts are the big list (100,000 with --accounts): index them before the first request.
+  await store.read((db) => db.warm('Account'));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -139,6 +141,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
   const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
   const method = (req.method ?? 'GET').toUpperCase();
   const path = url.pathname;
+  // §1/§7 301: behind a TLS proxy a plain-HTTP request is redirected. The sandbox itself
+  // speaks HTTP on loopback (D3), so it redirects only a request a proxy marked as http.
+  if (req.headers['x-forwarded-proto'] === 'http') {
+    req.resume();
+    const location = `https://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+    res.writeHead(301, { location, 'content-length': '0' }).end();
+    return;
+  }
   const logged = path.startsWith('/api/v1/') && url.searchParams.get('donotlog') !== '1';
   const body = await readBody(req);
 
@@ -147,7 +157,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
     const found = findRoute(method, path);
     if (!('route' in found)) return found;
     const parsed = parseJson(req, body.text);
-    if (!('body' in parsed)) return parsed;
+    if ('status' in parsed) return parsed;
     return { ...found, body: parsed.body };
   })();
 

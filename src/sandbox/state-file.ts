@@ -39,8 +39,14 @@ export function readState(path: string): State | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const state = JSON.parse(text) as State;
-  if (state?.format !== 'bo-sandbox/1') throw new Error(`${path} is not a sandbox state file`);
+  let state: State;
+  try {
+    state = JSON.parse(text) as State;
+  } catch (err) {
+    // Our writes are atomic, so this is an edit from outside: say how to start over.
+    throw new Error(`the sandbox state file ${path} is not valid JSON (${(err as Error).message}); delete it to start over`);
+  }
+  if (state?.format !== 'bo-sandbox/1') throw new Error(`${path} is not a sandbox state file; delete it to start over`);
   return state;
 }
 

@@ -35,6 +35,30 @@ describe('GET /__sandbox/fixtures', () => {
     }
   });
 
+  it('gives totp/email/both users unused recovery codes, the enroll user none; TOTP users a secret', () => {
+    for (const u of sb.fixtures.users) {
+      if (u.kind === 'enroll' || u.kind === 'plain') expect(u.recoveryCodes, u.kind).toEqual([]);
+      else expect(u.recoveryCodes.length, u.kind).toBeGreaterThan(0);
+      if (u.kind === 'totp' || u.kind === 'both') expect(u.totpSecret).toMatch(/^[A-Z2-7]+=*$/);
+      else expect(u.totpSecret).toBeNull();
+    }
+  });
+
+  it('is deterministic: the same seed gives the same Uids, another seed other Uids', async () => {
+    const same = await startTestSandbox({ seed: 1 });
+    const other = await startTestSandbox({ seed: 2 });
+    try {
+      const { apiKey: _a, ...mine } = sb.fixtures;
+      const { apiKey: _b, ...again } = same.fixtures;
+      expect(again).toEqual(mine);
+      expect(same.fixtures.apiKey).toEqual(sb.fixtures.apiKey);
+      expect(other.fixtures.accounts).not.toEqual(sb.fixtures.accounts);
+    } finally {
+      await same.close();
+      await other.close();
+    }
+  });
+
   it('names trial accounts that are in trial with a future trial end', async () => {
     for (const uid of sb.fixtures.trialAccounts.slice(0, 3)) {
       const account = await sb.record('Account', uid);

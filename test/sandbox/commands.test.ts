@@ -1,6 +1,6 @@
 // `bo sandbox users|fixtures|outbox|reset` via runBo: against the embedded sandbox's
 // state file in the data folder, and against a server at --base-url.
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +106,19 @@ describe('bo sandbox reset', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: cannot reach the sandbox at http:\/\/127\.0\.0\.1:1/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('a state file edited by hand', () => {
+  it('is reported in one line that says how to start over (exit 1, no stack trace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bo-sandbox-bad-'));
+    try {
+      writeFileSync(join(dir, 'sandbox-state.json'), '{"format": "bo-sandbox/1", oops');
+      const r = await runBo(['sandbox', 'users'], { env: { BO_DATA_DIR: dir } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error: the sandbox state file .*sandbox-state\.json is not valid JSON.*delete it to start over\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
       .option('--state <file>', 'state file (default: sandbox-state.json in the data folder)')
       .option('--memory', 'keep state in memory only')
       .option('--seed <n>', 'seed of the demo data (default 1)')
-      .option('--accounts <n>', 'number of seeded accounts, up to 1000000 (default 60)')
+      .option('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)')
       .option('--api-key-scheme <word>', 'scheme word of the API key header (D1)', 'bo'),
   async run(ctx, _args, opts) {
     const port = wholeNumber('--port', opts.port ?? '4010', 0, 65535);

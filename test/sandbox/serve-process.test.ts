@@ -1,0 +1,84 @@
+// `bo sandbox serve` as a real process from the built bundle: prints its URL, answers
+// requests, prints emails as they are sent, exits on SIGINT; refuses a remote host.
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const env = { ...process.env };
+delete env.NODE_EXTRA_CA_CERTS;
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'pipe' });
+}, 120_000);
+
+function serve(args: string[]) {
+  const child = spawn(process.execPath, ['bin/bo.js', 'sandbox', 'serve', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = (re: RegExp, stream: () => string) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timeout waiting for ${re}; stderr: ${stderr}`)), 20_000);
+      const check = () => {
+        const m = stream().match(re);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m);
+        }
+      };
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
+      check();
+    });
+  return { child, exited, waitFor, out: () => stdout, err: () => stderr };
+}
+
+describe('bo sandbox serve (built binary)', () => {
+  it('prints the URL, serves the API, shows emails with their codes, and stops on SIGINT', async () => {
+    const p = serve(['--memory', '--port', '0']);
+    const [, url] = await p.waitFor(/^(http:\/\/127\.0\.0\.1:\d+)\n/, p.out);
+    await p.waitFor(/demo logins:/, p.err);
+    expect(p.err()).toContain('plain@sandbox.example');
+    expect(p.err()).toMatch(/API key: Authorization: bo sbx_key_\w+:sbx_secret_\w+/);
+
+    const fixtures = await (await fetch(`${url}/__sandbox/fixtures`)).json();
+    const { key, secret } = fixtures.apiKey;
+    const lists = await fetch(`${url}/api/v1/email/lists`, { headers: { authorization: `bo ${key}:${secret}` } });
+    expect(lists.status).toBe(200);
+
+    const user = fixtures.users.find((u: { kind: string }) => u.kind === 'email');
+    const login = await fetch(`${url}/api/v1/tokens`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.username, password: user.password }),
+    });
+    expect(login.status).toBe(202);
+    const outbox = await (await fetch(`${url}/__sandbox/outbox`)).json();
+    const code = outbox.at(-1).code;
+    await p.waitFor(new RegExp(`email to ${user.username.replace('.', '\\.')}: .* code ${code}`), p.err);
+
+    p.child.kill('SIGINT');
+    expect(await p.exited).toBe(130);
+    expect(p.err()).toContain('sandbox stopped');
+    await expect(fetch(`${url}/api/v1/email/lists`)).rejects.toThrow();
+  }, 60_000);
+
+  it('refuses a non-loopback --host without --allow-remote (exit 2, one line naming the flag)', async () => {
+    const p = serve(['--memory', '--host', '0.0.0.0']);
+    expect(await p.exited).toBe(2);
+    expect(p.err()).toMatch(/^error: --host 0\.0\.0\.0 is not a loopback address.*--allow-remote/);
+    expect(p.out()).toBe('');
+  }, 30_000);
+
+  it.each([
+    [['--port', 'http'], '--port'],
+    [['--accounts', '5'], '--accounts'],
+    [['--seed', '-1'], '--seed'],
+    [['--memory', '--state', 'x.json'], '--state'],
+  ])('refuses %j with exit 2 naming %s', async (args, flag) => {
+    const p = serve(args);
+    expect(await p.exited).toBe(2);
+    expect(p.err().split('\n')[0]).toContain(flag);
+  }, 30_000);
+});

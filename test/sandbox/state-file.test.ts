@@ -1,0 +1,148 @@
+// The state file (store.ts, state-file.ts): several processes writing one file lose
+// nothing; a crash mid-write, a leftover temp file or a dead writer's lock leave a
+// valid file; a failed transaction writes nothing.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { seedState } from '../../src/sandbox/seed.js';
+import { Store } from '../../src/sandbox/store.js';
+
+let dir: string;
+let writer: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bo-state-'));
+  writer = join(dir, 'store-writer.mjs');
+  await build({
+    entryPoints: [new URL('./support/store-writer.ts', import.meta.url).pathname],
+    outfile: writer, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning',
+  });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const params = { seed: 1, accounts: 20 };
+const openFile = (file: string) => Store.file({ file, params, seeder: seedState });
+const listNames = (file: string) =>
+  Object.keys(JSON.parse(readFileSync(file, 'utf8')).records.EmailList ?? {});
+
+function runWriter(file: string, tag: string, count: number, pad = 0) {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const child = spawn(process.execPath, [writer, file, tag, String(count), String(pad)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal, out, err })),
+  );
+  const ready = new Promise<void>((resolve) => child.stdout.on('data', () => out.includes('ready') && resolve()));
+  return { child, exited, ready };
+}
+
+describe('concurrent writers', () => {
+  it('three processes writing one file concurrently lose no write', async () => {
+    const file = join(dir, 'concurrent.json');
+    const writers = ['a', 'b', 'c'].map((tag) => runWriter(file, tag, 40));
+    const results = await Promise.all(writers.map((w) => w.exited));
+    for (const r of results) expect(r, r.err).toMatchObject({ code: 0 });
+    const names = listNames(file);
+    for (const tag of ['a', 'b', 'c']) {
+      for (let i = 0; i < 40; i++) expect(names, `${tag}-${i}`).toContain(`${tag}-${i}`);
+    }
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  }, 60_000);
+
+  it('two stores in one process see each other\'s writes and keep both', async () => {
+    const file = join(dir, 'two-stores.json');
+    const a = await openFile(file);
+    const b = await openFile(file);
+    await a.transact((tx) => tx.put('EmailList', { Uid: 'from-a', _objectType: 'EmailList', Name: 'A' }));
+    expect(await b.read((db) => db.get('EmailList', 'from-a')?.Name)).toBe('A');
+    await b.transact((tx) => tx.put('EmailList', { Uid: 'from-b', _objectType: 'EmailList', Name: 'B' }));
+    await a.transact((tx) => tx.put('EmailList', { Uid: 'from-a2', _objectType: 'EmailList', Name: 'A2' }));
+    expect(listNames(file)).toEqual(expect.arrayContaining(['from-a', 'from-b', 'from-a2']));
+  });
+});
+
+describe('crash safety', () => {
+  it('a writer killed mid-write leaves a valid file, and its lock does not block the next writer', async () => {
+    const file = join(dir, 'killed.json');
+    for (let round = 0; round < 4; round++) {
+      const w = runWriter(file, `k${round}`, 1000, 200_000);
+      await w.ready;
+      await new Promise((r) => setTimeout(r, 20 + round * 15));
+      w.child.kill('SIGKILL');
+      await w.exited;
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      expect(state.format).toBe('bo-sandbox/1');
+      expect(Object.keys(state.records.EmailList)).toContain(`k${round}-0`);
+    }
+    const store = await openFile(file);
+    const started = Date.now();
+    await store.transact((tx) => tx.put('EmailList', { Uid: 'after-crash', _objectType: 'EmailList', Name: 'ok' }));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(listNames(file)).toContain('after-crash');
+    expect(readdirSync(dir).filter((n) => n.startsWith('.killed.json.') && n.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+
+  it('ignores and removes a temp file left by a dead writer', async () => {
+    const file = join(dir, 'leftover.json');
+    const store = await openFile(file);
+    await store.transact((tx) => tx.put('EmailList', { Uid: 'kept', _objectType: 'EmailList', Name: 'kept' }));
+    const temp = join(dir, '.leftover.json.999999.1.tmp');
+    writeFileSync(temp, '{"format":"bo-sandbox/1", "truncat');
+    const again = await openFile(file);
+    expect(await again.read((db) => db.get('EmailList', 'kept')?.Name)).toBe('kept');
+    expect(existsSync(temp)).toBe(false);
+  });
+
+  it('takes over a lock whose process is gone', async () => {
+    const file = join(dir, 'stale-lock.json');
+    const store = await openFile(file);
+    writeFileSync(`${file}.lock`, `999999 ${Date.now()} x`);
+    const started = Date.now();
+    await store.transact((tx) => tx.put('EmailList', { Uid: 'after-lock', _objectType: 'EmailList', Name: 'x' }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(listNames(file)).toContain('after-lock');
+  });
+
+  it('a transaction that throws writes nothing', async () => {
+    const file = join(dir, 'throws.json');
+    const store = await openFile(file);
+    const before = readFileSync(file, 'utf8');
+    await expect(
+      store.transact((tx) => {
+        tx.put('EmailList', { Uid: 'half', _objectType: 'EmailList', Name: 'half' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(await store.read((db) => db.get('EmailList', 'half'))).toBeUndefined();
+  });
+});
+
+describe('reading', () => {
+  it('parses the file again only after another process changed it', async () => {
+    const file = join(dir, 'reparse.json');
+    const a = await openFile(file);
+    const b = await openFile(file);
+    const parse = vi.spyOn(JSON, 'parse');
+    const bigParses = () => parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > 10_000).length;
+    try {
+      for (let i = 0; i < 10; i++) await a.read((db) => db.all('Account').length);
+      await a.transact((tx) => tx.put('EmailList', { Uid: 'own-write', _objectType: 'EmailList', Name: 'x' }));
+      await a.read((db) => db.all('Account').length);
+      expect(bigParses()).toBe(0);
+      await b.transact((tx) => tx.put('EmailList', { Uid: 'other-write', _objectType: 'EmailList', Name: 'y' }));
+      const before = bigParses();
+      expect(await a.read((db) => db.get('EmailList', 'other-write')?.Name)).toBe('y');
+      await a.read((db) => db.all('Account').length);
+      expect(bigParses() - before).toBe(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+});
