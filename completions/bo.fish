@@ -329,7 +329,7 @@ complete -c bo -n "__bo_at 'bo sandbox serve'" -l allow-remote -d 'allow a non-l
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l state -r -F -d 'state file (default: sandbox-state.json in the data folder)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l memory -d 'keep state in memory only'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l seed -x -d 'seed of the demo data (default 1)'
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, up to 1000000 (default 60)'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, 20 to 1000000 (default 60)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'scheme word of the API key header (D1)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -s h -l help -d 'help with examples'
 

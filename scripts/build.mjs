@@ -21,5 +21,3 @@ await build({
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
   logLevel: 'warning',
 });
-// completions/* are printed by the bundle just built.
-await import('./completions.mjs');
