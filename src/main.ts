@@ -61,7 +61,16 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     if (controller.signal.aborted) process.exit(ExitCode.interrupted);
     controller.abort();
   };
-  if (usingProcess) process.on('SIGINT', onSigint);
+  if (usingProcess) {
+    process.on('SIGINT', onSigint);
+    // `bo … | head` closes the pipe early: that ends the output, it is not an error.
+    for (const stream of [process.stdout, process.stderr]) {
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EPIPE') process.exit(ExitCode.ok);
+        throw err;
+      });
+    }
+  }
 
   let globals: Globals | undefined;
   // What a command opened (HTTP agents, the embedded sandbox), closed when it ends.

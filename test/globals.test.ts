@@ -176,4 +176,26 @@ describe('the embedded sandbox (--sandbox, BO_SANDBOX=1)', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('authorization: bo [redacted]');
   });
+
+  it('uses the token of `bo --sandbox login` afterwards, in a profile of its own', async () => {
+    const cfg = tempConfig();
+    const env = { ...cfg.env, BO_DATA_DIR: `${cfg.root}/data` };
+    const { createMemoryStore } = await import('../src/auth/stores/memory.js');
+    const store = createMemoryStore();
+    const users = JSON.parse((await runBo(['sandbox', 'users', '--json'], { env })).stdout) as Array<{ kind: string; username: string; password: string }>;
+    const plain = users.find((u) => u.kind === 'plain')!;
+    const login = await runBo(['--sandbox', 'login', '--username', plain.username, '--password-stdin'], {
+      env,
+      stdin: `${plain.password}\n`,
+      credentials: store,
+    });
+    expect(login.code).toBe(0);
+    expect(login.stderr).toMatch(/^Signed in as \S+ \(sandbox\) until /);
+    expect(await store.get('sandbox')).toMatchObject({ kind: 'token', username: plain.username });
+    expect(await store.get('default')).toBeNull();
+    const r = await runBo(['--sandbox', '--verbose', 'accounts', 'list', '--limit', '1'], { env, credentials: store });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('authorization: bearer [redacted]');
+  });
 });
+

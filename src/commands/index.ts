@@ -20,6 +20,7 @@ import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
 import sandboxOutbox from './sandbox/outbox.js';
 import sandboxReset from './sandbox/reset.js';
+import completion from './completion.js';
 
 export const commands: CommandDefinition<any>[] = [
   login,
@@ -42,4 +43,5 @@ export const commands: CommandDefinition<any>[] = [
   sandboxFixtures,
   sandboxOutbox,
   sandboxReset,
+  completion,
 ];

@@ -8,6 +8,7 @@ import type { Clock } from '../../src/context.js';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/main.js';
 import type { RunBoOptions, RunBoResult } from '../helpers/run-bo.js';
+import { tempConfig } from '../helpers/config-dir.js';
 
 export interface FixtureUser {
   username: string;
@@ -145,7 +146,8 @@ export async function boLogin(
       stdinIsTTY: options.stdinIsTTY ?? false,
       stdoutIsTTY: options.stdoutIsTTY ?? false,
       stderrIsTTY: options.stderrIsTTY ?? false,
-      env: { HOME: process.env.HOME, PATH: process.env.PATH, ...options.env },
+      // A config folder of its own: a login writes the profile's settings.
+      env: { HOME: process.env.HOME, PATH: process.env.PATH, ...tempConfig().env, ...options.env },
     },
     prompter: options.prompter,
     credentials: options.realStore ? undefined : store,

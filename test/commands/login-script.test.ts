@@ -36,7 +36,11 @@ describe('bo login from a script', () => {
     const r = await script('plain', []);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Signed in as \S+ \(127\.0\.0\.1:\d+\) until \d{4}-\d\d-\d\d\.\n$/);
+    const [signedIn, saved, ...rest] = r.stderr.split('\n');
+    expect(signedIn).toMatch(/^Signed in as \S+ \(127\.0\.0\.1:\d+\) until \d{4}-\d\d-\d\d\.$/);
+    // --base-url named a tenant the profile did not have: it is kept for next time.
+    expect(saved).toBe(`Saved ${sandbox.url} as the base URL of profile "default".`);
+    expect(rest).toEqual(['']);
     expect(r.stderr).toContain(`Signed in as ${r.user.username} (`);
     expect(r.store.saved.get('default')).toMatchObject({ kind: 'token', username: r.user.username });
   });

@@ -1,9 +1,10 @@
 // The built binary as a user runs it: the README's first command on a fresh data
 // folder, exit codes set through the bin shim, pipes, and Ctrl-C.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
-import { runBin } from '../helpers/run-bin.js';
+import { binPath, runBin } from '../helpers/run-bin.js';
 
 const fresh = () => {
   const cfg = tempConfig();
@@ -25,6 +26,16 @@ describe('the bo binary', () => {
     const items = JSON.parse(r.stdout) as Array<{ Uid: string; _objectType: string }>;
     expect(items.length).toBeGreaterThan(10);
     expect(items.every((a) => typeof a.Uid === 'string')).toBe(true);
+  });
+
+  it('ends quietly with exit 0 when the reader of its output goes away (| head)', () => {
+    const env = fresh();
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${binPath}" --sandbox --jsonl accounts list --all --page-size 1 | head -1; echo "status \${PIPESTATUS[0]}" >&2`], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(r.stdout).Uid).toMatch(/^acc_/);
+    expect(r.stderr).toBe('status 0\n');
   });
 
   it('sets the documented exit codes', async () => {

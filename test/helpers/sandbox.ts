@@ -9,27 +9,12 @@
 import { seedState, DEFAULT_ACCOUNTS } from '../../src/sandbox/seed.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { Store } from '../../src/sandbox/store.js';
-import type { Mail, ActivityEntry } from '../../src/sandbox/state.js';
+import type { Mail, ActivityEntry, SeedFixtures } from '../../src/sandbox/state.js';
 
-export interface Fixtures {
+/** GET /__sandbox/fixtures (DECISIONS.md "Sandbox-only endpoints"). */
+export interface Fixtures extends SeedFixtures {
   apiKey: { scheme: string; key: string; secret: string };
   users: Array<{ username: string; password: string; kind: string; totpSecret: string | null; recoveryCodes: string[] }>;
-  accounts: string[];
-  trialAccounts: string[];
-  memberships: Array<{ accountUid: string; uid: string }>;
-  deals: string[];
-  plans: string[];
-  addOns: string[];
-  subscriptions: string[];
-  subscriptionAddOns: string[];
-  coupons: string[];
-  emailLists: string[];
-  broadcasts: string[];
-  dripCampaigns: string[];
-  articles: Array<{ uid: string; tagUids: string[] }>;
-  people: string[];
-  pipelineStages: string[];
-  segments: string[];
 }
 
 export interface HttpResult<T = any> {

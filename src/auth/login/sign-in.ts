@@ -6,7 +6,7 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
-import { currentProfileName, loadConfig } from '../../config/config.js';
+import { currentProfileName, loadConfig, saveConfig } from '../../config/config.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
@@ -62,8 +62,30 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     // The embedded sandbox listens on a fresh port each run: name it rather than the port.
     const tenant = ctx.globals.sandbox && !ctx.globals.baseUrl ? 'sandbox' : tenantHost(http.baseUrl);
     ctx.io.stderr.write(`Signed in as ${result.username} (${tenant}) until ${expiresAt.slice(0, 10)}.\n`);
+    rememberProfile(ctx, profile, store, http.baseUrl);
   } finally {
     lines.close();
     http.close();
   }
+}
+
+/**
+ * After a login the profile says where its credential is (so `bo --sandbox` knows a
+ * token is stored without asking the keychain on every run) and, when the user named
+ * the tenant with --base-url and the profile had none, keeps that URL for next time.
+ */
+function rememberProfile(ctx: Context, profile: string, store: CredentialStore, baseUrl: string): void {
+  const cfg = loadConfig(ctx.io.env);
+  const settings = (cfg.profiles[profile] ??= {});
+  let changed = false;
+  if (!settings['credential-store']) {
+    settings['credential-store'] = store.backend === 'file' ? 'file' : 'keychain';
+    changed = true;
+  }
+  if (ctx.globals.baseUrl && !ctx.globals.sandbox && !settings['base-url']) {
+    settings['base-url'] = baseUrl;
+    changed = true;
+    ctx.io.stderr.write(`Saved ${baseUrl} as the base URL of profile "${profile}".\n`);
+  }
+  if (changed) saveConfig(ctx.io.env, cfg);
 }
