@@ -79,6 +79,7 @@ describe('bo sandbox serve (built binary)', () => {
     [['--accounts', '5'], '--accounts'],
     [['--seed', '-1'], '--seed'],
     [['--memory', '--state', 'x.json'], '--state'],
+    [['--state', 'x.json', '--accounts', '200000'], '--memory'],
   ])('refuses %j with exit 2 naming %s', async (args, flag) => {
     const p = serve(args);
     expect(await p.exited).toBe(2);

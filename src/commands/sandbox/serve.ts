@@ -66,6 +66,8 @@ export default defineCommand<Opts>({
     const accounts = opts.accounts === undefined ? DEFAULT_ACCOUNTS : wholeNumber('--accounts', opts.accounts, MIN_ACCOUNTS, 1_000_000);
     const params = { seed, accounts };
     const file = opts.memory ? undefined : (opts.state ?? defaultStatePath(ctx.io.env));
+    // Past this the state no longer fits one JSON string comfortably.
+    if (file && accounts > 100_000) throw new UsageError(`--accounts ${accounts} needs --memory (a state file holds at most 100000 accounts)`);
     const store = file
       ? await Store.file({ file, params, seeder: seedState, reseedOnMismatch: opts.seed !== undefined || opts.accounts !== undefined })
       : Store.memory(params, seedState);
