@@ -3,7 +3,7 @@
 // built on first use and dropped only when their kind is written.
 
 import { relationsOf, type Kind, type Rec } from './schema.js';
-import type { State } from './state.js';
+import type { ActivityEntry, State } from './state.js';
 
 export class Db {
   private lists = new Map<Kind, Rec[]>();
@@ -11,7 +11,16 @@ export class Db {
   private emails?: Map<string, Rec>;
   private memos = new Map<string, unknown>();
 
-  constructor(readonly state: State) {}
+  /** `activitySource`: where the log lives when not in the state (a file store's own file). */
+  constructor(
+    readonly state: State,
+    private readonly activitySource?: () => ActivityEntry[],
+  ) {}
+
+  /** The activity log, oldest first. */
+  activity(): ActivityEntry[] {
+    return this.activitySource ? this.activitySource() : this.state.activity;
+  }
 
   get(kind: Kind, uid: string): Rec | undefined {
     return this.state.records[kind]?.[uid];

@@ -89,7 +89,8 @@ export function removeStaleTemps(path: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    // Temp names end in .<pid>.<time>.tmp (state and activity log alike).
+    const pid = Number(name.split('.').at(-3));
     if (pid === process.pid || isAlive(pid)) continue;
     try { unlinkSync(join(dirname(path), name)); } catch { /* raced with another cleaner */ }
   }

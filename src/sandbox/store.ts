@@ -4,6 +4,7 @@
 // Every change goes through `transact`: all of a request's writes or none.
 
 import { Db } from './db.js';
+import { appendActivity, readActivity, writeActivity } from './activity-file.js';
 import { readState, readVersion, removeStaleTemps, withLock, writeStateAtomically } from './state-file.js';
 import type { SeedParams, State } from './state.js';
 import { Tx } from './tx.js';
@@ -32,7 +33,7 @@ export class Store {
 
   static memory(params: SeedParams, seeder: Seeder, realNow?: () => Date): Store {
     const store = new Store({ params, seeder, realNow });
-    store.db = new Db(seeder(params, store.realNow()));
+    store.db = store.makeDb(seeder(params, store.realNow()));
     return store;
   }
 
@@ -82,11 +83,18 @@ export class Store {
     const tx = new Tx(db, () => this.now());
     const result = fn(tx);
     if (!tx.dirty && !this.pendingWrite) return result;
-    const next = tx.commit();
-    if (next !== db.state) this.db = new Db(next);
+    if (file && tx.onlyActivity && !this.pendingWrite) {
+      appendActivity(file, tx.activityEntries);
+      return result;
+    }
+    const next = tx.commit(!file);
+    if (next !== db.state) this.db = this.makeDb(next);
     if (file) {
       try {
         writeStateAtomically(file, next);
+        // A reset or a fresh seed starts the log over.
+        if (tx.replaced || this.pendingWrite) writeActivity(file, []);
+        appendActivity(file, tx.activityEntries);
         this.pendingWrite = false;
       } catch (err) {
         // Memory now differs from the file: forget it, re-read next time.
@@ -114,7 +122,13 @@ export class Store {
       state = this.options.seeder(p, this.realNow());
       this.pendingWrite = true;
     }
-    this.db = new Db(state);
+    this.db = this.makeDb(state);
+  }
+
+  /** A file store's activity log is its own file (state-file.ts), read when asked for. */
+  private makeDb(state: State): Db {
+    const file = this.options.file;
+    return new Db(state, file ? () => readActivity(file) : undefined);
   }
 
   private current(): Db {

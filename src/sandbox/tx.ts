@@ -96,6 +96,19 @@ export class Tx {
     return this.mails;
   }
 
+  get activityEntries(): readonly ActivityEntry[] {
+    return this.activity;
+  }
+
+  /** Nothing but activity entries: a file store appends them without rewriting the state. */
+  get onlyActivity(): boolean {
+    return this.writes.size === 0 && this.mails.length === 0 && !this.authTouched && this.clockDeltaMs === 0 && !this.replacement;
+  }
+
+  get replaced(): boolean {
+    return this.replacement !== undefined;
+  }
+
   get dirty(): boolean {
     return (
       this.writes.size > 0 || this.mails.length > 0 || this.activity.length > 0 ||
@@ -103,8 +116,11 @@ export class Tx {
     );
   }
 
-  /** Applies everything to `db.state` (or returns the replacement state). */
-  commit(): State {
+  /**
+   * Applies everything to `db.state` (or returns the replacement state). A file store
+   * keeps the activity log in its own append-only file, so it passes `activityInState: false`.
+   */
+  commit(activityInState = true): State {
     const db = this.db;
     const state = this.replacement ?? db.state;
     if (!this.replacement) {
@@ -121,8 +137,10 @@ export class Tx {
       state.outbox.push(...this.mails);
       if (state.outbox.length > MAX_OUTBOX) state.outbox.splice(0, state.outbox.length - MAX_OUTBOX);
     }
-    state.activity.push(...this.activity);
-    if (state.activity.length > MAX_ACTIVITY) state.activity.splice(0, state.activity.length - MAX_ACTIVITY);
+    if (activityInState) {
+      state.activity.push(...this.activity);
+      if (state.activity.length > MAX_ACTIVITY) state.activity.splice(0, state.activity.length - MAX_ACTIVITY);
+    }
     // Monotonic across a reset too: other processes compare it to notice a change.
     state.version = db.state.version + 1;
     return state;

@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 let dir: string;
 let writer: string;
@@ -158,6 +159,45 @@ describe('reading', () => {
       expect(bigParses() - before).toBe(1);
     } finally {
       parse.mockRestore();
+    }
+  });
+});
+
+describe('the activity log of a file store', () => {
+  it('appends reads without rewriting the state, is shared by processes, and reset clears it', async () => {
+    const file = join(dir, 'activity.json');
+    const a = await startTestSandbox({ store: await openFile(file) });
+    const b = await startTestSandbox({ store: await openFile(file) });
+    try {
+      const version = () => JSON.parse(readFileSync(file, 'utf8')).version;
+      const before = version();
+      await a.api('GET', '/email/lists');
+      await b.api('GET', '/email/lists?limit=1');
+      await a.api('GET', '/email/lists?donotlog=1');
+      expect(version()).toBe(before);
+      const paths = (await b.activity()).map((e) => `${e.method} ${e.path} ${e.status}`);
+      expect(paths).toEqual(['GET /api/v1/email/lists 200', 'GET /api/v1/email/lists 200']);
+      await a.api('POST', '/email/lists', { body: { Name: 'Logged write' } });
+      expect(version()).toBe(before + 1);
+      expect((await b.activity()).map((e) => e.method)).toEqual(['GET', 'GET', 'POST']);
+      await b.reset();
+      expect(await a.activity()).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('skips a torn last line left by a crash mid-append', async () => {
+    const file = join(dir, 'torn.json');
+    const sb = await startTestSandbox({ store: await openFile(file) });
+    try {
+      await sb.api('GET', '/email/lists');
+      writeFileSync(`${file}.activity.jsonl`, readFileSync(`${file}.activity.jsonl`, 'utf8') + '{"method":"GE');
+      await sb.api('GET', '/email/lists?limit=2');
+      expect((await sb.activity()).map((e) => e.path)).toEqual(['/api/v1/email/lists', '/api/v1/email/lists']);
+    } finally {
+      await sb.close();
     }
   });
 });

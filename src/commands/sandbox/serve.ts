@@ -81,7 +81,7 @@ export default defineCommand<Opts>({
     }
     ctx.io.stdout.write(`${server.url}\n`);
     if (file && accounts > 10_000) {
-      ctx.io.stderr.write(`warning: ${accounts} accounts in a state file: every request rewrites it; --memory is much faster for benchmarks\n`);
+      ctx.io.stderr.write(`warning: ${accounts} accounts in a state file: every write request rewrites it; --memory is faster for benchmarks\n`);
     }
     await printServeBanner(ctx, server.url, file);
     if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));

@@ -13,7 +13,7 @@ function outbox(_req: RouteRequest, tx: Tx) {
 }
 
 function activity(_req: RouteRequest, tx: Tx) {
-  return ok(tx.db.state.activity);
+  return ok(tx.db.activity());
 }
 
 function clock(req: RouteRequest, tx: Tx) {
