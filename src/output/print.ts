@@ -27,8 +27,30 @@ export function cellText(value: unknown, kind: Column['kind'], tty: boolean): st
       return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
     }
   }
-  if (typeof value === 'object') return sanitize(JSON.stringify(value));
+  if (typeof value === 'object') return sanitize(summarize(value));
   return sanitize(String(value));
+}
+
+const MAX_LISTED = 3;
+
+/**
+ * A nested value in one cell: a record by its name and Uid, a list of records by up to
+ * three of them, anything else as compact JSON without its nulls. The whole record is
+ * what --json is for.
+ */
+function summarize(value: object): string {
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, MAX_LISTED).map((v) => (v && typeof v === 'object' ? summarize(v) : String(v)));
+    const more = value.length > MAX_LISTED ? `, +${value.length - MAX_LISTED} more` : '';
+    return shown.join(', ') + more;
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record.Uid === 'string') {
+    const label = record.Name ?? record.FullName ?? record.Email;
+    return typeof label === 'string' && label !== '' ? `${label} (${record.Uid})` : record.Uid;
+  }
+  const present = Object.entries(record).filter(([, v]) => v !== null && v !== undefined);
+  return present.length === 0 ? '' : JSON.stringify(Object.fromEntries(present));
 }
 
 function write(ctx: Context, text: string): Promise<void> {

@@ -26,6 +26,18 @@ describe('bo accounts get', () => {
     expect(record.Name).toBe(stored.Name);
   });
 
+  it('shows nested records by name and Uid, not as raw JSON (the whole record is --json)', async () => {
+    const uid = sb.fixtures.accounts[0]!;
+    const record = JSON.parse((await runBo(['--json', 'accounts', 'get', uid], { env: env() })).stdout);
+    const contact = record.PrimaryContact as { Uid: string; FullName?: string; Name?: string; Email?: string };
+    expect(contact?.Uid).toBeTruthy();
+    const r = await runBo(['accounts', 'get', uid], { env: env() });
+    const lines = r.stdout.trimEnd().split('\n');
+    const label = contact.Name ?? contact.FullName ?? contact.Email;
+    expect(lines).toContain(`PrimaryContact\t${label ? `${label} (${contact.Uid})` : contact.Uid}`);
+    expect(r.stdout).not.toContain('"_objectType"');
+  });
+
   it('draws a two-column table on a TTY', async () => {
     const uid = sb.fixtures.accounts[0]!;
     const r = await runBo(['--no-color', 'accounts', 'get', uid], { env: env(), stdoutIsTTY: true });
