@@ -164,6 +164,8 @@ async function makeTable(ctx: Context, head: string[]) {
   return new Table({
     head: head.map((h) => chalk.bold(h)),
     style: { head: [], border: ctx.globals.color ? ['grey'] : [] },
+    // No rule between rows: a 100-row list stays 100 lines tall.
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     wordWrap: false,
   });
 }
