@@ -20,6 +20,42 @@ export function broadcastStatus(status: unknown): unknown {
   return label ? `${status} ${label}` : status;
 }
 
+type Pair = [string, unknown, ('text' | 'date' | 'number')?];
+
+function field(record: unknown, name: string): unknown {
+  return record && typeof record === 'object' ? (record as Record<string, unknown>)[name] : undefined;
+}
+
+/** The fields a person reads, in a sensible order; the whole record is --json. */
+export function broadcastPairs(b: Record<string, unknown>): Pair[] {
+  const campaign = b.Campaign;
+  const message = b.Message;
+  const fromName = field(campaign, 'FromName');
+  const fromEmail = field(campaign, 'FromEmail');
+  const from = [fromName, fromEmail ? `<${String(fromEmail)}>` : undefined].filter((v) => v != null && v !== '').join(' ');
+  const tags = Array.isArray(b.Tags) ? b.Tags.map((t) => field(t, 'Name') ?? t).join(', ') : b.Tags;
+  const pairs: Pair[] = [
+    ['Uid', b.Uid],
+    ['Name', field(campaign, 'Name')],
+    ['Subject', field(message, 'Subject')],
+    ['Status', broadcastStatus(b.Status)],
+    ['From', from],
+    ['Send at', b.SendDateTime, 'date'],
+    ['Next run', b.NextRunDateTime, 'date'],
+    ['Lists', b.EmailListUids],
+    ['Segments', b.SegmentUids],
+    ['Template', b.TemplateUid],
+    ['Tags', tags],
+  ];
+  for (const counter of ['Sent', 'Delivered', 'Open', 'Click', 'Bounce', 'Spam', 'Unsubscribed']) {
+    const value = field(message, `Count${counter}`);
+    if (value !== undefined && value !== null) pairs.push([counter, value, 'number']);
+  }
+  if (b.ErrorMessage) pairs.push(['Error', b.ErrorMessage]);
+  pairs.push(['Created', b.Created, 'date'], ['Updated', b.Updated, 'date']);
+  return pairs;
+}
+
 export default defineCommand({
   path: ['broadcasts', 'get'],
   summary: 'Show one broadcast campaign by Uid (exit 3 when absent)',
@@ -44,11 +80,6 @@ export default defineCommand({
       throw err;
     }
     if (!broadcast || typeof broadcast !== 'object' || ctx.globals.json || ctx.globals.jsonl) return printRecord(ctx, broadcast);
-    const dated = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) ? 'date' : 'text');
-    await printRecord(
-      ctx,
-      broadcast,
-      Object.entries(broadcast).map(([k, v]) => (k === 'Status' ? [k, broadcastStatus(v)] : [k, v, dated(v)])),
-    );
+    await printRecord(ctx, broadcast, broadcastPairs(broadcast));
   },
 });
