@@ -11,9 +11,9 @@ export default defineCommand<Opts>({
   path: ['addons', 'preview'],
   summary: 'Preview the invoice for adding an add-on to a subscription (nothing is saved)',
   description:
-    'Ask what adding an add-on to a subscription would invoice: the prorated charge for the rest of the\n' +
-    'current billing period plus any setup fee. Nothing is saved. --quantity defaults to the add-on\'s\n' +
-    'minimum; --start (a date or date-time; a bare date means 23:59:59 UTC that day) defaults to now.',
+    'Ask what adding an add-on to a subscription would invoice: the prorated charge for the rest of the ' +
+      'current billing period plus any setup fee. Nothing is saved. --quantity defaults to the add-on\'s ' +
+      'minimum; --start (a date or date-time; a bare date means 23:59:59 UTC that day) defaults to now.',
   examples: [
     'bo addons preview --subscription sub_123 --addon addon_456',
     'bo addons preview --subscription sub_123 --addon addon_456 --quantity 5 --start 2026-07-01',

@@ -23,8 +23,8 @@ export default defineCommand<Opts>({
   path: ['coupons', 'list'],
   summary: 'List discount coupons (GET /billing/discountcoupons)',
   description:
-    'List discount coupons. --active keeps the coupons that can be redeemed now, --search matches part of\n' +
-    'a name or code (any case), --plan keeps the coupons that apply to that plan. The list options page for you.',
+    'List discount coupons. --active keeps the coupons that can be redeemed now, --search matches part of ' +
+      'a name or code (any case), --plan keeps the coupons that apply to that plan. The list options page for you.',
   examples: [
     'bo coupons list --active',
     'bo coupons list --search spring --json',

@@ -19,8 +19,8 @@ export default defineCommand<Opts>({
   path: ['coupons', 'redemptions'],
   summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
   description:
-    'List who redeemed a coupon: one subscription per redemption. --search matches part of the account or\n' +
-    'plan name, --active keeps the redemptions that have not expired. The list options page for you.',
+    'List who redeemed a coupon: one subscription per redemption. --search matches part of the account or ' +
+      'plan name, --active keeps the redemptions that have not expired. The list options page for you.',
   examples: [
     'bo coupons redemptions coupon_123',
     'bo coupons redemptions coupon_123 --active --search acme',
