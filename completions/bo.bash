@@ -10,10 +10,14 @@ _bo_child() {
     '0 config') REPLY=7 ;;
     '0 profiles') REPLY=12 ;;
     '0 accounts') REPLY=16 ;;
-    '0 api') REPLY=19 ;;
-    '0 sandbox') REPLY=20 ;;
-    '0 completion') REPLY=26 ;;
-    '0 help') REPLY=27 ;;
+    '0 addons') REPLY=19 ;;
+    '0 coupons') REPLY=21 ;;
+    '0 lists') REPLY=24 ;;
+    '0 broadcasts') REPLY=26 ;;
+    '0 api') REPLY=28 ;;
+    '0 sandbox') REPLY=29 ;;
+    '0 completion') REPLY=35 ;;
+    '0 help') REPLY=36 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -26,11 +30,16 @@ _bo_child() {
     '12 remove') REPLY=15 ;;
     '16 list') REPLY=17 ;;
     '16 get') REPLY=18 ;;
-    '20 serve') REPLY=21 ;;
-    '20 users') REPLY=22 ;;
-    '20 fixtures') REPLY=23 ;;
-    '20 outbox') REPLY=24 ;;
-    '20 reset') REPLY=25 ;;
+    '19 preview') REPLY=20 ;;
+    '21 list') REPLY=22 ;;
+    '21 redemptions') REPLY=23 ;;
+    '24 list') REPLY=25 ;;
+    '26 get') REPLY=27 ;;
+    '29 serve') REPLY=30 ;;
+    '29 users') REPLY=31 ;;
+    '29 fixtures') REPLY=32 ;;
+    '29 outbox') REPLY=33 ;;
+    '29 reset') REPLY=34 ;;
     *) return 1 ;;
   esac
 }
@@ -38,7 +47,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key'); _bo_flags=('-h' '--help') ;;
@@ -57,15 +66,24 @@ _bo_node() {
     16) _bo_cmds=('list' 'get'); _bo_flags=('-h' '--help') ;;
     17) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     18) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
-    19) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
-    20) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
-    21) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
-    22) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    23) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    24) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    25) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    26) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    27) _bo_cmds=(); _bo_flags=() ;;
+    19) _bo_cmds=('preview'); _bo_flags=('-h' '--help') ;;
+    20) _bo_cmds=(); _bo_flags=('--subscription' '--addon' '--quantity' '--start' '-h' '--help') ;;
+    21) _bo_cmds=('list' 'redemptions'); _bo_flags=('-h' '--help') ;;
+    22) _bo_cmds=(); _bo_flags=('--active' '--search' '--plan' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    23) _bo_cmds=(); _bo_flags=('--search' '--active' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    24) _bo_cmds=('list'); _bo_flags=('-h' '--help') ;;
+    25) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    26) _bo_cmds=('get'); _bo_flags=('-h' '--help') ;;
+    27) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    28) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
+    29) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
+    30) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    31) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    33) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    34) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    36) _bo_cmds=(); _bo_flags=() ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -118,28 +136,67 @@ _bo_flag() {
     '17 -h'|'17 --help') REPLY=none ;;
     '18 --fields') REPLY=text ;;
     '18 -h'|'18 --help') REPLY=none ;;
-    '19 -X'|'19 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
-    '19 -F'|'19 --field') REPLY=text ;;
-    '19 --input') REPLY=file ;;
-    '19 --paginate') REPLY=none ;;
-    '19 --no-auth') REPLY=none ;;
     '19 -h'|'19 --help') REPLY=none ;;
+    '20 --subscription') REPLY=text ;;
+    '20 --addon') REPLY=text ;;
+    '20 --quantity') REPLY=text ;;
+    '20 --start') REPLY=text ;;
     '20 -h'|'20 --help') REPLY=none ;;
-    '21 --port') REPLY=text ;;
-    '21 --host') REPLY=text ;;
-    '21 --allow-remote') REPLY=none ;;
-    '21 --state') REPLY=file ;;
-    '21 --memory') REPLY=none ;;
-    '21 --seed') REPLY=text ;;
-    '21 --accounts') REPLY=text ;;
-    '21 --api-key-scheme') REPLY=text ;;
     '21 -h'|'21 --help') REPLY=none ;;
+    '22 --active') REPLY=none ;;
+    '22 --search') REPLY=text ;;
+    '22 --plan') REPLY=text ;;
+    '22 --limit') REPLY=text ;;
+    '22 --all') REPLY=none ;;
+    '22 --page') REPLY=text ;;
+    '22 --page-size') REPLY=text ;;
+    '22 --fields') REPLY=text ;;
+    '22 --filter') REPLY=text ;;
+    '22 --order-by') REPLY=text ;;
     '22 -h'|'22 --help') REPLY=none ;;
+    '23 --search') REPLY=text ;;
+    '23 --active') REPLY=none ;;
+    '23 --limit') REPLY=text ;;
+    '23 --all') REPLY=none ;;
+    '23 --page') REPLY=text ;;
+    '23 --page-size') REPLY=text ;;
+    '23 --fields') REPLY=text ;;
+    '23 --filter') REPLY=text ;;
+    '23 --order-by') REPLY=text ;;
     '23 -h'|'23 --help') REPLY=none ;;
-    '24 --last') REPLY=none ;;
     '24 -h'|'24 --help') REPLY=none ;;
+    '25 --limit') REPLY=text ;;
+    '25 --all') REPLY=none ;;
+    '25 --page') REPLY=text ;;
+    '25 --page-size') REPLY=text ;;
+    '25 --fields') REPLY=text ;;
+    '25 --filter') REPLY=text ;;
+    '25 --order-by') REPLY=text ;;
     '25 -h'|'25 --help') REPLY=none ;;
     '26 -h'|'26 --help') REPLY=none ;;
+    '27 -h'|'27 --help') REPLY=none ;;
+    '28 -X'|'28 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
+    '28 -F'|'28 --field') REPLY=text ;;
+    '28 --input') REPLY=file ;;
+    '28 --paginate') REPLY=none ;;
+    '28 --no-auth') REPLY=none ;;
+    '28 -h'|'28 --help') REPLY=none ;;
+    '29 -h'|'29 --help') REPLY=none ;;
+    '30 --port') REPLY=text ;;
+    '30 --host') REPLY=text ;;
+    '30 --allow-remote') REPLY=none ;;
+    '30 --state') REPLY=file ;;
+    '30 --memory') REPLY=none ;;
+    '30 --seed') REPLY=text ;;
+    '30 --accounts') REPLY=text ;;
+    '30 --api-key-scheme') REPLY=text ;;
+    '30 -h'|'30 --help') REPLY=none ;;
+    '31 -h'|'31 --help') REPLY=none ;;
+    '32 -h'|'32 --help') REPLY=none ;;
+    '33 --last') REPLY=none ;;
+    '33 -h'|'33 --help') REPLY=none ;;
+    '34 -h'|'34 --help') REPLY=none ;;
+    '35 -h'|'35 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=text ;;
     *\ '--base-url') REPLY=text ;;
@@ -184,16 +241,24 @@ _bo_arg() {
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    19) case $2 in
-      0) REPLY=file ;;
-      *) return 1 ;;
-    esac ;;
-    26) case $2 in
-      0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
+    23) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     27) case $2 in
-      0) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion') ;;
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    28) case $2 in
+      0) REPLY=file ;;
+      *) return 1 ;;
+    esac ;;
+    35) case $2 in
+      0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
+      *) return 1 ;;
+    esac ;;
+    36) case $2 in
+      0) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

@@ -46,6 +46,14 @@ function __bo_child -a path word
             echo 'bo profiles'
         case 'bo/accounts'
             echo 'bo accounts'
+        case 'bo/addons'
+            echo 'bo addons'
+        case 'bo/coupons'
+            echo 'bo coupons'
+        case 'bo/lists'
+            echo 'bo lists'
+        case 'bo/broadcasts'
+            echo 'bo broadcasts'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -78,6 +86,16 @@ function __bo_child -a path word
             echo 'bo accounts list'
         case 'bo accounts/get'
             echo 'bo accounts get'
+        case 'bo addons/preview'
+            echo 'bo addons preview'
+        case 'bo coupons/list'
+            echo 'bo coupons list'
+        case 'bo coupons/redemptions'
+            echo 'bo coupons redemptions'
+        case 'bo lists/list'
+            echo 'bo lists list'
+        case 'bo broadcasts/get'
+            echo 'bo broadcasts get'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -130,6 +148,56 @@ function __bo_takes_value -a path flag
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts get/--fields'
+            return 0
+        case 'bo addons preview/--subscription'
+            return 0
+        case 'bo addons preview/--addon'
+            return 0
+        case 'bo addons preview/--quantity'
+            return 0
+        case 'bo addons preview/--start'
+            return 0
+        case 'bo coupons list/--search'
+            return 0
+        case 'bo coupons list/--plan'
+            return 0
+        case 'bo coupons list/--limit'
+            return 0
+        case 'bo coupons list/--page'
+            return 0
+        case 'bo coupons list/--page-size'
+            return 0
+        case 'bo coupons list/--fields'
+            return 0
+        case 'bo coupons list/--filter'
+            return 0
+        case 'bo coupons list/--order-by'
+            return 0
+        case 'bo coupons redemptions/--search'
+            return 0
+        case 'bo coupons redemptions/--limit'
+            return 0
+        case 'bo coupons redemptions/--page'
+            return 0
+        case 'bo coupons redemptions/--page-size'
+            return 0
+        case 'bo coupons redemptions/--fields'
+            return 0
+        case 'bo coupons redemptions/--filter'
+            return 0
+        case 'bo coupons redemptions/--order-by'
+            return 0
+        case 'bo lists list/--limit'
+            return 0
+        case 'bo lists list/--page'
+            return 0
+        case 'bo lists list/--page-size'
+            return 0
+        case 'bo lists list/--fields'
+            return 0
+        case 'bo lists list/--filter'
+            return 0
+        case 'bo lists list/--order-by'
             return 0
         case 'bo api/-X'
             return 0
@@ -208,6 +276,10 @@ complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, toke
 complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
+complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: preview the invoice, expire'
+complete -c bo -n "__bo_commands 'bo'" -a "'coupons'" -d 'Discount coupons: list, redemptions'
+complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, create, subscribe addresses'
+complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -305,6 +377,68 @@ complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'the API fields parameter (D16)'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
+# bo addons
+complete -c bo -n "__bo_commands 'bo addons'" -a "'preview'" -d 'Preview the invoice for adding an add-on to a subscription (nothing is saved)'
+complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
+
+# bo addons preview
+complete -c bo -n "__bo_at 'bo addons preview'" -l subscription -x -d 'the subscription to add to'
+complete -c bo -n "__bo_at 'bo addons preview'" -l addon -x -d 'the add-on to add'
+complete -c bo -n "__bo_at 'bo addons preview'" -l quantity -x -d 'how many units (a whole number, at least 1)'
+complete -c bo -n "__bo_at 'bo addons preview'" -l start -x -d 'when the add-on would start (default: now)'
+complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examples'
+
+# bo coupons
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'list'" -d 'List discount coupons (GET /billing/discountcoupons)'
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'redemptions'" -d 'List the redemptions of a coupon (exit 3 when the coupon is absent)'
+complete -c bo -n "__bo_at 'bo coupons'" -s h -l help -d 'help with examples'
+
+# bo coupons list
+complete -c bo -n "__bo_at 'bo coupons list'" -l active -d 'only coupons that can be redeemed now'
+complete -c bo -n "__bo_at 'bo coupons list'" -l search -x -d 'part of a coupon name or code'
+complete -c bo -n "__bo_at 'bo coupons list'" -l plan -x -d 'only coupons that apply to this plan'
+complete -c bo -n "__bo_at 'bo coupons list'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo coupons list'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo coupons list'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons list'" -s h -l help -d 'help with examples'
+
+# bo coupons redemptions
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l search -x -d 'part of the account or plan name'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l active -d 'only redemptions that have not expired'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -s h -l help -d 'help with examples'
+
+# bo lists
+complete -c bo -n "__bo_commands 'bo lists'" -a "'list'" -d 'List email lists (GET /email/lists)'
+complete -c bo -n "__bo_at 'bo lists'" -s h -l help -d 'help with examples'
+
+# bo lists list
+complete -c bo -n "__bo_at 'bo lists list'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo lists list'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo lists list'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
+
+# bo broadcasts
+complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'get'" -d 'Show one broadcast campaign by Uid (exit 3 when absent)'
+complete -c bo -n "__bo_at 'bo broadcasts'" -s h -l help -d 'help with examples'
+
+# bo broadcasts get
+complete -c bo -n "__bo_at 'bo broadcasts get'" -s h -l help -d 'help with examples'
+
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
@@ -351,4 +485,4 @@ complete -c bo -n "__bo_at 'bo completion'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shell'
 
 # bo help
-complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion'" -d 'command'
