@@ -9,7 +9,7 @@ export default defineCommand({
   summary: 'Change one setting of the current profile',
   description:
     'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo) ' +
-    'or timeout (seconds) for the current profile, creating the profile if needed.',
+    'or timeout (seconds, 0.1 to 86400) for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
     'bo -p staging config set api-key-scheme acme',
