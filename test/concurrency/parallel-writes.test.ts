@@ -8,7 +8,7 @@ import { runBin, type RunBinResult } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const N = 20;
-const TRIALS = 5;
+const TRIALS = 3;
 const profiles = Array.from({ length: N }, (_, i) => `p${i}`);
 const url = (i: number) => `https://tenant${i}.example.com`;
 // No keychain: these runs must never need it.
