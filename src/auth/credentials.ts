@@ -6,7 +6,7 @@
 
 import type { Context, Globals, Io } from '../context.js';
 import type { BackendName, Credential, CredentialStore } from './credential-types.js';
-import { currentProfileName, loadConfig, profileSettings, saveConfig, type Env } from '../config/config.js';
+import { currentProfileName, loadConfig, profileSettings, updateConfig, type Env } from '../config/config.js';
 
 export interface OpenOptions {
   /** --insecure-storage: use the 0600 file, and record that choice for the profile. */
@@ -30,22 +30,32 @@ export async function openKeychainStore(env: Env): Promise<CredentialStore> {
 }
 
 /**
- * The profile's backend becomes `file` once a credential is really stored there, not
- * when the store is opened: a login that fails leaves the profile as it was.
+ * The profile's backend becomes `file` once a credential is stored there, not when the
+ * store is opened: a login that fails leaves the profile as it was. The profile is
+ * marked first and the secret written second, so a crash in between leaves a profile
+ * pointing at an empty slot, never a secret in the file that no profile points at.
  */
 function recordingFileStore(env: Env, file: CredentialStore): CredentialStore {
+  const mark = (profile: string, store: 'keychain' | 'file' | undefined) =>
+    updateConfig(env, (cfg) => {
+      const settings = (cfg.profiles[profile] ??= {});
+      const before = settings['credential-store'];
+      if (store === undefined) delete settings['credential-store'];
+      else settings['credential-store'] = store;
+      return before;
+    });
   return {
     backend: file.backend,
     location: file.location,
     get: (profile) => file.get(profile),
     delete: (profile) => file.delete(profile),
     async set(profile, credential) {
-      await file.set(profile, credential);
-      const cfg = loadConfig(env);
-      const settings = (cfg.profiles[profile] ??= {});
-      if (settings['credential-store'] !== 'file') {
-        settings['credential-store'] = 'file';
-        saveConfig(env, cfg);
+      const before = mark(profile, 'file');
+      try {
+        await file.set(profile, credential);
+      } catch (err) {
+        if (before !== 'file') mark(profile, before);
+        throw err;
       }
     },
   };

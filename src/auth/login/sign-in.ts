@@ -6,7 +6,7 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
-import { currentProfileName, loadConfig, saveConfig } from '../../config/config.js';
+import { currentProfileName, loadConfig, updateConfig } from '../../config/config.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
@@ -75,17 +75,12 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
  * the tenant with --base-url and the profile had none, keeps that URL for next time.
  */
 function rememberProfile(ctx: Context, profile: string, store: CredentialStore, baseUrl: string): void {
-  const cfg = loadConfig(ctx.io.env);
-  const settings = (cfg.profiles[profile] ??= {});
-  let changed = false;
-  if (!settings['credential-store']) {
-    settings['credential-store'] = store.backend === 'file' ? 'file' : 'keychain';
-    changed = true;
-  }
-  if (ctx.globals.baseUrl && !ctx.globals.sandbox && !settings['base-url']) {
+  const savedUrl = updateConfig(ctx.io.env, (cfg) => {
+    const settings = (cfg.profiles[profile] ??= {});
+    settings['credential-store'] ||= store.backend === 'file' ? 'file' : 'keychain';
+    if (!ctx.globals.baseUrl || ctx.globals.sandbox || settings['base-url']) return false;
     settings['base-url'] = baseUrl;
-    changed = true;
-    ctx.io.stderr.write(`Saved ${baseUrl} as the base URL of profile "${profile}".\n`);
-  }
-  if (changed) saveConfig(ctx.io.env, cfg);
+    return true;
+  });
+  if (savedUrl) ctx.io.stderr.write(`Saved ${baseUrl} as the base URL of profile "${profile}".\n`);
 }

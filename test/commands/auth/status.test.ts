@@ -117,6 +117,6 @@ describe('bo auth status', () => {
     const t = tempConfig();
     const r = await runBo(['auth', 'status'], { env: { ...t.env, BO_KEYCHAIN_TIMEOUT: 'soon' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: BO_KEYCHAIN_TIMEOUT must be a positive number of seconds, got "soon"\n');
+    expect(r.stderr).toBe('error: BO_KEYCHAIN_TIMEOUT must be a number of seconds from 0.1 to 86400 (24 h), got "soon"\n');
   });
 });
