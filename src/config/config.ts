@@ -112,3 +112,15 @@ export function profileSettings(cfg: BoConfig, name: string): ProfileSettings {
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Read the config, change it, write it back; returns what `mutate` returns. Every
+ * write of the config goes through here (re-read just before the change, so a value
+ * another run saved meanwhile is kept).
+ */
+export function updateConfig<T>(env: Env, mutate: (cfg: BoConfig) => T): T {
+  const cfg = loadConfig(env);
+  const r = mutate(cfg);
+  saveConfig(env, cfg);
+  return r;
+}
