@@ -115,6 +115,21 @@ describe('a stored credential is sent to its own origin only', () => {
     expect(JSON.parse(home.stdout)).toHaveLength(1);
   });
 
+  it('`bo login` with no base URL in effect: exit 2 naming --base-url, nothing stored or sent', async () => {
+    const t = tempConfig();
+    const user = sb.fixtures.users.find((u) => u.kind === 'plain')!;
+    const r = await runBo(['login', '--username', user.username, '--password-stdin', '--insecure-storage'], {
+      env: t.env,
+      stdin: `${user.password}\n`,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'error: no base URL for profile "default"\n' +
+        'hint: pass --base-url https://<tenant>, run `bo config set base-url <url>`, or try `bo --sandbox …`\n',
+    );
+    expect(() => t.readJson(t.credentialsFile)).toThrow(/ENOENT/);
+  });
+
   it('origins compare by scheme, lower-cased host and port without the default; localhost is not 127.0.0.1', async () => {
     expect(originOf('HTTPS://Tenant.Example.COM:443/some/path')).toBe(TENANT);
     expect(originOf('https://tenant.example.com:8443')).toBe('https://tenant.example.com:8443');
