@@ -309,7 +309,7 @@ complete -c bo -n "__bo_commands 'bo auth'" -a "'set-key'" -d 'Store an API key 
 complete -c bo -n "__bo_at 'bo auth'" -s h -l help -d 'help with examples'
 
 # bo auth status
-complete -c bo -n "__bo_at 'bo auth status'" -l verify -d "check the token's signature against the tenant's JWK set"
+complete -c bo -n "__bo_at 'bo auth status'" -l verify -d 'prove the credential works (token: signature and expiry; API key: one request)'
 complete -c bo -n "__bo_at 'bo auth status'" -s h -l help -d 'help with examples'
 
 # bo auth token

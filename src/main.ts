@@ -155,7 +155,8 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
     profile: (opts.profile as string | undefined) || env.BO_PROFILE || (sandbox ? 'sandbox' : ''),
-    baseUrl: (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
+    // --sandbox wins over every base URL: it never reaches a tenant.
+    baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
     json: opts.json === true,
     jsonl: opts.jsonl === true,

@@ -22,10 +22,11 @@ export default defineCommand({
     const backend = cfg.profiles[profile]?.['credential-store'] ?? 'keychain';
     const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, profile));
 
-    // The next login goes back to the keychain unless --insecure-storage is given again.
-    if (cfg.profiles[profile]?.['credential-store'] !== undefined) {
+    // The profile records nothing stored now (so later runs need not ask the keychain),
+    // and the next login goes back to the keychain unless --insecure-storage is given again.
+    if (loadConfig(ctx.io.env).profiles[profile]?.['credential-store'] !== undefined) {
       updateConfig(ctx.io.env, (fresh) => {
-        delete fresh.profiles[profile]?.['credential-store'];
+        if (fresh.profiles[profile]) delete fresh.profiles[profile]['credential-store'];
       });
     }
     if (removed) {

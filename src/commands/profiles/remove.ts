@@ -1,6 +1,7 @@
 // `bo profiles remove <name>`: its settings and its stored credentials (keychain and
 // file). Credentials go first: if the keychain refuses, the profile is kept so the
-// command can be run again.
+// command can be run again. A profile that records no stored credential never asks
+// the keychain, so it can be removed on a machine without one.
 import { defineCommand } from '../../command.js';
 
 export default defineCommand({
