@@ -46,6 +46,8 @@ function __bo_child -a path word
             echo 'bo profiles'
         case 'bo/accounts'
             echo 'bo accounts'
+        case 'bo/addons'
+            echo 'bo addons'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -78,6 +80,8 @@ function __bo_child -a path word
             echo 'bo accounts list'
         case 'bo accounts/get'
             echo 'bo accounts get'
+        case 'bo addons/expire'
+            echo 'bo addons expire'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -130,6 +134,8 @@ function __bo_takes_value -a path flag
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts get/--fields'
+            return 0
+        case 'bo addons expire/--concurrency'
             return 0
         case 'bo api/-X'
             return 0
@@ -208,6 +214,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, toke
 complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
+complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: expire'
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -305,6 +312,17 @@ complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'the API fields parameter (D16)'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
+# bo addons
+complete -c bo -n "__bo_commands 'bo addons'" -a "'expire'" -d 'End a subscription add-on now (- reads Uids from stdin)'
+complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
+
+# bo addons expire
+complete -c bo -n "__bo_at 'bo addons expire'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
+
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
@@ -351,4 +369,4 @@ complete -c bo -n "__bo_at 'bo completion'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shell'
 
 # bo help
-complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'api' 'sandbox' 'completion'" -d 'command'

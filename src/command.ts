@@ -26,7 +26,10 @@ export function defineCommand<Opts = Record<string, unknown>>(def: CommandDefini
 /** Group summaries, shown in `bo --help` and `bo <group> --help`. */
 export const groups: Record<string, string> = {
   accounts: 'Accounts: list, show, extend trials, cancel',
+  addons: 'Subscription add-ons: expire',
+  articles: 'Support articles: remove tags',
   auth: 'Credentials: status, token, API keys',
+  drips: 'Drip campaigns: delete',
   config: 'Per-profile settings: base-url, api-key-scheme, timeout',
   profiles: 'Tenant profiles',
   sandbox: 'The local emulator of the API',

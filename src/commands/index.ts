@@ -15,6 +15,7 @@ import profilesRemove from './profiles/remove.js';
 import accountsList from './accounts/list.js';
 import accountsGet from './accounts/get.js';
 import api from './api.js';
+import addonsExpire from './addons/expire.js';
 import sandboxServe from './sandbox/serve.js';
 import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
@@ -37,6 +38,7 @@ export const commands: CommandDefinition<any>[] = [
   profilesRemove,
   accountsList,
   accountsGet,
+  addonsExpire,
   api,
   sandboxServe,
   sandboxUsers,
