@@ -10,11 +10,13 @@ _bo_child() {
     '0 config') REPLY=7 ;;
     '0 profiles') REPLY=12 ;;
     '0 accounts') REPLY=16 ;;
-    '0 addons') REPLY=19 ;;
-    '0 api') REPLY=21 ;;
-    '0 sandbox') REPLY=22 ;;
-    '0 completion') REPLY=28 ;;
-    '0 help') REPLY=29 ;;
+    '0 addons') REPLY=21 ;;
+    '0 drips') REPLY=23 ;;
+    '0 articles') REPLY=25 ;;
+    '0 api') REPLY=27 ;;
+    '0 sandbox') REPLY=28 ;;
+    '0 completion') REPLY=34 ;;
+    '0 help') REPLY=35 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -27,12 +29,16 @@ _bo_child() {
     '12 remove') REPLY=15 ;;
     '16 list') REPLY=17 ;;
     '16 get') REPLY=18 ;;
-    '19 expire') REPLY=20 ;;
-    '22 serve') REPLY=23 ;;
-    '22 users') REPLY=24 ;;
-    '22 fixtures') REPLY=25 ;;
-    '22 outbox') REPLY=26 ;;
-    '22 reset') REPLY=27 ;;
+    '16 extend-trial') REPLY=19 ;;
+    '16 cancel') REPLY=20 ;;
+    '21 expire') REPLY=22 ;;
+    '23 delete') REPLY=24 ;;
+    '25 untag') REPLY=26 ;;
+    '28 serve') REPLY=29 ;;
+    '28 users') REPLY=30 ;;
+    '28 fixtures') REPLY=31 ;;
+    '28 outbox') REPLY=32 ;;
+    '28 reset') REPLY=33 ;;
     *) return 1 ;;
   esac
 }
@@ -40,7 +46,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'drips' 'articles' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key'); _bo_flags=('-h' '--help') ;;
@@ -56,20 +62,26 @@ _bo_node() {
     13) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     14) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     15) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    16) _bo_cmds=('list' 'get'); _bo_flags=('-h' '--help') ;;
+    16) _bo_cmds=('list' 'get' 'extend-trial' 'cancel'); _bo_flags=('-h' '--help') ;;
     17) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     18) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
-    19) _bo_cmds=('expire'); _bo_flags=('-h' '--help') ;;
-    20) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
-    21) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
-    22) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
-    23) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
-    24) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    25) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    26) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    27) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    28) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    29) _bo_cmds=(); _bo_flags=() ;;
+    19) _bo_cmds=(); _bo_flags=('--to' '--expiration' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    20) _bo_cmds=(); _bo_flags=('--reason' '--comment' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    21) _bo_cmds=('expire'); _bo_flags=('-h' '--help') ;;
+    22) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    23) _bo_cmds=('delete'); _bo_flags=('-h' '--help') ;;
+    24) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    25) _bo_cmds=('untag'); _bo_flags=('-h' '--help') ;;
+    26) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    27) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '-h' '--help') ;;
+    28) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
+    29) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    30) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    31) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    32) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    33) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    34) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=() ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -122,34 +134,61 @@ _bo_flag() {
     '17 -h'|'17 --help') REPLY=none ;;
     '18 --fields') REPLY=text ;;
     '18 -h'|'18 --help') REPLY=none ;;
+    '19 --to') REPLY=text ;;
+    '19 --expiration') REPLY=text ;;
+    '19 --dry-run') REPLY=none ;;
+    '19 --yes') REPLY=none ;;
+    '19 --concurrency') REPLY=text ;;
+    '19 --fail-fast') REPLY=none ;;
     '19 -h'|'19 --help') REPLY=none ;;
+    '20 --reason') REPLY=text ;;
+    '20 --comment') REPLY=text ;;
     '20 --dry-run') REPLY=none ;;
     '20 --yes') REPLY=none ;;
     '20 --concurrency') REPLY=text ;;
     '20 --fail-fast') REPLY=none ;;
     '20 -h'|'20 --help') REPLY=none ;;
-    '21 -X'|'21 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
-    '21 -F'|'21 --field') REPLY=text ;;
-    '21 --input') REPLY=file ;;
-    '21 --paginate') REPLY=none ;;
-    '21 --no-auth') REPLY=none ;;
     '21 -h'|'21 --help') REPLY=none ;;
+    '22 --dry-run') REPLY=none ;;
+    '22 --yes') REPLY=none ;;
+    '22 --concurrency') REPLY=text ;;
+    '22 --fail-fast') REPLY=none ;;
     '22 -h'|'22 --help') REPLY=none ;;
-    '23 --port') REPLY=text ;;
-    '23 --host') REPLY=text ;;
-    '23 --allow-remote') REPLY=none ;;
-    '23 --state') REPLY=file ;;
-    '23 --memory') REPLY=none ;;
-    '23 --seed') REPLY=text ;;
-    '23 --accounts') REPLY=text ;;
-    '23 --api-key-scheme') REPLY=text ;;
     '23 -h'|'23 --help') REPLY=none ;;
+    '24 --dry-run') REPLY=none ;;
+    '24 --yes') REPLY=none ;;
+    '24 --concurrency') REPLY=text ;;
+    '24 --fail-fast') REPLY=none ;;
     '24 -h'|'24 --help') REPLY=none ;;
     '25 -h'|'25 --help') REPLY=none ;;
-    '26 --last') REPLY=none ;;
+    '26 --dry-run') REPLY=none ;;
+    '26 --yes') REPLY=none ;;
+    '26 --concurrency') REPLY=text ;;
+    '26 --fail-fast') REPLY=none ;;
     '26 -h'|'26 --help') REPLY=none ;;
+    '27 -X'|'27 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
+    '27 -F'|'27 --field') REPLY=text ;;
+    '27 --input') REPLY=file ;;
+    '27 --paginate') REPLY=none ;;
+    '27 --no-auth') REPLY=none ;;
+    '27 --dry-run') REPLY=none ;;
     '27 -h'|'27 --help') REPLY=none ;;
     '28 -h'|'28 --help') REPLY=none ;;
+    '29 --port') REPLY=text ;;
+    '29 --host') REPLY=text ;;
+    '29 --allow-remote') REPLY=none ;;
+    '29 --state') REPLY=file ;;
+    '29 --memory') REPLY=none ;;
+    '29 --seed') REPLY=text ;;
+    '29 --accounts') REPLY=text ;;
+    '29 --api-key-scheme') REPLY=text ;;
+    '29 -h'|'29 --help') REPLY=none ;;
+    '30 -h'|'30 --help') REPLY=none ;;
+    '31 -h'|'31 --help') REPLY=none ;;
+    '32 --last') REPLY=none ;;
+    '32 -h'|'32 --help') REPLY=none ;;
+    '33 -h'|'33 --help') REPLY=none ;;
+    '34 -h'|'34 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=text ;;
     *\ '--base-url') REPLY=text ;;
@@ -194,20 +233,37 @@ _bo_arg() {
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
+    19) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
     20) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    21) case $2 in
+    22) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    24) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    26) case $2 in
+      0) REPLY=text ;;
+      1) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    27) case $2 in
       0) REPLY=file ;;
       *) return 1 ;;
     esac ;;
-    28) case $2 in
+    34) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    29) case $2 in
-      0) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'api' 'sandbox' 'completion') ;;
+    35) case $2 in
+      0) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'drips' 'articles' 'api' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

@@ -14,8 +14,12 @@ import profilesUse from './profiles/use.js';
 import profilesRemove from './profiles/remove.js';
 import accountsList from './accounts/list.js';
 import accountsGet from './accounts/get.js';
+import accountsExtendTrial from './accounts/extend-trial.js';
+import accountsCancel from './accounts/cancel.js';
 import api from './api.js';
 import addonsExpire from './addons/expire.js';
+import dripsDelete from './drips/delete.js';
+import articlesUntag from './articles/untag.js';
 import sandboxServe from './sandbox/serve.js';
 import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
@@ -38,7 +42,11 @@ export const commands: CommandDefinition<any>[] = [
   profilesRemove,
   accountsList,
   accountsGet,
+  accountsExtendTrial,
+  accountsCancel,
   addonsExpire,
+  dripsDelete,
+  articlesUntag,
   api,
   sandboxServe,
   sandboxUsers,

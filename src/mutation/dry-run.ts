@@ -2,6 +2,7 @@
 // sandbox's), body — printed in the output form asked for. No credential is read.
 
 import type { Context } from '../context.js';
+import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
 
 export interface Planned {
@@ -11,7 +12,7 @@ export interface Planned {
 }
 
 /** The base URL in effect, resolved without reading any credential. */
-export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: MutationRequest) => Planned }> {
+export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: MutationRequest & { query?: Query }) => Planned }> {
   const [{ buildUrl, validateBaseUrl }, client] = await Promise.all([
     import('../api/http.js'),
     ctx.api({ credential: null }),
@@ -21,7 +22,7 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan
     baseUrl: client.baseUrl,
     plan: (req) => ({
       method: req.method,
-      url: buildUrl(base, req.path, { noLog: !ctx.globals.log }).href,
+      url: buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log }).href,
       body: req.body ?? null,
     }),
   };
@@ -49,4 +50,18 @@ export function dryRunWriter(ctx: Context, single: boolean) {
       if (json && !single) await out(count === 0 ? '[]\n' : '\n]\n');
     },
   };
+}
+
+/** `bo api --dry-run`: one request, printed as a mutation's dry run is. */
+export async function printDryRun(ctx: Context, req: MutationRequest & { query?: Query }, paginate: boolean): Promise<void> {
+  const [{ UsageError }, { profileInEffect }, { say }] = await Promise.all([
+    import('../output/errors.js'),
+    import('./confirm.js'),
+    import('../output/print.js'),
+  ]);
+  if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
+  const { profile } = await profileInEffect(ctx);
+  const { baseUrl, plan } = await plannedUrls(ctx);
+  await dryRunWriter(ctx, true).write(plan(req));
+  say(ctx, `Dry run on profile "${profile}" (${baseUrl}): nothing was sent.`);
 }
