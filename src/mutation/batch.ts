@@ -10,6 +10,7 @@ import { AuthError, BoError, InterruptedError, RateLimitedError } from '../outpu
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { emptyTally, kindOf, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
+import { batchProgress } from './progress.js';
 import { readRecords, type BatchRecord } from './records.js';
 import type { MutationSpec } from './types.js';
 
@@ -44,6 +45,8 @@ export async function runBatch<Prep>(
   options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string },
 ): Promise<void> {
   const writer = outcomeWriter(ctx);
+  const progress = batchProgress(ctx);
+  let reported = 0;
   const tally = emptyTally();
   const signal = ctx.signal;
   let stop: 'auth' | 'failFast' | undefined;
@@ -55,7 +58,9 @@ export async function runBatch<Prep>(
   const report = async (o: Outcome) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !signal.aborted) stop ??= 'failFast';
+    progress.clear();
     await writer.write(o, spec.done);
+    progress.tick(++reported);
   };
 
   /** Every sender waits here while the server asked the batch to slow down. */
@@ -121,6 +126,7 @@ export async function runBatch<Prep>(
     }
     await Promise.all(inFlight);
   } finally {
+    progress.end();
     await writer.end();
   }
 

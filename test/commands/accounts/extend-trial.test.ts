@@ -14,7 +14,7 @@ const trial = (i: number) => sb.fixtures.trialAccounts[i]!;
 /** D21: the trial end is the current subscription's EndDate. */
 async function trialEnd(accountUid: string): Promise<{ EndDate: string; ExpirationDate: string }> {
   const account = await sb.record('Account', accountUid);
-  return sb.record('Subscription', account.CurrentSubscription.Uid ?? account.CurrentSubscription);
+  return (await sb.record('Subscription', account.CurrentSubscription.Uid ?? account.CurrentSubscription))!;
 }
 
 describe('bo accounts extend-trial', () => {
