@@ -27,7 +27,7 @@ export async function runMutation<Prep>(
 
   if (flags.dryRun) return dryRun(ctx, spec, prep, batch ? undefined : target, profile.profile, check);
 
-  const client = await ctx.api();
+  const client = await ctx.api(spec.anonymous ? { anonymous: true } : undefined);
   const where: Where = { ...profile, origin: client.baseUrl };
   const what = batch ? `${spec.action('…')} for every record on stdin` : spec.action(target);
   await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });

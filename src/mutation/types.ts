@@ -26,6 +26,8 @@ export interface MutationSpec<Prep> {
   done: string;
   /** Cancels or deletes: asks for confirmation on a TTY, needs --yes otherwise and in batches. */
   destructive?: boolean;
+  /** An endpoint sent with no Authorization header (D4): no credential is needed or read. */
+  anonymous?: boolean;
   /** Checks each target (default: a Uid check); throws UsageError. */
   checkTarget?: (label: string, value: string) => string;
   /** The JSON Lines property that carries a batch record's target (default 'Uid'). */
