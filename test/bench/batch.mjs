@@ -64,7 +64,7 @@ try {
   const okLines = batch.out.split('\n').filter((l) => /\tok\t/.test(l)).length;
   if (okLines !== records) throw new Error(`the batch reported ${okLines} successes of ${records}`);
   await reset();
-  const loop = time(`while read -r uid; do ${bo} addons expire "$uid" > /dev/null 2>&1 || exit 1; done < "${list}"`);
+  const loop = time(`while read -r uid; do out=$(${bo} addons expire "$uid" 2>&1 >/dev/null) || { echo "$uid: $out" >&2; exit 1; }; done < "${list}"`);
 
   const ratio = loop.ms / batch.ms;
   console.log(`records     ${records}`);

@@ -14,9 +14,9 @@ export default defineCommand<Opts>({
   path: ['accounts', 'cancel'],
   summary: 'Cancel an account (asks first; - reads Uids from stdin)',
   description:
-    'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription\n' +
-    'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts.\n' +
-    '--reason and --comment take @file to read the text from a file.\n' +
+    'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
+    'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts. ' +
+    '--reason and --comment take @file to read the text from a file. ' +
     'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes).',
   examples: [
     'bo accounts cancel acc_0001 --reason "Moved to a competitor"',

@@ -14,9 +14,9 @@ export default defineCommand<Opts>({
   path: ['accounts', 'extend-trial'],
   summary: 'Move the end of an account trial (- reads Uids from stdin)',
   description:
-    'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration\n' +
-    '(default: the same as --to). Dates are ISO 8601 date-times or bare dates; a bare date means the\n' +
-    'end of that day, 23:59:59 UTC. The new date must be later than the current trial end.\n' +
+    'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration ' +
+    '(default: the same as --to). Dates are ISO 8601 date-times or bare dates; a bare date means the ' +
+    'end of that day, 23:59:59 UTC. The new date must be later than the current trial end. ' +
     'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid").',
   examples: [
     'bo accounts extend-trial acc_0001 --to 2027-01-31',

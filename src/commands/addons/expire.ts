@@ -8,9 +8,9 @@ export default defineCommand<MutationFlags>({
   path: ['addons', 'expire'],
   summary: 'End a subscription add-on now (- reads Uids from stdin)',
   description:
-    'Expire a subscription add-on immediately: its end and expiration dates become now.\n' +
-    'Expiring an add-on that has already ended changes nothing and succeeds.\n' +
-    'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid"),\n' +
+    'Expire a subscription add-on immediately: its end and expiration dates become now. ' +
+    'Expiring an add-on that has already ended changes nothing and succeeds. ' +
+    'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid"), ' +
     'and prints one outcome a line, then a summary on stderr.',
   examples: [
     'bo addons expire sa_0001',

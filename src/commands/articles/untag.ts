@@ -9,8 +9,8 @@ export default defineCommand<MutationFlags>({
   path: ['articles', 'untag'],
   summary: 'Remove a tag from a support article (- reads article Uids from stdin)',
   description:
-    'Remove a tag from a support article. The tag itself stays; removing a tag the article does\n' +
-    'not have changes nothing and succeeds. With - in place of the article Uid, reads article Uids\n' +
+    'Remove a tag from a support article. The tag itself stays; removing a tag the article does ' +
+    'not have changes nothing and succeeds. With - in place of the article Uid, reads article Uids ' +
     'from stdin, one a line (or JSON Lines with "Uid"), and removes the same tag from each.',
   examples: [
     'bo articles untag art_0001 tag_0001',

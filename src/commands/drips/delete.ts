@@ -8,8 +8,8 @@ export default defineCommand<MutationFlags>({
   path: ['drips', 'delete'],
   summary: 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)',
   description:
-    'Delete a drip campaign with its messages. This cannot be undone: asks for confirmation on a\n' +
-    'terminal; pass --yes in scripts. With - in place of the Uid, reads Uids from stdin\n' +
+    'Delete a drip campaign with its messages. This cannot be undone: asks for confirmation on a ' +
+    'terminal; pass --yes in scripts. With - in place of the Uid, reads Uids from stdin ' +
     '(a batch always needs --yes).',
   examples: [
     'bo drips delete drip_0001',
