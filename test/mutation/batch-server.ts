@@ -20,6 +20,8 @@ export interface BatchServer {
   /** Uids in the order their requests arrived (retries included). */
   received: string[];
   bodies: string[];
+  /** Method and path (with query) of `received`. */
+  requests: string[];
   /** Arrival times (ms, performance.now()) of `received`. */
   times: number[];
   authorization: Array<string | undefined>;
@@ -35,6 +37,7 @@ export async function startBatchServer(rule: (uid: string, attempt: number) => A
     url: '',
     received: [],
     bodies: [],
+    requests: [],
     times: [],
     authorization: [],
     maxInFlight: 0,
@@ -56,6 +59,7 @@ export async function startBatchServer(rule: (uid: string, attempt: number) => A
       state.received.push(uid);
       state.times.push(performance.now());
       state.bodies.push(body);
+      state.requests.push(`${req.method} ${req.url}`);
       state.authorization.push(req.headers.authorization);
       const answer = rule(uid, attempt);
       const done = () => {

@@ -179,3 +179,28 @@ describe('batches from stdin', () => {
     expect(r.stderr).toBe(`10000 expired on ${s.url} (profile default)\n`);
   }, 120_000);
 });
+
+describe('--dry-run', () => {
+  it('prints exactly the method, URL and body a real run then sends', async () => {
+    const s = await serve(() => ({ status: 200, body: { Uid: 'x' } }));
+    const cases = [
+      ['accounts', 'extend-trial', 'acc_1', '--to', '2031-01-31', '--expiration', '2031-02-01T08:00:00+01:00'],
+      ['accounts', 'cancel', 'acc_2', '--reason', 'Too expensive', '--comment', 'ünïcode "quoted"', '--yes'],
+      ['articles', 'untag', 'art_1', 'tag_1'],
+      ['drips', 'delete', 'drip_1', '--yes'],
+      ['addons', 'expire', 'sa_1'],
+    ];
+    for (const argv of cases) {
+      const dry = await runBo([...argv, '--dry-run', '--json', '--no-log'], { env: env(s) });
+      expect(dry.code, argv.join(' ')).toBe(0);
+      const planned = JSON.parse(dry.stdout);
+      const sentBefore = s.requests.length;
+      const real = await runBo([...argv, '--no-log'], { env: env(s) });
+      expect(real.code, argv.join(' ')).toBe(0);
+      expect(s.requests.length).toBe(sentBefore + 1);
+      expect(`${planned.method} ${planned.url}`).toBe(`${s.requests.at(-1)!.split(' ')[0]} ${s.url}${s.requests.at(-1)!.split(' ')[1]}`);
+      expect(planned.body).toEqual(s.bodies.at(-1) === '' ? null : JSON.parse(s.bodies.at(-1)!));
+    }
+    expect(s.requests.length).toBe(cases.length);
+  });
+});

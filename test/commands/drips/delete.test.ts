@@ -57,13 +57,20 @@ describe('bo drips delete', () => {
     expect(JSON.parse(dry.stdout)).toEqual({ method: 'DELETE', url: `${sb.url}/api/v1/email/campaigns/drips/${uid}`, body: null });
     expect(await sb.activity()).toHaveLength(before);
     expect(await sb.record('DripCampaign', uid)).not.toBeNull();
+    const real = await runBo(['drips', 'delete', uid, '--yes'], { env: env() });
+    expect(real.code).toBe(0);
+    const sent = (await sb.activity()).slice(before);
+    expect(sent.map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`DELETE ${JSON.parse(dry.stdout).url}`]);
+    expect(await sb.record('DripCampaign', uid)).toBeNull();
+    const afterReal = (await sb.activity()).length;
     const bad = await runBo(['drips', 'delete', 'a/b', '--yes'], { env: env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: <dripUid> must be a Uid/);
-    expect(await sb.activity()).toHaveLength(before);
+    expect(await sb.activity()).toHaveLength(afterReal);
   });
 
   it('a batch needs --yes, then deletes each campaign read from stdin', async () => {
+    await sb.reset(); // the seeded campaigns again: earlier tests deleted them
     const uids = [sb.fixtures.dripCampaigns[2]!];
     const before = (await sb.activity()).length;
     const refused = await runBo(['drips', 'delete', '-'], { env: env(), stdin: uids.join('\n') });
