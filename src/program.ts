@@ -2,7 +2,7 @@
 // verbs, help with examples. Only commander is loaded here.
 
 import { Command, Option } from 'commander';
-import { groups, type CommandDefinition } from './command.js';
+import { groupExamples, groups, type CommandDefinition } from './command.js';
 
 export const VERSION = '0.1.0';
 
@@ -50,6 +50,8 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
       if (!group) {
         group = parent.command(name).description(groups[name] ?? name).helpCommand(false);
         group.showSuggestionAfterError(true);
+        const examples = groupExamples[name];
+        if (examples) group.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`);
         groupCommands.set(name, group);
       }
       parent = group;
