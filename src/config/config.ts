@@ -17,7 +17,7 @@
 import { join, isAbsolute } from 'node:path';
 import type { Globals } from '../context.js';
 import { UsageError } from '../output/errors.js';
-import { readTextIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { readTextIfExists, removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 
@@ -73,6 +73,8 @@ export function updateConfig<T>(env: Env, mutate: (cfg: BoConfig) => T): T {
   return withFileLockSync(
     path,
     () => {
+      // Temp files of writers that were killed before their rename go with the next write.
+      removeStaleTemps(path);
       const cfg = readConfig(path);
       const result = mutate(cfg);
       writeFileAtomic(path, `${JSON.stringify(cfg, null, 2)}\n`);
