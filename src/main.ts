@@ -7,7 +7,7 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import { BoError, ExitCode, InterruptedError, UsageError, exitCodeOf } from './output/errors.js';
+import { BoError, ExitCode, InterruptedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
 import { buildProgram } from './program.js';
 
 export interface RunOptions {
@@ -207,7 +207,9 @@ function reportError(err: unknown, io: Io, globals: Globals): void {
   io.stderr.write(`error: ${oneLine(message)}\n`);
   if (bo?.hint) io.stderr.write(`hint: ${oneLine(bo.hint)}\n`);
   if (globals.json || globals.jsonl) {
-    const body = { error: { status: bo?.status ?? null, code: bo?.code ?? null, message } };
+    // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
+    // only when an HTTP answer came back.
+    const body = { error: { status: bo?.status || null, code: errorCode(err), message } };
     io.stderr.write(`${JSON.stringify(body)}\n`);
   }
   if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {

@@ -1,4 +1,3 @@
-import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 
 interface Opts {
@@ -26,20 +25,20 @@ export default defineCommand<Opts>({
     'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
-    'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com --no-auth',
+    'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
   ],
   configure: (cmd) =>
     cmd
       .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
-      .addOption(new Option('-X, --method <method>', 'HTTP method').choices(['GET', 'POST', 'PUT', 'DELETE']))
+      .option('-X, --method <method>', 'HTTP method: GET, POST, PUT or DELETE (any case)')
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (the D4 endpoints)'),
+      .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)'),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
     const request = await buildApiRequest(ctx, rawPath as string, opts);
-    const client = await ctx.api(opts.auth === false ? { anonymous: true } : undefined);
+    const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
     const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
       const { paginate } = await import('../api/paginate.js');

@@ -4,9 +4,11 @@
 
 import type { Context } from '../context.js';
 import { ApiError, BoError } from '../output/errors.js';
+import { redactUserInfo } from '../api/redact.js';
 
 export interface AdminClient {
-  get<T>(path: string): Promise<T>;
+  /** `isShape` checks the answer is what a sandbox sends; anything else is "unexpected answer". */
+  get<T>(path: string, isShape: (value: unknown) => boolean): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
@@ -20,7 +22,8 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     base = embedded.url;
     close = embedded.close;
   }
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const shown = redactUserInfo(base);
+  const call = async <T>(method: string, path: string, body?: unknown, isShape?: (value: unknown) => boolean): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, {
@@ -30,7 +33,11 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
         signal: ctx.signal,
       });
     } catch (err) {
-      throw new BoError(`cannot reach the sandbox at ${base}: ${(err as Error).cause ?? (err as Error).message}`, {
+      if (ctx.signal.aborted) throw err;
+      const cause = (err as Error).cause as { code?: unknown } | undefined;
+      const why = cause?.code === 'ECONNREFUSED' ? 'connection refused' : cause?.code === 'ENOTFOUND' ? 'host not found' : 'the connection failed';
+      throw new BoError(`cannot reach the sandbox at ${shown}: ${why}`, {
+        code: 'network',
         hint: 'start one with `bo sandbox serve`, or drop --base-url to use the embedded sandbox',
       });
     }
@@ -41,9 +48,25 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     } catch { /* keep the text */ }
     if (!res.ok) {
       const description = (parsed as { error_description?: string } | undefined)?.error_description;
-      throw new ApiError(`${method} ${path}: ${res.status}${description ? ` ${description}` : ''}`, { status: res.status, body: parsed });
+      const said = typeof description === 'string' ? ` ${sanitize(description)}` : '';
+      throw new ApiError(`${method} ${path}: ${res.status}${said}`, { status: res.status, body: parsed });
+    }
+    if (isShape && !isShape(parsed)) {
+      throw new BoError(`unexpected answer from ${shown}${path}: not what a sandbox sends`, {
+        code: 'unexpected',
+        hint: 'Is --base-url a sandbox started with `bo sandbox serve`? Drop --base-url to use the embedded one.',
+      });
     }
     return parsed as T;
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body ?? {}), close };
+  return { get: (path, isShape) => call('GET', path, undefined, isShape), post: (path, body) => call('POST', path, body ?? {}), close };
+}
+
+/** Control characters and escape sequences from a server never reach the terminal. */
+function sanitize(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 200);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -119,7 +119,7 @@ describe('answers that make no sense', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe('unexpected answer from the server (200 OK): malformed JSON: {"items": [1, 2,');
     expect(err.exitCode).toBe(1);
-    expect(err.code).toBe('unexpected_response');
+    expect(err.code).toBe('unexpected');
   });
 
   it('a 2xx HTML page (a website, not the API) is unexpected too', async () => {

@@ -60,7 +60,7 @@ describe('GET is retried (D30)', () => {
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(err.exitCode).toBe(5);
     expect(err.retryAfter).toBe(30);
-    expect(err.message).toBe('429 Too Many Requests: Try again in a minute; retry after 30 s');
+    expect(err.message).toBe('429 Too Many Requests: Try again in a minute; retry in 30 s');
     expect(err.code).toBe('rate_limited');
     expect(server.requests).toHaveLength(4);
     expect(waits).toEqual([30_000, 30_000, 30_000]);
