@@ -59,6 +59,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     const transport = secure ? https : http;
     let sent = false;
     let settled = false;
+    let decoder: import('node:stream').Transform | undefined;
 
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
     const onAbort = () => fail(new AbortFailure('aborted'));
@@ -76,6 +77,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       if (settle()) reject(err);
       // Destroying closes the socket, so a hung or aborted request frees the server too.
       req.destroy();
+      decoder?.destroy();
     }
 
     req.on('socket', (socket) => {
@@ -128,9 +130,8 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       // zlib is imported only when a server actually compresses; the answer waits, paused.
       void import('node:zlib').then((zlib) => {
         if (settled) return;
-        const decoder =
+        decoder =
           encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-        req.once('close', () => decoder.destroy());
         // An empty body with a content-encoding header is just empty.
         collect(decoder, () => (received === 0 && res.complete ? finish(Buffer.alloc(0)) : fail(new DecodeFailure(encoding, status))));
         countRaw();

@@ -199,7 +199,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           });
         }
         if (err instanceof DecodeFailure) {
-          throw new ApiError(`unexpected answer from the server: a body that could not be decoded (content-encoding ${sanitize(err.encoding, 30)})`, {
+          const head = `${err.status} ${http.STATUS_CODES[err.status] ?? ''}`.trim();
+          throw new ApiError(`unexpected answer from the server (${head}): a body that could not be decoded (content-encoding ${sanitize(err.encoding, 30)})`, {
             status: err.status,
             code: 'unexpected',
             hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,

@@ -44,12 +44,43 @@ describe('GET is retried (D30)', () => {
     expect(waits).toEqual([7000]);
   });
 
-  it('caps a Retry-After wait at 60 s, in seconds or as an HTTP-date', async () => {
-    const later = new Date(Date.now() + 3_600_000).toUTCString();
-    server.script(reply.rateLimited('600'), reply.rateLimited(later), reply.json(200, []));
+  it('waits a Retry-After of up to 60 s, in seconds or as an HTTP-date', async () => {
+    const later = new Date(Date.now() + 45_000).toUTCString();
+    server.script(reply.rateLimited('60'), reply.rateLimited(later), reply.json(200, []));
     const { client, waits } = fixture();
     await client.request({ method: 'GET', path: '/x' });
-    expect(waits).toEqual([60_000, 60_000]);
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBe(60_000);
+    expect(waits[1]).toBeGreaterThan(40_000);
+    expect(waits[1]).toBeLessThanOrEqual(45_000);
+  });
+
+  it.each([
+    ['12000', 'retry in 3 h 20 min', 12_000],
+    ['600', 'retry in 10 min', 600],
+    ['100000000000000000000000', 'retry in more than a year', 1e23],
+  ])('does not wait for a Retry-After of %s s, longer than the cap: exit 5 at once, "%s"', async (header, words, seconds) => {
+    server.script(reply.rateLimited(header, { error: 'rate_limited', error_description: 'Slow down' }));
+    const { client, waits } = fixture();
+    const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.exitCode).toBe(5);
+    expect(err.message).toBe(`429 Too Many Requests: Slow down; ${words}`);
+    expect(err.message).not.toMatch(/e\+/);
+    expect(err.retryAfter).toBe(seconds);
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a 503 whose Retry-After passes the cap is reported at once with the wait in words', async () => {
+    const later = new Date(Date.now() + 2 * 86_400_000 + 3 * 3_600_000 + 60_000).toUTCString();
+    server.script(reply.json(503, { error_description: 'Maintenance' }, { 'retry-after': later }));
+    const { client, waits } = fixture();
+    const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe('503 Service Unavailable: Maintenance; retry in 2 d 3 h');
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up after maxRetries with RateLimitedError (exit 5) naming the wait', async () => {
