@@ -14,7 +14,8 @@ export interface AdminClient {
 }
 
 export async function openAdminClient(ctx: Context): Promise<AdminClient> {
-  let base = ctx.globals.baseUrl?.replace(/\/+$/, '');
+  // Checked like any base URL: https or loopback http, no user info (never echoed back).
+  let base = ctx.globals.baseUrl ? (await import('../config/settings.js')).parseBaseUrl(ctx.globals.baseUrl, '--base-url') : undefined;
   let close = async () => {};
   if (!base) {
     const { openEmbeddedSandbox } = await import('./embedded.js');
