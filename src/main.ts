@@ -103,6 +103,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
         return ExitCode.ok;
       }
       // 'commander.help' (a bare group name) prints help on stderr: a usage error.
+      if (err.code !== 'commander.help' && wantsJson(program.opts(), argv)) {
+        writeJsonError(io, { status: null, code: 'usage', message: err.message.replace(/^error: /, '') });
+      }
       return ExitCode.usage;
     }
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
@@ -209,12 +212,22 @@ function reportError(err: unknown, io: Io, globals: Globals): void {
   if (globals.json || globals.jsonl) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.
-    const body = { error: { status: bo?.status || null, code: errorCode(err), message } };
-    io.stderr.write(`${JSON.stringify(body)}\n`);
+    writeJsonError(io, { status: bo?.status || null, code: errorCode(err), message });
   }
   if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {
     io.stderr.write(`${err.stack}\n`);
   }
+}
+
+/** `--json` / `--jsonl` even when parsing stopped before the globals were read. */
+function wantsJson(opts: Record<string, unknown>, argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  return opts.json === true || opts.jsonl === true || flags.includes('--json') || flags.includes('--jsonl');
+}
+
+function writeJsonError(io: Io, error: { status: number | null; code: string; message: string }): void {
+  io.stderr.write(`${JSON.stringify({ error })}\n`);
 }
 
 function oneLine(text: string): string {

@@ -54,6 +54,37 @@ describe('bo api', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('sends no credential to the magic-link endpoint even without --no-auth (D4)', async () => {
+    const person = await sb.record('Person', sb.fixtures.people[0]!);
+    const r = await runBo(['api', '/crm/people/requestMagicLink', '-X', 'post', '-F', `Email=${person.Email}`], { env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({});
+    expect((await sb.outbox()).at(-1)).toMatchObject({ to: person.Email });
+  });
+
+  it('sends no credential to the public subscription endpoint even without --no-auth (D4)', async () => {
+    const list = (await sb.api('GET', '/email/lists?limit=1')).body.items[0];
+    const r = await runBo(['api', `/public/email/lists/${list.Uid}/subscriptions`, '--input', '-'], {
+      env: env(),
+      stdin: JSON.stringify({ Person: { Email: 'auto.anon@example.com' } }),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).Person).toMatchObject({ Email: 'auto.anon@example.com' });
+  });
+
+  it('takes the method in any case', async () => {
+    for (const method of ['get', 'Get', 'GET']) {
+      const r = await runBo(['api', '-X', method, '/crm/accounts', '-F', 'limit=1'], { env: env() });
+      expect(r.code, method).toBe(0);
+      expect(JSON.parse(r.stdout).items).toHaveLength(1);
+    }
+    const created = await runBo(['api', '-X', 'post', '/email/lists', '-F', 'Name=Lower case post'], { env: env() });
+    expect(created.code).toBe(0);
+    expect(await sb.record('EmailList', JSON.parse(created.stdout).Uid)).toMatchObject({ Name: 'Lower case post' });
+  });
+
   it('exits 3 on a 404 and prints the server message', async () => {
     const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/drip_nope'], { env: env() });
     expect(r.code).toBe(3);
