@@ -5,6 +5,8 @@
 import type { Context } from '../context.js';
 import { ApiError, BoError } from '../output/errors.js';
 import { redactUserInfo } from '../api/redact.js';
+import { maxResponseBytes } from '../api/response-cap.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../api/response-errors.js';
 
 export interface AdminClient {
   /** `isShape` checks the answer is what a sandbox sends; anything else is "unexpected answer". */
@@ -24,6 +26,7 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     close = embedded.close;
   }
   const shown = redactUserInfo(base);
+  const limit = maxResponseBytes(ctx.io.env, undefined);
   const call = async <T>(method: string, path: string, body?: unknown, isShape?: (value: unknown) => boolean): Promise<T> => {
     let res: Response;
     try {
@@ -42,10 +45,11 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
         hint: 'start one with `bo sandbox serve`, or drop --base-url to use the embedded sandbox',
       });
     }
-    const text = await res.text();
+    const text = await readCapped(res, limit, `${shown}${path}`, ctx.signal);
     let parsed: unknown = text;
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
+      // Deeper JSON would exhaust the call stack when printed: treat it as text.
+      parsed = text === '' ? undefined : nestsDeeperThan(text, MAX_JSON_DEPTH) ? text : JSON.parse(text);
     } catch { /* keep the text */ }
     if (!res.ok) {
       const description = (parsed as { error_description?: string } | undefined)?.error_description;
@@ -61,6 +65,33 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     return parsed as T;
   };
   return { get: (path, isShape) => call('GET', path, undefined, isShape), post: (path, body) => call('POST', path, body ?? {}), close };
+}
+
+/** The body as text, dropping the connection once it passes `limit` bytes (decompressed). */
+async function readCapped(res: Response, limit: number, where: string, signal: AbortSignal): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new BoError(`the answer from ${where} is larger than ${Math.round(limit / 1024 / 1024)} MB, more than bo accepts for one response`, {
+          code: 'too_large',
+          hint: 'Raise the cap with BO_MAX_RESPONSE_MB=<n> if this is really a sandbox.',
+        });
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof BoError || signal.aborted) throw err;
+    throw new BoError(`the answer from ${where} was cut short`, { code: 'network' });
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Control characters and escape sequences from a server never reach the terminal. */

@@ -86,6 +86,23 @@ describe('sandbox admin commands pointed at a server that is not a sandbox', () 
   });
 });
 
+describe('sandbox admin commands and oversized or deep answers', () => {
+  it('an endless body is cut off at the cap: exit 1, a clear message', async () => {
+    server.script(reply.endless());
+    const r = await runBo(['--base-url', server.url, 'sandbox', 'fixtures'], { env: { ...tempConfig().env, BO_MAX_RESPONSE_MB: '2' } });
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: the answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/fixtures is larger than 2 MB, more than bo accepts for one response$/);
+    expect(r.code).toBe(1);
+  });
+
+  it('deeply nested JSON is "unexpected answer", no stack overflow', async () => {
+    server.script(reply.deep(100_000));
+    const r = await runBo(['--base-url', server.url, 'sandbox', 'fixtures'], { env: tempConfig().env });
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: unexpected answer from .*: not what a sandbox sends$/);
+    expect(r.stderr).not.toMatch(jsMessage);
+    expect(r.code).toBe(1);
+  });
+});
+
 describe('certificates', () => {
   async function tlsServer() {
     const seen: Array<{ url: string; authorization?: string }> = [];
