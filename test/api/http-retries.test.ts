@@ -2,7 +2,7 @@
 // are recorded by an injected sleep, never slept, and never compared to a clock.
 import * as http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backoffMs, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
+import { backoffMs, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
 import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/output/errors.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { makeClient, rejectionOf } from './client-fixture.js';
@@ -287,5 +287,20 @@ describe('the D30 table', () => {
     expect(isRetryableFailure('GET', { code: 'ENOTFOUND', sent: false })).toBe(false);
     expect(isRetryableFailure('GET', { code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: false })).toBe(false);
     expect(isRetryableFailure('GET', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', sent: false })).toBe(false);
+  });
+});
+
+describe('humanWait', () => {
+  it.each([
+    [1_000, '1 s'],
+    [59_500, '1 min'],
+    [61_000, '2 min'],
+    [12_000_000, '3 h 20 min'],
+    [7_200_000, '2 h'],
+    [86_400_000 + 3_600_000, '1 d 1 h'],
+    [1e26, 'more than a year'],
+    [Infinity, 'more than a year'],
+  ])('%d ms is "%s"', (ms, words) => {
+    expect(humanWait(ms)).toBe(words);
   });
 });
