@@ -1,3 +1,4 @@
+import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 
 interface Opts {
@@ -30,7 +31,8 @@ export default defineCommand<Opts>({
   configure: (cmd) =>
     cmd
       .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
-      .option('-X, --method <method>', 'HTTP method: GET, POST, PUT or DELETE (any case)')
+      // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
+      .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
