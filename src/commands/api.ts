@@ -18,8 +18,9 @@ export default defineCommand<Opts>({
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`.\n' +
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise.\n' +
     'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to\n' +
-    'GET, or POST when fields or --input are given. --paginate walks every page (D13) and prints the\n' +
-    'items as one JSON array (or one per line with --jsonl).',
+    'GET, or POST when fields or --input are given. --paginate walks every page and prints the\n' +
+    'items as one JSON array (or one per line with --jsonl). POST /crm/people/requestMagicLink and\n' +
+    'POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth.',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
