@@ -524,11 +524,11 @@ complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at 
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
 
 # bo api
-complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
+complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
-complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (the D4 endpoints)'
+complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'
 complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'print the request that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'

@@ -7,7 +7,7 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import { BoError, ExitCode, InterruptedError, UsageError, exitCodeOf } from './output/errors.js';
+import { BoError, ExitCode, InterruptedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
 import { buildProgram } from './program.js';
 import { parseTimeout } from './config/settings.js';
 
@@ -104,6 +104,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
         return ExitCode.ok;
       }
       // 'commander.help' (a bare group name) prints help on stderr: a usage error.
+      if (err.code !== 'commander.help' && wantsJson(program.opts(), argv)) {
+        writeJsonError(io, { status: null, code: 'usage', message: err.message.replace(/^error: /, '') });
+      }
       return ExitCode.usage;
     }
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
@@ -206,12 +209,24 @@ function reportError(err: unknown, io: Io, globals: Globals): void {
   io.stderr.write(`error: ${oneLine(message)}\n`);
   if (bo?.hint) io.stderr.write(`hint: ${oneLine(bo.hint)}\n`);
   if (globals.json || globals.jsonl) {
-    const body = { error: { status: bo?.status ?? null, code: bo?.code ?? null, message } };
-    io.stderr.write(`${JSON.stringify(body)}\n`);
+    // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
+    // only when an HTTP answer came back.
+    writeJsonError(io, { status: bo?.status || null, code: errorCode(err), message });
   }
   if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {
     io.stderr.write(`${err.stack}\n`);
   }
+}
+
+/** `--json` / `--jsonl` even when parsing stopped before the globals were read. */
+function wantsJson(opts: Record<string, unknown>, argv: string[]): boolean {
+  const end = argv.indexOf('--');
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  return opts.json === true || opts.jsonl === true || flags.includes('--json') || flags.includes('--jsonl');
+}
+
+function writeJsonError(io: Io, error: { status: number | null; code: string; message: string }): void {
+  io.stderr.write(`${JSON.stringify({ error })}\n`);
 }
 
 function oneLine(text: string): string {

@@ -11,6 +11,7 @@ import type { ApiOptions, Context } from '../context.js';
 import type { Credential } from '../auth/credential-types.js';
 import { AuthError, UsageError } from '../output/errors.js';
 import type { HttpClient } from './http-types.js';
+import { maxResponseBytes } from './response-cap.js';
 
 const DEFAULT_TIMEOUT_S = 30;
 
@@ -72,6 +73,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     trace: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
     sleep: ctx.clock.sleep,
     signal: ctx.signal,
+    maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;

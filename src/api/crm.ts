@@ -1,5 +1,6 @@
 // CRM endpoints (SERVICE-API §4 "CRM"), one typed function each.
 
+import { ApiError } from '../output/errors.js';
 import type { HttpClient, RequestOptions } from './http-types.js';
 import type { Account, CancellationRequest, Deal, Membership, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
@@ -16,12 +17,24 @@ export function listAccounts(
 
 /** GET /crm/accounts?q=<uid> matches the exact Uid (§4); null when absent. */
 export async function findAccount(client: HttpClient, uid: string, fields?: string): Promise<Account | null> {
-  const res = await client.request<{ items?: Account[] }>({
+  const res = await client.request<unknown>({
     method: 'GET',
     path: '/crm/accounts',
     query: { q: uid, fields, limit: 100 },
   });
-  return res.body?.items?.find((a) => a.Uid === uid) ?? null;
+  // Only a list answers the question; null, a missing or non-array `items` is not "absent".
+  const items = res.body && typeof res.body === 'object' ? (res.body as { items?: unknown }).items : undefined;
+  if (!Array.isArray(items)) {
+    throw new ApiError(`unexpected answer from the server (${res.status}): not a list (no "items" array)`, {
+      status: res.status,
+      code: 'unexpected',
+      body: res.body,
+      headers: res.headers,
+      hint: `Is ${client.baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+    });
+  }
+  const found = items.find((a): a is Account => !!a && typeof a === 'object' && (a as Account).Uid === uid);
+  return found ?? null;
 }
 
 const seg = encodeURIComponent;

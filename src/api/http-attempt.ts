@@ -21,6 +21,8 @@ export interface ExchangeInit {
   /** Covers connecting, sending and reading the whole response. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The most one answer may hold, before and after decompression. */
+  maxBytes: number;
 }
 
 /** The connection failed. `sent` is false only when the socket never connected. */
@@ -36,6 +38,19 @@ export class ConnectionFailure extends Error {
 
 export class TimeoutFailure extends Error {}
 export class AbortFailure extends Error {}
+/** The answer (declared, received or decompressed) passed ExchangeInit.maxBytes. */
+export class TooLargeFailure extends Error {}
+/** The content-encoding is unknown or the bytes do not decompress. */
+export class DecodeFailure extends Error {
+  constructor(
+    readonly encoding: string,
+    readonly status: number,
+  ) {
+    super(`cannot decode ${encoding}`);
+  }
+}
+
+const DECODERS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -44,6 +59,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     const transport = secure ? https : http;
     let sent = false;
     let settled = false;
+    let decoder: import('node:stream').Transform | undefined;
 
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
     const onAbort = () => fail(new AbortFailure('aborted'));
@@ -61,6 +77,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       if (settle()) reject(err);
       // Destroying closes the socket, so a hung or aborted request frees the server too.
       req.destroy();
+      decoder?.destroy();
     }
 
     req.on('socket', (socket) => {
@@ -70,38 +87,59 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     });
     req.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
     req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const status = res.statusCode ?? 0;
+      const headers = flattenHeaders(res.headers);
+      const declared = Number(headers['content-length']);
+      if (Number.isFinite(declared) && declared > init.maxBytes) return fail(new TooLargeFailure('declared'));
+      const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+      // Bytes are counted as they arrive, compressed and decompressed, and the request is
+      // dropped the moment either count passes the cap: an endless body or a gzip bomb
+      // never gets to fill memory.
+      let received = 0;
+      const countRaw = () =>
+        res.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > init.maxBytes) fail(new TooLargeFailure('received'));
+        });
       res.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? 'ECONNRESET', true, err)));
       res.on('close', () => {
         if (!res.complete) fail(new ConnectionFailure('ECONNRESET', true, new Error('response cut short')));
       });
-      res.on('end', () => {
-        if (!settle()) return;
-        resolve({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage || http.STATUS_CODES[res.statusCode ?? 0] || '',
-          headers: flattenHeaders(res.headers),
-          body: Buffer.concat(chunks),
+      const collect = (source: NodeJS.ReadableStream, onError?: () => void) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        source.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          kept += chunk.length;
+          if (kept > init.maxBytes) return fail(new TooLargeFailure('decoded'));
+          chunks.push(chunk);
         });
+        if (onError) source.on('error', onError);
+        source.on('end', () => finish(Buffer.concat(chunks)));
+      };
+      const finish = (body: Buffer) => {
+        if (settle()) resolve({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', headers, body });
+      };
+      if (encoding === 'identity' || status === 204 || init.method === 'HEAD') return collect(res);
+      if (!DECODERS.has(encoding)) {
+        // Read it to the end (within the cap) and refuse it then: the connection stays usable.
+        countRaw();
+        res.on('end', () => fail(new DecodeFailure(encoding, status)));
+        return;
+      }
+      // zlib is imported only when a server actually compresses; the answer waits, paused.
+      void import('node:zlib').then((zlib) => {
+        if (settled) return;
+        decoder =
+          encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+        // An empty body with a content-encoding header is just empty.
+        collect(decoder, () => (received === 0 && res.complete ? finish(Buffer.alloc(0)) : fail(new DecodeFailure(encoding, status))));
+        countRaw();
+        res.pipe(decoder);
       });
     });
     req.end(init.body);
   });
-}
-
-/**
- * Undoes a content-encoding (asked for with accept-encoding: a 100-record page shrinks
- * about tenfold). zlib is imported only when a server actually compresses.
- */
-export async function decodeBody(raw: RawResponse): Promise<Buffer> {
-  const encoding = (raw.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || raw.body.length === 0) return raw.body;
-  const zlib = await import('node:zlib');
-  if (encoding === 'gzip' || encoding === 'x-gzip') return zlib.gunzipSync(raw.body);
-  if (encoding === 'deflate') return zlib.inflateSync(raw.body);
-  if (encoding === 'br') return zlib.brotliDecompressSync(raw.body);
-  throw new Error(`unknown content-encoding ${encoding}`);
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

@@ -54,3 +54,19 @@ export function waitMs(retry: number, retryAfterHeader: string | undefined, rand
   const server = parseRetryAfter(retryAfterHeader);
   return Math.min(MAX_WAIT_MS, server ?? backoffMs(retry, random));
 }
+
+/**
+ * A wait in words, to the nearest unit that matters: "45 s", "12 min", "3 h 20 min",
+ * "2 d 4 h"; anything past a year (a Retry-After of 1e23 s) is "more than a year".
+ */
+export function humanWait(ms: number): string {
+  const total = Math.ceil(ms / 1000);
+  if (!Number.isFinite(total) || total > 365 * 86_400) return 'more than a year';
+  if (total < 60) return `${total} s`;
+  const minutes = Math.ceil(total / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}

@@ -48,6 +48,8 @@ export interface HttpClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   userAgent?: string;
+  /** The most one answer may hold, compressed or decompressed; default 32 MB (response-cap.ts). */
+  maxResponseBytes?: number;
 }
 
 export interface HttpClient {

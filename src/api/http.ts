@@ -9,13 +9,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Credential } from '../auth/credential-types.js';
 import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
-import { AbortFailure, ConnectionFailure, TimeoutFailure, decodeBody, exchange, type RawResponse } from './http-attempt.js';
-import { isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
+import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
+import { MAX_WAIT_MS, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { redactText, scrubValues } from './redact.js';
+import { redactText, redactUserInfo, scrubValues } from './redact.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
+import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -30,11 +31,11 @@ export function validateBaseUrl(baseUrl: string): URL {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw new UsageError(`the base URL "${sanitize(baseUrl, 100)}" is not a URL (e.g. https://acme.example.com)`, { hint });
+    throw new UsageError(`the base URL "${sanitize(redactUserInfo(baseUrl), 100)}" is not a URL (e.g. https://acme.example.com)`, { hint });
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new UsageError(`the base URL ${shown} must use https:// (D3: only loopback hosts may use http://)`, { hint });
+    throw new UsageError(`the base URL ${shown} must use https:// (only loopback hosts may use http://)`, { hint });
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
@@ -84,7 +85,10 @@ function seconds(ms: number): string {
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = validateBaseUrl(options.baseUrl);
   const secure = base.protocol === 'https:';
-  const agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
+  // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
+  const agent = secure ? new https.Agent({ keepAlive: true, rejectUnauthorized: true }) : new http.Agent({ keepAlive: true });
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const secrets = secretsOf(options.credential);
   const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
@@ -103,7 +107,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   function unexpected(raw: RawResponse, what: string): ApiError {
     return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(redactText(what), secrets)}`, {
       status: raw.status,
-      code: 'unexpected_response',
+      code: 'unexpected',
       headers: raw.headers,
       body: raw.body.toString('utf8'),
       hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
@@ -169,7 +173,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const started = performance.now();
       let raw: RawResponse;
       try {
-        raw = await exchange(url, { method, headers, body, agent, timeoutMs: options.timeoutMs, signal });
+        raw = await exchange(url, { method, headers, body, agent, timeoutMs: options.timeoutMs, signal, maxBytes });
       } catch (err) {
         if (err instanceof AbortFailure) throw new InterruptedError();
         if (err instanceof TimeoutFailure) {
@@ -186,6 +190,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
             hint: 'Check the stored token or API key (bo auth status).',
           });
         }
+        if (err instanceof TooLargeFailure) {
+          const mb = Math.round((maxBytes / 1024 / 1024) * 10) / 10;
+          tracer?.note(`the answer passed ${mb} MB; request dropped`);
+          throw new BoError(`${method} ${where}: the answer is larger than ${mb} MB, more than bo accepts for one response`, {
+            code: 'too_large',
+            hint: `Ask for less (fewer records or fields), or raise the cap: BO_MAX_RESPONSE_MB=<n> or bo config set ${MAX_RESPONSE_SETTING} <n>`,
+          });
+        }
+        if (err instanceof DecodeFailure) {
+          const head = `${err.status} ${http.STATUS_CODES[err.status] ?? ''}`.trim();
+          throw new ApiError(`unexpected answer from the server (${head}): a body that could not be decoded (content-encoding ${sanitize(err.encoding, 30)})`, {
+            status: err.status,
+            code: 'unexpected',
+            hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+          });
+        }
         if (!(err instanceof ConnectionFailure)) throw err;
         const text = describeFailure(err, method, url);
         if (canRetry && isRetryableFailure(method, err)) {
@@ -195,24 +215,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           continue;
         }
         tracer?.note(text);
-        throw new BoError(text, { code: err.code, cause: err.cause, hint: failureHint(err, method) });
+        // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
+        throw new BoError(text, { code: 'network', cause: err.cause, hint: failureHint(err, method) });
       }
 
-      try {
-        raw.body = await decodeBody(raw);
-      } catch {
-        throw unexpected({ ...raw, body: Buffer.alloc(0) }, `a body that could not be decoded (content-encoding ${sanitize(raw.headers['content-encoding'] ?? '', 30)})`);
-      }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
-      if (canRetry && isRetryableStatus(method, raw.status)) {
+      const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
+      // A wait longer than the cap is not waited for, nor shortened: the answer stands.
+      const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_WAIT_MS;
+      if (canRetry && !tooLong && isRetryableStatus(method, raw.status)) {
         const ms = waitMs(retry, raw.headers['retry-after']);
         tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
         await wait(ms, signal);
         continue;
       }
       if (raw.status >= 200 && raw.status < 300) {
-        if (parsed.kind === 'malformed') throw unexpected(raw, `malformed JSON: ${sanitize(parsed.text, 80)}`);
+        if (parsed.kind === 'malformed') throw unexpected(raw, parsed.reason ?? `malformed JSON: ${sanitize(parsed.text, 80)}`);
         if (parsed.kind === 'text' && isHtml(raw.headers, parsed.text)) {
           const title = bestMessage(parsed, raw.headers);
           throw unexpected(raw, `an HTML page${title ? ` ("${title}")` : ''} instead of JSON`);
@@ -220,7 +239,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return { status: raw.status, headers: raw.headers, body: bodyValue(parsed) as T };
       }
       if (raw.status >= 300 && raw.status < 400) throw redirectError(raw, url);
-      const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
       throw statusError({
         status: raw.status,
         statusText: raw.statusText,
@@ -228,6 +246,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body: parsed,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        retryIn: retryAfterMs === undefined ? undefined : humanWait(retryAfterMs),
         secrets,
       });
     }

@@ -63,7 +63,7 @@ export async function fetchPage<T>(
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
     throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
       status: response.status,
-      code: 'unexpected_response',
+      code: 'unexpected',
       body: response.body,
       headers: response.headers,
     });

@@ -4,6 +4,29 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { UsageError } from '../output/errors.js';
 import type { Method, RequestOptions } from './http-types.js';
+import { redactUserInfo } from './redact.js';
+
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
+
+/** The endpoints that take no credentials (D4): the sandbox refuses them with one. */
+const ANONYMOUS: ReadonlyArray<{ method: Method; path: RegExp }> = [
+  { method: 'POST', path: /^\/crm\/people\/requestMagicLink\/?$/i },
+  { method: 'POST', path: /^\/public\/email\/lists\/[^/]+\/subscriptions\/?$/i },
+];
+
+export function takesNoCredentials(method: Method, path: string): boolean {
+  return ANONYMOUS.some((e) => e.method === method && e.path.test(path));
+}
+
+/** -X in any case: get, Get and GET are the same method. */
+function parseMethod(text: string | undefined): Method | undefined {
+  if (text === undefined) return undefined;
+  const method = text.trim().toUpperCase() as Method;
+  if (!METHODS.includes(method)) {
+    throw new UsageError(`-X/--method must be one of ${METHODS.join(', ')}, got ${JSON.stringify(text)}`);
+  }
+  return method;
+}
 
 interface RawOptions {
   method?: string;
@@ -14,8 +37,13 @@ interface RawOptions {
 }
 
 export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOptions): Promise<RequestOptions & { query: URLSearchParams }> {
+  if (rawPath.trim() === '') throw new UsageError('<path> is empty: give a path under /api/v1 such as /crm/accounts');
+  // The URL parser would drop a newline or tab without a word; refuse them instead.
+  if (/[\u0000-\u001f\u007f]/.test(rawPath)) {
+    throw new UsageError(`<path> contains control characters: ${JSON.stringify(rawPath)}`);
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(rawPath)) {
-    throw new UsageError(`<path> must be a path under /api/v1 such as /crm/accounts, not a URL: ${rawPath}`, {
+    throw new UsageError(`<path> must be a path under /api/v1 such as /crm/accounts, not a URL: ${redactUserInfo(rawPath)}`, {
       hint: 'the host comes from --base-url or the profile (bo config set base-url <url>)',
     });
   }
@@ -26,7 +54,7 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   let body: unknown;
   if (opts.input !== undefined) body = await readInput(ctx, opts.input);
   // As `gh api`: GET, or POST once fields or a body are given; --paginate reads lists.
-  const method = (opts.method ?? (opts.paginate || (fields.length === 0 && body === undefined) ? 'GET' : 'POST')) as Method;
+  const method = parseMethod(opts.method) ?? ((opts.paginate || (fields.length === 0 && body === undefined) ? 'GET' : 'POST') as Method);
   if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate walks GET lists; it does not go with -X ${method}`);
   const fieldsInQuery = method === 'GET' || method === 'DELETE' || body !== undefined;
   if (fieldsInQuery) {
@@ -37,7 +65,7 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   if (body !== undefined && (method === 'GET' || method === 'DELETE')) {
     throw new UsageError(`--input sends a body, which ${method} does not take; pass -X POST or -X PUT`);
   }
-  return { method, path, query, body, anonymous: opts.auth === false };
+  return { method, path, query, body, anonymous: opts.auth === false || takesNoCredentials(method, path) };
 }
 
 async function parseField(ctx: Context, field: string): Promise<[string, unknown]> {

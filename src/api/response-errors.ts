@@ -10,7 +10,33 @@ export type ParsedBody =
   | { kind: 'json'; value: unknown }
   | { kind: 'text'; text: string }
   /** The content type promised JSON and the text did not parse. */
-  | { kind: 'malformed'; text: string };
+  | { kind: 'malformed'; text: string; reason?: string };
+
+/** Deeper JSON is refused: printing or redacting it would exhaust the call stack. */
+export const MAX_JSON_DEPTH = 512;
+
+/** Whether brackets outside strings nest deeper than `limit`, without recursion. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) opened++;
+  }
+  if (opened <= limit) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 export function parseBody(status: number, headers: Record<string, string>, raw: Buffer): ParsedBody {
   if (status === 204 || raw.length === 0) return { kind: 'empty' };
@@ -20,6 +46,9 @@ export function parseBody(status: number, headers: Record<string, string>, raw: 
   const saysJson = /[/+]json\b/i.test(type);
   const looksJson = /^\s*[[{"]/.test(text) && !/html/i.test(type);
   if (saysJson || looksJson) {
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return { kind: 'malformed', text, reason: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` };
+    }
     try {
       return { kind: 'json', value: JSON.parse(text) };
     } catch {
@@ -127,6 +156,8 @@ export interface StatusContext {
   apiKeyScheme?: string;
   /** Seconds from Retry-After, for a 429. */
   retryAfter?: number;
+  /** The same wait in words ("3 h 20 min"), shown in the message. */
+  retryIn?: string;
   /** The credential in use: a server that echoes it must not put it in the message. */
   secrets?: readonly string[];
 }
@@ -146,23 +177,32 @@ export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
       ? sanitize((value as { error: string }).error, 60)
       : undefined;
   if (ctx.status === 429) {
-    const wait = ctx.retryAfter === undefined ? 'try again later' : `retry after ${ctx.retryAfter} s`;
+    const wait = ctx.retryIn === undefined ? 'try again later' : `retry in ${ctx.retryIn}`;
     return new RateLimitedError(`${headline(429, ctx.statusText, message)}; ${wait}`, {
       status: 429,
       code: code ?? 'rate_limited',
+      serverCode: code,
       retryAfter: ctx.retryAfter,
     });
   }
-  const hint =
-    ctx.status === 401 && ctx.apiKeyScheme !== undefined
-      ? `The API key was sent with the scheme word "${ctx.apiKeyScheme}" (D1); if the service uses another, ` +
-        'set it with: bo config set api-key-scheme <word>'
-      : undefined;
-  return new ApiError(headline(ctx.status, ctx.statusText, message), {
+  const hint = ctx.status === 401 ? signInHint(ctx.apiKeyScheme) : undefined;
+  const later = ctx.retryIn !== undefined && ctx.status >= 500 ? `; retry in ${ctx.retryIn}` : '';
+  return new ApiError(`${headline(ctx.status, ctx.statusText, message)}${later}`, {
     status: ctx.status,
     code,
+    serverCode: code,
     hint,
     body: value,
     headers: ctx.headers,
   });
+}
+
+/** A 401: how to sign in again, interactively or in CI; with an API key, the scheme word too (D1). */
+function signInHint(apiKeyScheme: string | undefined): string {
+  const again = 'Sign in again with `bo login`, or for CI set BO_TOKEN, or BO_API_KEY and BO_API_SECRET.';
+  if (apiKeyScheme === undefined) return again;
+  return (
+    `${again} The API key was sent with the scheme word "${apiKeyScheme}"; if the service uses another, ` +
+    'set it with: bo config set api-key-scheme <word>'
+  );
 }

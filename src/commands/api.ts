@@ -19,26 +19,28 @@ export default defineCommand<Opts>({
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`.\n' +
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise.\n' +
     'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to\n' +
-    'GET, or POST when fields or --input are given. --paginate walks every page (D13) and prints the\n' +
-    'items as one JSON array (or one per line with --jsonl). --dry-run prints the method, URL and body\n' +
-    'that would be sent (--json: {"method","url","body"}) and sends nothing.',
+    'GET, or POST when fields or --input are given. --paginate walks every page and prints the\n' +
+    'items as one JSON array (or one per line with --jsonl). POST /crm/people/requestMagicLink and\n' +
+    'POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. --dry-run prints the method, URL and body that\n' +
+    'would be sent (--json: {"method","url","body"}) and sends nothing.',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
     'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
-    'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com --no-auth',
+    'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
     'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
   ],
   configure: (cmd) =>
     cmd
       .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
-      .addOption(new Option('-X, --method <method>', 'HTTP method').choices(['GET', 'POST', 'PUT', 'DELETE']))
+      // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
+      .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (the D4 endpoints)')
+      .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)')
       .option('--dry-run', 'print the request that would be sent; send nothing'),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
@@ -47,7 +49,7 @@ export default defineCommand<Opts>({
       const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }
-    const client = await ctx.api(opts.auth === false ? { anonymous: true } : undefined);
+    const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
     const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
       const { paginate } = await import('../api/paginate.js');

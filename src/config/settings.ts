@@ -2,14 +2,17 @@
 // Every message names the key, so a typo in a script is caught at once (exit 2).
 
 import { UsageError } from '../output/errors.js';
+import { parseMaxResponseMb } from '../api/response-cap.js';
+import { redactUserInfo } from '../api/redact.js';
 
-export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'protected'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** Defaults applied when a profile leaves a key unset (D1; COMMANDS.md --timeout). */
 export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number | boolean>> = {
   'api-key-scheme': 'bo',
   timeout: 30,
+  'max-response-mb': 32,
   protected: false,
 };
 
@@ -36,16 +39,16 @@ export function parseBaseUrl(text: string, name = 'base-url'): string {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new UsageError(`${name} must be a URL such as https://acme.example.com, got "${text}"`);
+    throw new UsageError(`${name} must be a URL such as https://acme.example.com, got "${redactUserInfo(text)}"`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.test(url.hostname))) {
-    throw new UsageError(`${name} must use https:// (http:// only for localhost), got "${text}"`);
+    throw new UsageError(`${name} must use https:// (http:// only for localhost), got "${redactUserInfo(text)}"`);
   }
   if (url.username || url.password) {
     throw new UsageError(`${name} must not contain a user name or password; use bo login or bo auth set-key`);
   }
   if (url.search || url.hash) {
-    throw new UsageError(`${name} must not have a query or fragment, got "${text}"`);
+    throw new UsageError(`${name} must not have a query or fragment, got "${redactUserInfo(text)}"`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -92,6 +95,8 @@ export function parseSetting(key: SettingKey, text: string): string | number | b
       return parseApiKeyScheme(text);
     case 'timeout':
       return parseTimeout(text);
+    case 'max-response-mb':
+      return parseMaxResponseMb(text);
     case 'protected':
       return parseProtected(text);
   }

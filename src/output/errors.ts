@@ -18,8 +18,10 @@ export interface ErrorDetails {
   hint?: string;
   /** HTTP status, when the error came from the server. */
   status?: number;
-  /** Machine code: the server's `error` field, or one of ours. */
+  /** Machine code: the server's `error` field, or one of ERROR_CODES. */
   code?: string;
+  /** The server's own error code (its `error` field), when it sent one. */
+  serverCode?: string;
   cause?: unknown;
 }
 
@@ -28,6 +30,7 @@ export class BoError extends Error {
   readonly hint?: string;
   readonly status?: number;
   readonly code?: string;
+  readonly serverCode?: string;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -35,6 +38,7 @@ export class BoError extends Error {
     this.hint = details.hint;
     this.status = details.status;
     this.code = details.code;
+    this.serverCode = details.serverCode;
   }
 }
 
@@ -102,4 +106,45 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
 
 export function exitCodeOf(err: unknown): ExitCodeValue {
   return err instanceof BoError ? err.exitCode : ExitCode.failed;
+}
+
+/**
+ * The codes `--json` errors carry when the server sent none (README "Output"): scripts
+ * match on these, so they are a fixed set, never null and never a Node internal name.
+ */
+export const ERROR_CODES = [
+  'usage',
+  'not_found',
+  'auth',
+  'rate_limited',
+  'network',
+  'timeout',
+  'too_large',
+  'unexpected',
+  'redirect',
+  'interrupted',
+  'failed',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+function isErrorCode(code: string | undefined): code is ErrorCode {
+  return (ERROR_CODES as readonly (string | undefined)[]).includes(code);
+}
+
+/** The stable code of an error: the server's when it sent one, else one of ERROR_CODES. */
+export function errorCode(err: unknown): string {
+  if (!(err instanceof BoError)) return 'failed';
+  if (err.serverCode) return err.serverCode;
+  if (isErrorCode(err.code)) return err.code;
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof InterruptedError) return 'interrupted';
+  const byExit: Partial<Record<ExitCodeValue, ErrorCode>> = {
+    [ExitCode.usage]: 'usage',
+    [ExitCode.notFound]: 'not_found',
+    [ExitCode.auth]: 'auth',
+    [ExitCode.rateLimited]: 'rate_limited',
+    [ExitCode.interrupted]: 'interrupted',
+  };
+  return byExit[err.exitCode] ?? 'failed';
 }

@@ -4,15 +4,20 @@
 
 import type { Context } from '../context.js';
 import { ApiError, BoError } from '../output/errors.js';
+import { redactUserInfo } from '../api/redact.js';
+import { maxResponseBytes } from '../api/response-cap.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../api/response-errors.js';
 
 export interface AdminClient {
-  get<T>(path: string): Promise<T>;
+  /** `isShape` checks the answer is what a sandbox sends; anything else is "unexpected answer". */
+  get<T>(path: string, isShape: (value: unknown) => boolean): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
 export async function openAdminClient(ctx: Context): Promise<AdminClient> {
-  let base = ctx.globals.baseUrl?.replace(/\/+$/, '');
+  // Checked like any base URL: https or loopback http, no user info (never echoed back).
+  let base = ctx.globals.baseUrl ? (await import('../config/settings.js')).parseBaseUrl(ctx.globals.baseUrl, '--base-url') : undefined;
   let close = async () => {};
   if (!base) {
     const { openEmbeddedSandbox } = await import('./embedded.js');
@@ -20,7 +25,9 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     base = embedded.url;
     close = embedded.close;
   }
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const shown = redactUserInfo(base);
+  const limit = maxResponseBytes(ctx.io.env, undefined);
+  const call = async <T>(method: string, path: string, body?: unknown, isShape?: (value: unknown) => boolean): Promise<T> => {
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, {
@@ -30,20 +37,68 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
         signal: ctx.signal,
       });
     } catch (err) {
-      throw new BoError(`cannot reach the sandbox at ${base}: ${(err as Error).cause ?? (err as Error).message}`, {
+      if (ctx.signal.aborted) throw err;
+      const cause = (err as Error).cause as { code?: unknown } | undefined;
+      const why = cause?.code === 'ECONNREFUSED' ? 'connection refused' : cause?.code === 'ENOTFOUND' ? 'host not found' : 'the connection failed';
+      throw new BoError(`cannot reach the sandbox at ${shown}: ${why}`, {
+        code: 'network',
         hint: 'start one with `bo sandbox serve`, or drop --base-url to use the embedded sandbox',
       });
     }
-    const text = await res.text();
+    const text = await readCapped(res, limit, `${shown}${path}`, ctx.signal);
     let parsed: unknown = text;
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
+      // Deeper JSON would exhaust the call stack when printed: treat it as text.
+      parsed = text === '' ? undefined : nestsDeeperThan(text, MAX_JSON_DEPTH) ? text : JSON.parse(text);
     } catch { /* keep the text */ }
     if (!res.ok) {
       const description = (parsed as { error_description?: string } | undefined)?.error_description;
-      throw new ApiError(`${method} ${path}: ${res.status}${description ? ` ${description}` : ''}`, { status: res.status, body: parsed });
+      const said = typeof description === 'string' ? ` ${sanitize(description)}` : '';
+      throw new ApiError(`${method} ${path}: ${res.status}${said}`, { status: res.status, body: parsed });
+    }
+    if (isShape && !isShape(parsed)) {
+      throw new BoError(`unexpected answer from ${shown}${path}: not what a sandbox sends`, {
+        code: 'unexpected',
+        hint: 'Is --base-url a sandbox started with `bo sandbox serve`? Drop --base-url to use the embedded one.',
+      });
     }
     return parsed as T;
   };
-  return { get: (path) => call('GET', path), post: (path, body) => call('POST', path, body ?? {}), close };
+  return { get: (path, isShape) => call('GET', path, undefined, isShape), post: (path, body) => call('POST', path, body ?? {}), close };
+}
+
+/** The body as text, dropping the connection once it passes `limit` bytes (decompressed). */
+async function readCapped(res: Response, limit: number, where: string, signal: AbortSignal): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new BoError(`the answer from ${where} is larger than ${Math.round(limit / 1024 / 1024)} MB, more than bo accepts for one response`, {
+          code: 'too_large',
+          hint: 'Raise the cap with BO_MAX_RESPONSE_MB=<n> if this is really a sandbox.',
+        });
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof BoError || signal.aborted) throw err;
+    throw new BoError(`the answer from ${where} was cut short`, { code: 'network' });
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Control characters and escape sequences from a server never reach the terminal. */
+function sanitize(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 200);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

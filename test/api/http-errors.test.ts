@@ -97,16 +97,18 @@ describe('refusals (D6)', () => {
     expect(err.message).toBe('400 Bad Request: bad red next');
   });
 
-  it('401 and 403 exit 4; a 401 with an API key names the scheme setting (D1)', async () => {
+  it('401 and 403 exit 4; a 401 says how to sign in again, and with an API key names the scheme setting (D1)', async () => {
     server.script(reply.json(401, { error: 'unauthorized' }), reply.json(401, {}), reply.json(403, {}));
     const apiKey = client({ credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo' });
     const withKey = await rejectionOf(apiKey.request({ method: 'GET', path: '/x' }));
     expect(withKey.exitCode).toBe(4);
     expect(withKey.hint).toContain('bo config set api-key-scheme <word>');
     expect(withKey.hint).toContain('"bo"');
+    expect(withKey.hint).toContain('`bo login`');
     const withToken = await rejectionOf(client().request({ method: 'GET', path: '/x' }));
     expect(withToken.exitCode).toBe(4);
-    expect(withToken.hint).toBeUndefined();
+    expect(withToken.hint).toBe('Sign in again with `bo login`, or for CI set BO_TOKEN, or BO_API_KEY and BO_API_SECRET.');
+    expect(withToken.hint).not.toContain('api-key-scheme');
     const forbidden = await rejectionOf(apiKey.request({ method: 'GET', path: '/x' }));
     expect(forbidden.exitCode).toBe(4);
     expect(forbidden.hint).toBeUndefined();
@@ -119,7 +121,7 @@ describe('answers that make no sense', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe('unexpected answer from the server (200 OK): malformed JSON: {"items": [1, 2,');
     expect(err.exitCode).toBe(1);
-    expect(err.code).toBe('unexpected_response');
+    expect(err.code).toBe('unexpected');
   });
 
   it('a 2xx HTML page (a website, not the API) is unexpected too', async () => {

@@ -2,7 +2,7 @@
 // are recorded by an injected sleep, never slept, and never compared to a clock.
 import * as http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { backoffMs, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
+import { backoffMs, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
 import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/output/errors.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { makeClient, rejectionOf } from './client-fixture.js';
@@ -44,12 +44,43 @@ describe('GET is retried (D30)', () => {
     expect(waits).toEqual([7000]);
   });
 
-  it('caps a Retry-After wait at 60 s, in seconds or as an HTTP-date', async () => {
-    const later = new Date(Date.now() + 3_600_000).toUTCString();
-    server.script(reply.rateLimited('600'), reply.rateLimited(later), reply.json(200, []));
+  it('waits a Retry-After of up to 60 s, in seconds or as an HTTP-date', async () => {
+    const later = new Date(Date.now() + 45_000).toUTCString();
+    server.script(reply.rateLimited('60'), reply.rateLimited(later), reply.json(200, []));
     const { client, waits } = fixture();
     await client.request({ method: 'GET', path: '/x' });
-    expect(waits).toEqual([60_000, 60_000]);
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBe(60_000);
+    expect(waits[1]).toBeGreaterThan(40_000);
+    expect(waits[1]).toBeLessThanOrEqual(45_000);
+  });
+
+  it.each([
+    ['12000', 'retry in 3 h 20 min', 12_000],
+    ['600', 'retry in 10 min', 600],
+    ['100000000000000000000000', 'retry in more than a year', 1e23],
+  ])('does not wait for a Retry-After of %s s, longer than the cap: exit 5 at once, "%s"', async (header, words, seconds) => {
+    server.script(reply.rateLimited(header, { error: 'rate_limited', error_description: 'Slow down' }));
+    const { client, waits } = fixture();
+    const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err.exitCode).toBe(5);
+    expect(err.message).toBe(`429 Too Many Requests: Slow down; ${words}`);
+    expect(err.message).not.toMatch(/e\+/);
+    expect(err.retryAfter).toBe(seconds);
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a 503 whose Retry-After passes the cap is reported at once with the wait in words', async () => {
+    const later = new Date(Date.now() + 2 * 86_400_000 + 3 * 3_600_000 + 60_000).toUTCString();
+    server.script(reply.json(503, { error_description: 'Maintenance' }, { 'retry-after': later }));
+    const { client, waits } = fixture();
+    const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toBe('503 Service Unavailable: Maintenance; retry in 2 d 3 h');
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up after maxRetries with RateLimitedError (exit 5) naming the wait', async () => {
@@ -60,7 +91,7 @@ describe('GET is retried (D30)', () => {
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(err.exitCode).toBe(5);
     expect(err.retryAfter).toBe(30);
-    expect(err.message).toBe('429 Too Many Requests: Try again in a minute; retry after 30 s');
+    expect(err.message).toBe('429 Too Many Requests: Try again in a minute; retry in 30 s');
     expect(err.code).toBe('rate_limited');
     expect(server.requests).toHaveLength(4);
     expect(waits).toEqual([30_000, 30_000, 30_000]);
@@ -256,5 +287,20 @@ describe('the D30 table', () => {
     expect(isRetryableFailure('GET', { code: 'ENOTFOUND', sent: false })).toBe(false);
     expect(isRetryableFailure('GET', { code: 'DEPTH_ZERO_SELF_SIGNED_CERT', sent: false })).toBe(false);
     expect(isRetryableFailure('GET', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', sent: false })).toBe(false);
+  });
+});
+
+describe('humanWait', () => {
+  it.each([
+    [1_000, '1 s'],
+    [59_500, '1 min'],
+    [61_000, '2 min'],
+    [12_000_000, '3 h 20 min'],
+    [7_200_000, '2 h'],
+    [86_400_000 + 3_600_000, '1 d 1 h'],
+    [1e26, 'more than a year'],
+    [Infinity, 'more than a year'],
+  ])('%d ms is "%s"', (ms, words) => {
+    expect(humanWait(ms)).toBe(words);
   });
 });

@@ -9,6 +9,7 @@ import {
   redactJson,
   redactText,
   redactUrl,
+  redactUserInfo,
   scrubValues,
 } from '../../src/api/redact.js';
 import { SECRET_NAMES, secretValue } from './secrets-fixture.js';
@@ -94,5 +95,21 @@ describe('properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('redactUserInfo', () => {
+  it.each([
+    ['https://user:pw@host/x', 'https://[redacted]@host/x'],
+    ['http://tok@127.0.0.1:3/', 'http://[redacted]@127.0.0.1:3/'],
+    ['user:pw@host', '[redacted]@host'],
+    ['https://a:b@c and https://d:e@f', 'https://[redacted]@c and https://[redacted]@f'],
+    ['https://u:p@exa mple.com', 'https://[redacted]@exa mple.com'],
+  ])('%s -> %s', (text, shown) => {
+    expect(redactUserInfo(text)).toBe(shown);
+  });
+
+  it.each(['https://host/a@b', 'a@example.com', 'https://acme.example.com', 'write to ops@example.com'])('leaves %s alone', (text) => {
+    expect(redactUserInfo(text)).toBe(text);
   });
 });

@@ -50,9 +50,39 @@ describe('bo api', () => {
     const ok = await runBo(['api', '/crm/people/requestMagicLink', '-F', `Email=${person.Email}`, '--no-auth'], { env: env() });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({});
-    const refused = await runBo(['api', '/crm/people/requestMagicLink', '-F', `Email=${person.Email}`], { env: env() });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: 400 /);
+    const refused = await sb.api('POST', '/crm/people/requestMagicLink', { body: { Email: person.Email } });
+    expect(refused.status).toBe(400);
+  });
+
+  it('sends no credential to the magic-link endpoint even without --no-auth (D4)', async () => {
+    const person = await sb.record('Person', sb.fixtures.people[0]!);
+    const r = await runBo(['api', '/crm/people/requestMagicLink', '-X', 'post', '-F', `Email=${person.Email}`], { env: env() });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({});
+    expect((await sb.outbox()).at(-1)).toMatchObject({ to: person.Email });
+  });
+
+  it('sends no credential to the public subscription endpoint even without --no-auth (D4)', async () => {
+    const list = (await sb.api('GET', '/email/lists?limit=1')).body.items[0];
+    const r = await runBo(['api', `/public/email/lists/${list.Uid}/subscriptions`, '--input', '-'], {
+      env: env(),
+      stdin: JSON.stringify({ Person: { Email: 'auto.anon@example.com' } }),
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).Person).toMatchObject({ Email: 'auto.anon@example.com' });
+  });
+
+  it('takes the method in any case', async () => {
+    for (const method of ['get', 'Get', 'GET']) {
+      const r = await runBo(['api', '-X', method, '/crm/accounts', '-F', 'limit=1'], { env: env() });
+      expect(r.code, method).toBe(0);
+      expect(JSON.parse(r.stdout).items).toHaveLength(1);
+    }
+    const created = await runBo(['api', '-X', 'post', '/email/lists', '-F', 'Name=Lower case post'], { env: env() });
+    expect(created.code).toBe(0);
+    expect(await sb.record('EmailList', JSON.parse(created.stdout).Uid)).toMatchObject({ Name: 'Lower case post' });
   });
 
   it('exits 3 on a 404 and prints the server message', async () => {
@@ -67,7 +97,11 @@ describe('bo api', () => {
       [['api', '/email/lists', '-F', 'novalue'], /-F\/--field must be key=value/],
       [['api', 'https://evil.example.com/crm/accounts'], /<path> must be a path under \/api\/v1/],
       [['api', '/email/lists', '--input', '-'], /--input is not valid JSON/, '{"Name":'],
-      [['api', '/crm/accounts', '-X', 'PATCH'], /option '-X, --method <method>' argument 'PATCH' is invalid/],
+      [['api', '/crm/accounts', '-X', 'PATCH'], /^error: -X\/--method must be one of GET, POST, PUT, DELETE, got "PATCH"\n/],
+      [['api', ''], /^error: <path> is empty/],
+      [['api', '   '], /^error: <path> is empty/],
+      [['api', '/crm/acc\nounts'], /^error: <path> contains control characters: "\/crm\/acc\\nounts"\n/],
+      [['api', '/crm/accounts\t'], /^error: <path> contains control characters/],
       [['api', '/crm/accounts', '--paginate', '-X', 'POST'], /--paginate walks GET lists/],
     ];
     for (const [args, message, stdin] of cases) {

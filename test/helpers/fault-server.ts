@@ -93,6 +93,43 @@ export const reply = {
   hang(): Step {
     return () => {};
   },
+  /** A JSON list that never ends, written as fast as the client reads it. */
+  endless(): Step {
+    const chunk = Buffer.from('{"Uid":"acc_endless","Name":"Endless"},'.repeat(1600));
+    return (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+      pump(res, () => chunk);
+    };
+  },
+  /** A JSON list of about `bytes` bytes; `declared` states the length up front, else chunked. */
+  big(bytes: number, declared: boolean): Step {
+    const chunk = Buffer.from('{"Uid":"acc_big","Name":"Big"},'.repeat(2048));
+    const head = Buffer.from('{"items":[');
+    const tail = Buffer.from('{"Uid":"acc_last"}]}');
+    const count = Math.max(0, Math.floor((bytes - head.length - tail.length) / chunk.length));
+    return (_req, res) => {
+      const length = head.length + count * chunk.length + tail.length;
+      res.writeHead(200, { 'content-type': 'application/json', ...(declared ? { 'content-length': String(length) } : {}) });
+      res.write(head);
+      let sent = 0;
+      pump(res, () => (sent++ < count ? chunk : sent === count + 1 ? tail : null));
+    };
+  },
+  /** Bytes made by gzipBomb(), sent as a gzip-encoded JSON answer. */
+  gzipBomb(packed: Buffer): Step {
+    return (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(packed.length) });
+      res.end(packed);
+    };
+  },
+  /** A JSON answer of `levels` nested arrays. */
+  deep(levels: number): Step {
+    return (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"items":${'['.repeat(levels)}${']'.repeat(levels)}}`);
+    };
+  },
   /** Headers, then a body that trickles forever. */
   slowBody(intervalMs = 50): Step {
     return (_req, res) => {
@@ -103,6 +140,36 @@ export const reply = {
     };
   },
 };
+
+/** Writes `next()` chunks as fast as the client reads them, until it returns null or the client goes. */
+function pump(res: http.ServerResponse, next: () => Buffer | null): void {
+  let closed = false;
+  res.on('close', () => (closed = true));
+  const go = () => {
+    while (!closed) {
+      const chunk = next();
+      if (chunk === null) return void res.end();
+      if (!res.write(chunk)) return void res.once('drain', go);
+    }
+  };
+  go();
+}
+
+/** gzip bytes (a few hundred KB) that decompress to `size` bytes of JSON whitespace. */
+export async function gzipBomb(size: number): Promise<Buffer> {
+  const gzip = zlib.createGzip({ level: 9 });
+  const out: Buffer[] = [];
+  gzip.on('data', (c: Buffer) => out.push(c));
+  const done = new Promise<void>((resolve, reject) => gzip.on('end', resolve).on('error', reject));
+  const block = Buffer.alloc(1024 * 1024, ' ');
+  gzip.write('{"items":[');
+  for (let i = 0; i < size / block.length; i++) {
+    if (!gzip.write(block)) await new Promise((r) => gzip.once('drain', r));
+  }
+  gzip.end(']}');
+  await done;
+  return Buffer.concat(out);
+}
 
 export async function startFaultServer(): Promise<FaultServer> {
   const steps: Step[] = [];

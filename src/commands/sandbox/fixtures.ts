@@ -7,13 +7,13 @@ export default defineCommand({
     'Prints how to find seeded records: Uids by kind, the API key and the demo logins, as JSON. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder.',
   examples: ['bo sandbox fixtures', "bo sandbox fixtures | jq -r '.trialAccounts[0]'"],
   async run(ctx) {
-    const { openAdminClient } = await import('../../sandbox/admin-client.js');
+    const { isRecord, openAdminClient } = await import('../../sandbox/admin-client.js');
     // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
     const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
     ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
-      const fixtures = await client.get<unknown>('/__sandbox/fixtures');
+      const fixtures = await client.get<unknown>('/__sandbox/fixtures', isRecord);
       ctx.io.stdout.write(`${JSON.stringify(fixtures, null, 2)}\n`);
     } finally {
       await client.close();

@@ -17,7 +17,7 @@ export default defineCommand<{ last?: boolean }>({
   examples: ['bo sandbox outbox', 'bo sandbox outbox --last', "bo sandbox outbox --last --json | jq -r .code"],
   configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
   async run(ctx, _args, opts) {
-    const [{ openAdminClient }, { printList, printRecord }] = await Promise.all([
+    const [{ isRecord, openAdminClient }, { printList, printRecord }] = await Promise.all([
       import('../../sandbox/admin-client.js'),
       import('../../output/print.js'),
     ]);
@@ -26,7 +26,7 @@ export default defineCommand<{ last?: boolean }>({
     ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
-      const mails = await client.get<Mail[]>('/__sandbox/outbox');
+      const mails = await client.get<Mail[]>('/__sandbox/outbox', (v) => Array.isArray(v) && v.every(isRecord));
       if (opts.last) {
         const mail = mails.at(-1);
         if (!mail) throw new NotFoundError('the sandbox has not sent any email yet');

@@ -15,13 +15,14 @@ export default defineCommand({
     'Lists the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
   examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
   async run(ctx) {
-    const [{ openAdminClient }, { printList }] = await Promise.all([import('../../sandbox/admin-client.js'), import('../../output/print.js')]);
+    const [{ isRecord, openAdminClient }, { printList }] = await Promise.all([import('../../sandbox/admin-client.js'), import('../../output/print.js')]);
     // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
     const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
     ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
+    const isUser = (u: unknown) => isRecord(u) && typeof u.username === 'string' && Array.isArray(u.recoveryCodes);
     try {
-      const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures');
+      const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures', (v) => isRecord(v) && Array.isArray(v.users) && v.users.every(isUser));
       if (ctx.globals.json) {
         ctx.io.stdout.write(`${JSON.stringify(users, null, 2)}\n`);
         return;
