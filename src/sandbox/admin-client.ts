@@ -18,9 +18,13 @@ export interface AdminClient {
 export async function openAdminClient(ctx: Context): Promise<AdminClient> {
   // Checked like any base URL: https or loopback http, no user info (never echoed back).
   let base = ctx.globals.baseUrl ? (await import('../config/settings.js')).parseBaseUrl(ctx.globals.baseUrl, '--base-url') : undefined;
+  // Said every time, before anything is opened, so a reset never hits another sandbox
+  // unnoticed. A profile's base-url is a tenant and never counts: only --base-url or
+  // BO_BASE_URL name a served sandbox.
+  const { describeSandboxTarget, openEmbeddedSandbox } = await import('./embedded.js');
+  ctx.io.stderr.write(`Using ${describeSandboxTarget(base ? redactUserInfo(base) : undefined, ctx.io.env)}.\n`);
   let close = async () => {};
   if (!base) {
-    const { openEmbeddedSandbox } = await import('./embedded.js');
     const embedded = await openEmbeddedSandbox(ctx.io.env);
     base = embedded.url;
     close = embedded.close;

@@ -80,7 +80,7 @@ describe('sandbox admin commands pointed at a server that is not a sandbox', () 
   ])('%s: exit 1 "unexpected answer"', async (_name, argv, body) => {
     server.script(reply.json(200, body));
     const r = await runBo(['--base-url', server.url, ...argv], { env: tempConfig().env });
-    expect(r.stderr.split('\n')[0]).toMatch(/^error: unexpected answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/\w+: not what a sandbox sends$/);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: unexpected answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/\w+: not what a sandbox sends$/);
     expect(r.stderr).not.toMatch(jsMessage);
     expect(r.code).toBe(1);
   });
@@ -90,14 +90,14 @@ describe('sandbox admin commands and oversized or deep answers', () => {
   it('an endless body is cut off at the cap: exit 1, a clear message', async () => {
     server.script(reply.endless());
     const r = await runBo(['--base-url', server.url, 'sandbox', 'fixtures'], { env: { ...tempConfig().env, BO_MAX_RESPONSE_MB: '2' } });
-    expect(r.stderr.split('\n')[0]).toMatch(/^error: the answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/fixtures is larger than 2 MB, more than bo accepts for one response$/);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: the answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/fixtures is larger than 2 MB, more than bo accepts for one response$/);
     expect(r.code).toBe(1);
   });
 
   it('deeply nested JSON is "unexpected answer", no stack overflow', async () => {
     server.script(reply.deep(100_000));
     const r = await runBo(['--base-url', server.url, 'sandbox', 'fixtures'], { env: tempConfig().env });
-    expect(r.stderr.split('\n')[0]).toMatch(/^error: unexpected answer from .*: not what a sandbox sends$/);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: unexpected answer from .*: not what a sandbox sends$/);
     expect(r.stderr).not.toMatch(jsMessage);
     expect(r.code).toBe(1);
   });
@@ -178,6 +178,6 @@ describe('a base URL with user info is never echoed with it', () => {
     const port = await closedPort();
     const r = await runBo(['--base-url', `http://127.0.0.1:${port}`, 'sandbox', 'users'], { env: tempConfig().env });
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe(`error: cannot reach the sandbox at http://127.0.0.1:${port}: connection refused`);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toBe(`error: cannot reach the sandbox at http://127.0.0.1:${port}: connection refused`);
   });
 });
