@@ -78,25 +78,40 @@ export class ChunkWriter {
  */
 export async function* untilAborted<T>(source: AsyncIterable<T> | Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
   if (signal.aborted) throw new InterruptedError();
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new InterruptedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
   const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<T>)[Symbol.iterator]();
   try {
     for (;;) {
       const next = it.next();
-      const r = next instanceof Promise ? await Promise.race([next, aborted]) : next;
+      const r = next instanceof Promise ? await orAbort(next, signal) : next;
       if (r.done) return;
       yield r.value;
       if (signal.aborted) throw new InterruptedError();
     }
   } finally {
-    signal.removeEventListener('abort', onAbort);
     // Stop the producer (an HTTP walk) too; it may be stuck, so do not wait for it.
     if (signal.aborted) void Promise.resolve(it.return?.()).catch(() => {});
     else await it.return?.();
   }
+}
+
+/**
+ * `promise`, or an InterruptedError when `signal` aborts first. A listener per call,
+ * removed when the promise settles: racing one long-lived abort promise would keep
+ * every item alive until the end.
+ */
+function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
