@@ -129,6 +129,7 @@ export async function printList<R>(
     const head = columns.map((c) => ({
       header: neutralise(c.verbatim ? c.header : sentenceCase(c.header)),
       fixed: c.fixed === true || c.header === 'Uid',
+      shrinkLast: c.kind === 'date' || c.kind === 'number',
     }));
     const count = await tableModule.writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
     if (count === 0) say(ctx, 'No records.');

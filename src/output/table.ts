@@ -13,6 +13,8 @@ export interface TableColumn {
   header: string;
   /** Never cut (the Uid: an admin copies it). */
   fixed?: boolean;
+  /** Cut only once the text columns are as narrow as they go (dates, numbers). */
+  shrinkLast?: boolean;
 }
 
 export interface TableOptions {
@@ -39,17 +41,26 @@ export function unicodeLocale(env: Record<string, string | undefined>): boolean 
   return !locale || /utf-?8/i.test(locale);
 }
 
-/** Column widths that fit `width` cells: shrink the widest unfixed column, one cell at a time. */
-export function fitWidths(natural: number[], fixed: boolean[], width: number | undefined): number[] {
+/**
+ * Column widths that fit `width` cells: shrink the widest text column one cell at a
+ * time; `last` columns only when no text column can give more; `fixed` ones never.
+ */
+export function fitWidths(natural: number[], fixed: boolean[], width: number | undefined, last: boolean[] = []): number[] {
   const widths = [...natural];
   if (width === undefined) return widths;
   const available = width - (3 * widths.length + 1);
   let total = widths.reduce((a, b) => a + b, 0);
-  while (total > available) {
+  const widestOf = (late: boolean) => {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (!fixed[i] && widths[i]! > MIN_WIDTH && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (fixed[i] || (last[i] === true) !== late || widths[i]! <= MIN_WIDTH) continue;
+      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
     }
+    return widest;
+  };
+  while (total > available) {
+    let widest = widestOf(false);
+    if (widest < 0) widest = widestOf(true);
     if (widest < 0) break;
     widths[widest]!--;
     total--;
@@ -92,7 +103,7 @@ export async function writeTable(
     Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(row[i] ?? ''))),
   );
   const fixed = columns.map((c) => c.fixed === true);
-  const widths = fitWidths(natural, fixed, options.width);
+  const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
   const box = boxChars(options.unicode);
   const grey = (s: string) => (options.color ? `\u001b[90m${s}\u001b[39m` : s);
   const bold = (s: string) => (options.color ? `\u001b[1m${s}\u001b[22m` : s);
