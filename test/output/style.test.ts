@@ -48,6 +48,14 @@ describe('one output style', () => {
     expect(outbox.stdout).toContain(`│ ${local(mails.at(-1)!.sentAt)} │`);
   });
 
+  it('draws the table in ASCII under a locale that is not UTF-8', async () => {
+    const r = await runBo(['--no-color', 'accounts', 'list', '--limit', '2'], { env: { ...env(), LC_ALL: 'C' }, stdoutIsTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^\+-+\+-+\+/);
+    expect(r.stdout.split('\n')[1]).toMatch(/^\| Uid +\| Name +\|/);
+    expect(r.stdout).not.toMatch(/[─│┌]/);
+  });
+
   it('--fields headers are the paths as typed, a nested path its own column', async () => {
     const uid = sb.fixtures.accounts[0]!;
     const fields = 'Name,CurrentSubscription.Plan.Name';
