@@ -152,7 +152,9 @@ export async function writeTable(
     await out.add(rule(box.bl, box.bm, box.br));
     await out.flush();
   } catch (err) {
-    out.discard();
+    // A failing page: close the table under the rows already read, then report.
+    if (options.signal.aborted) out.discard();
+    else await out.add(rule(box.bl, box.bm, box.br)).then(() => out.flush()).catch(() => out.discard());
     throw err;
   }
   return count;

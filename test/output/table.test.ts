@@ -176,3 +176,16 @@ describe('Ctrl-C', () => {
     }
   });
 });
+
+describe('a page that fails midway', () => {
+  it('keeps the rows already read, closes the table, and reports the error', async () => {
+    const [p0] = pages(1);
+    server.script(reply.json(200, pageOf(p0!, 0, 300)), reply.json(400, { error: 'validation_failed', error_description: 'page refused' }));
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: env() });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(100 + 4);
+    expect(lines.at(-1)).toMatch(/^└─+┴/);
+    expect(r.stderr).toContain('page refused');
+  });
+});
