@@ -94,17 +94,19 @@ export function warn(ctx: Context, text: string): void {
   ctx.io.stderr.write(`warning: ${text}\n`);
 }
 
-function tableOptions(ctx: Context) {
-  const { unicodeLocale } = tableModule!;
+/** The table writer, loaded on first use (a piped or JSON run never needs it). */
+async function tables() {
+  const table = await import('./table.js');
   return {
-    width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
-    color: ctx.globals.color,
-    unicode: unicodeLocale(ctx.io.env),
-    signal: ctx.signal,
+    writeTable: table.writeTable,
+    options: (ctx: Context) => ({
+      width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
+      color: ctx.globals.color,
+      unicode: table.unicodeLocale(ctx.io.env),
+      signal: ctx.signal,
+    }),
   };
 }
-
-let tableModule: typeof import('./table.js') | undefined;
 
 /**
  * Prints a list. Everything streams: the JSON array is written as records come, piped
@@ -122,7 +124,7 @@ export async function printList<R>(
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   const source = untilAborted(records, ctx.signal);
   if (tty) {
-    tableModule ??= await import('./table.js');
+    const { writeTable, options: tableOptions } = await tables();
     const rows = (async function* () {
       for await (const r of source) yield columns.map((c) => cellText(c.get(r), c.kind, true));
     })();
@@ -131,7 +133,7 @@ export async function printList<R>(
       fixed: c.fixed === true || c.header === 'Uid',
       shrinkLast: c.kind === 'date' || c.kind === 'number',
     }));
-    const count = await tableModule.writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
+    const count = await writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
     if (count === 0) say(ctx, 'No records.');
     return count;
   }
@@ -182,9 +184,8 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
   // Keys are API text too (a property name can carry an escape sequence).
   const rows = entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', tty)]);
   if (tty) {
-    tableModule ??= await import('./table.js');
-    const head = [{ header: '' }, { header: '', fixed: false }];
-    await tableModule.writeTable(ctx.io.stdout, head, rows, { ...tableOptions(ctx), header: false });
+    const { writeTable, options: tableOptions } = await tables();
+    await writeTable(ctx.io.stdout, [{ header: '' }, { header: '' }], rows, { ...tableOptions(ctx), header: false });
   } else {
     await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
   }
