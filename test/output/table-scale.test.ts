@@ -93,4 +93,28 @@ describe('a TTY table of 100,000 accounts', () => {
     expect(tookMs).toBeLessThan(1000);
     expect(r.stderr).toContain('interrupted');
   }, 300_000);
+
+  it('the built binary on a pseudo-terminal: SIGINT while rows print ends it with exit 130 within a second', async () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const childEnv = { ...process.env, ...env() };
+    delete childEnv.NODE_EXTRA_CA_CERTS;
+    // `exec` makes the shell's pid the one of bo, which the first line reports.
+    const command = `stty cols 120; echo PID:$$; exec '${process.execPath}' bin/bo.js --no-color accounts list --all`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const rowsShown = new Promise<number>((resolve) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const pid = /PID:(\d+)/.exec(out)?.[1];
+        if (pid && out.length > 200_000) resolve(Number(pid));
+      });
+    });
+    const pid = await rowsShown;
+    const sent = performance.now();
+    process.kill(pid, 'SIGINT');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(performance.now() - sent).toBeLessThan(1000);
+    expect(code).toBe(130);
+    expect(out).toContain('│ Uid');
+  }, 120_000);
 });
