@@ -185,7 +185,12 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
   const rows = entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', tty)]);
   if (tty) {
     const { writeTable, options: tableOptions } = await tables();
-    await writeTable(ctx.io.stdout, [{ header: '' }, { header: '' }], rows, { ...tableOptions(ctx), header: false });
+    // Values give way before property names.
+    await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], rows, {
+      ...tableOptions(ctx),
+      header: false,
+      keepWhole: (row, column) => column === 1 && row[0] === 'Uid',
+    });
   } else {
     await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
   }

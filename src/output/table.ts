@@ -30,6 +30,8 @@ export interface TableOptions {
   lookAhead?: number;
   /** Longest wait for look-ahead rows after the first one, in ms. */
   lookAheadMs?: number;
+  /** A cell never cut although its column may be (the Uid row of the record view). */
+  keepWhole?: (row: string[], column: number) => boolean;
 }
 
 const MIN_WIDTH = 3;
@@ -115,7 +117,7 @@ export async function writeTable(
     for (let i = 0; i < widths.length; i++) {
       const w = widths[i]!;
       let cell = cells[i] ?? '';
-      if (!fixed[i]) cell = truncate(cell, w, ellipsis);
+      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }

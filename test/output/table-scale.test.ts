@@ -96,7 +96,7 @@ describe('a TTY table of 100,000 accounts', () => {
 
   it('the built binary on a pseudo-terminal: SIGINT while rows print ends it with exit 130 within a second', async () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
-    const childEnv = { ...process.env, ...env() };
+    const childEnv: Record<string, string | undefined> = { ...process.env, ...env() };
     delete childEnv.NODE_EXTRA_CA_CERTS;
     // `exec` makes the shell's pid the one of bo, which the first line reports.
     const command = `stty cols 120; echo PID:$$; exec '${process.execPath}' bin/bo.js --no-color accounts list --all`;

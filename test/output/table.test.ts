@@ -81,6 +81,20 @@ describe('fitting the terminal', () => {
   });
 });
 
+describe('the record view on a TTY', () => {
+  it('fits the terminal, cutting long values but never the Uid', async () => {
+    const record = { ...account(0), Uid: 'acc_0123456789abcdefghij', InvoiceNotes: longName };
+    server.script(reply.json(200, { items: [record] }));
+    const r = await runTty(['--no-color', 'accounts', 'get', record.Uid], { env: env(), columns: 40 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`│ Uid +│ ${record.Uid} │`));
+    expect(r.stdout).toContain('│ AccountStageLabel │');
+    expect(r.stdout).toMatch(/│ InvoiceNotes +│ Wernham[^│]*… │/);
+    const rows = r.stdout.trimEnd().split('\n').filter((l) => !l.includes('│ Uid '));
+    for (const l of rows) expect(displayWidth(l), l).toBeLessThanOrEqual(40);
+  });
+});
+
 /** A scripted answer held until the test releases it. */
 function held() {
   let release!: (body: unknown) => void;
