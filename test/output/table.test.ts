@@ -160,6 +160,19 @@ describe('Ctrl-C', () => {
     expect(r.stderr).toBe('error: interrupted\n');
   });
 
+  it('while waiting for the first page, in every output mode: exit 130 within a second, nothing printed', async () => {
+    for (const [flags, tty] of [[['--no-color'], true], [[], false], [['--json'], false], [['--jsonl'], false]] as const) {
+      server.script(reply.hang());
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const started = performance.now();
+      const r = await runTty([...flags, 'accounts', 'list', '--all'], { env: env(), signal: controller.signal, stdoutIsTTY: tty });
+      expect(r.code, flags.join(' ')).toBe(130);
+      expect(performance.now() - started, flags.join(' ')).toBeLessThan(1200);
+      expect(r.stdout, flags.join(' ')).toBe('');
+    }
+  });
+
   it('while stdout never drains: exit 130 within a second, no wait for a drain that never comes', async () => {
     const [p0, p1] = pages(2);
     server.script(reply.json(200, pageOf(p0!, 0, 200)), reply.json(200, pageOf(p1!, 1, 200)));
