@@ -12,15 +12,15 @@ const IDLE_FLUSH_MS = 30;
 export function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(new InterruptedError());
   return new Promise((resolve, reject) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
+    const cleanup = () => {
+      stream.off('drain', onDrain);
+      stream.off('close', onDrain);
       signal.removeEventListener('abort', onAbort);
     };
-    const onDrain = () => (done(), resolve());
-    const onAbort = () => (done(), reject(new InterruptedError()));
-    stream.once('drain', onDrain);
-    stream.once('close', onDrain);
+    const onDrain = () => (cleanup(), resolve());
+    const onAbort = () => (cleanup(), reject(new InterruptedError()));
+    stream.on('drain', onDrain);
+    stream.on('close', onDrain);
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
