@@ -86,18 +86,27 @@ export async function writeTable(
   if (first.done) return 0;
   buffered.push(first.value);
   const deadline = Date.now() + (options.lookAheadMs ?? 200);
-  while (buffered.length < lookAhead) {
-    const next = Promise.resolve(it.next());
-    const r = await raceDeadline(next, deadline);
-    if (r === TIMEOUT) {
-      pending = next;
-      break;
+  // A page failing during the look-ahead: the rows read so far are still shown.
+  let failure: { error: unknown } | undefined;
+  try {
+    while (buffered.length < lookAhead) {
+      const next = Promise.resolve(it.next());
+      const r = await raceDeadline(next, deadline);
+      if (r === TIMEOUT) {
+        pending = next;
+        // Awaited below, after the first rows; until then its failure is not unhandled.
+        pending.catch(() => {});
+        break;
+      }
+      if (r.done) {
+        done = true;
+        break;
+      }
+      buffered.push(r.value);
     }
-    if (r.done) {
-      done = true;
-      break;
-    }
-    buffered.push(r.value);
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    failure = { error };
   }
 
   const showHeader = options.header !== false;
@@ -137,6 +146,7 @@ export async function writeTable(
       count++;
     }
     buffered.length = 0;
+    if (failure) throw failure.error;
     if (pending) {
       const r = await pending;
       if (r.done) done = true;

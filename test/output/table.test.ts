@@ -216,3 +216,19 @@ describe('a page that fails midway', () => {
     expect(r.stderr).toContain('page refused');
   });
 });
+
+describe('a page that fails during the look-ahead', () => {
+  it('still shows the rows of the pages before it', async () => {
+    const first = Array.from({ length: 25 }, (_, i) => account(i + 1));
+    server.script(
+      reply.json(200, { metadata: { limit: 25, offset: 0, total: 100 }, items: first }),
+      reply.json(400, { error: 'validation_failed', error_description: 'second page refused' }),
+    );
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all', '--page-size', '25'], { env: env() });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(25 + 4);
+    expect(r.stdout).toContain(`│ ${first[24]!.Uid} `);
+    expect(r.stderr).toContain('second page refused');
+  });
+});
