@@ -13,6 +13,8 @@ export interface Io {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** Terminal width in cells when stdout is a TTY; tables fit it (none: no limit). */
+  columns?: number;
   /** The environment `bo` runs in (process.env, or a test's own). */
   env: Record<string, string | undefined>;
 }

@@ -8,6 +8,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import { BoError, ExitCode, InterruptedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
+import { neutralise } from './output/neutralise.js';
 import { buildProgram } from './program.js';
 import { parseTimeout } from './config/settings.js';
 
@@ -30,6 +31,7 @@ export function processIo(): Io {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
   };
 }
@@ -230,6 +232,7 @@ function writeJsonError(io: Io, error: { status: number | null; code: string; me
 }
 
 function oneLine(text: string): string {
-  // Control characters from a server must not reach the terminal raw.
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  // A server's error_description is API text: escape sequences, controls, bidirectional
+  // and invisible characters must not reach the terminal raw (output/neutralise.ts).
+  return neutralise(text.replace(/[\r\n]+/g, ' ')).replace(/ {2,}/g, ' ').trim();
 }

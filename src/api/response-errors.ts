@@ -4,6 +4,7 @@
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
 import { redactText, scrubValues } from './redact.js';
+import { neutralise } from '../output/neutralise.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -66,9 +67,9 @@ export function bodyValue(body: ParsedBody): unknown {
 
 /** Control characters and escape sequences from a server never reach the terminal. */
 export function sanitize(text: string, max = 200): string {
-  const clean = text
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+  // Line breaks and tabs become spaces first; then whole escape sequences go and the
+  // other controls, bidirectional and invisible characters are shown escaped.
+  const clean = neutralise(text.replace(/[\t\r\n]+/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;

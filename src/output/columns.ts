@@ -1,5 +1,7 @@
-// Table columns for a list: a command's defaults, or the paths the user asked for
-// with --fields (COMMANDS.md: "table columns follow it").
+// Table columns for a list, and the rows of the record view: a command's defaults, or
+// the paths the user asked for with --fields (COMMANDS.md: "table columns follow it").
+// A nested path (CurrentSubscription.Plan.Name) is its own column, headed by the path
+// as typed, and shows that value, not the record that holds it.
 
 import type { Column } from './print.js';
 
@@ -14,12 +16,36 @@ export function pick(record: unknown, path: string): unknown {
   return value;
 }
 
+/** The --fields paths to show, Uid first (the API always sends it, D16). */
+export function fieldPaths(fields: string): string[] {
+  const paths = fields.split(',').map((f) => f.trim()).filter((f) => f && f !== 'Uid');
+  return ['Uid', ...new Set(paths)];
+}
+
 export function columnsFor<R>(defaults: Column<R>[], fields: string | undefined): Column<R>[] {
   if (!fields) return defaults;
-  const paths = ['Uid', ...fields.split(',').map((f) => f.trim()).filter((f) => f && f !== 'Uid' && !f.endsWith('*'))];
-  return paths.map((path) => ({
-    header: path,
-    get: (r: R) => pick(r, path),
-    kind: /Date|Created|Updated/.test(path) ? 'date' : 'text',
-  }));
+  // `Plan.*` (every field of Plan) has no one value to show in a column: --json has it.
+  return fieldPaths(fields)
+    .filter((path) => !path.endsWith('*'))
+    .map((path) => ({ header: path, verbatim: true, get: (r: R) => pick(r, path), kind: 'auto' as const }));
+}
+
+/**
+ * Key/value rows of one record for --fields: each path its own row; `X.*` becomes a
+ * row for each field of X.
+ */
+export function fieldPairs(record: unknown, fields: string): Array<[string, unknown]> {
+  const pairs: Array<[string, unknown]> = [];
+  for (const path of fieldPaths(fields)) {
+    if (path === '*' || path.endsWith('.*')) {
+      const base = path === '*' ? '' : path.slice(0, -2);
+      const owner = base ? pick(record, base) : record;
+      if (owner && typeof owner === 'object' && !Array.isArray(owner)) {
+        for (const [k, v] of Object.entries(owner)) pairs.push([base ? `${base}.${k}` : k, v]);
+      }
+      continue;
+    }
+    pairs.push([path, pick(record, path)]);
+  }
+  return pairs;
 }

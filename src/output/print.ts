@@ -1,34 +1,46 @@
-// Data on stdout in the form the user asked for: a table on a TTY, tab-separated rows
-// when piped, a JSON array (streamed) with --json, one record a line with --jsonl.
-// Talk goes to stderr through `say`/`warn`. Tables load cli-table3 and chalk lazily.
+// Data on stdout in the form the user asked for: a table on a TTY (streamed, fitted to
+// the terminal), tab-separated rows when piped, a JSON array (streamed) with --json,
+// one record a line with --jsonl. Talk goes to stderr through `say`/`warn`.
+// Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
 
 import type { Context } from '../context.js';
+import { jsonText, neutralise } from './neutralise.js';
+import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
+  /** Sentence case on a TTY (`Base URL`, `Created`) unless `verbatim`. */
   header: string;
   get: (record: R) => unknown;
-  /** Dates print local and readable on a TTY, ISO when piped. */
-  kind?: 'text' | 'date' | 'number';
+  /** Dates print `YYYY-MM-DD HH:MM` local on a TTY, ISO when piped; 'auto' tells by the value. */
+  kind?: 'text' | 'date' | 'number' | 'auto';
+  /** Never cut to fit the terminal (a Uid column is never cut either way). */
+  fixed?: boolean;
+  /** The header is a property path the user typed (--fields): shown as typed. */
+  verbatim?: boolean;
 }
 
-/** Neutralises control characters and escape sequences from API text. */
-export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
-    c === '\t' || c === '\n' ? ' ' : '\uFFFD',
-  );
+/** @deprecated the old name of neutralise(). */
+export const sanitize = neutralise;
+
+const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+/** `YYYY-MM-DD HH:MM` in local time. */
+export function localDate(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 export function cellText(value: unknown, kind: Column['kind'], tty: boolean): string {
   if (value === null || value === undefined) return '';
-  if (kind === 'date' && typeof value === 'string' && tty) {
-    const d = new Date(value);
-    if (!Number.isNaN(d.getTime())) {
-      return d.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  if (typeof value === 'string') {
+    if (tty && (kind === 'date' || (kind === 'auto' && ISO_DATE.test(value)))) {
+      const d = new Date(value);
+      if (!Number.isNaN(d.getTime())) return localDate(d);
     }
+    return neutralise(value);
   }
-  if (typeof value === 'object') return sanitize(summarize(value));
-  return sanitize(String(value));
+  if (typeof value === 'object') return neutralise(summarize(value));
+  return neutralise(String(value));
 }
 
 const MAX_LISTED = 3;
@@ -53,12 +65,24 @@ function summarize(value: object): string {
   return present.length === 0 ? '' : JSON.stringify(Object.fromEntries(present));
 }
 
+const ACRONYMS = new Set(['API', 'CSV', 'HTTP', 'ID', 'ISO', 'JSON', 'TOTP', 'URL', 'URI']);
+
+/** `TOTP SECRET` → `TOTP secret`, `sent` → `Sent`; mixed-case words (`PersonUid`) stay. */
+export function sentenceCase(header: string): string {
+  return header
+    .split(' ')
+    .map((word, i) => {
+      if (ACRONYMS.has(word.toUpperCase()) && word === word.toUpperCase()) return word;
+      const flat = word === word.toUpperCase() || word === word.toLowerCase();
+      if (!flat) return word;
+      const lower = word.toLowerCase();
+      return i === 0 ? lower.charAt(0).toUpperCase() + lower.slice(1) : lower;
+    })
+    .join(' ');
+}
+
 function write(ctx: Context, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const ok = ctx.io.stdout.write(text, (err) => (err ? reject(err) : undefined));
-    if (ok) resolve();
-    else ctx.io.stdout.once('drain', resolve);
-  });
+  return writeOut(ctx.io.stdout, text, ctx.signal);
 }
 
 /** A message for the user on stderr (never data). */
@@ -70,9 +94,24 @@ export function warn(ctx: Context, text: string): void {
   ctx.io.stderr.write(`warning: ${text}\n`);
 }
 
+/** The table writer, loaded on first use (a piped or JSON run never needs it). */
+async function tables() {
+  const table = await import('./table.js');
+  return {
+    writeTable: table.writeTable,
+    options: (ctx: Context) => ({
+      width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
+      color: ctx.globals.color,
+      unicode: table.unicodeLocale(ctx.io.env),
+      signal: ctx.signal,
+    }),
+  };
+}
+
 /**
- * Prints a list. Records stream: with --json the array is written as it comes, piped
- * rows are written one by one; only the TTY table holds the rows it shows.
+ * Prints a list. Everything streams: the JSON array is written as records come, piped
+ * rows one by one, and the TTY table from a look-ahead of the first page. Ctrl-C ends
+ * the loop at once (InterruptedError), also while a page is on its way.
  */
 export async function printList<R>(
   ctx: Context,
@@ -83,61 +122,77 @@ export async function printList<R>(
   const jsonl = ctx.globals.jsonl;
   const json = !jsonl && (ctx.globals.json || options.forceJson === true);
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
+  const source = untilAborted(records, ctx.signal);
+  if (tty) {
+    const { writeTable, options: tableOptions } = await tables();
+    const rows = (async function* () {
+      for await (const r of source) yield columns.map((c) => cellText(c.get(r), c.kind, true));
+    })();
+    const head = columns.map((c) => ({
+      header: neutralise(c.verbatim ? c.header : sentenceCase(c.header)),
+      fixed: c.fixed === true || c.header === 'Uid',
+      shrinkLast: c.kind === 'date' || c.kind === 'number',
+    }));
+    const count = await writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
+    if (count === 0) say(ctx, 'No records.');
+    return count;
+  }
+  const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
   let count = 0;
-  if (json) {
-    // '[' waits for the first record, so a list that fails before it prints nothing;
-    // one that fails midway leaves an unterminated array: invalid, never a short list.
-    for await (const r of records) {
-      await write(ctx, `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(r)}`);
-      count++;
+  try {
+    if (json) {
+      // '[' waits for the first record, so a list that fails before it prints nothing;
+      // one that fails midway leaves an unterminated array: invalid, never a short list.
+      for await (const r of source) {
+        await out.add(`${count === 0 ? '[\n' : ',\n'}${jsonText(r)}`);
+        count++;
+      }
+      await out.add(count === 0 ? '[]\n' : '\n]\n');
+    } else if (jsonl) {
+      for await (const r of source) {
+        await out.add(`${jsonText(r)}\n`);
+        count++;
+      }
+    } else {
+      for await (const r of source) {
+        await out.add(`${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);
+        count++;
+      }
     }
-    await write(ctx, count === 0 ? '[]\n' : '\n]\n');
-    return count;
+    await out.flush();
+  } catch (err) {
+    // What was already read is still shown (the rows before a failing page).
+    if (!ctx.signal.aborted) await out.flush().catch(() => {});
+    else out.discard();
+    throw err;
   }
-  if (jsonl) {
-    for await (const r of records) {
-      await write(ctx, `${JSON.stringify(r)}\n`);
-      count++;
-    }
-    return count;
-  }
-  if (!tty) {
-    for await (const r of records) {
-      await write(ctx, `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);
-      count++;
-    }
-    return count;
-  }
-  const rows: string[][] = [];
-  for await (const r of records) rows.push(columns.map((c) => cellText(c.get(r), c.kind, true)));
-  count = rows.length;
-  if (count === 0) {
-    say(ctx, 'No records.');
-    return 0;
-  }
-  const table = await makeTable(ctx, columns.map((c) => c.header));
-  table.push(...rows);
-  await write(ctx, `${table.toString()}\n`);
   return count;
 }
 
 /** Prints one record: key/value pairs (two-column table on a TTY), or the JSON as is. */
 export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[string, unknown, Column['kind']?]>): Promise<void> {
   if (ctx.globals.json || ctx.globals.jsonl) {
-    await write(ctx, `${JSON.stringify(record, null, ctx.globals.json ? 2 : undefined)}\n`);
+    await write(ctx, `${jsonText(record, ctx.globals.json ? 2 : undefined)}\n`);
     return;
   }
   const entries: Array<[string, unknown, Column['kind']?]> =
     pairs ??
     (record && typeof record === 'object'
-      ? Object.entries(record as Record<string, unknown>).map(([k, v]) => [k, v, guessKind(v)])
+      ? Object.entries(record as Record<string, unknown>).map(([k, v]) => [k, v, 'auto'])
       : [['Value', record]]);
-  if (ctx.io.stdoutIsTTY) {
-    const table = await makeTable(ctx, []);
-    for (const [k, v, kind] of entries) table.push([k, cellText(v, kind, true)]);
-    await write(ctx, `${table.toString()}\n`);
+  const tty = ctx.io.stdoutIsTTY;
+  // Keys are API text too (a property name can carry an escape sequence).
+  const rows = entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', tty)]);
+  if (tty) {
+    const { writeTable, options: tableOptions } = await tables();
+    // Values give way before property names.
+    await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], rows, {
+      ...tableOptions(ctx),
+      header: false,
+      keepWhole: (row, column) => column === 1 && row[0] === 'Uid',
+    });
   } else {
-    for (const [k, v, kind] of entries) await write(ctx, `${k}\t${cellText(v, kind, false)}\n`);
+    await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
   }
 }
 
@@ -148,24 +203,8 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
 export async function printValue(ctx: Context, value: unknown, options: { asJson?: boolean } = {}): Promise<void> {
   if (value === undefined || value === '') return;
   if (ctx.globals.json || ctx.globals.jsonl || options.asJson || typeof value !== 'string') {
-    await write(ctx, `${JSON.stringify(value, null, ctx.globals.jsonl ? undefined : 2)}\n`);
+    await write(ctx, `${jsonText(value, ctx.globals.jsonl ? undefined : 2)}\n`);
   } else {
-    await write(ctx, `${sanitize(value)}\n`);
+    await write(ctx, `${neutralise(value)}\n`);
   }
-}
-
-function guessKind(v: unknown): Column['kind'] {
-  return typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(v) ? 'date' : 'text';
-}
-
-async function makeTable(ctx: Context, head: string[]) {
-  const [{ default: Table }, { Chalk }] = await Promise.all([import('cli-table3'), import('chalk')]);
-  const chalk = new Chalk({ level: ctx.globals.color ? 1 : 0 });
-  return new Table({
-    head: head.map((h) => chalk.bold(h)),
-    style: { head: [], border: ctx.globals.color ? ['grey'] : [] },
-    // No rule between rows: a 100-row list stays 100 lines tall.
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    wordWrap: false,
-  });
 }

@@ -8,15 +8,17 @@ export default defineCommand<{ fields?: string }>({
   configure: (cmd) =>
     cmd.argument('<accountUid>', 'the account Uid').option('--fields <paths>', 'the API fields parameter (D16)'),
   run: async (ctx, [uid], opts) => {
-    const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }] = await Promise.all([
+    const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }, { fieldPairs }] = await Promise.all([
       import('../../input/validate.js'),
       import('../../api/crm.js'),
       import('../../output/print.js'),
       import('../../output/errors.js'),
+      import('../../output/columns.js'),
     ]);
     const accountUid = checkUid('<accountUid>', uid as string);
     const account = await findAccount(await ctx.api(), accountUid, opts.fields);
     if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: 'bo accounts list --q <name> finds accounts by name' });
-    await printRecord(ctx, account);
+    // --fields: each path its own row (Plan.Name shows the name, not the subscription).
+    await printRecord(ctx, account, opts.fields ? fieldPairs(account, opts.fields) : undefined);
   },
 });

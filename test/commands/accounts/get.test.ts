@@ -44,6 +44,32 @@ describe('bo accounts get', () => {
     expect(r.stdout).toMatch(new RegExp(`│ Uid\\s+│ ${uid}\\s+│`));
   });
 
+  it('shows each nested --fields path as its own row, on a TTY and piped (the example in its help)', async () => {
+    const uid = sb.fixtures.accounts[0]!;
+    const fields = 'Name,CurrentSubscription.Plan.Name';
+    const stored = (await sb.api('GET', `/crm/accounts?q=${uid}&fields=${encodeURIComponent(fields)}`)).body.items[0];
+    const plan = stored.CurrentSubscription.Plan.Name as string;
+    expect(plan).toBeTruthy();
+    const piped = await runBo(['accounts', 'get', uid, '--fields', fields], { env: env() });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(`Uid\t${uid}\nName\t${stored.Name}\nCurrentSubscription.Plan.Name\t${plan}\n`);
+    const tty = await runBo(['--no-color', 'accounts', 'get', uid, '--fields', fields], { env: env(), stdoutIsTTY: true });
+    expect(tty.stdout).toMatch(new RegExp(`│ CurrentSubscription\\.Plan\\.Name │ ${plan} +│`));
+    expect(tty.stdout).not.toContain(stored.CurrentSubscription.Uid);
+  });
+
+  it('expands a --fields path ending in .* into a row per field', async () => {
+    const uid = sb.fixtures.accounts[0]!;
+    const stored = (await sb.api('GET', `/crm/accounts?q=${uid}&fields=${encodeURIComponent('CurrentSubscription.Plan.*')}`)).body.items[0];
+    const plan = stored.CurrentSubscription.Plan as Record<string, unknown>;
+    const r = await runBo(['accounts', 'get', uid, '--fields', 'CurrentSubscription.Plan.*'], { env: env() });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(`Uid\t${uid}`);
+    expect(lines).toContain(`CurrentSubscription.Plan.Name\t${plan.Name}`);
+    expect(lines).toHaveLength(1 + Object.keys(plan).length);
+  });
+
   it('exits 3 when no account has that Uid', async () => {
     const r = await runBo(['accounts', 'get', 'acc_does_not_exist'], { env: env() });
     expect(r.code).toBe(3);

@@ -1,0 +1,117 @@
+// Writing a long output to stdout: in chunks (one write a record would cost a system
+// call each on a TTY), flushed whenever the producer waits for the server, honouring
+// backpressure, and stopping within a moment of Ctrl-C even when stdout never drains.
+
+import { InterruptedError } from './errors.js';
+
+const CHUNK = 64 * 1024;
+/** A chunk waits at most this long for more text while the producer is idle. */
+const IDLE_FLUSH_MS = 30;
+
+/** Resolves when `stream` drains (or closes); rejects when `signal` aborts. */
+export function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(new InterruptedError());
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      stream.off('drain', onDrain);
+      stream.off('close', onDrain);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const onDrain = () => (cleanup(), resolve());
+    const onAbort = () => (cleanup(), reject(new InterruptedError()));
+    stream.on('drain', onDrain);
+    stream.on('close', onDrain);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Writes `text` and waits for the stream to take it (or for Ctrl-C). */
+export async function writeOut(stream: NodeJS.WritableStream, text: string, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new InterruptedError();
+  if (!stream.write(text)) await drained(stream, signal);
+}
+
+export class ChunkWriter {
+  private chunk = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /** Adds text; writes a full chunk (waiting for drain) or schedules an idle flush. */
+  async add(text: string): Promise<void> {
+    if (this.signal.aborted) throw new InterruptedError();
+    this.chunk += text;
+    if (this.chunk.length >= CHUNK) return this.flush();
+    this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
+  }
+
+  /** Writes what is pending and waits for the stream to take it. */
+  async flush(): Promise<void> {
+    const ok = this.flushNow();
+    const needDrain = (this.stream as { writableNeedDrain?: boolean }).writableNeedDrain;
+    if (!ok || needDrain) await drained(this.stream, this.signal);
+  }
+
+  /** Stops the idle timer without writing (after Ctrl-C or a failure). */
+  discard(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.chunk = '';
+  }
+
+  private flushNow(): boolean {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.chunk === '') return true;
+    const text = this.chunk;
+    this.chunk = '';
+    return this.stream.write(text);
+  }
+}
+
+/**
+ * The items of `source`, ending with an InterruptedError as soon as `signal` aborts,
+ * also while waiting for the next item (a page the server is slow to send).
+ */
+export async function* untilAborted<T>(source: AsyncIterable<T> | Iterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  if (signal.aborted) throw new InterruptedError();
+  const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<T>)[Symbol.iterator]();
+  try {
+    for (;;) {
+      const next = it.next();
+      const r = next instanceof Promise ? await orAbort(next, signal) : next;
+      if (r.done) return;
+      yield r.value;
+      if (signal.aborted) throw new InterruptedError();
+    }
+  } finally {
+    // Stop the producer (an HTTP walk) too; it may be stuck, so do not wait for it.
+    if (signal.aborted) void Promise.resolve(it.return?.()).catch(() => {});
+    else await it.return?.();
+  }
+}
+
+/**
+ * `promise`, or an InterruptedError when `signal` aborts first. A listener per call,
+ * removed when the promise settles: racing one long-lived abort promise would keep
+ * every item alive until the end.
+ */
+function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new InterruptedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,0 +1,194 @@
+// The TTY table, streamed: column widths come from a bounded look-ahead (the first
+// page, in practice), then rows are written as they arrive, so memory stays flat and
+// the first rows show while later pages are still on their way. The table fits the
+// terminal: the widest text columns shrink with an ellipsis, a fixed column (the Uid)
+// never does; a later cell wider than its column is cut the same way.
+//
+// Cells arrive already neutralised (neutralise.ts); widths are display widths.
+
+import { ChunkWriter } from './sink.js';
+import { displayWidth, padEnd, truncate } from './width.js';
+
+export interface TableColumn {
+  header: string;
+  /** Never cut (the Uid: an admin copies it). */
+  fixed?: boolean;
+  /** Cut only once the text columns are as narrow as they go (dates, numbers). */
+  shrinkLast?: boolean;
+}
+
+export interface TableOptions {
+  /** Terminal width; undefined: no limit. */
+  width?: number;
+  color: boolean;
+  /** Box-drawing characters; ASCII when the locale is not UTF-8. */
+  unicode: boolean;
+  /** False for the two-column record view. */
+  header?: boolean;
+  signal: AbortSignal;
+  /** Rows read ahead to size the columns. */
+  lookAhead?: number;
+  /** Longest wait for look-ahead rows after the first one, in ms. */
+  lookAheadMs?: number;
+  /** A cell never cut although its column may be (the Uid row of the record view). */
+  keepWhole?: (row: string[], column: number) => boolean;
+}
+
+const MIN_WIDTH = 3;
+const TIMEOUT = Symbol('timeout');
+
+/** True unless the locale names an encoding other than UTF-8. */
+export function unicodeLocale(env: Record<string, string | undefined>): boolean {
+  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG;
+  return !locale || /utf-?8/i.test(locale);
+}
+
+/**
+ * Column widths that fit `width` cells: shrink the widest text column one cell at a
+ * time; `last` columns only when no text column can give more; `fixed` ones never.
+ */
+export function fitWidths(natural: number[], fixed: boolean[], width: number | undefined, last: boolean[] = []): number[] {
+  const widths = [...natural];
+  if (width === undefined) return widths;
+  const available = width - (3 * widths.length + 1);
+  let total = widths.reduce((a, b) => a + b, 0);
+  const widestOf = (late: boolean) => {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (fixed[i] || (last[i] === true) !== late || widths[i]! <= MIN_WIDTH) continue;
+      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
+    }
+    return widest;
+  };
+  while (total > available) {
+    let widest = widestOf(false);
+    if (widest < 0) widest = widestOf(true);
+    if (widest < 0) break;
+    widths[widest]!--;
+    total--;
+  }
+  return widths;
+}
+
+/** Writes a table; returns the number of rows. Nothing is written for no rows. */
+export async function writeTable(
+  stream: NodeJS.WritableStream,
+  columns: TableColumn[],
+  rows: AsyncIterable<string[]> | Iterable<string[]>,
+  options: TableOptions,
+): Promise<number> {
+  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<string[]>)[Symbol.iterator]();
+  const lookAhead = options.lookAhead ?? 100;
+  const buffered: string[][] = [];
+  let pending: Promise<IteratorResult<string[]>> | undefined;
+  let done = false;
+  const first = await it.next();
+  if (first.done) return 0;
+  buffered.push(first.value);
+  const deadline = Date.now() + (options.lookAheadMs ?? 200);
+  // A page failing during the look-ahead: the rows read so far are still shown.
+  let failure: { error: unknown } | undefined;
+  try {
+    while (buffered.length < lookAhead) {
+      const next = Promise.resolve(it.next());
+      const r = await raceDeadline(next, deadline);
+      if (r === TIMEOUT) {
+        pending = next;
+        // Awaited below, after the first rows; until then its failure is not unhandled.
+        pending.catch(() => {});
+        break;
+      }
+      if (r.done) {
+        done = true;
+        break;
+      }
+      buffered.push(r.value);
+    }
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    failure = { error };
+  }
+
+  const showHeader = options.header !== false;
+  const natural = columns.map((c, i) =>
+    Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(row[i] ?? ''))),
+  );
+  const fixed = columns.map((c) => c.fixed === true);
+  const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
+  const box = boxChars(options.unicode);
+  const grey = (s: string) => (options.color ? `\u001b[90m${s}\u001b[39m` : s);
+  const bold = (s: string) => (options.color ? `\u001b[1m${s}\u001b[22m` : s);
+  const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
+  const bar = grey(box.v);
+  const ellipsis = options.unicode ? '…' : '~';
+  const line = (cells: string[], style?: (s: string) => string) => {
+    let out = bar;
+    for (let i = 0; i < widths.length; i++) {
+      const w = widths[i]!;
+      let cell = cells[i] ?? '';
+      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = truncate(cell, w, ellipsis);
+      const padded = padEnd(cell, w);
+      out += ` ${style ? style(padded) : padded} ${bar}`;
+    }
+    return `${out}\n`;
+  };
+
+  const out = new ChunkWriter(stream, options.signal);
+  let count = 0;
+  try {
+    await out.add(rule(box.tl, box.tm, box.tr));
+    if (showHeader) {
+      await out.add(line(columns.map((c) => c.header), bold));
+      await out.add(rule(box.ml, box.mm, box.mr));
+    }
+    for (const row of buffered) {
+      await out.add(line(row));
+      count++;
+    }
+    buffered.length = 0;
+    if (failure) throw failure.error;
+    if (pending) {
+      const r = await pending;
+      if (r.done) done = true;
+      else {
+        await out.add(line(r.value));
+        count++;
+      }
+    }
+    while (!done) {
+      const r = await it.next();
+      if (r.done) break;
+      await out.add(line(r.value));
+      count++;
+    }
+    await out.add(rule(box.bl, box.bm, box.br));
+    await out.flush();
+  } catch (err) {
+    // A failing page: close the table under the rows already read, then report.
+    if (options.signal.aborted) out.discard();
+    else await out.add(rule(box.bl, box.bm, box.br)).then(() => out.flush()).catch(() => out.discard());
+    throw err;
+  }
+  return count;
+}
+
+async function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof TIMEOUT> {
+  const ms = deadline - Date.now();
+  if (ms <= 0) {
+    // Past the deadline: take only what is already there (same page), never wait.
+    const r = await Promise.race([promise, new Promise<typeof TIMEOUT>((resolve) => setImmediate(() => resolve(TIMEOUT)))]);
+    return r;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<typeof TIMEOUT>((resolve) => (timer = setTimeout(() => resolve(TIMEOUT), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function boxChars(unicode: boolean) {
+  return unicode
+    ? { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' }
+    : { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' };
+}

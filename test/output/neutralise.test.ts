@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonText, neutralise } from '../../src/output/neutralise.js';
+import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases, escapedCases, keptCases, sequenceCases } from './hostile-text.js';
+
+describe('neutralise (text output)', () => {
+  it.each(escapedCases.map((c) => [c.name, c] as const))('shows %s escaped, visibly', (_name, c) => {
+    expect(neutralise(`a${c.raw}b`)).toBe(`a${c.shown}b`);
+  });
+
+  it.each(sequenceCases.map((c) => [c.name, c] as const))('drops the whole %s sequence, payload included', (_name, c) => {
+    const out = neutralise(`a${c.raw}\tb`);
+    expect(out).toBe('a b');
+    expect(out).not.toMatch(/pwned|\]0;|\[2J/);
+  });
+
+  it.each(keptCases.map((c) => [c.name, c] as const))('keeps %s as text', (_name, c) => {
+    expect(neutralise(`a${c.raw}b`)).toBe(`a${c.shown}b`);
+  });
+
+  it('drops an unterminated OSC to the end, as a terminal would swallow it', () => {
+    expect(neutralise('name\u001b]0;pwned')).toBe('name');
+  });
+
+  it('never leaves an unsafe character, whatever the input', () => {
+    const alphabet = fc.constantFrom('a', ' ', '[', ']', ';', '\\', 'P', '0', ...allCases.map((c) => c.raw));
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 30 }), (parts) => {
+        expect(neutralise(parts.join(''))).not.toMatch(UNSAFE_IN_TEXT);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('jsonText (--json, --jsonl, bo api)', () => {
+  it('escapes DEL, C1, bidirectional, invisible and tag characters, joiners included, and parses back to the same value', () => {
+    const value: Record<string, unknown> = {};
+    for (const [i, c] of [...allCases, ...range(0x80, 0x9f)].entries()) value[`k${i}${c.raw}`] = [`v${c.raw}`, { n: c.raw }];
+    const text = jsonText(value);
+    expect(text).not.toMatch(UNSAFE_IN_JSON);
+    expect(text).toContain('\\u009b');
+    expect(text).toContain('\\u202e');
+    expect(text).toContain('\\u200c');
+    expect(text).toContain('\\udb40\\udc41');
+    expect(JSON.parse(text)).toEqual(value);
+    const pretty = jsonText(value, 2);
+    expect(pretty).not.toMatch(UNSAFE_IN_JSON);
+    expect(JSON.parse(pretty)).toEqual(value);
+  });
+
+  it('round-trips any string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const text = jsonText({ [s]: s });
+        expect(text).not.toMatch(UNSAFE_IN_JSON);
+        expect(JSON.parse(text)).toEqual({ [s]: s });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+function range(from: number, to: number) {
+  return Array.from({ length: to - from + 1 }, (_, i) => ({ name: '', raw: String.fromCharCode(from + i), shown: '' }));
+}
