@@ -110,3 +110,24 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
   // Ask for no more than needed: --limit 5 fetches one page of 5.
   return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE) };
 }
+
+/**
+ * The stderr note when --page asked past the end: the page is empty, and how many
+ * records (and pages of this size) there are. undefined when the page had records or
+ * the server sent no total.
+ */
+export function emptyPageNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
+  if (selection.page === undefined || printed > 0 || total === undefined) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const pages = Math.ceil(total / selection.pageSize);
+  const range = pages === 0 ? 'no pages' : pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;
+  return `page ${n(selection.page)} is empty: there are ${n(total)} record${total === 1 ? '' : 's'} (${range} with --page-size ${selection.pageSize})`;
+}
+
+/** A search text that is empty or only spaces would match everything: refuse it. */
+export function checkSearch(flag: string, text: string | undefined): string | undefined {
+  if (text !== undefined && text.trim() === '') {
+    throw new UsageError(`${flag} needs some text to search for; leave ${flag} out to list everything`);
+  }
+  return text;
+}
