@@ -155,7 +155,7 @@ export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
   }
   const hint =
     ctx.status === 401 && ctx.apiKeyScheme !== undefined
-      ? `The API key was sent with the scheme word "${ctx.apiKeyScheme}" (D1); if the service uses another, ` +
+      ? `The API key was sent with the scheme word "${ctx.apiKeyScheme}" (the word before key:secret); if the service uses another, ` +
         'set it with: bo config set api-key-scheme <word>'
       : undefined;
   return new ApiError(headline(ctx.status, ctx.statusText, message), {

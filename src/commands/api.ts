@@ -15,11 +15,11 @@ export default defineCommand<Opts>({
   path: ['api'],
   summary: 'Raw request under /api/v1; prints the JSON body',
   description:
-    'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`.\n' +
-    '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise.\n' +
-    'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to\n' +
-    'GET, or POST when fields or --input are given. --paginate walks every page (D13) and prints the\n' +
-    'items as one JSON array (or one per line with --jsonl).',
+    'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
+    '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise. ' +
+    'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to ' +
+    'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
+    'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl).',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
@@ -35,7 +35,7 @@ export default defineCommand<Opts>({
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (the D4 endpoints)'),
+      .option('--no-auth', 'send no credentials (for requestMagicLink and public list subscriptions, which refuse them)'),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
     const request = await buildApiRequest(ctx, rawPath as string, opts);
