@@ -7,30 +7,35 @@ _bo_child() {
     '0 login') REPLY=1 ;;
     '0 logout') REPLY=2 ;;
     '0 auth') REPLY=3 ;;
-    '0 config') REPLY=7 ;;
-    '0 profiles') REPLY=12 ;;
-    '0 accounts') REPLY=16 ;;
-    '0 api') REPLY=19 ;;
-    '0 sandbox') REPLY=20 ;;
-    '0 completion') REPLY=26 ;;
-    '0 help') REPLY=27 ;;
+    '0 config') REPLY=8 ;;
+    '0 profiles') REPLY=14 ;;
+    '0 accounts') REPLY=19 ;;
+    '0 api') REPLY=23 ;;
+    '0 sandbox') REPLY=24 ;;
+    '0 completion') REPLY=31 ;;
+    '0 help') REPLY=32 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
-    '7 get') REPLY=8 ;;
-    '7 set') REPLY=9 ;;
-    '7 unset') REPLY=10 ;;
-    '7 list') REPLY=11 ;;
-    '12 list') REPLY=13 ;;
-    '12 use') REPLY=14 ;;
-    '12 remove') REPLY=15 ;;
-    '16 list') REPLY=17 ;;
-    '16 get') REPLY=18 ;;
-    '20 serve') REPLY=21 ;;
-    '20 users') REPLY=22 ;;
-    '20 fixtures') REPLY=23 ;;
-    '20 outbox') REPLY=24 ;;
-    '20 reset') REPLY=25 ;;
+    '3 help') REPLY=7 ;;
+    '8 get') REPLY=9 ;;
+    '8 set') REPLY=10 ;;
+    '8 unset') REPLY=11 ;;
+    '8 list') REPLY=12 ;;
+    '8 help') REPLY=13 ;;
+    '14 list') REPLY=15 ;;
+    '14 use') REPLY=16 ;;
+    '14 remove') REPLY=17 ;;
+    '14 help') REPLY=18 ;;
+    '19 list') REPLY=20 ;;
+    '19 get') REPLY=21 ;;
+    '19 help') REPLY=22 ;;
+    '24 serve') REPLY=25 ;;
+    '24 users') REPLY=26 ;;
+    '24 fixtures') REPLY=27 ;;
+    '24 outbox') REPLY=28 ;;
+    '24 reset') REPLY=29 ;;
+    '24 help') REPLY=30 ;;
     *) return 1 ;;
   esac
 }
@@ -41,31 +46,36 @@ _bo_node() {
     0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    3) _bo_cmds=('status' 'token' 'set-key'); _bo_flags=('-h' '--help') ;;
+    3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
     4) _bo_cmds=(); _bo_flags=('--verify' '-h' '--help') ;;
     5) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     6) _bo_cmds=(); _bo_flags=('--key' '--secret-stdin' '--insecure-storage' '-h' '--help') ;;
-    7) _bo_cmds=('get' 'set' 'unset' 'list'); _bo_flags=('-h' '--help') ;;
-    8) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    7) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    8) _bo_cmds=('get' 'set' 'unset' 'list' 'help'); _bo_flags=('-h' '--help') ;;
     9) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     10) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     11) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    12) _bo_cmds=('list' 'use' 'remove'); _bo_flags=('-h' '--help') ;;
+    12) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     13) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    14) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    14) _bo_cmds=('list' 'use' 'remove' 'help'); _bo_flags=('-h' '--help') ;;
     15) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    16) _bo_cmds=('list' 'get'); _bo_flags=('-h' '--help') ;;
-    17) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
-    18) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
-    19) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
-    20) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
-    21) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    16) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    17) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    18) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    19) _bo_cmds=('list' 'get' 'help'); _bo_flags=('-h' '--help') ;;
+    20) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    21) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
     22) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    23) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    24) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    25) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    23) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
+    24) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    25) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
     26) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    27) _bo_cmds=(); _bo_flags=() ;;
+    27) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    28) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    29) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    30) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    31) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -105,41 +115,47 @@ _bo_flag() {
     '14 -h'|'14 --help') REPLY=none ;;
     '15 -h'|'15 --help') REPLY=none ;;
     '16 -h'|'16 --help') REPLY=none ;;
-    '17 --q') REPLY=text ;;
-    '17 --search') REPLY=text ;;
-    '17 --segment') REPLY=text ;;
-    '17 --limit') REPLY=text ;;
-    '17 --all') REPLY=none ;;
-    '17 --page') REPLY=text ;;
-    '17 --page-size') REPLY=text ;;
-    '17 --fields') REPLY=text ;;
-    '17 --filter') REPLY=text ;;
-    '17 --order-by') REPLY=text ;;
     '17 -h'|'17 --help') REPLY=none ;;
-    '18 --fields') REPLY=text ;;
     '18 -h'|'18 --help') REPLY=none ;;
-    '19 -X'|'19 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
-    '19 -F'|'19 --field') REPLY=text ;;
-    '19 --input') REPLY=file ;;
-    '19 --paginate') REPLY=none ;;
-    '19 --no-auth') REPLY=none ;;
     '19 -h'|'19 --help') REPLY=none ;;
+    '20 --q') REPLY=text ;;
+    '20 --search') REPLY=text ;;
+    '20 --segment') REPLY=text ;;
+    '20 --limit') REPLY=text ;;
+    '20 --all') REPLY=none ;;
+    '20 --page') REPLY=text ;;
+    '20 --page-size') REPLY=text ;;
+    '20 --fields') REPLY=text ;;
+    '20 --filter') REPLY=text ;;
+    '20 --order-by') REPLY=text ;;
     '20 -h'|'20 --help') REPLY=none ;;
-    '21 --port') REPLY=text ;;
-    '21 --host') REPLY=text ;;
-    '21 --allow-remote') REPLY=none ;;
-    '21 --state') REPLY=file ;;
-    '21 --memory') REPLY=none ;;
-    '21 --seed') REPLY=text ;;
-    '21 --accounts') REPLY=text ;;
-    '21 --api-key-scheme') REPLY=text ;;
+    '21 --fields') REPLY=text ;;
     '21 -h'|'21 --help') REPLY=none ;;
     '22 -h'|'22 --help') REPLY=none ;;
+    '23 -X'|'23 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
+    '23 -F'|'23 --field') REPLY=text ;;
+    '23 --input') REPLY=file ;;
+    '23 --paginate') REPLY=none ;;
+    '23 --no-auth') REPLY=none ;;
     '23 -h'|'23 --help') REPLY=none ;;
-    '24 --last') REPLY=none ;;
     '24 -h'|'24 --help') REPLY=none ;;
+    '25 --port') REPLY=text ;;
+    '25 --host') REPLY=text ;;
+    '25 --allow-remote') REPLY=none ;;
+    '25 --state') REPLY=file ;;
+    '25 --memory') REPLY=none ;;
+    '25 --seed') REPLY=text ;;
+    '25 --accounts') REPLY=text ;;
+    '25 --api-key-scheme') REPLY=text ;;
     '25 -h'|'25 --help') REPLY=none ;;
     '26 -h'|'26 --help') REPLY=none ;;
+    '27 -h'|'27 --help') REPLY=none ;;
+    '28 --last') REPLY=none ;;
+    '28 -h'|'28 --help') REPLY=none ;;
+    '29 -h'|'29 --help') REPLY=none ;;
+    '30 -h'|'30 --help') REPLY=none ;;
+    '31 -h'|'31 --help') REPLY=none ;;
+    '32 -h'|'32 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=text ;;
     *\ '--base-url') REPLY=text ;;
@@ -159,41 +175,61 @@ _bo_flag() {
 # _bo_arg NODE INDEX: REPLY and _bo_vals for the positional argument INDEX (from 0).
 _bo_arg() {
   case $1 in
-    8) case $2 in
-      0) REPLY=text ;;
+    7) case $2 in
+      0|*) REPLY=choices; _bo_vals=('status' 'token' 'set-key') ;;
       *) return 1 ;;
     esac ;;
     9) case $2 in
       0) REPLY=text ;;
-      1) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     10) case $2 in
       0) REPLY=text ;;
+      1) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    14) case $2 in
+    11) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    15) case $2 in
+    13) case $2 in
+      0|*) REPLY=choices; _bo_vals=('get' 'set' 'unset' 'list') ;;
+      *) return 1 ;;
+    esac ;;
+    16) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    17) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     18) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'use' 'remove') ;;
+      *) return 1 ;;
+    esac ;;
+    21) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    19) case $2 in
+    22) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'get') ;;
+      *) return 1 ;;
+    esac ;;
+    23) case $2 in
       0) REPLY=file ;;
       *) return 1 ;;
     esac ;;
-    26) case $2 in
+    30) case $2 in
+      0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
+      *) return 1 ;;
+    esac ;;
+    31) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    27) case $2 in
-      0) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion') ;;
+    32) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

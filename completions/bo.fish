@@ -60,6 +60,8 @@ function __bo_child -a path word
             echo 'bo auth token'
         case 'bo auth/set-key'
             echo 'bo auth set-key'
+        case 'bo auth/help'
+            echo 'bo auth help'
         case 'bo config/get'
             echo 'bo config get'
         case 'bo config/set'
@@ -68,16 +70,22 @@ function __bo_child -a path word
             echo 'bo config unset'
         case 'bo config/list'
             echo 'bo config list'
+        case 'bo config/help'
+            echo 'bo config help'
         case 'bo profiles/list'
             echo 'bo profiles list'
         case 'bo profiles/use'
             echo 'bo profiles use'
         case 'bo profiles/remove'
             echo 'bo profiles remove'
+        case 'bo profiles/help'
+            echo 'bo profiles help'
         case 'bo accounts/list'
             echo 'bo accounts list'
         case 'bo accounts/get'
             echo 'bo accounts get'
+        case 'bo accounts/help'
+            echo 'bo accounts help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -88,6 +96,8 @@ function __bo_child -a path word
             echo 'bo sandbox outbox'
         case 'bo sandbox/reset'
             echo 'bo sandbox reset'
+        case 'bo sandbox/help'
+            echo 'bo sandbox help'
         case '*'
             return 1
     end
@@ -189,7 +199,7 @@ complete -c bo -f
 
 # Global options, valid after any command.
 complete -c bo -l version -d 'print the version'
-complete -c bo -s p -l profile -x -d 'tenant profile (env BO_PROFILE; default "default")'
+complete -c bo -s p -l profile -x -d 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")'
 complete -c bo -l base-url -x -d 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)'
 complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
@@ -211,7 +221,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show,
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
-complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'display help for command'
+complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'show help for a command or a topic: environment, exit-codes'
 complete -c bo -n "__bo_at 'bo'" -s h -l help -d 'help with examples'
 
 # bo login
@@ -234,6 +244,7 @@ complete -c bo -n "__bo_at 'bo logout'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'status'" -d 'Show the credential in use and where it is stored'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'token'" -d 'Print the access token (for curl)'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'set-key'" -d 'Store an API key and secret for the current profile'
+complete -c bo -n "__bo_commands 'bo auth'" -a "'help'" -d 'show help for a command'
 complete -c bo -n "__bo_at 'bo auth'" -s h -l help -d 'help with examples'
 
 # bo auth status
@@ -249,11 +260,16 @@ complete -c bo -n "__bo_at 'bo auth set-key'" -l secret-stdin -d 'read the secre
 complete -c bo -n "__bo_at 'bo auth set-key'" -l insecure-storage -d 'store in a 0600 file instead of the OS keychain'
 complete -c bo -n "__bo_at 'bo auth set-key'" -s h -l help -d 'help with examples'
 
+# bo auth help
+complete -c bo -n "__bo_at 'bo auth help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo auth help' 0+" -a "'status' 'token' 'set-key'" -d 'command'
+
 # bo config
 complete -c bo -n "__bo_commands 'bo config'" -a "'get'" -d 'Print one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'set'" -d 'Change one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'unset'" -d 'Remove one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'list'" -d 'Show the settings of the current profile'
+complete -c bo -n "__bo_commands 'bo config'" -a "'help'" -d 'show help for a command'
 complete -c bo -n "__bo_at 'bo config'" -s h -l help -d 'help with examples'
 
 # bo config get
@@ -268,10 +284,15 @@ complete -c bo -n "__bo_at 'bo config unset'" -s h -l help -d 'help with example
 # bo config list
 complete -c bo -n "__bo_at 'bo config list'" -s h -l help -d 'help with examples'
 
+# bo config help
+complete -c bo -n "__bo_at 'bo config help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo config help' 0+" -a "'get' 'set' 'unset' 'list'" -d 'command'
+
 # bo profiles
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'list'" -d 'List the tenant profiles'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'use'" -d 'Make a profile the current one'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'remove'" -d 'Remove a profile, its settings and stored credentials'
+complete -c bo -n "__bo_commands 'bo profiles'" -a "'help'" -d 'show help for a command'
 complete -c bo -n "__bo_at 'bo profiles'" -s h -l help -d 'help with examples'
 
 # bo profiles list
@@ -283,9 +304,14 @@ complete -c bo -n "__bo_at 'bo profiles use'" -s h -l help -d 'help with example
 # bo profiles remove
 complete -c bo -n "__bo_at 'bo profiles remove'" -s h -l help -d 'help with examples'
 
+# bo profiles help
+complete -c bo -n "__bo_at 'bo profiles help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo profiles help' 0+" -a "'list' 'use' 'remove'" -d 'command'
+
 # bo accounts
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'list'" -d 'List accounts (GET /crm/accounts)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'get'" -d 'Show one account by Uid (exit 3 when absent)'
+complete -c bo -n "__bo_commands 'bo accounts'" -a "'help'" -d 'show help for a command'
 complete -c bo -n "__bo_at 'bo accounts'" -s h -l help -d 'help with examples'
 
 # bo accounts list
@@ -302,15 +328,19 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
-complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'the API fields parameter (D16)'
+complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
+
+# bo accounts help
+complete -c bo -n "__bo_at 'bo accounts help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get'" -d 'command'
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
-complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (the D4 endpoints)'
+complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (for requestMagicLink and public list subscriptions, which refuse them)'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
@@ -320,6 +350,7 @@ complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'Demo logins: pla
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'fixtures'" -d 'The seeded Uids by kind, as JSON (GET /__sandbox/fixtures)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'outbox'" -d 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'reset'" -d 'Put the sandbox back to its seeded state (records, outbox, clock, rate limits)'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'help'" -d 'show help for a command'
 complete -c bo -n "__bo_at 'bo sandbox'" -s h -l help -d 'help with examples'
 
 # bo sandbox serve
@@ -330,7 +361,7 @@ complete -c bo -n "__bo_at 'bo sandbox serve'" -l state -r -F -d 'state file (de
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l memory -d 'keep state in memory only'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l seed -x -d 'seed of the demo data (default 1)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, 20 to 1000000 (default 60)'
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'scheme word of the API key header (D1)'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'the word before key:secret in the API key Authorization header'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -s h -l help -d 'help with examples'
 
 # bo sandbox users
@@ -346,9 +377,14 @@ complete -c bo -n "__bo_at 'bo sandbox outbox'" -s h -l help -d 'help with examp
 # bo sandbox reset
 complete -c bo -n "__bo_at 'bo sandbox reset'" -s h -l help -d 'help with examples'
 
+# bo sandbox help
+complete -c bo -n "__bo_at 'bo sandbox help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo sandbox help' 0+" -a "'serve' 'users' 'fixtures' 'outbox' 'reset'" -d 'command'
+
 # bo completion
 complete -c bo -n "__bo_at 'bo completion'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shell'
 
 # bo help
-complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion'" -d 'command'
