@@ -74,3 +74,11 @@ describe('bo accounts list --page past the end', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('bo accounts list: a filter the server refuses', () => {
+  it('says once which property is unknown, naming no internal rule number', async () => {
+    const r = await runBo(['accounts', 'list', '--filter', 'Bogus=1'], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: 400 Bad Request: Bogus: unknown filter property "Bogus" (a filter names a top-level scalar property of the record)\n');
+  });
+});
