@@ -221,7 +221,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show,
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
-complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'show help for a command or a topic: environment, exit-codes'
+complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes'
 complete -c bo -n "__bo_at 'bo'" -s h -l help -d 'help with examples'
 
 # bo login
@@ -244,7 +244,7 @@ complete -c bo -n "__bo_at 'bo logout'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'status'" -d 'Show the credential in use and where it is stored'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'token'" -d 'Print the access token (for curl)'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'set-key'" -d 'Store an API key and secret for the current profile'
-complete -c bo -n "__bo_commands 'bo auth'" -a "'help'" -d 'show help for a command'
+complete -c bo -n "__bo_commands 'bo auth'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo auth'" -s h -l help -d 'help with examples'
 
 # bo auth status
@@ -269,7 +269,7 @@ complete -c bo -n "__bo_commands 'bo config'" -a "'get'" -d 'Print one setting o
 complete -c bo -n "__bo_commands 'bo config'" -a "'set'" -d 'Change one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'unset'" -d 'Remove one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'list'" -d 'Show the settings of the current profile'
-complete -c bo -n "__bo_commands 'bo config'" -a "'help'" -d 'show help for a command'
+complete -c bo -n "__bo_commands 'bo config'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo config'" -s h -l help -d 'help with examples'
 
 # bo config get
@@ -292,7 +292,7 @@ complete -c bo -n "__bo_arg 'bo config help' 0+" -a "'get' 'set' 'unset' 'list'"
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'list'" -d 'List the tenant profiles'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'use'" -d 'Make a profile the current one'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'remove'" -d 'Remove a profile, its settings and stored credentials'
-complete -c bo -n "__bo_commands 'bo profiles'" -a "'help'" -d 'show help for a command'
+complete -c bo -n "__bo_commands 'bo profiles'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo profiles'" -s h -l help -d 'help with examples'
 
 # bo profiles list
@@ -311,7 +311,7 @@ complete -c bo -n "__bo_arg 'bo profiles help' 0+" -a "'list' 'use' 'remove'" -d
 # bo accounts
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'list'" -d 'List accounts (GET /crm/accounts)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'get'" -d 'Show one account by Uid (exit 3 when absent)'
-complete -c bo -n "__bo_commands 'bo accounts'" -a "'help'" -d 'show help for a command'
+complete -c bo -n "__bo_commands 'bo accounts'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo accounts'" -s h -l help -d 'help with examples'
 
 # bo accounts list
@@ -350,7 +350,7 @@ complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'Demo logins: pla
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'fixtures'" -d 'The seeded Uids by kind, as JSON (GET /__sandbox/fixtures)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'outbox'" -d 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'reset'" -d 'Put the sandbox back to its seeded state (records, outbox, clock, rate limits)'
-complete -c bo -n "__bo_commands 'bo sandbox'" -a "'help'" -d 'show help for a command'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo sandbox'" -s h -l help -d 'help with examples'
 
 # bo sandbox serve

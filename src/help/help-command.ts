@@ -20,7 +20,7 @@ export function addHelpCommand(parent: Command): void {
   const help = parent
     .command('help')
     .argument('[command...]', isRoot ? `a command${topics}` : 'a command')
-    .summary(`show help for a command${topics}`)
+    .summary(`Show help for a command${topics}`)
     .description(`Show help for a command${topics}. Help goes to stdout; "--help" after any command does the same.`)
     .showSuggestionAfterError(true);
   const prefix = pathOf(parent);
