@@ -27,6 +27,7 @@ export const environment: EnvVariable[] = [
   { names: ['XDG_CONFIG_HOME'], meaning: 'the config folder is $XDG_CONFIG_HOME/bo when BO_CONFIG_DIR is not set (else ~/.config/bo)' },
   { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
   { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are' },
+  { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
   { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color' },
   { names: ['TERM'], meaning: 'dumb: no colour' },
   {

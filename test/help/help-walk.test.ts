@@ -2,6 +2,8 @@
 // (`bo <path> --help`, `bo help <path>`, `bo <group> help <verb>`): every command has a
 // summary and an example, groups show their verbs' examples, no line cites an internal
 // decision number, and descriptions are left to commander to wrap.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
@@ -142,6 +144,18 @@ describe('help topics', () => {
       expect(r.stdout).toMatch(new RegExp(`^  (\\S+, )*${name}\\b`, 'm'));
     }
     expect(r.stdout).not.toMatch(decisionNumber);
+  });
+
+  it('names every upper-case variable the source reads (a new one must be added to the topic)', async () => {
+    const root = join(import.meta.dirname, '..', '..', 'src');
+    const read = new Set<string>();
+    for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      for (const m of text.matchAll(/\benv(?:\.|\[['"])([A-Z][A-Z0-9_]*)\b|\b(BO_[A-Z0-9_]+)\b/g)) read.add((m[1] ?? m[2])!.toUpperCase());
+    }
+    expect(read.size).toBeGreaterThan(15);
+    const r = await runBo(['help', 'environment']);
+    for (const name of read) expect(r.stdout, name).toMatch(new RegExp(`^  (\\S+, )*${name}\\b`, 'm'));
   });
 
   it('bo help exit-codes gives every code, its meaning and what a script should do', async () => {
