@@ -10,10 +10,14 @@ _bo_child() {
     '0 config') REPLY=8 ;;
     '0 profiles') REPLY=14 ;;
     '0 accounts') REPLY=19 ;;
-    '0 api') REPLY=23 ;;
-    '0 sandbox') REPLY=24 ;;
-    '0 completion') REPLY=31 ;;
-    '0 help') REPLY=32 ;;
+    '0 addons') REPLY=23 ;;
+    '0 coupons') REPLY=26 ;;
+    '0 lists') REPLY=30 ;;
+    '0 broadcasts') REPLY=33 ;;
+    '0 api') REPLY=36 ;;
+    '0 sandbox') REPLY=37 ;;
+    '0 completion') REPLY=44 ;;
+    '0 help') REPLY=45 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -30,12 +34,21 @@ _bo_child() {
     '19 list') REPLY=20 ;;
     '19 get') REPLY=21 ;;
     '19 help') REPLY=22 ;;
-    '24 serve') REPLY=25 ;;
-    '24 users') REPLY=26 ;;
-    '24 fixtures') REPLY=27 ;;
-    '24 outbox') REPLY=28 ;;
-    '24 reset') REPLY=29 ;;
-    '24 help') REPLY=30 ;;
+    '23 preview') REPLY=24 ;;
+    '23 help') REPLY=25 ;;
+    '26 list') REPLY=27 ;;
+    '26 redemptions') REPLY=28 ;;
+    '26 help') REPLY=29 ;;
+    '30 list') REPLY=31 ;;
+    '30 help') REPLY=32 ;;
+    '33 get') REPLY=34 ;;
+    '33 help') REPLY=35 ;;
+    '37 serve') REPLY=38 ;;
+    '37 users') REPLY=39 ;;
+    '37 fixtures') REPLY=40 ;;
+    '37 outbox') REPLY=41 ;;
+    '37 reset') REPLY=42 ;;
+    '37 help') REPLY=43 ;;
     *) return 1 ;;
   esac
 }
@@ -43,7 +56,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
@@ -66,16 +79,29 @@ _bo_node() {
     20) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     21) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
     22) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    23) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
-    24) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    25) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
-    26) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    27) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    28) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    23) _bo_cmds=('preview' 'help'); _bo_flags=('-h' '--help') ;;
+    24) _bo_cmds=(); _bo_flags=('--subscription' '--addon' '--quantity' '--start' '-h' '--help') ;;
+    25) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    26) _bo_cmds=('list' 'redemptions' 'help'); _bo_flags=('-h' '--help') ;;
+    27) _bo_cmds=(); _bo_flags=('--active' '--search' '--plan' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    28) _bo_cmds=(); _bo_flags=('--search' '--active' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     29) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    30) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    31) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    30) _bo_cmds=('list' 'help'); _bo_flags=('-h' '--help') ;;
+    31) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    33) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
+    34) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    36) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
+    37) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    38) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    39) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    40) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    41) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    42) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    43) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    44) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    45) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -132,30 +158,73 @@ _bo_flag() {
     '21 --fields') REPLY=text ;;
     '21 -h'|'21 --help') REPLY=none ;;
     '22 -h'|'22 --help') REPLY=none ;;
-    '23 -X'|'23 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
-    '23 -F'|'23 --field') REPLY=text ;;
-    '23 --input') REPLY=file ;;
-    '23 --paginate') REPLY=none ;;
-    '23 --no-auth') REPLY=none ;;
     '23 -h'|'23 --help') REPLY=none ;;
+    '24 --subscription') REPLY=text ;;
+    '24 --addon') REPLY=text ;;
+    '24 --quantity') REPLY=text ;;
+    '24 --start') REPLY=text ;;
     '24 -h'|'24 --help') REPLY=none ;;
-    '25 --port') REPLY=text ;;
-    '25 --host') REPLY=text ;;
-    '25 --allow-remote') REPLY=none ;;
-    '25 --state') REPLY=file ;;
-    '25 --memory') REPLY=none ;;
-    '25 --seed') REPLY=text ;;
-    '25 --accounts') REPLY=text ;;
-    '25 --api-key-scheme') REPLY=text ;;
     '25 -h'|'25 --help') REPLY=none ;;
     '26 -h'|'26 --help') REPLY=none ;;
+    '27 --active') REPLY=none ;;
+    '27 --search') REPLY=text ;;
+    '27 --plan') REPLY=text ;;
+    '27 --limit') REPLY=text ;;
+    '27 --all') REPLY=none ;;
+    '27 --page') REPLY=text ;;
+    '27 --page-size') REPLY=text ;;
+    '27 --fields') REPLY=text ;;
+    '27 --filter') REPLY=text ;;
+    '27 --order-by') REPLY=text ;;
     '27 -h'|'27 --help') REPLY=none ;;
-    '28 --last') REPLY=none ;;
+    '28 --search') REPLY=text ;;
+    '28 --active') REPLY=none ;;
+    '28 --limit') REPLY=text ;;
+    '28 --all') REPLY=none ;;
+    '28 --page') REPLY=text ;;
+    '28 --page-size') REPLY=text ;;
+    '28 --fields') REPLY=text ;;
+    '28 --filter') REPLY=text ;;
+    '28 --order-by') REPLY=text ;;
     '28 -h'|'28 --help') REPLY=none ;;
     '29 -h'|'29 --help') REPLY=none ;;
     '30 -h'|'30 --help') REPLY=none ;;
+    '31 --limit') REPLY=text ;;
+    '31 --all') REPLY=none ;;
+    '31 --page') REPLY=text ;;
+    '31 --page-size') REPLY=text ;;
+    '31 --fields') REPLY=text ;;
+    '31 --filter') REPLY=text ;;
+    '31 --order-by') REPLY=text ;;
     '31 -h'|'31 --help') REPLY=none ;;
     '32 -h'|'32 --help') REPLY=none ;;
+    '33 -h'|'33 --help') REPLY=none ;;
+    '34 -h'|'34 --help') REPLY=none ;;
+    '35 -h'|'35 --help') REPLY=none ;;
+    '36 -X'|'36 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
+    '36 -F'|'36 --field') REPLY=text ;;
+    '36 --input') REPLY=file ;;
+    '36 --paginate') REPLY=none ;;
+    '36 --no-auth') REPLY=none ;;
+    '36 -h'|'36 --help') REPLY=none ;;
+    '37 -h'|'37 --help') REPLY=none ;;
+    '38 --port') REPLY=text ;;
+    '38 --host') REPLY=text ;;
+    '38 --allow-remote') REPLY=none ;;
+    '38 --state') REPLY=file ;;
+    '38 --memory') REPLY=none ;;
+    '38 --seed') REPLY=text ;;
+    '38 --accounts') REPLY=text ;;
+    '38 --api-key-scheme') REPLY=text ;;
+    '38 -h'|'38 --help') REPLY=none ;;
+    '39 -h'|'39 --help') REPLY=none ;;
+    '40 -h'|'40 --help') REPLY=none ;;
+    '41 --last') REPLY=none ;;
+    '41 -h'|'41 --help') REPLY=none ;;
+    '42 -h'|'42 --help') REPLY=none ;;
+    '43 -h'|'43 --help') REPLY=none ;;
+    '44 -h'|'44 --help') REPLY=none ;;
+    '45 -h'|'45 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=text ;;
     *\ '--base-url') REPLY=text ;;
@@ -216,20 +285,44 @@ _bo_arg() {
       0|*) REPLY=choices; _bo_vals=('list' 'get') ;;
       *) return 1 ;;
     esac ;;
-    23) case $2 in
-      0) REPLY=file ;;
+    25) case $2 in
+      0|*) REPLY=choices; _bo_vals=('preview') ;;
       *) return 1 ;;
     esac ;;
-    30) case $2 in
-      0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
+    28) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    31) case $2 in
-      0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
+    29) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'redemptions') ;;
       *) return 1 ;;
     esac ;;
     32) case $2 in
-      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion') ;;
+      0|*) REPLY=choices; _bo_vals=('list') ;;
+      *) return 1 ;;
+    esac ;;
+    34) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    35) case $2 in
+      0|*) REPLY=choices; _bo_vals=('get') ;;
+      *) return 1 ;;
+    esac ;;
+    36) case $2 in
+      0) REPLY=file ;;
+      *) return 1 ;;
+    esac ;;
+    43) case $2 in
+      0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
+      *) return 1 ;;
+    esac ;;
+    44) case $2 in
+      0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
+      *) return 1 ;;
+    esac ;;
+    45) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

@@ -46,6 +46,14 @@ function __bo_child -a path word
             echo 'bo profiles'
         case 'bo/accounts'
             echo 'bo accounts'
+        case 'bo/addons'
+            echo 'bo addons'
+        case 'bo/coupons'
+            echo 'bo coupons'
+        case 'bo/lists'
+            echo 'bo lists'
+        case 'bo/broadcasts'
+            echo 'bo broadcasts'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -86,6 +94,24 @@ function __bo_child -a path word
             echo 'bo accounts get'
         case 'bo accounts/help'
             echo 'bo accounts help'
+        case 'bo addons/preview'
+            echo 'bo addons preview'
+        case 'bo addons/help'
+            echo 'bo addons help'
+        case 'bo coupons/list'
+            echo 'bo coupons list'
+        case 'bo coupons/redemptions'
+            echo 'bo coupons redemptions'
+        case 'bo coupons/help'
+            echo 'bo coupons help'
+        case 'bo lists/list'
+            echo 'bo lists list'
+        case 'bo lists/help'
+            echo 'bo lists help'
+        case 'bo broadcasts/get'
+            echo 'bo broadcasts get'
+        case 'bo broadcasts/help'
+            echo 'bo broadcasts help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -140,6 +166,56 @@ function __bo_takes_value -a path flag
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts get/--fields'
+            return 0
+        case 'bo addons preview/--subscription'
+            return 0
+        case 'bo addons preview/--addon'
+            return 0
+        case 'bo addons preview/--quantity'
+            return 0
+        case 'bo addons preview/--start'
+            return 0
+        case 'bo coupons list/--search'
+            return 0
+        case 'bo coupons list/--plan'
+            return 0
+        case 'bo coupons list/--limit'
+            return 0
+        case 'bo coupons list/--page'
+            return 0
+        case 'bo coupons list/--page-size'
+            return 0
+        case 'bo coupons list/--fields'
+            return 0
+        case 'bo coupons list/--filter'
+            return 0
+        case 'bo coupons list/--order-by'
+            return 0
+        case 'bo coupons redemptions/--search'
+            return 0
+        case 'bo coupons redemptions/--limit'
+            return 0
+        case 'bo coupons redemptions/--page'
+            return 0
+        case 'bo coupons redemptions/--page-size'
+            return 0
+        case 'bo coupons redemptions/--fields'
+            return 0
+        case 'bo coupons redemptions/--filter'
+            return 0
+        case 'bo coupons redemptions/--order-by'
+            return 0
+        case 'bo lists list/--limit'
+            return 0
+        case 'bo lists list/--page'
+            return 0
+        case 'bo lists list/--page-size'
+            return 0
+        case 'bo lists list/--fields'
+            return 0
+        case 'bo lists list/--filter'
+            return 0
+        case 'bo lists list/--order-by'
             return 0
         case 'bo api/-X'
             return 0
@@ -218,6 +294,10 @@ complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, toke
 complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
+complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: preview the invoice, expire'
+complete -c bo -n "__bo_commands 'bo'" -a "'coupons'" -d 'Discount coupons: list, redemptions'
+complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, create, subscribe addresses'
+complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -248,7 +328,7 @@ complete -c bo -n "__bo_commands 'bo auth'" -a "'help'" -d 'Show help for a comm
 complete -c bo -n "__bo_at 'bo auth'" -s h -l help -d 'help with examples'
 
 # bo auth status
-complete -c bo -n "__bo_at 'bo auth status'" -l verify -d "check the token's signature against the tenant's JWK set"
+complete -c bo -n "__bo_at 'bo auth status'" -l verify -d 'prove the credential works (token: signature and expiry; API key: one request)'
 complete -c bo -n "__bo_at 'bo auth status'" -s h -l help -d 'help with examples'
 
 # bo auth token
@@ -335,6 +415,88 @@ complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with example
 complete -c bo -n "__bo_at 'bo accounts help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get'" -d 'command'
 
+# bo addons
+complete -c bo -n "__bo_commands 'bo addons'" -a "'preview'" -d 'Preview the invoice for adding an add-on to a subscription (nothing is saved)'
+complete -c bo -n "__bo_commands 'bo addons'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
+
+# bo addons preview
+complete -c bo -n "__bo_at 'bo addons preview'" -l subscription -x -d 'the subscription to add to'
+complete -c bo -n "__bo_at 'bo addons preview'" -l addon -x -d 'the add-on to add'
+complete -c bo -n "__bo_at 'bo addons preview'" -l quantity -x -d 'how many units (a whole number, at least 1)'
+complete -c bo -n "__bo_at 'bo addons preview'" -l start -x -d 'when the add-on would start (default: now)'
+complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examples'
+
+# bo addons help
+complete -c bo -n "__bo_at 'bo addons help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'preview'" -d 'command'
+
+# bo coupons
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'list'" -d 'List discount coupons (GET /billing/discountcoupons)'
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'redemptions'" -d 'List the redemptions of a coupon (exit 3 when the coupon is absent)'
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo coupons'" -s h -l help -d 'help with examples'
+
+# bo coupons list
+complete -c bo -n "__bo_at 'bo coupons list'" -l active -d 'only coupons that can be redeemed now'
+complete -c bo -n "__bo_at 'bo coupons list'" -l search -x -d 'part of a coupon name or code'
+complete -c bo -n "__bo_at 'bo coupons list'" -l plan -x -d 'only coupons that apply to this plan'
+complete -c bo -n "__bo_at 'bo coupons list'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo coupons list'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo coupons list'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons list'" -s h -l help -d 'help with examples'
+
+# bo coupons redemptions
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l search -x -d 'part of the account or plan name'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l active -d 'only redemptions that have not expired'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -s h -l help -d 'help with examples'
+
+# bo coupons help
+complete -c bo -n "__bo_at 'bo coupons help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo coupons help' 0+" -a "'list' 'redemptions'" -d 'command'
+
+# bo lists
+complete -c bo -n "__bo_commands 'bo lists'" -a "'list'" -d 'List email lists (GET /email/lists)'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo lists'" -s h -l help -d 'help with examples'
+
+# bo lists list
+complete -c bo -n "__bo_at 'bo lists list'" -l limit -x -d 'most records to print (default 100); pages as needed'
+complete -c bo -n "__bo_at 'bo lists list'" -l all -d 'every record, streamed'
+complete -c bo -n "__bo_at 'bo lists list'" -l page -x -d 'one raw page, zero-based (the API offset)'
+complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
+complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
+
+# bo lists help
+complete -c bo -n "__bo_at 'bo lists help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo lists help' 0+" -a "'list'" -d 'command'
+
+# bo broadcasts
+complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'get'" -d 'Show one broadcast campaign by Uid (exit 3 when absent)'
+complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo broadcasts'" -s h -l help -d 'help with examples'
+
+# bo broadcasts get
+complete -c bo -n "__bo_at 'bo broadcasts get'" -s h -l help -d 'help with examples'
+
+# bo broadcasts help
+complete -c bo -n "__bo_at 'bo broadcasts help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo broadcasts help' 0+" -a "'get'" -d 'command'
+
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
@@ -387,4 +549,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion'" -d 'command'

@@ -26,8 +26,19 @@ export function defineCommand<Opts = Record<string, unknown>>(def: CommandDefini
 /** Group summaries, shown in `bo --help` and `bo <group> --help`. */
 export const groups: Record<string, string> = {
   accounts: 'Accounts: list, show, extend trials, cancel',
+  addons: 'Subscription add-ons: preview the invoice, expire',
+  articles: 'Support articles: remove tags',
   auth: 'Credentials: status, token, API keys',
+  broadcasts: 'Email broadcast campaigns: show one',
   config: 'Per-profile settings: base-url, api-key-scheme, timeout',
+  coupons: 'Discount coupons: list, redemptions',
+  deals: 'CRM deals: update',
+  drips: 'Email drip campaigns: add messages, delete',
+  lists: 'Email lists: list, create, subscribe addresses',
+  memberships: 'Account memberships: update role, primary contact, invoices',
+  'payment-info': 'Payment information: update an account\'s payment method',
+  people: 'People: send a sign-in link',
   profiles: 'Tenant profiles',
   sandbox: 'The local emulator of the API',
+  subscriptions: 'Subscriptions: require a plan upgrade',
 };

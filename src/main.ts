@@ -9,6 +9,7 @@ import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import { BoError, ExitCode, InterruptedError, UsageError, exitCodeOf } from './output/errors.js';
 import { buildProgram } from './program.js';
+import { parseTimeout } from './config/settings.js';
 
 export interface RunOptions {
   io?: Io;
@@ -119,7 +120,7 @@ function safeGlobals(opts: Record<string, unknown>, io: Io): Globals {
   try {
     return resolveGlobals(opts, io);
   } catch {
-    return resolveGlobals({ ...opts, timeout: undefined, maxRetries: undefined }, io);
+    return resolveGlobals({ ...opts, timeout: undefined, maxRetries: undefined }, { ...io, env: { ...io.env, BO_TIMEOUT: undefined } });
   }
 }
 
@@ -134,14 +135,11 @@ function envFlag(value: string | undefined): boolean {
 /** Merges flags with the environment (COMMANDS.md "Global options"). */
 export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const env = io.env;
-  const timeoutText = (opts.timeout as string | undefined) ?? env.BO_TIMEOUT;
+  // 0.1 s to 24 h; the message names the flag or the variable the value came from.
+  const timeoutFlag = opts.timeout as string | undefined;
   let timeout: number | undefined;
-  if (timeoutText !== undefined && timeoutText !== '') {
-    timeout = Number(timeoutText);
-    if (!Number.isFinite(timeout) || timeout <= 0) {
-      throw new UsageError(`--timeout must be a positive number of seconds, got "${timeoutText}"`);
-    }
-  }
+  if (timeoutFlag !== undefined) timeout = parseTimeout(timeoutFlag, '--timeout');
+  else if (env.BO_TIMEOUT) timeout = parseTimeout(env.BO_TIMEOUT, 'BO_TIMEOUT');
   const retriesText = opts.maxRetries as string | undefined;
   let maxRetries = 3;
   if (retriesText !== undefined) {
@@ -157,7 +155,8 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
     profile: (opts.profile as string | undefined) || env.BO_PROFILE || (sandbox ? 'sandbox' : ''),
-    baseUrl: (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
+    // --sandbox wins over every base URL: it never reaches a tenant.
+    baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
     json: opts.json === true,
     jsonl: opts.jsonl === true,

@@ -148,7 +148,7 @@ describe('global options', () => {
       },
     };
     for (const [args, extra] of [[['--no-input'], {}], [[], { BO_NO_INPUT: '1' }]] as const) {
-      const r = await runBo([...args, 'auth', 'set-key'], { env: { ...tempConfig().env, ...extra }, stdinIsTTY: true, prompter });
+      const r = await runBo([...args, '--base-url', 'https://acme.example.com', 'auth', 'set-key'], { env: { ...tempConfig().env, ...extra }, stdinIsTTY: true, prompter });
       expect(r.code).toBe(4);
       expect(r.stderr).toMatch(/^error: .*--(key|secret-stdin)/);
     }

@@ -60,7 +60,7 @@ describe('program', () => {
   it('rejects a bad --timeout and --max-retries before anything runs', async () => {
     const t = await runBo(['--timeout', 'soon', 'accounts', 'list']);
     expect(t.code).toBe(2);
-    expect(t.stderr).toBe('error: --timeout must be a positive number of seconds, got "soon"\n');
+    expect(t.stderr).toBe('error: --timeout must be a number of seconds from 0.1 to 86400 (24 h), got "soon"\n');
     const m = await runBo(['--max-retries', '-1', 'accounts', 'list']);
     expect(m.code).toBe(2);
     expect(m.stderr).toMatch(/^error: --max-retries must be a whole number/);

@@ -1,6 +1,11 @@
-// Opens the HTTP client a command uses: the tenant's base URL (flag, environment,
-// profile) or the embedded sandbox, the profile's scheme word and timeout, and the
-// credential (environment over stored, D1/D2). Loaded only by commands that talk HTTP.
+// Opens the HTTP client a command uses: the one place that turns a profile into a base
+// URL and a credential, resolved once (ARCHITECTURE principle 7). --sandbox comes
+// first and reads no base URL at all: the embedded sandbox with its own key (or a
+// credential bound to it). Otherwise the tenant's base URL (flag, environment,
+// profile), the profile's scheme word and timeout, and the credential: the
+// environment's (the caller's explicit choice, sent to the base URL in effect) over the
+// stored one, which is sent only to the origin it belongs to (D1/D2/D3).
+// Loaded only by commands that talk HTTP.
 
 import type { ApiOptions, Context } from '../context.js';
 import type { Credential } from '../auth/credential-types.js';
@@ -19,31 +24,33 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   const cfg = config.loadConfig(io.env);
   const profile = config.currentProfileName(globals, cfg);
   const settings = config.profileSettings(cfg, profile);
+  const wanted = (resolve: () => Promise<Credential>) =>
+    options.credential !== undefined ? Promise.resolve(options.credential) : options.anonymous ? Promise.resolve(null) : resolve();
 
   let baseUrl: string;
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
   let closeSandbox: (() => Promise<void>) | undefined;
 
-  if (globals.sandbox && !globals.baseUrl) {
+  if (globals.sandbox) {
+    // Wins over --base-url, BO_BASE_URL and every credential source: a user who asked
+    // for the sandbox never reaches a tenant.
     const { openEmbeddedSandbox } = await import('../sandbox/embedded.js');
     const sandbox = await openEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
     apiKeyScheme = sandbox.apiKey.scheme;
     closeSandbox = sandbox.close;
-    // A `bo --sandbox login` token wins; otherwise the sandbox's own API key. Credentials
-    // from the environment belong to a real tenant and never go to the sandbox (D3).
-    // The store is asked only when the profile has stored something: a keychain call
-    // costs a helper process, which a plain sandbox run need not pay.
-    const sandboxKey: Credential = { kind: 'apiKey', key: sandbox.apiKey.key, secret: sandbox.apiKey.secret };
-    credential =
-      options.credential !== undefined
-        ? options.credential
-        : options.anonymous
-          ? null
-          : settings['credential-store']
-            ? ((await (await ctx.credentials()).get(profile).catch(() => null)) ?? sandboxKey)
-            : sandboxKey;
+    try {
+      credential = await wanted(async () => {
+        const { resolveCredential } = await import('../auth/credentials.js');
+        const sandboxKey: Credential = { kind: 'apiKey', key: sandbox.apiKey.key, secret: sandbox.apiKey.secret };
+        const resolved = await resolveCredential(ctx, { sandboxKey: async () => sandboxKey });
+        return resolved.credential ?? sandboxKey;
+      });
+    } catch (err) {
+      await sandbox.close();
+      throw err;
+    }
   } else {
     const url = globals.baseUrl ?? settings['base-url'];
     if (!url) {
@@ -52,7 +59,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
       });
     }
     baseUrl = parseBaseUrl(url, globals.baseUrl ? '--base-url' : 'base-url');
-    credential = options.credential !== undefined ? options.credential : options.anonymous ? null : await storedCredential(ctx, profile);
+    credential = await wanted(() => credentialFor(ctx, profile, baseUrl));
   }
 
   const client = createHttpClient({
@@ -78,8 +85,12 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   };
 }
 
-async function storedCredential(ctx: Context, profile: string): Promise<Credential> {
-  const { resolveCredential } = await import('../auth/credentials.js');
+/** The credential for a request to `baseUrl`: the environment's, or a stored one that belongs there. */
+async function credentialFor(ctx: Context, profile: string, baseUrl: string): Promise<Credential> {
+  const [{ resolveCredential }, { originRefusal }] = await Promise.all([
+    import('../auth/credentials.js'),
+    import('../auth/origin.js'),
+  ]);
   const resolved = await resolveCredential(ctx).catch((err: unknown) => {
     // Reading, not storing: say what the user can do about it here.
     if ((err as AuthError).code !== 'keychain_unavailable') throw err;
@@ -90,8 +101,13 @@ async function storedCredential(ctx: Context, profile: string): Promise<Credenti
   });
   if (!resolved.credential) {
     throw new AuthError(`not signed in (profile "${profile}")`, {
+      code: 'not_signed_in',
       hint: 'run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET',
     });
+  }
+  if (resolved.source === 'store') {
+    const refusal = originRefusal(profile, resolved.origin, baseUrl);
+    if (refusal) throw refusal;
   }
   return resolved.credential;
 }

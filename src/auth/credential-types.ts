@@ -10,10 +10,19 @@ export type Credential =
       expiresAt?: string;
       /** Who signed in, for `bo auth status` without decoding. */
       username?: string;
+      /** The origin it was issued by (src/auth/origin.ts); absent in credentials stored by older versions. */
+      origin?: string;
     }
-  | { kind: 'apiKey'; key: string; secret: string };
+  | {
+      kind: 'apiKey';
+      key: string;
+      secret: string;
+      /** The origin it was stored against (src/auth/origin.ts); absent in older credentials. */
+      origin?: string;
+    };
 
-export type BackendName = 'keychain' | 'file' | 'env' | 'memory';
+/** 'sandbox': the embedded sandbox's own API key, used under --sandbox. */
+export type BackendName = 'keychain' | 'file' | 'env' | 'memory' | 'sandbox';
 
 export interface CredentialStore {
   /** Named in `bo auth status`. */

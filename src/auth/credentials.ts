@@ -6,7 +6,8 @@
 
 import type { Context, Globals, Io } from '../context.js';
 import type { BackendName, Credential, CredentialStore } from './credential-types.js';
-import { currentProfileName, loadConfig, profileSettings, saveConfig, type Env } from '../config/config.js';
+import { currentProfileName, loadConfig, profileSettings, updateConfig, type Env, type ProfileSettings } from '../config/config.js';
+import { EMBEDDED_SANDBOX_ORIGIN, storedOrigin } from './origin.js';
 
 export interface OpenOptions {
   /** --insecure-storage: use the 0600 file, and record that choice for the profile. */
@@ -30,22 +31,32 @@ export async function openKeychainStore(env: Env): Promise<CredentialStore> {
 }
 
 /**
- * The profile's backend becomes `file` once a credential is really stored there, not
- * when the store is opened: a login that fails leaves the profile as it was.
+ * The profile's backend becomes `file` once a credential is stored there, not when the
+ * store is opened: a login that fails leaves the profile as it was. The profile is
+ * marked first and the secret written second, so a crash in between leaves a profile
+ * pointing at an empty slot, never a secret in the file that no profile points at.
  */
 function recordingFileStore(env: Env, file: CredentialStore): CredentialStore {
+  const mark = (profile: string, store: 'keychain' | 'file' | undefined) =>
+    updateConfig(env, (cfg) => {
+      const settings = (cfg.profiles[profile] ??= {});
+      const before = settings['credential-store'];
+      if (store === undefined) delete settings['credential-store'];
+      else settings['credential-store'] = store;
+      return before;
+    });
   return {
     backend: file.backend,
     location: file.location,
     get: (profile) => file.get(profile),
     delete: (profile) => file.delete(profile),
     async set(profile, credential) {
-      await file.set(profile, credential);
-      const cfg = loadConfig(env);
-      const settings = (cfg.profiles[profile] ??= {});
-      if (settings['credential-store'] !== 'file') {
-        settings['credential-store'] = 'file';
-        saveConfig(env, cfg);
+      const before = mark(profile, 'file');
+      try {
+        await file.set(profile, credential);
+      } catch (err) {
+        if (before !== 'file') mark(profile, before);
+        throw err;
       }
     },
   };
@@ -53,27 +64,67 @@ function recordingFileStore(env: Env, file: CredentialStore): CredentialStore {
 
 export interface ResolvedCredential {
   credential: Credential | null;
-  source: 'env' | 'store' | 'none';
-  /** 'env', the store's backend (keychain, file, memory), or 'none'. */
+  source: 'env' | 'store' | 'sandbox' | 'none';
+  /** 'env', the store's backend (keychain, file, memory), 'sandbox', or 'none'. */
   backend: BackendName | 'none';
   /** Where it came from, for `bo auth status`: a variable name, the keychain, a path. */
   location: string;
   profile: string;
+  /**
+   * A stored credential's origin (src/auth/origin.ts): recorded with it, else the
+   * profile's saved base URL; undefined when neither says (such a credential is
+   * refused until the user signs in again).
+   */
+  origin?: string;
 }
 
-/** The credential a request would use: the environment's wins over the stored one. */
-export async function resolveCredential(ctx: Pick<Context, 'io' | 'globals' | 'credentials'>): Promise<ResolvedCredential> {
+export interface ResolveOptions {
+  /** Under --sandbox: the sandbox's own API key, used unless a credential is bound to the sandbox. */
+  sandboxKey?: () => Promise<Credential>;
+}
+
+/**
+ * The credential a request would use. Under --sandbox: a stored credential bound to
+ * the embedded sandbox, else the sandbox's own key; credentials from the environment
+ * belong to a real tenant and never go there (D3). Otherwise the environment's win
+ * over the stored one. The keychain is asked only when the profile records that it
+ * stored something there: without a keychain, a profile with nothing stored is simply
+ * not signed in.
+ */
+export async function resolveCredential(
+  ctx: Pick<Context, 'io' | 'globals' | 'credentials'>,
+  options: ResolveOptions = {},
+): Promise<ResolvedCredential> {
+  const cfg = loadConfig(ctx.io.env);
+  const profile = currentProfileName(ctx.globals, cfg);
+  const settings = profileSettings(cfg, profile);
+  if (ctx.globals.sandbox) {
+    // A store that cannot be read here does not stop a sandbox run: the sandbox key works.
+    const stored = await storedCredential(ctx, profile, settings).catch(() => undefined);
+    if (stored?.credential && stored.origin === EMBEDDED_SANDBOX_ORIGIN) return stored;
+    if (!options.sandboxKey) return { credential: null, source: 'none', backend: 'none', location: 'embedded sandbox', profile };
+    return { credential: await options.sandboxKey(), source: 'sandbox', backend: 'sandbox', location: 'embedded sandbox', profile };
+  }
   const { credentialFromEnv, envCredentialNames } = await import('./stores/env.js');
-  const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
   const fromEnv = credentialFromEnv(ctx.io.env);
   if (fromEnv) {
     return { credential: fromEnv, source: 'env', backend: 'env', location: envCredentialNames(ctx.io.env).join(' + '), profile };
   }
+  return storedCredential(ctx, profile, settings);
+}
+
+async function storedCredential(
+  ctx: Pick<Context, 'credentials'>,
+  profile: string,
+  settings: ProfileSettings,
+): Promise<ResolvedCredential> {
   const store = await ctx.credentials();
+  const none: ResolvedCredential = { credential: null, source: 'none', backend: 'none', location: store.location, profile };
+  if (store.backend === 'keychain' && !settings['credential-store']) return none;
   const credential = await store.get(profile);
-  return credential
-    ? { credential, source: 'store', backend: store.backend, location: store.location, profile }
-    : { credential: null, source: 'none', backend: 'none', location: store.location, profile };
+  if (!credential) return none;
+  const origin = storedOrigin(credential, settings['base-url']);
+  return { credential, source: 'store', backend: store.backend, location: store.location, profile, ...(origin ? { origin } : {}) };
 }
 
 export interface ForgetResult {
@@ -91,7 +142,11 @@ export interface ForgetResult {
  */
 export async function forgetCredentials(ctx: Pick<Context, 'io' | 'credentials'>, profile: string): Promise<ForgetResult[]> {
   const injected = await injectedStore(ctx);
-  const stores = [injected ?? (await openKeychainStore(ctx.io.env)), await openFileStore(ctx.io.env)];
+  // The keychain is asked only when the profile records a stored credential: without a
+  // keychain, forgetting a profile that never stored one must still work.
+  const recorded = profileSettings(loadConfig(ctx.io.env), profile)['credential-store'] !== undefined;
+  const keychain = injected ?? (recorded ? await openKeychainStore(ctx.io.env) : undefined);
+  const stores = [...(keychain ? [keychain] : []), await openFileStore(ctx.io.env)];
   const results: ForgetResult[] = [];
   for (const store of stores) {
     try {
@@ -111,4 +166,20 @@ async function injectedStore(ctx: Pick<Context, 'credentials'>): Promise<Credent
   } catch {
     return undefined;
   }
+}
+
+/**
+ * After a credential was stored: the profile records where (so later runs know there
+ * is something to read, and a run without a keychain need not ask it) and, for a
+ * tenant, the base URL the credential belongs to, replacing an older one. Returns the
+ * base URL when it was newly saved, for the caller to say so.
+ */
+export function rememberStored(env: Env, profile: string, backend: BackendName, baseUrl: string | undefined): string | undefined {
+  return updateConfig(env, (cfg) => {
+    const settings = (cfg.profiles[profile] ??= {});
+    if (!settings['credential-store'] || backend === 'file') settings['credential-store'] = backend === 'file' ? 'file' : 'keychain';
+    if (baseUrl === undefined || settings['base-url'] === baseUrl) return undefined;
+    settings['base-url'] = baseUrl;
+    return baseUrl;
+  });
 }

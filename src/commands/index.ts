@@ -14,6 +14,11 @@ import profilesUse from './profiles/use.js';
 import profilesRemove from './profiles/remove.js';
 import accountsList from './accounts/list.js';
 import accountsGet from './accounts/get.js';
+import addonsPreview from './addons/preview.js';
+import couponsList from './coupons/list.js';
+import couponsRedemptions from './coupons/redemptions.js';
+import listsList from './lists/list.js';
+import broadcastsGet from './broadcasts/get.js';
 import api from './api.js';
 import sandboxServe from './sandbox/serve.js';
 import sandboxUsers from './sandbox/users.js';
@@ -37,6 +42,11 @@ export const commands: CommandDefinition<any>[] = [
   profilesRemove,
   accountsList,
   accountsGet,
+  addonsPreview,
+  couponsList,
+  couponsRedemptions,
+  listsList,
+  broadcastsGet,
   api,
   sandboxServe,
   sandboxUsers,

@@ -13,7 +13,7 @@ export default defineCommand({
     'A token already issued stays valid until it expires: the API cannot revoke it.',
   examples: ['bo logout', 'bo -p staging logout'],
   async run(ctx) {
-    const { loadConfig, saveConfig, currentProfileName } = await import('../config/config.js');
+    const { loadConfig, updateConfig, currentProfileName } = await import('../config/config.js');
     const { forgetCredentials } = await import('../auth/credentials.js');
     const { envCredentialNames } = await import('../auth/stores/env.js');
     const { say } = await import('../output/print.js');
@@ -22,11 +22,12 @@ export default defineCommand({
     const backend = cfg.profiles[profile]?.['credential-store'] ?? 'keychain';
     const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, profile));
 
-    // The next login goes back to the keychain unless --insecure-storage is given again.
-    const fresh = loadConfig(ctx.io.env);
-    if (fresh.profiles[profile]?.['credential-store'] !== undefined) {
-      delete fresh.profiles[profile]!['credential-store'];
-      saveConfig(ctx.io.env, fresh);
+    // The profile records nothing stored now (so later runs need not ask the keychain),
+    // and the next login goes back to the keychain unless --insecure-storage is given again.
+    if (loadConfig(ctx.io.env).profiles[profile]?.['credential-store'] !== undefined) {
+      updateConfig(ctx.io.env, (fresh) => {
+        if (fresh.profiles[profile]) delete fresh.profiles[profile]['credential-store'];
+      });
     }
     if (removed) {
       say(ctx, `Signed out of profile "${profile}".`);

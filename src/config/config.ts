@@ -2,15 +2,23 @@
 //
 // Our own small module rather than the `conf` package: importing `conf` (ajv, atomically,
 // dot-prop …) costs about 130 ms on every command, while all we need is one JSON file
-// read with readFileSync and written atomically (atomic-file.ts).
+// read with readFileSync and written atomically (src/files/atomic-file.ts).
+//
+// Every change goes through updateConfig: under the file's lock (src/files/
+// locked-file.ts, shared with the credentials file and the sandbox state file) it
+// re-reads the file, applies the change and writes it atomically, so concurrent `bo`
+// processes never lose each other's writes.
 //
 // A file that cannot be read or parsed is reported with its path and left untouched:
-// it holds what a user typed, and overwriting it with defaults would lose it.
+// it holds what a user typed, and overwriting it with defaults would lose it. A setting
+// with a bad value is named, with the command that repairs it; updateConfig keeps such
+// values as they are, so `bo config set/unset` can still repair them.
 
 import { join, isAbsolute } from 'node:path';
 import type { Globals } from '../context.js';
 import { UsageError } from '../output/errors.js';
-import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
+import { readTextIfExists, writeFileAtomic } from '../files/atomic-file.js';
+import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 
 export type Env = Record<string, string | undefined>;
@@ -46,8 +54,36 @@ export function configPath(env: Env): string {
   return join(configDir(env), 'config.json');
 }
 
+/** The config, every setting checked: a bad value is named with the command that fixes it. */
 export function loadConfig(env: Env): BoConfig {
   const path = configPath(env);
+  const cfg = readConfig(path);
+  checkSettings(cfg, path);
+  return cfg;
+}
+
+/**
+ * Changes the config file without losing a concurrent writer's change: takes the lock,
+ * re-reads the file, calls `mutate` on it, writes the result atomically, releases.
+ * `mutate` must be synchronous and quick; what it returns is returned. Settings with
+ * bad values are kept as they are unless `mutate` changes them (so it can repair them).
+ */
+export function updateConfig<T>(env: Env, mutate: (cfg: BoConfig) => T): T {
+  const path = configPath(env);
+  return withFileLockSync(
+    path,
+    () => {
+      const cfg = readConfig(path);
+      const result = mutate(cfg);
+      writeFileAtomic(path, `${JSON.stringify(cfg, null, 2)}\n`);
+      return result;
+    },
+    { what: 'the config file', ...SHORT_LOCK },
+  );
+}
+
+/** The file's JSON with its shape checked (objects where objects belong), values not. */
+function readConfig(path: string): BoConfig {
   let text: string | undefined;
   try {
     text = readTextIfExists(path);
@@ -61,10 +97,6 @@ export function loadConfig(env: Env): BoConfig {
   } catch (err) {
     throw new UsageError(`the config file ${path} is not valid JSON (${(err as Error).message}); fix or remove it`);
   }
-  return checkConfig(data, path);
-}
-
-function checkConfig(data: unknown, path: string): BoConfig {
   const bad = (what: string) => new UsageError(`the config file ${path} is invalid: ${what}; fix or remove it`);
   if (!isObject(data)) throw bad('it is not a JSON object');
   const profiles = data.profiles ?? {};
@@ -74,27 +106,37 @@ function checkConfig(data: unknown, path: string): BoConfig {
   }
   for (const [name, settings] of Object.entries(profiles)) {
     if (!isObject(settings)) throw bad(`profile "${name}" is not an object`);
-    const key = (k: string) => `profile "${name}" key "${k}"`;
-    try {
-      if (settings['base-url'] !== undefined) parseBaseUrl(String(settings['base-url']), key('base-url'));
-      if (settings['api-key-scheme'] !== undefined) parseApiKeyScheme(String(settings['api-key-scheme']), key('api-key-scheme'));
-      if (settings.timeout !== undefined) {
-        if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number`);
-        parseTimeout(settings.timeout, key('timeout'));
-      }
-      const store = settings['credential-store'];
-      if (store !== undefined && store !== 'keychain' && store !== 'file') {
-        throw new UsageError(`${key('credential-store')} must be "keychain" or "file"`);
-      }
-    } catch (err) {
-      throw bad((err as Error).message);
-    }
   }
   return { ...data, profiles } as BoConfig;
 }
 
-export function saveConfig(env: Env, cfg: BoConfig): void {
-  writeFileAtomic(configPath(env), `${JSON.stringify(cfg, null, 2)}\n`);
+function checkSettings(cfg: BoConfig, path: string): void {
+  for (const [name, settings] of Object.entries(cfg.profiles)) {
+    const key = (k: string) => `profile "${name}" key "${k}"`;
+    const check = (k: string, validate: () => void) => {
+      if (settings[k] === undefined) return;
+      try {
+        validate();
+      } catch (err) {
+        throw new UsageError(`the config file ${path} has an invalid setting: ${(err as Error).message}`, {
+          hint:
+            k === 'credential-store'
+              ? 'fix or remove that key in the file'
+              : `fix it with: bo -p ${name} config unset ${k}, or bo -p ${name} config set ${k} <value>`,
+        });
+      }
+    };
+    check('base-url', () => parseBaseUrl(String(settings['base-url']), key('base-url')));
+    check('api-key-scheme', () => parseApiKeyScheme(String(settings['api-key-scheme']), key('api-key-scheme')));
+    check('timeout', () => {
+      if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number`);
+      parseTimeout(settings.timeout, key('timeout'));
+    });
+    check('credential-store', () => {
+      const store = settings['credential-store'];
+      if (store !== 'keychain' && store !== 'file') throw new UsageError(`${key('credential-store')} must be "keychain" or "file"`);
+    });
+  }
 }
 
 /** -p / BO_PROFILE, then the config's current profile, then "default". */

@@ -57,10 +57,19 @@ export function parseApiKeyScheme(text: string, name = 'api-key-scheme'): string
   return text;
 }
 
+/**
+ * Timeouts in seconds, from 0.1 s to 24 h: Node's timers hold at most 2^31-1 ms (about
+ * 24.8 days) and fire after 1 ms past that, and under 0.1 s no request can finish.
+ * Used for --timeout, BO_TIMEOUT, the `timeout` setting and BO_KEYCHAIN_TIMEOUT; the
+ * message names whichever it was.
+ */
+export const TIMEOUT_MIN_S = 0.1;
+export const TIMEOUT_MAX_S = 24 * 60 * 60;
+
 export function parseTimeout(text: string | number, name = 'timeout'): number {
   const value = typeof text === 'number' ? text : text.trim() === '' ? NaN : Number(text);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new UsageError(`${name} must be a positive number of seconds, got "${text}"`);
+  if (!Number.isFinite(value) || value < TIMEOUT_MIN_S || value > TIMEOUT_MAX_S) {
+    throw new UsageError(`${name} must be a number of seconds from ${TIMEOUT_MIN_S} to ${TIMEOUT_MAX_S} (24 h), got "${text}"`);
   }
   return value;
 }

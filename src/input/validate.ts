@@ -12,3 +12,7 @@ export function checkUid(label: string, value: string | undefined): string {
   }
   return value;
 }
+
+export { checkDate } from './date.js';
+export { checkInteger, checkNumber } from './number.js';
+export { checkEmail, checkText, checkJson } from './text.js';

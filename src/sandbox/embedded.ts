@@ -25,12 +25,27 @@ export interface EmbeddedSandbox {
   close(): Promise<void>;
 }
 
-export async function openEmbeddedSandbox(env: Record<string, string | undefined>): Promise<EmbeddedSandbox> {
-  const store = await Store.file({
+function openState(env: Record<string, string | undefined>): Promise<Store> {
+  return Store.file({
     file: defaultStatePath(env),
     params: { seed: DEFAULT_SEED, accounts: DEFAULT_ACCOUNTS },
     seeder: seedState,
   });
+}
+
+/** The sandbox's own API key (what `bo --sandbox` signs in with), without starting the server. */
+export async function embeddedApiKey(env: Record<string, string | undefined>): Promise<EmbeddedSandbox['apiKey']> {
+  const { key, secret } = await (await openState(env)).read((db) => db.state.apiKey);
+  return { scheme: 'bo', key, secret };
+}
+
+/** For `bo sandbox users|fixtures|outbox|reset`, which say on stderr what they act on. */
+export function describeSandboxTarget(baseUrl: string | undefined, env: Record<string, string | undefined>): string {
+  return baseUrl ? `the sandbox at ${baseUrl}` : `the embedded sandbox (${defaultStatePath(env)})`;
+}
+
+export async function openEmbeddedSandbox(env: Record<string, string | undefined>): Promise<EmbeddedSandbox> {
+  const store = await openState(env);
   const server = await startSandbox({ store, host: '127.0.0.1', port: 0, issuer: EMBEDDED_ISSUER });
   const { key, secret } = await store.read((db) => db.state.apiKey);
   return { url: server.url, apiKey: { scheme: 'bo', key, secret }, close: () => server.close() };

@@ -10,12 +10,16 @@ describe('commands with the OS keychain', () => {
     const t = tempConfig();
     const env = { ...t.env, ...keyringEnv() };
     const profile = uniqueProfile('cmd');
-    const set = await runBo(['-p', profile, 'auth', 'set-key', '--key', 'ak_kc', '--secret-stdin'], { env, stdin: 'sk_kc\n' });
+    const tenant = 'https://acme.example.com';
+    const set = await runBo(['-p', profile, '--base-url', tenant, 'auth', 'set-key', '--key', 'ak_kc', '--secret-stdin'], { env, stdin: 'sk_kc\n' });
     expect(set.code).toBe(0);
-    expect(set.stderr).toBe(`Stored API key ak_kc for profile "${profile}" in Secret Service (service "bo").\n`);
-    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toEqual({ kind: 'apiKey', key: 'ak_kc', secret: 'sk_kc' });
-    // Nothing secret, and no backend switch, in the config file.
-    expect(() => t.readJson(t.configFile)).toThrow(/ENOENT/);
+    expect(set.stderr).toBe(
+      `Stored API key ak_kc for profile "${profile}" in Secret Service (service "bo").\n` +
+        `Saved ${tenant} as the base URL of profile "${profile}"; the key is sent there only.\n`,
+    );
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toEqual({ kind: 'apiKey', key: 'ak_kc', secret: 'sk_kc', origin: tenant });
+    // Nothing secret in the config file: the base URL and where the credential is.
+    expect(t.readJson(t.configFile)).toEqual({ profiles: { [profile]: { 'base-url': tenant, 'credential-store': 'keychain' } } });
 
     const status = await runBo(['-p', profile, 'auth', 'status', '--json'], { env });
     expect(status.code).toBe(0);
@@ -35,7 +39,7 @@ describe('commands with the OS keychain', () => {
     const gone = uniqueProfile('rm');
     const kept = uniqueProfile('keep');
     for (const p of [gone, kept]) {
-      expect((await runBo(['-p', p, 'config', 'set', 'timeout', '5'], { env })).code).toBe(0);
+      expect((await runBo(['-p', p, 'config', 'set', 'base-url', 'https://acme.example.com'], { env })).code).toBe(0);
       expect((await runBo(['-p', p, 'auth', 'set-key', '--key', `k-${p}`, '--secret-stdin'], { env, stdin: 's\n' })).code).toBe(0);
     }
     const r = await runBo(['profiles', 'remove', gone], { env });
@@ -50,11 +54,11 @@ describe('commands with the OS keychain', () => {
     keyringEnv(); // this file runs under .ci/keyring.sh, like the tests above
     const t = tempConfig();
     const env = { ...t.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
-    const r = await runBo(['auth', 'set-key', '--key', 'k', '--secret-stdin'], { env, stdin: 's\n' });
+    const r = await runBo(['--base-url', 'https://acme.example.com', 'auth', 'set-key', '--key', 'k', '--secret-stdin'], { env, stdin: 's\n' });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: the OS keychain is not available \(Secret Service: .*\)\nhint: pass --insecure-storage/);
-    const insecure = await runBo(['auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], { env, stdin: 's\n' });
+    const insecure = await runBo(['--base-url', 'https://acme.example.com', 'auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], { env, stdin: 's\n' });
     expect(insecure.code).toBe(0);
-    expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { default: { kind: 'apiKey', key: 'k', secret: 's' } } });
+    expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { default: { kind: 'apiKey', key: 'k', secret: 's', origin: 'https://acme.example.com' } } });
   });
 });

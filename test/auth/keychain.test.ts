@@ -105,6 +105,6 @@ describe('keychain store (Secret Service)', () => {
   });
 
   it('rejects a malformed BO_KEYCHAIN_TIMEOUT, naming it', () => {
-    expect(() => createKeychainStore({ BO_KEYCHAIN_TIMEOUT: 'soon' })).toThrow(/BO_KEYCHAIN_TIMEOUT must be a positive number/);
+    expect(() => createKeychainStore({ BO_KEYCHAIN_TIMEOUT: 'soon' })).toThrow(/BO_KEYCHAIN_TIMEOUT must be a number of seconds from 0.1 to 86400 \(24 h\)/);
   });
 });

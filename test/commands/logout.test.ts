@@ -56,6 +56,8 @@ describe('bo logout', () => {
 
   it('a keychain profile with no reachable keychain: exit 4 explaining --insecure-storage', async () => {
     const t = tempConfig();
+    mkdirSync(t.dir, { recursive: true });
+    writeFileSync(t.configFile, JSON.stringify({ profiles: { default: { 'credential-store': 'keychain' } } }));
     const r = await runBo(['logout'], { env: { ...t.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: the OS keychain is not available/);

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configPath, currentProfileName, loadConfig, profileSettings, saveConfig } from '../../src/config/config.js';
+import { configPath, currentProfileName, loadConfig, profileSettings, updateConfig, type BoConfig, type Env } from '../../src/config/config.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from '../../src/config/settings.js';
 import { tempConfig } from '../helpers/config-dir.js';
 
@@ -19,7 +19,15 @@ describe('configPath', () => {
   });
 });
 
-describe('loadConfig / saveConfig', () => {
+/** Replaces the whole config through updateConfig (the only writer). */
+function save(env: Env, next: BoConfig): void {
+  updateConfig(env, (cfg) => {
+    for (const key of Object.keys(cfg)) delete cfg[key];
+    Object.assign(cfg, structuredClone(next));
+  });
+}
+
+describe('loadConfig / updateConfig', () => {
   it('reads a missing file as no profiles', () => {
     const t = tempConfig();
     expect(loadConfig(t.env)).toEqual({ profiles: {} });
@@ -28,7 +36,7 @@ describe('loadConfig / saveConfig', () => {
   it('writes 0600 in a 0700 folder, leaves no temp file, and reads back what it wrote', () => {
     const t = tempConfig();
     const cfg = { currentProfile: 'acme', profiles: { acme: { 'base-url': 'https://acme.example.com', timeout: 12 } } };
-    saveConfig(t.env, cfg);
+    save(t.env, cfg);
     expect(t.mode(t.configFile)).toBe(0o600);
     expect(t.mode(t.dir)).toBe(0o700);
     expect(readdirSync(t.dir)).toEqual(['config.json']);
@@ -41,7 +49,7 @@ describe('loadConfig / saveConfig', () => {
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(t.configFile, '{"profiles":{}}');
     chmodSync(t.configFile, 0o644);
-    saveConfig(t.env, { profiles: { a: {} } });
+    save(t.env, { profiles: { a: {} } });
     expect(t.mode(t.configFile)).toBe(0o600);
   });
 
@@ -49,9 +57,9 @@ describe('loadConfig / saveConfig', () => {
     const t = tempConfig();
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(t.configFile, JSON.stringify({ future: 1, profiles: { a: { 'base-url': 'https://a.example', later: true } } }));
-    const cfg = loadConfig(t.env);
-    cfg.profiles.a!.timeout = 5;
-    saveConfig(t.env, cfg);
+    updateConfig(t.env, (cfg) => {
+      cfg.profiles.a!.timeout = 5;
+    });
     expect(t.readJson(t.configFile)).toEqual({ future: 1, profiles: { a: { 'base-url': 'https://a.example', later: true, timeout: 5 } } });
   });
 
@@ -106,9 +114,14 @@ describe('validators', () => {
     expect(() => parseApiKeyScheme('')).toThrow(/api-key-scheme/);
   });
 
-  it('timeout: a positive number of seconds', () => {
+  it('timeout: 0.1 s to 24 h (Node timers fire at once past 2^31-1 ms)', () => {
     expect(parseTimeout('2.5')).toBe(2.5);
-    for (const bad of ['0', '-1', 'abc', '', 'Infinity']) expect(() => parseTimeout(bad)).toThrow(/timeout must be a positive number/);
+    expect(parseTimeout('0.1')).toBe(0.1);
+    expect(parseTimeout('86400')).toBe(86400);
+    expect(parseTimeout(0.5)).toBe(0.5);
+    for (const bad of ['0', '0.09', '-1', 'abc', '', 'Infinity', '86400.5', '2147484', '1e10']) {
+      expect(() => parseTimeout(bad), bad).toThrow(/timeout must be a number of seconds from 0.1 to 86400 \(24 h\)/);
+    }
   });
 
   it('profile names: letters, digits, - and _', () => {
@@ -120,11 +133,11 @@ describe('validators', () => {
 describe('atomic write', () => {
   it('replaces the file by rename: a reader of the old file never sees a partial new one', () => {
     const t = tempConfig();
-    saveConfig(t.env, { profiles: { a: { timeout: 1 } } });
+    save(t.env, { profiles: { a: { timeout: 1 } } });
     const before = statSync(t.configFile).ino;
     const oldFd = openSync(t.configFile, 'r');
     try {
-      saveConfig(t.env, { profiles: { b: { timeout: 2 } } });
+      save(t.env, { profiles: { b: { timeout: 2 } } });
       expect(statSync(t.configFile).ino).not.toBe(before);
       expect(JSON.parse(readFileSync(oldFd, 'utf8'))).toEqual({ profiles: { a: { timeout: 1 } } });
       expect(t.readJson(t.configFile)).toEqual({ profiles: { b: { timeout: 2 } } });
@@ -136,7 +149,7 @@ describe('atomic write', () => {
   it('cleans up its temp file when the final rename fails', () => {
     const t = tempConfig();
     mkdirSync(join(t.dir, 'config.json'), { recursive: true }); // a folder where the file should be
-    expect(() => saveConfig(t.env, { profiles: {} })).toThrow();
+    expect(() => save(t.env, { profiles: {} })).toThrow();
     expect(readdirSync(t.dir)).toEqual(['config.json']);
   });
 });

@@ -47,8 +47,10 @@ describe('the bo binary', () => {
     expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
     const unsigned = await runBin(['--base-url', 'http://127.0.0.1:9', 'accounts', 'list'], { env: { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' } });
     expect(unsigned.code).toBe(4);
-    expect(unsigned.stderr).toMatch(/^error: not signed in \(profile "default"\): the OS keychain is not available/);
-    expect(unsigned.stderr).toContain('hint: sign in with `bo login --insecure-storage`');
+    // The profile stored nothing, so the missing keychain is not even asked.
+    expect(unsigned.stderr).toBe(
+      'error: not signed in (profile "default")\nhint: run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET\n',
+    );
     const refused = await runBin(['--base-url', 'http://127.0.0.1:9', '--max-retries', '0', 'accounts', 'list'], { env: { ...env, BO_TOKEN: 'x.y.z' } });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^error: could not connect to http:\/\/127\.0\.0\.1:9/);

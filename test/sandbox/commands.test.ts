@@ -24,7 +24,7 @@ const remote = (argv: string[]) => runBo(['--base-url', sb.url, ...argv]);
 describe('bo sandbox users', () => {
   it('seeds the state file on first use and prints the logins as tab-separated rows', async () => {
     const r = await local(['sandbox', 'users']);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(`Using the embedded sandbox (${join(dataDir, 'sandbox-state.json')}).\n`);
     expect(r.code).toBe(0);
     expect(existsSync(join(dataDir, 'sandbox-state.json'))).toBe(true);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
@@ -104,7 +104,7 @@ describe('bo sandbox reset', () => {
   it('reports an unreachable --base-url with exit 1 and a hint, no stack trace', async () => {
     const r = await runBo(['--base-url', 'http://127.0.0.1:1', 'sandbox', 'reset']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: cannot reach the sandbox at http:\/\/127\.0\.0\.1:1/);
+    expect(r.stderr).toMatch(/^Using the sandbox at http:\/\/127\.0\.0\.1:1\.\nerror: cannot reach the sandbox at http:\/\/127\.0\.0\.1:1/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -116,7 +116,7 @@ describe('a state file edited by hand', () => {
       writeFileSync(join(dir, 'sandbox-state.json'), '{"format": "bo-sandbox/1", oops');
       const r = await runBo(['sandbox', 'users'], { env: { BO_DATA_DIR: dir } });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: the sandbox state file .*sandbox-state\.json is not valid JSON.*delete it to start over\n$/);
+      expect(r.stderr).toMatch(/^Using the embedded sandbox \(.*\)\.\nerror: the sandbox state file .*sandbox-state\.json is not valid JSON.*delete it to start over\n$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

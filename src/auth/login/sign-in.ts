@@ -6,7 +6,9 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
-import { currentProfileName, loadConfig, saveConfig } from '../../config/config.js';
+import { currentProfileName, loadConfig } from '../../config/config.js';
+import { rememberStored } from '../credentials.js';
+import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../origin.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
@@ -53,39 +55,24 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       options,
     });
     const expiresAt = new Date(ctx.clock.now().getTime() + result.expiresIn * 1000).toISOString();
+    // The token belongs to the origin that issued it and is sent nowhere else; under
+    // --sandbox, to the embedded sandbox itself (it listens on a new port every run).
+    const sandbox = ctx.globals.sandbox;
     await store.set(profile, {
       kind: 'token',
       token: result.accessToken,
       expiresAt,
       username: result.username,
+      origin: sandbox ? EMBEDDED_SANDBOX_ORIGIN : originOf(http.baseUrl)!,
     });
-    // The embedded sandbox listens on a fresh port each run: name it rather than the port.
-    const tenant = ctx.globals.sandbox && !ctx.globals.baseUrl ? 'sandbox' : tenantHost(http.baseUrl);
+    const tenant = sandbox ? 'sandbox' : tenantHost(http.baseUrl);
     ctx.io.stderr.write(`Signed in as ${result.username} (${tenant}) until ${expiresAt.slice(0, 10)}.\n`);
-    rememberProfile(ctx, profile, store, http.baseUrl);
+    // The profile records where the token is (so a run need not ask the keychain when
+    // nothing is stored) and the base URL it was issued for, replacing an older one.
+    const saved = rememberStored(ctx.io.env, profile, store.backend, sandbox ? undefined : http.baseUrl);
+    if (saved) ctx.io.stderr.write(`Saved ${saved} as the base URL of profile "${profile}".\n`);
   } finally {
     lines.close();
     http.close();
   }
-}
-
-/**
- * After a login the profile says where its credential is (so `bo --sandbox` knows a
- * token is stored without asking the keychain on every run) and, when the user named
- * the tenant with --base-url and the profile had none, keeps that URL for next time.
- */
-function rememberProfile(ctx: Context, profile: string, store: CredentialStore, baseUrl: string): void {
-  const cfg = loadConfig(ctx.io.env);
-  const settings = (cfg.profiles[profile] ??= {});
-  let changed = false;
-  if (!settings['credential-store']) {
-    settings['credential-store'] = store.backend === 'file' ? 'file' : 'keychain';
-    changed = true;
-  }
-  if (ctx.globals.baseUrl && !ctx.globals.sandbox && !settings['base-url']) {
-    settings['base-url'] = baseUrl;
-    changed = true;
-    ctx.io.stderr.write(`Saved ${baseUrl} as the base URL of profile "${profile}".\n`);
-  }
-  if (changed) saveConfig(ctx.io.env, cfg);
 }

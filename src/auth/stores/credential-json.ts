@@ -13,12 +13,18 @@ export function asCredential(value: unknown): Credential | undefined {
       token: v.token,
       ...(typeof v.expiresAt === 'string' ? { expiresAt: v.expiresAt } : {}),
       ...(typeof v.username === 'string' ? { username: v.username } : {}),
+      ...origin(v),
     };
   }
   if (v.kind === 'apiKey' && typeof v.key === 'string' && typeof v.secret === 'string' && v.key && v.secret) {
-    return { kind: 'apiKey', key: v.key, secret: v.secret };
+    return { kind: 'apiKey', key: v.key, secret: v.secret, ...origin(v) };
   }
   return undefined;
+}
+
+/** The origin a credential was stored against, when it records one. */
+function origin(v: Record<string, unknown>): { origin?: string } {
+  return typeof v.origin === 'string' && v.origin !== '' ? { origin: v.origin } : {};
 }
 
 export function parseCredential(text: string): Credential | undefined {

@@ -1,13 +1,17 @@
 // The --insecure-storage backend: `<config dir>/credentials.json`, mode 0600, one
-// credential per profile, written atomically. Plain text on disk, so it is used only
-// when a profile's `credential-store` setting is `file`, which only an explicit
-// `--insecure-storage` sets.
+// credential per profile. Plain text on disk, so it is used only when a profile's
+// `credential-store` setting is `file`, which only an explicit `--insecure-storage`
+// sets. Every set and delete takes the file's lock (the one the config file uses),
+// re-reads the file, changes one profile and writes atomically: concurrent `bo`
+// processes never lose each other's credentials. Temp files left by a writer that was
+// killed are removed under the lock, so no copy of a secret outlives it.
 
-import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Credential, CredentialStore } from '../credential-types.js';
 import { configDir, type Env } from '../../config/config.js';
-import { readTextIfExists, writeFileAtomic } from '../../config/atomic-file.js';
+import { readTextIfExists, removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
+import { SHORT_LOCK, withFileLockSync } from '../../files/locked-file.js';
 import { AuthError } from '../../output/errors.js';
 import { asCredential } from './credential-json.js';
 
@@ -45,11 +49,23 @@ export function createFileStore(env: Env): CredentialStore {
     return data as FileShape;
   };
 
-  const write = (data: FileShape) => {
-    writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
-    // An older file may have been created with looser permissions by hand.
-    chmodSync(path, 0o600);
-  };
+  /** Lock, re-read, change, write atomically, unlock; `change` says whether to write. */
+  const update = <T>(change: (data: FileShape) => { write: boolean; result: T }): T =>
+    withFileLockSync(
+      path,
+      () => {
+        removeStaleTemps(path);
+        const data = read();
+        const { write, result } = change(data);
+        if (write) {
+          writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
+          // An older file may have been created with looser permissions by hand.
+          chmodSync(path, 0o600);
+        }
+        return result;
+      },
+      { what: 'the credentials file', ...SHORT_LOCK },
+    );
 
   return {
     backend: 'file',
@@ -66,16 +82,19 @@ export function createFileStore(env: Env): CredentialStore {
       return credential;
     },
     async set(profile, credential: Credential) {
-      const data = read();
-      data.profiles[profile] = credential;
-      write(data);
+      update((data) => {
+        data.profiles[profile] = credential;
+        return { write: true, result: undefined };
+      });
     },
     async delete(profile) {
-      const data = read();
-      if (!Object.hasOwn(data.profiles, profile)) return false;
-      delete data.profiles[profile];
-      write(data);
-      return true;
+      // No config folder, no file: nothing to remove, and no folder to create for a lock.
+      if (!existsSync(dirname(path))) return false;
+      return update((data) => {
+        if (!Object.hasOwn(data.profiles, profile)) return { write: false, result: false };
+        delete data.profiles[profile];
+        return { write: true, result: true };
+      });
     },
   };
 }

@@ -15,7 +15,8 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Credential, CredentialStore } from '../credential-types.js';
-import { AuthError, UsageError, type ErrorDetails } from '../../output/errors.js';
+import { AuthError, type ErrorDetails } from '../../output/errors.js';
+import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
 
 export type Env = Record<string, string | undefined>;
@@ -63,11 +64,8 @@ type Answer = { ok: true; value: unknown } | { ok: false; message: string };
 export function keychainTimeoutMs(env: Env): number {
   const text = env.BO_KEYCHAIN_TIMEOUT;
   if (text === undefined || text === '') return 10_000;
-  const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new UsageError(`BO_KEYCHAIN_TIMEOUT must be a positive number of seconds, got "${text}"`);
-  }
-  return seconds * 1000;
+  // 0.1 s to 24 h, like every timeout: past Node's timer limit it would fire at once.
+  return parseTimeout(text, 'BO_KEYCHAIN_TIMEOUT') * 1000;
 }
 
 function describe(platform: NodeJS.Platform): string {

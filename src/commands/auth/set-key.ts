@@ -15,9 +15,11 @@ export default defineCommand<Opts>({
   summary: 'Store an API key and secret for the current profile',
   description:
     'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder). ' +
-    'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal.',
+    'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal. ' +
+    'The key belongs to the base URL in effect (--base-url, BO_BASE_URL or the profile\'s base-url), which is saved ' +
+    'in the profile: it is sent to that origin only, never to another base URL.',
   examples: [
-    'bo auth set-key --key ak_live_123          (asks for the secret)',
+    'bo auth set-key --base-url https://acme.example.com --key ak_live_123   (asks for the secret)',
     'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin',
   ],
   configure: (cmd) =>
@@ -27,11 +29,26 @@ export default defineCommand<Opts>({
       .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, opts) {
     const { AuthError, UsageError } = await import('../../output/errors.js');
-    const { loadConfig, currentProfileName } = await import('../../config/config.js');
-    const { openCredentialStore } = await import('../../auth/credentials.js');
+    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
+    const { parseBaseUrl } = await import('../../config/settings.js');
+    const { openCredentialStore, rememberStored } = await import('../../auth/credentials.js');
+    const { EMBEDDED_SANDBOX_ORIGIN, originOf } = await import('../../auth/origin.js');
     const { envCredentialNames } = await import('../../auth/stores/env.js');
     const { say, warn } = await import('../../output/print.js');
-    const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
+    const cfg = loadConfig(ctx.io.env);
+    const profile = currentProfileName(ctx.globals, cfg);
+
+    // The key is stored against the origin it is for, and sent nowhere else: with no
+    // base URL in effect there is nothing to bind it to.
+    const url = ctx.globals.baseUrl ?? profileSettings(cfg, profile)['base-url'];
+    let baseUrl: string | undefined;
+    if (!ctx.globals.sandbox) {
+      if (!url) {
+        throw new UsageError(`no base URL for profile "${profile}": pass --base-url <url> with the tenant this key belongs to`);
+      }
+      baseUrl = parseBaseUrl(url, ctx.globals.baseUrl ? '--base-url' : 'base-url');
+    }
+    const origin = baseUrl === undefined ? EMBEDDED_SANDBOX_ORIGIN : originOf(baseUrl)!;
 
     let key = opts.key;
     if (key === undefined) {
@@ -54,8 +71,10 @@ export default defineCommand<Opts>({
     const store = opts.insecureStorage
       ? await openCredentialStore(ctx.io, ctx.globals, { insecure: true })
       : await ctx.credentials();
-    await store.set(profile, { kind: 'apiKey', key, secret });
+    await store.set(profile, { kind: 'apiKey', key, secret, origin });
     say(ctx, `Stored API key ${key} for profile "${profile}" in ${store.location}.`);
+    const saved = rememberStored(ctx.io.env, profile, store.backend, baseUrl);
+    if (saved) say(ctx, `Saved ${saved} as the base URL of profile "${profile}"; the key is sent there only.`);
     if (opts.insecureStorage) warn(ctx, 'the secret is stored unencrypted in that file (mode 0600).');
     const names = envCredentialNames(ctx.io.env);
     if (names.length) warn(ctx, `${names.join(' and ')} in the environment ${names.length > 1 ? 'take' : 'takes'} precedence over this key.`);

@@ -8,19 +8,30 @@ export default defineCommand<{ verify?: boolean }>({
   summary: 'Show the credential in use and where it is stored',
   description:
     'Show the profile, base URL, credential kind (token or API key), where it comes from ' +
-    '(environment, keychain, file), who it belongs to (PersonUid, AccountUid) and when it expires. ' +
-    '--verify checks the token signature against the tenant\'s /.well-known/jwks.json. ' +
-    'Exit 4 when not signed in or the token is expired or invalid.',
-  examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN=… bo auth status'],
-  configure: (cmd) => cmd.option('--verify', "check the token's signature against the tenant's JWK set"),
+    '(environment, keychain, file, sandbox), the origin a stored credential belongs to, who it belongs to ' +
+    '(PersonUid, AccountUid) and when it expires. --verify proves the credential works: a token by its ' +
+    "signature and expiry against the tenant's /.well-known/jwks.json, an API key by listing one account " +
+    '(GET /crm/accounts?limit=1, kept out of the activity log). Exit 4 when not signed in, when the stored ' +
+    'credential belongs to another base URL, or when it is expired, invalid, rejected (401) or not permitted (403).',
+  examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN=… bo auth status --verify'],
+  configure: (cmd) => cmd.option('--verify', 'prove the credential works (token: signature and expiry; API key: one request)'),
   async run(ctx, _args, opts) {
     const { resolveCredential } = await import('../../auth/credentials.js');
+    const { describeOrigin, originRefusal } = await import('../../auth/origin.js');
     const { loadConfig, profileSettings } = await import('../../config/config.js');
-    const { decodeJwt, expiryOf, verifyRs256 } = await import('../../auth/jwt-claims.js');
+    const { decodeJwt, expiryOf } = await import('../../auth/jwt-claims.js');
     const { AuthError } = await import('../../output/errors.js');
-    const { printRecord, say } = await import('../../output/print.js');
+    const { printRecord } = await import('../../output/print.js');
+    const { verifyCredential } = await import('../../auth/verify.js');
 
-    const resolved = await resolveCredential(ctx);
+    const { sandbox } = ctx.globals;
+    const resolved = await resolveCredential(ctx, {
+      sandboxKey: async () => {
+        const { embeddedApiKey } = await import('../../sandbox/embedded.js');
+        const { key, secret } = await embeddedApiKey(ctx.io.env);
+        return { kind: 'apiKey', key, secret };
+      },
+    });
     const { credential, profile } = resolved;
     if (!credential) {
       throw new AuthError(`not signed in (profile "${profile}")`, {
@@ -28,47 +39,42 @@ export default defineCommand<{ verify?: boolean }>({
         hint: 'run bo login or bo auth set-key, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)',
       });
     }
-    const baseUrl = ctx.globals.baseUrl ?? profileSettings(loadConfig(ctx.io.env), profile)['base-url'] ?? null;
+    const baseUrl = sandbox ? null : (ctx.globals.baseUrl ?? profileSettings(loadConfig(ctx.io.env), profile)['base-url'] ?? null);
+    // A stored credential goes only to its own origin: the one in effect must be it.
+    const refusal =
+      resolved.source === 'store' && baseUrl !== null ? originRefusal(profile, resolved.origin, baseUrl) : undefined;
     const jwt = credential.kind === 'token' ? decodeJwt(credential.token) : null;
     const claim = (name: string) => (typeof jwt?.payload[name] === 'string' ? (jwt.payload[name] as string) : null);
     const expires = expiryOf(jwt) ?? (credential.kind === 'token' && credential.expiresAt ? new Date(credential.expiresAt) : undefined);
     const expired = expires ? expires.getTime() <= ctx.clock.now().getTime() : false;
+    const check = opts.verify && !refusal ? await verifyCredential(ctx, credential) : undefined;
 
-    let verified: string | undefined;
-    let failure: string | undefined;
-    if (opts.verify && credential.kind === 'token') {
-      const api = await ctx.api({ anonymous: true });
-      try {
-        const res = await api.request({ method: 'GET', path: '/.well-known/jwks.json', root: true, anonymous: true });
-        const check = await verifyRs256(credential.token, res.body);
-        verified = check.valid ? `valid (key ${check.kid})` : `invalid: ${check.reason}`;
-        if (!check.valid) failure = `the token signature does not verify against ${api.baseUrl}/.well-known/jwks.json: ${check.reason}`;
-      } finally {
-        api.close();
-      }
-    } else if (opts.verify) {
-      say(ctx, '--verify checks token signatures; an API key is checked by the server on each request.');
-    }
-
+    const origin = resolved.source === 'store' ? (resolved.origin ?? null) : null;
     const status = {
       profile,
       baseUrl,
       kind: credential.kind,
       source: resolved.backend,
       location: resolved.location,
+      origin,
       username: credential.kind === 'token' ? (credential.username ?? null) : null,
       personUid: claim('PersonUid') ?? claim('sub'),
       accountUid: claim('AccountUid'),
       key: credential.kind === 'apiKey' ? credential.key : null,
       expiresAt: expires?.toISOString() ?? null,
       expired,
-      ...(verified !== undefined ? { signature: verified } : {}),
+      ...(check?.field ?? {}),
     };
+    const source =
+      resolved.source === 'env' ? `environment (${resolved.location})` : `${resolved.backend}: ${resolved.location}`;
     await printRecord(ctx, status, [
       ['Profile', profile],
-      ['Base URL', baseUrl ?? '(not set)'],
+      ['Base URL', sandbox ? '(embedded sandbox)' : (baseUrl ?? '(not set)')],
       ['Kind', credential.kind === 'token' ? 'token' : 'API key'],
-      ['Source', resolved.source === 'env' ? `environment (${resolved.location})` : `${resolved.backend}: ${resolved.location}`],
+      ['Source', source],
+      ...(resolved.source === 'store'
+        ? [['Belongs to', origin ? describeOrigin(origin) : '(not recorded: sign in again)'] as [string, unknown]]
+        : []),
       ...(credential.kind === 'apiKey'
         ? [['Key', credential.key] as [string, unknown]]
         : ([
@@ -77,11 +83,12 @@ export default defineCommand<{ verify?: boolean }>({
             ['AccountUid', status.accountUid ?? ''],
             ['Expires', status.expiresAt ? `${status.expiresAt}${expired ? ' (expired)' : ''}` : 'unknown'],
           ] as Array<[string, unknown]>)),
-      ...(verified !== undefined ? [['Signature', verified] as [string, unknown]] : []),
+      ...(check ? [check.row] : []),
     ]);
+    if (refusal) throw refusal;
     if (expired) {
       throw new AuthError(`the token of profile "${profile}" expired at ${status.expiresAt}`, { hint: 'run bo login' });
     }
-    if (failure) throw new AuthError(failure, { code: 'invalid_signature' });
+    if (check?.failure) throw check.failure;
   },
 });

@@ -14,7 +14,9 @@ export default defineCommand({
     const { AuthError } = await import('../../output/errors.js');
     const { credential, profile } = await resolveCredential(ctx);
     if (!credential) {
-      throw new AuthError(`not signed in (profile "${profile}")`, { code: 'not_signed_in', hint: 'run bo login' });
+      // Under --sandbox only a `bo --sandbox login` token counts, never one from the environment.
+      const hint = ctx.globals.sandbox ? 'run bo --sandbox login' : 'run bo login';
+      throw new AuthError(`not signed in (profile "${profile}")`, { code: 'not_signed_in', hint });
     }
     if (credential.kind !== 'token') {
       throw new AuthError(`profile "${profile}" uses an API key, not a token`, {

@@ -1,5 +1,7 @@
 // `bo config set <key> <value>`: validated before anything is written (exit 2 names
-// the key), then saved atomically. Creates the profile when it does not exist yet.
+// the key), then saved under the config lock (updateConfig), so concurrent runs keep
+// each other's changes. Creates the profile when it does not exist yet. Works on a
+// file whose other settings are bad, so it can repair them.
 import { defineCommand } from '../../command.js';
 
 export default defineCommand({
@@ -7,7 +9,7 @@ export default defineCommand({
   summary: 'Change one setting of the current profile',
   description:
     'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo) ' +
-    'or timeout (seconds) for the current profile, creating the profile if needed.',
+    'or timeout (seconds, 0.1 to 86400) for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
     'bo -p staging config set api-key-scheme acme',
@@ -16,15 +18,16 @@ export default defineCommand({
   configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout').argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
     const { assertSettingKey, parseSetting } = await import('../../config/settings.js');
-    const { loadConfig, saveConfig, currentProfileName } = await import('../../config/config.js');
+    const { updateConfig, currentProfileName } = await import('../../config/config.js');
     const { say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
     const value = parseSetting(name, text as string);
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
-    const settings: Record<string, unknown> = (cfg.profiles[profile] ??= {});
-    settings[name] = value;
-    saveConfig(ctx.io.env, cfg);
+    const profile = updateConfig(ctx.io.env, (cfg) => {
+      const current = currentProfileName(ctx.globals, cfg);
+      const settings: Record<string, unknown> = (cfg.profiles[current] ??= {});
+      settings[name] = value;
+      return current;
+    });
     say(ctx, `Set ${name} to ${value} for profile "${profile}".`);
   },
 });

@@ -1,4 +1,6 @@
-// `bo config unset <key>`: back to the default. The profile itself stays.
+// `bo config unset <key>`: back to the default. The profile itself stays. Saved under
+// the config lock (updateConfig); works on a file whose settings are bad, so
+// `bo config unset timeout` repairs an out-of-range timeout.
 import { defineCommand } from '../../command.js';
 
 export default defineCommand({
@@ -11,18 +13,16 @@ export default defineCommand({
   configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout'),
   async run(ctx, [key]) {
     const { assertSettingKey } = await import('../../config/settings.js');
-    const { loadConfig, saveConfig, currentProfileName } = await import('../../config/config.js');
+    const { updateConfig, currentProfileName } = await import('../../config/config.js');
     const { say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
-    const settings = cfg.profiles[profile];
-    if (!settings || settings[name] === undefined) {
-      say(ctx, `${name} was not set for profile "${profile}".`);
-      return;
-    }
-    delete settings[name];
-    saveConfig(ctx.io.env, cfg);
-    say(ctx, `Unset ${name} for profile "${profile}".`);
+    const { profile, was } = updateConfig(ctx.io.env, (cfg) => {
+      const current = currentProfileName(ctx.globals, cfg);
+      const settings = cfg.profiles[current];
+      const set = settings?.[name] !== undefined;
+      if (set) delete settings![name];
+      return { profile: current, was: set };
+    });
+    say(ctx, was ? `Unset ${name} for profile "${profile}".` : `${name} was not set for profile "${profile}".`);
   },
 });

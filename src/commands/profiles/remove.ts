@@ -1,6 +1,7 @@
 // `bo profiles remove <name>`: its settings and its stored credentials (keychain and
 // file). Credentials go first: if the keychain refuses, the profile is kept so the
-// command can be run again.
+// command can be run again. A profile that records no stored credential never asks
+// the keychain, so it can be removed on a machine without one.
 import { defineCommand } from '../../command.js';
 
 export default defineCommand({
@@ -13,7 +14,7 @@ export default defineCommand({
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {
     const { parseProfileName } = await import('../../config/settings.js');
-    const { loadConfig, saveConfig } = await import('../../config/config.js');
+    const { loadConfig, updateConfig } = await import('../../config/config.js');
     const { forgetCredentials } = await import('../../auth/credentials.js');
     const { reportForgotten } = await import('../logout.js');
     const { NotFoundError } = await import('../../output/errors.js');
@@ -26,11 +27,11 @@ export default defineCommand({
     }
     const backend = cfg.profiles[name]!['credential-store'] ?? 'keychain';
     reportForgotten(ctx, name, backend, await forgetCredentials(ctx, name));
-    // Reloaded: forgetting may have taken a while, and the file must not be clobbered.
-    const fresh = loadConfig(ctx.io.env);
-    delete fresh.profiles[name];
-    if (fresh.currentProfile === name) delete fresh.currentProfile;
-    saveConfig(ctx.io.env, fresh);
+    // Re-read under the lock: forgetting may have taken a while, and other writes stay.
+    updateConfig(ctx.io.env, (fresh) => {
+      delete fresh.profiles[name];
+      if (fresh.currentProfile === name) delete fresh.currentProfile;
+    });
     say(ctx, `Removed profile "${name}".`);
   },
 });

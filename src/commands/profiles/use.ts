@@ -11,7 +11,7 @@ export default defineCommand({
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {
     const { parseProfileName } = await import('../../config/settings.js');
-    const { loadConfig, saveConfig } = await import('../../config/config.js');
+    const { loadConfig, updateConfig } = await import('../../config/config.js');
     const { NotFoundError } = await import('../../output/errors.js');
     const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
@@ -22,8 +22,9 @@ export default defineCommand({
         hint: `create it with: bo -p ${name} config set base-url <url>`,
       });
     }
-    cfg.currentProfile = name;
-    saveConfig(ctx.io.env, cfg);
+    updateConfig(ctx.io.env, (fresh) => {
+      fresh.currentProfile = name;
+    });
     say(ctx, `Now using profile "${name}".`);
   },
 });

@@ -8,6 +8,9 @@ export default defineCommand({
   examples: ['bo sandbox fixtures', "bo sandbox fixtures | jq -r '.trialAccounts[0]'"],
   async run(ctx) {
     const { openAdminClient } = await import('../../sandbox/admin-client.js');
+    // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
+    const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
+    ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
       const fixtures = await client.get<unknown>('/__sandbox/fixtures');

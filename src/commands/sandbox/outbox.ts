@@ -21,6 +21,9 @@ export default defineCommand<{ last?: boolean }>({
       import('../../sandbox/admin-client.js'),
       import('../../output/print.js'),
     ]);
+    // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
+    const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
+    ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
       const mails = await client.get<Mail[]>('/__sandbox/outbox');

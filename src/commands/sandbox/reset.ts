@@ -9,6 +9,9 @@ export default defineCommand({
   examples: ['bo sandbox reset', 'bo --base-url http://127.0.0.1:4010 sandbox reset'],
   async run(ctx) {
     const { openAdminClient } = await import('../../sandbox/admin-client.js');
+    // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
+    const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
+    ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
       await client.post('/__sandbox/reset');

@@ -16,6 +16,9 @@ export default defineCommand({
   examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
   async run(ctx) {
     const [{ openAdminClient }, { printList }] = await Promise.all([import('../../sandbox/admin-client.js'), import('../../output/print.js')]);
+    // A profile's base-url is a tenant and never counts: only --base-url/BO_BASE_URL name a served sandbox.
+    const { describeSandboxTarget } = await import('../../sandbox/embedded.js');
+    ctx.io.stderr.write(`Using ${describeSandboxTarget(ctx.globals.baseUrl, ctx.io.env)}.\n`);
     const client = await openAdminClient(ctx);
     try {
       const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures');

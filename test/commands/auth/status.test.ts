@@ -36,6 +36,7 @@ describe('bo auth status', () => {
         'Base URL\thttps://acme.example.com',
         'Kind\ttoken',
         'Source\tmemory: memory (tests)',
+        'Belongs to\thttps://acme.example.com',
         'User\tann@example.com',
         'PersonUid\tperson-1',
         'AccountUid\taccount-9',
@@ -56,6 +57,7 @@ describe('bo auth status', () => {
       kind: 'token',
       source: 'memory',
       location: 'memory (tests)',
+      origin: null,
       username: null,
       personUid: 'person-1',
       accountUid: 'account-9',
@@ -117,6 +119,6 @@ describe('bo auth status', () => {
     const t = tempConfig();
     const r = await runBo(['auth', 'status'], { env: { ...t.env, BO_KEYCHAIN_TIMEOUT: 'soon' } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: BO_KEYCHAIN_TIMEOUT must be a positive number of seconds, got "soon"\n');
+    expect(r.stderr).toBe('error: BO_KEYCHAIN_TIMEOUT must be a number of seconds from 0.1 to 86400 (24 h), got "soon"\n');
   });
 });

@@ -50,7 +50,7 @@ describe('bo config set/get/unset/list', () => {
     await runBo(['config', 'set', 'base-url', 'https://ok.example.com'], { env: t.env });
     const cases: Array<[string, string, RegExp]> = [
       ['base-url', 'http://acme.example.com', /base-url must use https/],
-      ['timeout', '-3', /timeout must be a positive number/],
+      ['timeout', '-3', /timeout must be a number of seconds from 0.1 to 86400/],
       ['api-key-scheme', 'two words', /api-key-scheme must be one word/],
     ];
     for (const [key, value, message] of cases) {

@@ -1,0 +1,69 @@
+import { defineCommand } from '../../command.js';
+import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import type { DiscountCoupon } from '../../api/types.js';
+import type { Column } from '../../output/print.js';
+
+interface Opts extends RawListOptions {
+  active?: boolean;
+  search?: string;
+  plan?: string;
+}
+
+export const couponColumns: Column<DiscountCoupon>[] = [
+  { header: 'Uid', get: (c) => c.Uid },
+  { header: 'Code', get: (c) => c.UniqueIdentifier },
+  { header: 'Name', get: (c) => c.Name },
+  { header: 'Discount', get: (c) => (c.PercentOff != null ? `${c.PercentOff}%` : c.AmountOff) },
+  { header: 'Active', get: (c) => c.IsActive },
+  { header: 'Redeemed', get: (c) => (c.MaxRedemptions ? `${c.TimesRedeemed ?? 0}/${c.MaxRedemptions}` : c.TimesRedeemed) },
+  { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date' },
+];
+
+export default defineCommand<Opts>({
+  path: ['coupons', 'list'],
+  summary: 'List discount coupons (GET /billing/discountcoupons)',
+  description:
+    'List discount coupons. --active keeps the coupons that can be redeemed now, --search matches part of ' +
+      'a name or code (any case), --plan keeps the coupons that apply to that plan. The list options page for you.',
+  examples: [
+    'bo coupons list --active',
+    'bo coupons list --search spring --json',
+    'bo coupons list --plan plan_123 --all --jsonl > coupons.jsonl',
+  ],
+  configure: (cmd) =>
+    addListOptions(
+      cmd
+        .option('--active', 'only coupons that can be redeemed now')
+        .option('--search <text>', 'part of a coupon name or code')
+        .option('--plan <uid>', 'only coupons that apply to this plan'),
+    ),
+  run: async (ctx, _args, opts) => {
+    const [{ parseListOptions }, { listCoupons }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
+      await Promise.all([
+        import('../../api/list-options.js'),
+        import('../../api/billing.js'),
+        import('../../api/paginate.js'),
+        import('../../output/print.js'),
+        import('../../output/columns.js'),
+        import('../../input/validate.js'),
+        import('../../output/errors.js'),
+      ]);
+    const selection = parseListOptions(opts);
+    if (opts.plan !== undefined) checkUid('--plan', opts.plan);
+    const client = await ctx.api();
+    let total: number | undefined;
+    const records = listCoupons(client, { active: opts.active, q: opts.search, planUid: opts.plan }, selection, (meta) => {
+      total = meta.total;
+    });
+    try {
+      const printed = await printList(ctx, records, columnsFor(couponColumns, opts.fields));
+      const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+      if (note) say(ctx, note);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404 && opts.plan !== undefined) {
+        throw new NotFoundError(`no plan with Uid ${opts.plan}`, { status: 404, code: err.code ?? 'not_found' });
+      }
+      throw err;
+    }
+  },
+});

@@ -1,0 +1,65 @@
+import { defineCommand } from '../../command.js';
+import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import type { DiscountCouponSubscription } from '../../api/types.js';
+import type { Column } from '../../output/print.js';
+
+interface Opts extends RawListOptions {
+  active?: boolean;
+  search?: string;
+}
+
+export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
+  { header: 'Uid', get: (r) => r.Uid },
+  { header: 'Subscription', get: (r) => r.Subscription },
+  { header: 'Redeemed', get: (r) => r.RedeemedDate, kind: 'date' },
+  { header: 'Expires', get: (r) => r.ExpireDate, kind: 'date' },
+];
+
+export default defineCommand<Opts>({
+  path: ['coupons', 'redemptions'],
+  summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
+  description:
+    'List who redeemed a coupon: one subscription per redemption. --search matches part of the account or ' +
+      'plan name, --active keeps the redemptions that have not expired. The list options page for you.',
+  examples: [
+    'bo coupons redemptions coupon_123',
+    'bo coupons redemptions coupon_123 --active --search acme',
+    'bo coupons redemptions coupon_123 --all --jsonl | jq -r .Subscription.Uid',
+  ],
+  configure: (cmd) =>
+    addListOptions(
+      cmd
+        .argument('<couponUid>', 'the coupon Uid')
+        .option('--search <text>', 'part of the account or plan name')
+        .option('--active', 'only redemptions that have not expired'),
+    ),
+  run: async (ctx, [uid], opts) => {
+    const [{ parseListOptions }, { listRedemptions }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
+      await Promise.all([
+        import('../../api/list-options.js'),
+        import('../../api/billing.js'),
+        import('../../api/paginate.js'),
+        import('../../output/print.js'),
+        import('../../output/columns.js'),
+        import('../../input/validate.js'),
+        import('../../output/errors.js'),
+      ]);
+    const couponUid = checkUid('<couponUid>', uid as string);
+    const selection = parseListOptions(opts);
+    const client = await ctx.api();
+    let total: number | undefined;
+    const records = listRedemptions(client, couponUid, { active: opts.active, q: opts.search }, selection, (meta) => {
+      total = meta.total;
+    });
+    try {
+      const printed = await printList(ctx, records, columnsFor(redemptionColumns, opts.fields));
+      const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+      if (note) say(ctx, note);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: 'bo coupons list finds coupons' });
+      }
+      throw err;
+    }
+  },
+});

@@ -1,0 +1,40 @@
+import { defineCommand } from '../../command.js';
+import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import type { EmailList } from '../../api/types.js';
+import type { Column } from '../../output/print.js';
+
+export const emailListColumns: Column<EmailList>[] = [
+  { header: 'Uid', get: (l) => l.Uid },
+  { header: 'Name', get: (l) => l.Name },
+  { header: 'Active', get: (l) => l.CountSubscriptionsActive, kind: 'number' },
+  { header: 'Unconfirmed', get: (l) => l.CountSubscriptionsNotConfirmed, kind: 'number' },
+  { header: 'Double opt-in', get: (l) => l.RequiresDoubleOptIn },
+  { header: 'Internal', get: (l) => l.IsInternal },
+  { header: 'Created', get: (l) => l.Created, kind: 'date' },
+];
+
+export default defineCommand<RawListOptions>({
+  path: ['lists', 'list'],
+  summary: 'List email lists (GET /email/lists)',
+  description: 'List email lists with their subscriber counts. The list options page through the API for you.',
+  examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
+  configure: (cmd) => addListOptions(cmd),
+  run: async (ctx, _args, opts) => {
+    const [{ parseListOptions }, { listLists }, { moreRecordsNote }, { printList, say }, { columnsFor }] = await Promise.all([
+      import('../../api/list-options.js'),
+      import('../../api/email.js'),
+      import('../../api/paginate.js'),
+      import('../../output/print.js'),
+      import('../../output/columns.js'),
+    ]);
+    const selection = parseListOptions(opts);
+    const client = await ctx.api();
+    let total: number | undefined;
+    const records = listLists(client, selection, (meta) => {
+      total = meta.total;
+    });
+    const printed = await printList(ctx, records, columnsFor(emailListColumns, opts.fields));
+    const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+    if (note) say(ctx, note);
+  },
+});

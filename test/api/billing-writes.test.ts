@@ -1,0 +1,71 @@
+// Contract tests: the billing functions send bodies the sandbox accepts (D17, D18,
+// D23, D24, D29), and what they change is stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expireAddOn, previewAddOn, requireUpgrade, updatePaymentInformation } from '../../src/api/billing.js';
+import type { HttpClient } from '../../src/api/http-types.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sandboxClient } from './sandbox-client.js';
+
+let sb: TestSandbox;
+let client: HttpClient;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  client = sandboxClient(sb);
+});
+afterAll(async () => {
+  client.close();
+  await sb.close();
+});
+
+describe('billing functions against the sandbox', () => {
+  it('previewAddOn sends Subscription and AddOn as references with Quantity; nothing is stored (D23)', async () => {
+    const sub = sb.fixtures.subscriptions[0]!;
+    const addOnUid = sb.fixtures.addOns[0]!;
+    const addOn = await sb.record('AddOn', addOnUid);
+    const quantity = Math.max(2, addOn.MinimumQuantity ?? 1);
+    const before = JSON.stringify(await sb.record('Subscription', sub));
+    const invoice = await previewAddOn(client, { subscriptionUid: sub, addOnUid, quantity, startDate: new Date().toISOString() });
+    expect(invoice.Subscription).toEqual({ Uid: sub });
+    expect(invoice.InvoiceLineItems?.[0]).toMatchObject({ Quantity: quantity, AddOn: { Uid: addOnUid } });
+    expect(typeof invoice.Amount).toBe('number');
+    expect(JSON.stringify(await sb.record('Subscription', sub))).toBe(before);
+  });
+
+  it('updatePaymentInformation sends Account as a reference; the token is stored but not echoed (D17)', async () => {
+    const account = sb.fixtures.accounts[0]!;
+    const saved = (await updatePaymentInformation(client, account, {
+      PaymentToken: 'tok_contract_1',
+      PaymentMethodType: 'card',
+      NameOnCard: 'Ada Lovelace',
+      LastFourDigits: '4242',
+      ExpirationMonth: '12',
+      ExpirationYear: '2030',
+    })) as Record<string, any>;
+    expect(saved.PaymentToken).toBeUndefined();
+    expect(saved.LastFourDigits).toBe('4242');
+    const stored = await sb.record('PaymentInformation', saved.Uid);
+    expect(stored).toMatchObject({ PaymentToken: 'tok_contract_1', NameOnCard: 'Ada Lovelace', ExpirationYear: '2030', Account: { Uid: account } });
+  });
+
+  it('requireUpgrade sets and clears the upgrade flag with its quantity and message (D18)', async () => {
+    const sub = sb.fixtures.subscriptions[1]!;
+    await requireUpgrade(client, sub, { IsPlanUpgradeRequired: true, NewRequiredQuantity: 12, PlanUpgradeRequiredMessage: 'Seats exceeded' });
+    expect(await sb.record('Subscription', sub)).toMatchObject({
+      IsPlanUpgradeRequired: true,
+      NewRequiredQuantity: 12,
+      PlanUpgradeRequiredMessage: 'Seats exceeded',
+    });
+    await requireUpgrade(client, sub, { IsPlanUpgradeRequired: false });
+    expect(await sb.record('Subscription', sub)).toMatchObject({ IsPlanUpgradeRequired: false, NewRequiredQuantity: 12 });
+  });
+
+  it('expireAddOn ends a running add-on and is idempotent (D24)', async () => {
+    const uid = sb.fixtures.subscriptionAddOns[0]!;
+    expect(typeof (await expireAddOn(client, uid))).toBe('string');
+    const ended = await sb.record('SubscriptionAddOn', uid);
+    expect(Date.parse(ended.EndDate)).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(ended.ExpirationDate).toBe(ended.EndDate);
+    expect(typeof (await expireAddOn(client, uid))).toBe('string');
+    expect((await sb.record('SubscriptionAddOn', uid)).EndDate).toBe(ended.EndDate);
+  });
+});

@@ -1,0 +1,99 @@
+// Contract tests: the email and support functions send bodies the sandbox accepts
+// (D4, D17, D20, D25, D26, D29), and what they change is stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDripMessage, createList, deleteDrip, getBroadcast, subscribeToList } from '../../src/api/email.js';
+import type { HttpClient } from '../../src/api/http-types.js';
+import { untagArticle } from '../../src/api/support.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sandboxClient } from './sandbox-client.js';
+
+let sb: TestSandbox;
+let client: HttpClient;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  client = sandboxClient(sb);
+});
+afterAll(async () => {
+  client.close();
+  await sb.close();
+});
+
+describe('email functions against the sandbox', () => {
+  it('createList sends the list fields; the list is stored', async () => {
+    const list = await createList(client, {
+      Name: 'Contract list ✉️',
+      Description: 'made by a test',
+      RequiresDoubleOptIn: true,
+      IsInternal: true,
+      WelcomeSubject: 'Welcome',
+      WelcomeBody: 'Hello',
+      WelcomeFromName: 'Team',
+      WelcomeFromEmail: 'team@example.com',
+    });
+    expect(await sb.record('EmailList', list.Uid)).toMatchObject({
+      Name: 'Contract list ✉️',
+      Description: 'made by a test',
+      RequiresDoubleOptIn: true,
+      IsInternal: true,
+      WelcomeSubject: 'Welcome',
+      WelcomeFromEmail: 'team@example.com',
+    });
+  });
+
+  it('getBroadcast reads one broadcast', async () => {
+    const uid = sb.fixtures.broadcasts[0]!;
+    const broadcast = await getBroadcast(client, uid);
+    expect(broadcast.Uid).toBe(uid);
+    expect(broadcast.Status).toBe((await sb.record('BroadcastCampaign', uid)).Status);
+  });
+
+  it('addDripMessage sends Message{Name,Subject,Body} and the delays; the campaign turns inactive (D25)', async () => {
+    const drip = sb.fixtures.dripCampaigns[0]!;
+    const message = await addDripMessage(client, drip, {
+      Message: { Name: 'Day 3', Subject: 'Tips 💡', Body: '<p>Hi</p>' },
+      DelayInHours: 72,
+      DelayFromPriorDay: 2,
+    });
+    expect(await sb.record('DripCampaignMessage', message.Uid)).toMatchObject({
+      DripCampaign: { Uid: drip },
+      Message: { Name: 'Day 3', Subject: 'Tips 💡', Body: '<p>Hi</p>' },
+      DelayInHours: 72,
+      DelayFromPriorDay: 2,
+    });
+    expect((await sb.record('DripCampaign', drip)).IsActive).toBe(false);
+  });
+
+  it('deleteDrip removes the campaign; a second delete is 404 (D25)', async () => {
+    const drip = sb.fixtures.dripCampaigns[sb.fixtures.dripCampaigns.length - 1]!;
+    expect(typeof (await deleteDrip(client, drip))).toBe('string');
+    expect(await sb.record('DripCampaign', drip)).toBeNull();
+    await expect(deleteDrip(client, drip)).rejects.toMatchObject({ status: 404, exitCode: 3 });
+  });
+
+  it('subscribeToList goes without an Authorization header and stores the subscription (D4, D20)', async () => {
+    const list = sb.fixtures.emailLists[0]!;
+    const subscription = await subscribeToList(client, list, {
+      Person: { Email: 'new.subscriber@example.com', FirstName: 'New', LastName: 'Subscriber' },
+      SendWelcomeEmail: false,
+      Source: 'contract-test',
+    });
+    const stored = await sb.record('EmailListPerson', subscription.Uid);
+    expect(stored).toMatchObject({ EmailList: { Uid: list }, Source: 'contract-test', SendWelcomeEmail: false });
+    expect((await sb.record('Person', stored.Person.Uid)).Email).toBe('new.subscriber@example.com');
+    // Twice: the same subscription back (D20).
+    const again = await subscribeToList(client, list, { Person: { Email: 'NEW.subscriber@example.com' } });
+    expect(again.Uid).toBe(subscription.Uid);
+  });
+});
+
+describe('support functions against the sandbox', () => {
+  it('untagArticle removes the tag from the article only; a missing tag still succeeds (D26)', async () => {
+    const article = sb.fixtures.articles.find((a) => a.tagUids.length > 0)!;
+    const tag = article.tagUids[0]!;
+    expect(typeof (await untagArticle(client, article.uid, tag))).toBe('string');
+    const tags = ((await sb.record('Article', article.uid)).Tags as Array<{ Uid: string }>).map((t) => t.Uid ?? t);
+    expect(tags).not.toContain(tag);
+    expect(tags).toEqual(article.tagUids.slice(1));
+    expect(typeof (await untagArticle(client, article.uid, tag))).toBe('string');
+  });
+});
