@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../output/errors.js';
-import { DEFAULT_PAGE_SIZE, type ListQuery } from './paginate.js';
+import { DEFAULT_PAGE_SIZE, moreRecordsNote, type ListQuery } from './paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -119,8 +119,9 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
 export function emptyPageNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
   if (selection.page === undefined || printed > 0 || total === undefined) return undefined;
   const n = (x: number) => x.toLocaleString('en-US');
+  if (total === 0) return `page ${n(selection.page)} is empty: there are no records`;
   const pages = Math.ceil(total / selection.pageSize);
-  const range = pages === 0 ? 'no pages' : pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;
+  const range = pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;
   return `page ${n(selection.page)} is empty: there are ${n(total)} record${total === 1 ? '' : 's'} (${range} with --page-size ${selection.pageSize})`;
 }
 
@@ -130,4 +131,13 @@ export function checkSearch(flag: string, text: string | undefined): string | un
     throw new UsageError(`${flag} needs some text to search for; leave ${flag} out to list everything`);
   }
   return text;
+}
+
+/**
+ * The stderr note after a list: how many there are when --limit cut it short, or that a
+ * --page past the end is empty. undefined when there is nothing to say.
+ */
+export function listEndNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
+  if (selection.page !== undefined) return emptyPageNote(printed, selection, total);
+  return Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
 }

@@ -39,11 +39,10 @@ export default defineCommand<Opts>({
         .option('--segment <uid>', 'only accounts in this segment'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, emptyPageNote, checkSearch }, { listAccounts }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor }, { checkUid }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/crm.js'),
-        import('../../api/paginate.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
@@ -57,10 +56,7 @@ export default defineCommand<Opts>({
       total = meta.total;
     });
     const printed = await printList(ctx, records, columnsFor(accountColumns, opts.fields));
-    const note =
-      selection.page === undefined
-        ? Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined
-        : emptyPageNote(printed, selection, total);
+    const note = listEndNote(printed, selection, total);
     if (note) say(ctx, note);
   },
 });
