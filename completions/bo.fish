@@ -54,6 +54,10 @@ function __bo_child -a path word
             echo 'bo lists'
         case 'bo/broadcasts'
             echo 'bo broadcasts'
+        case 'bo/drips'
+            echo 'bo drips'
+        case 'bo/articles'
+            echo 'bo articles'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -92,10 +96,16 @@ function __bo_child -a path word
             echo 'bo accounts list'
         case 'bo accounts/get'
             echo 'bo accounts get'
+        case 'bo accounts/extend-trial'
+            echo 'bo accounts extend-trial'
+        case 'bo accounts/cancel'
+            echo 'bo accounts cancel'
         case 'bo accounts/help'
             echo 'bo accounts help'
         case 'bo addons/preview'
             echo 'bo addons preview'
+        case 'bo addons/expire'
+            echo 'bo addons expire'
         case 'bo addons/help'
             echo 'bo addons help'
         case 'bo coupons/list'
@@ -112,6 +122,14 @@ function __bo_child -a path word
             echo 'bo broadcasts get'
         case 'bo broadcasts/help'
             echo 'bo broadcasts help'
+        case 'bo drips/delete'
+            echo 'bo drips delete'
+        case 'bo drips/help'
+            echo 'bo drips help'
+        case 'bo articles/untag'
+            echo 'bo articles untag'
+        case 'bo articles/help'
+            echo 'bo articles help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -167,6 +185,18 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts get/--fields'
             return 0
+        case 'bo accounts extend-trial/--to'
+            return 0
+        case 'bo accounts extend-trial/--expiration'
+            return 0
+        case 'bo accounts extend-trial/--concurrency'
+            return 0
+        case 'bo accounts cancel/--reason'
+            return 0
+        case 'bo accounts cancel/--comment'
+            return 0
+        case 'bo accounts cancel/--concurrency'
+            return 0
         case 'bo addons preview/--subscription'
             return 0
         case 'bo addons preview/--addon'
@@ -174,6 +204,8 @@ function __bo_takes_value -a path flag
         case 'bo addons preview/--quantity'
             return 0
         case 'bo addons preview/--start'
+            return 0
+        case 'bo addons expire/--concurrency'
             return 0
         case 'bo coupons list/--search'
             return 0
@@ -216,6 +248,10 @@ function __bo_takes_value -a path flag
         case 'bo lists list/--filter'
             return 0
         case 'bo lists list/--order-by'
+            return 0
+        case 'bo drips delete/--concurrency'
+            return 0
+        case 'bo articles untag/--concurrency'
             return 0
         case 'bo api/-X'
             return 0
@@ -298,6 +334,8 @@ complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: p
 complete -c bo -n "__bo_commands 'bo'" -a "'coupons'" -d 'Discount coupons: list, redemptions'
 complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, create, subscribe addresses'
 complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
+complete -c bo -n "__bo_commands 'bo'" -a "'drips'" -d 'Email drip campaigns: add messages, delete'
+complete -c bo -n "__bo_commands 'bo'" -a "'articles'" -d 'Support articles: remove tags'
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -391,6 +429,8 @@ complete -c bo -n "__bo_arg 'bo profiles help' 0+" -a "'list' 'use' 'remove'" -d
 # bo accounts
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'list'" -d 'List accounts (GET /crm/accounts)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'get'" -d 'Show one account by Uid (exit 3 when absent)'
+complete -c bo -n "__bo_commands 'bo accounts'" -a "'extend-trial'" -d 'Move the end of an account trial (- reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo accounts'" -a "'cancel'" -d 'Cancel an account (asks first; - reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo accounts'" -s h -l help -d 'help with examples'
 
@@ -411,12 +451,31 @@ complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
+# bo accounts extend-trial
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l to -x -d 'the new trial end (date or date-time)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l expiration -x -d 'the new expiration date (default: --to)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help with examples'
+
+# bo accounts cancel
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l reason -x -d 'why the account cancels (@file reads a file)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l comment -x -d 'a comment (@file reads a file)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
+
 # bo accounts help
 complete -c bo -n "__bo_at 'bo accounts help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get'" -d 'command'
+complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get' 'extend-trial' 'cancel'" -d 'command'
 
 # bo addons
 complete -c bo -n "__bo_commands 'bo addons'" -a "'preview'" -d 'Preview the invoice for adding an add-on to a subscription (nothing is saved)'
+complete -c bo -n "__bo_commands 'bo addons'" -a "'expire'" -d 'End a subscription add-on now (- reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo addons'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
 
@@ -427,9 +486,16 @@ complete -c bo -n "__bo_at 'bo addons preview'" -l quantity -x -d 'how many unit
 complete -c bo -n "__bo_at 'bo addons preview'" -l start -x -d 'when the add-on would start (default: now)'
 complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examples'
 
+# bo addons expire
+complete -c bo -n "__bo_at 'bo addons expire'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
+
 # bo addons help
 complete -c bo -n "__bo_at 'bo addons help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'preview'" -d 'command'
+complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'preview' 'expire'" -d 'command'
 
 # bo coupons
 complete -c bo -n "__bo_commands 'bo coupons'" -a "'list'" -d 'List discount coupons (GET /billing/discountcoupons)'
@@ -497,12 +563,45 @@ complete -c bo -n "__bo_at 'bo broadcasts get'" -s h -l help -d 'help with examp
 complete -c bo -n "__bo_at 'bo broadcasts help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo broadcasts help' 0+" -a "'get'" -d 'command'
 
+# bo drips
+complete -c bo -n "__bo_commands 'bo drips'" -a "'delete'" -d 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo drips'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
+
+# bo drips delete
+complete -c bo -n "__bo_at 'bo drips delete'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
+
+# bo drips help
+complete -c bo -n "__bo_at 'bo drips help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo drips help' 0+" -a "'delete'" -d 'command'
+
+# bo articles
+complete -c bo -n "__bo_commands 'bo articles'" -a "'untag'" -d 'Remove a tag from a support article (- reads article Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo articles'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo articles'" -s h -l help -d 'help with examples'
+
+# bo articles untag
+complete -c bo -n "__bo_at 'bo articles untag'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
+
+# bo articles help
+complete -c bo -n "__bo_at 'bo articles help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo articles help' 0+" -a "'untag'" -d 'command'
+
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (for requestMagicLink and public list subscriptions, which refuse them)'
+complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'print the request that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
@@ -549,4 +648,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion'" -d 'command'

@@ -42,3 +42,11 @@ export const groups: Record<string, string> = {
   sandbox: 'The local emulator of the API',
   subscriptions: 'Subscriptions: require a plan upgrade',
 };
+
+/** Examples shown in `bo <group> --help`, for the groups that have them. */
+export const groupExamples: Record<string, string[]> = {
+  accounts: ['bo accounts list --q acme', 'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31'],
+  addons: ['bo addons expire sa_0001', 'cut -f1 addons.tsv | bo addons expire -'],
+  articles: ['bo articles untag art_0001 tag_0001', 'jq -r .Uid articles.jsonl | bo articles untag - tag_0001'],
+  drips: ['bo drips delete drip_0001 --dry-run', 'printf "%s\\n" drip_0001 drip_0002 | bo drips delete - --yes'],
+};

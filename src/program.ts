@@ -3,7 +3,7 @@
 // modules) load here.
 
 import { Command, Option } from 'commander';
-import { groups, type CommandDefinition } from './command.js';
+import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 
@@ -26,7 +26,7 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
 }
 
-const groupExamples = new WeakMap<Command, string[]>();
+const examplesOfGroup = new WeakMap<Command, string[]>();
 
 const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`;
 
@@ -59,13 +59,14 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
       if (!group) {
         group = parent.command(name).description(groups[name] ?? name);
         group.showSuggestionAfterError(true);
-        // A group's examples are its verbs' first examples, so a new verb brings its own.
-        const verbExamples: string[] = [];
-        group.addHelpText('after', () => examplesText(verbExamples));
-        groupExamples.set(group, verbExamples);
+        // A group's examples: its own (command.ts), then each verb's first example, so a
+        // new verb brings its own.
+        const examples = [...(groupExamples[name] ?? [])];
+        group.addHelpText('after', () => examplesText([...new Set(examples)]));
+        examplesOfGroup.set(group, examples);
         groupCommands.set(name, group);
       }
-      if (def.examples[0]) groupExamples.get(group)?.push(def.examples[0]);
+      if (def.examples[0]) examplesOfGroup.get(group)?.push(def.examples[0]);
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;

@@ -1,7 +1,7 @@
 // Billing endpoints (SERVICE-API §4 "Billing"), one typed function each. References
 // in bodies are {"Uid": …} (D29); property names are PascalCase as in §2.
 
-import type { HttpClient } from './http-types.js';
+import type { HttpClient, RequestOptions } from './http-types.js';
 import type { DiscountCoupon, DiscountCouponSubscription, Invoice, PaymentInformation, Subscription } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 
@@ -110,4 +110,11 @@ export async function requireUpgrade(
 export async function expireAddOn(client: HttpClient, subscriptionAddOnUid: string): Promise<unknown> {
   const res = await client.request({ method: 'PUT', path: `/billing/subscriptionaddons/${seg(subscriptionAddOnUid)}/expire` });
   return res.body;
+}
+
+// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
+
+/** PUT …/subscriptionaddons/{uid}/expire, no body; idempotent (D24). */
+export function expireSubscriptionAddOn(subscriptionAddOnUid: string): RequestOptions {
+  return { method: 'PUT', path: `/billing/subscriptionaddons/${encodeURIComponent(subscriptionAddOnUid)}/expire` };
 }

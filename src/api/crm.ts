@@ -1,6 +1,6 @@
 // CRM endpoints (SERVICE-API §4 "CRM"), one typed function each.
 
-import type { HttpClient } from './http-types.js';
+import type { HttpClient, RequestOptions } from './http-types.js';
 import type { Account, CancellationRequest, Deal, Membership, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 
@@ -86,4 +86,16 @@ export async function updateDeal(client: HttpClient, dealUid: string, changes: D
 export async function requestMagicLink(client: HttpClient, email: string): Promise<unknown> {
   const res = await client.request({ method: 'POST', path: '/crm/people/requestMagicLink', body: { Email: email }, anonymous: true });
   return res.body;
+}
+
+// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
+
+/** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). */
+export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {
+  return { method: 'PUT', path: `/crm/accounts/${encodeURIComponent(accountUid)}/extend-trial`, body };
+}
+
+/** PUT …/cancel (D22): a cancellation request; the field is spelled `CancelationReason`. */
+export function cancelAccountRequest(accountUid: string, body: { CancelationReason: string; Comment?: string }): RequestOptions {
+  return { method: 'PUT', path: `/crm/accounts/${encodeURIComponent(accountUid)}/cancel`, body };
 }

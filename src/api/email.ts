@@ -1,7 +1,7 @@
 // Email endpoints (SERVICE-API §4 "Email"), one typed function each. References in
 // bodies are {"Uid": …} (D29).
 
-import type { HttpClient } from './http-types.js';
+import type { HttpClient, RequestOptions } from './http-types.js';
 import type { BroadcastCampaign, DripCampaignMessage, EmailList, EmailListPerson } from './types.js';
 import { listRecords, type ListSelection, type PageMeta } from './paginate.js';
 
@@ -77,4 +77,11 @@ export async function subscribeToList(client: HttpClient, listUid: string, subsc
     anonymous: true,
   });
   return res.body;
+}
+
+// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
+
+/** DELETE /email/campaigns/drips/{uid}: removes the campaign and its messages; a second delete is 404 (D25). */
+export function deleteDripCampaign(dripCampaignUid: string): RequestOptions {
+  return { method: 'DELETE', path: `/email/campaigns/drips/${encodeURIComponent(dripCampaignUid)}` };
 }

@@ -7,6 +7,7 @@ interface Opts {
   input?: string;
   paginate?: boolean;
   auth?: boolean;
+  dryRun?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -19,7 +20,8 @@ export default defineCommand<Opts>({
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise. ' +
     'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to ' +
     'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
-    'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl).',
+    'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
+    '--dry-run prints the method, URL and body that would be sent (--json: {"method","url","body"}) and sends nothing.',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
@@ -27,6 +29,7 @@ export default defineCommand<Opts>({
     'bo api /billing/discountcoupons --paginate --jsonl',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com --no-auth',
+    'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
   ],
   configure: (cmd) =>
     cmd
@@ -35,10 +38,15 @@ export default defineCommand<Opts>({
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (for requestMagicLink and public list subscriptions, which refuse them)'),
+      .option('--no-auth', 'send no credentials (for requestMagicLink and public list subscriptions, which refuse them)')
+      .option('--dry-run', 'print the request that would be sent; send nothing'),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
     const request = await buildApiRequest(ctx, rawPath as string, opts);
+    if (opts.dryRun) {
+      const { printDryRun } = await import('../mutation/dry-run.js');
+      return printDryRun(ctx, request, Boolean(opts.paginate));
+    }
     const client = await ctx.api(opts.auth === false ? { anonymous: true } : undefined);
     const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {

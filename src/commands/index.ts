@@ -19,7 +19,12 @@ import couponsList from './coupons/list.js';
 import couponsRedemptions from './coupons/redemptions.js';
 import listsList from './lists/list.js';
 import broadcastsGet from './broadcasts/get.js';
+import accountsExtendTrial from './accounts/extend-trial.js';
+import accountsCancel from './accounts/cancel.js';
 import api from './api.js';
+import addonsExpire from './addons/expire.js';
+import dripsDelete from './drips/delete.js';
+import articlesUntag from './articles/untag.js';
 import sandboxServe from './sandbox/serve.js';
 import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
@@ -47,6 +52,11 @@ export const commands: CommandDefinition<any>[] = [
   couponsRedemptions,
   listsList,
   broadcastsGet,
+  accountsExtendTrial,
+  accountsCancel,
+  addonsExpire,
+  dripsDelete,
+  articlesUntag,
   api,
   sandboxServe,
   sandboxUsers,

@@ -3,13 +3,14 @@
 
 import { UsageError } from '../output/errors.js';
 
-export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'protected'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** Defaults applied when a profile leaves a key unset (D1; COMMANDS.md --timeout). */
-export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number>> = {
+export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number | boolean>> = {
   'api-key-scheme': 'bo',
   timeout: 30,
+  protected: false,
 };
 
 export function isSettingKey(key: string): key is SettingKey {
@@ -74,8 +75,16 @@ export function parseTimeout(text: string | number, name = 'timeout'): number {
   return value;
 }
 
+/** `protected`: every mutation on the profile confirms (--yes under --no-input). */
+export function parseProtected(text: string, name = 'protected'): boolean {
+  const value = text.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new UsageError(`${name} must be true or false, got "${text}"`);
+}
+
 /** Validates a value typed by a user (`bo config set`) into what is stored. */
-export function parseSetting(key: SettingKey, text: string): string | number {
+export function parseSetting(key: SettingKey, text: string): string | number | boolean {
   switch (key) {
     case 'base-url':
       return parseBaseUrl(text);
@@ -83,6 +92,8 @@ export function parseSetting(key: SettingKey, text: string): string | number {
       return parseApiKeyScheme(text);
     case 'timeout':
       return parseTimeout(text);
+    case 'protected':
+      return parseProtected(text);
   }
 }
 

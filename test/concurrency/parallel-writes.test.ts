@@ -55,7 +55,8 @@ describe('concurrent bo processes', () => {
       results.forEach((r) => expect(r.stderr).toContain('Stored API key'));
       const creds = t.readJson(t.credentialsFile).profiles;
       expect(Object.keys(creds).sort(), `trial ${trial}`).toEqual([...profiles].sort());
-      profiles.forEach((p, i) => expect(creds[p]).toEqual({ kind: 'apiKey', key: `key${i}`, secret: secret(i) }));
+      // Each key is bound to the origin it was stored against.
+      profiles.forEach((p, i) => expect(creds[p]).toEqual({ kind: 'apiKey', key: `key${i}`, secret: secret(i), origin: url(i) }));
       const cfg = t.readJson(t.configFile).profiles;
       profiles.forEach((p) => expect(cfg[p]['credential-store'], p).toBe('file'));
       expect(t.mode(t.credentialsFile)).toBe(0o600);
@@ -76,15 +77,15 @@ describe('concurrent bo processes', () => {
     const results = await Promise.all(
       half.flatMap((p, i) => [
         runBin(['-p', p, 'config', 'set', 'timeout', String(10 + i)], { env }),
-        runBin(['-p', p, 'auth', 'set-key', '--key', `key${i}`, '--secret-stdin', '--insecure-storage'], { env, stdin: `s${i}\n` }),
+        runBin(['-p', p, '--base-url', url(i), 'auth', 'set-key', '--key', `key${i}`, '--secret-stdin', '--insecure-storage'], { env, stdin: `s${i}\n` }),
       ]),
     );
     expectAllOk(results);
     const cfg = t.readJson(t.configFile).profiles;
     const creds = t.readJson(t.credentialsFile).profiles;
     half.forEach((p, i) => {
-      expect(cfg[p], p).toEqual({ timeout: 10 + i, 'credential-store': 'file' });
-      expect(creds[p], p).toEqual({ kind: 'apiKey', key: `key${i}`, secret: `s${i}` });
+      expect(cfg[p], p).toEqual({ timeout: 10 + i, 'credential-store': 'file', 'base-url': url(i) });
+      expect(creds[p], p).toEqual({ kind: 'apiKey', key: `key${i}`, secret: `s${i}`, origin: url(i) });
     });
     expectNoLeftovers(t.dir);
   }, 60_000);

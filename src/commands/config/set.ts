@@ -8,14 +8,16 @@ export default defineCommand({
   path: ['config', 'set'],
   summary: 'Change one setting of the current profile',
   description:
-    'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo) ' +
-    'or timeout (seconds, 0.1 to 86400) for the current profile, creating the profile if needed.',
+    'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo), ' +
+    'timeout (seconds, 0.1 to 86400) or protected (true: every change on this profile asks first, or needs --yes) ' +
+    'for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
     'bo -p staging config set api-key-scheme acme',
     'bo config set timeout 60',
+    'bo -p production config set protected true',
   ],
-  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout').argument('<value>', 'the new value'),
+  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme, timeout or protected').argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
     const { assertSettingKey, parseSetting } = await import('../../config/settings.js');
     const { updateConfig, currentProfileName } = await import('../../config/config.js');

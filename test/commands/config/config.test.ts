@@ -40,7 +40,7 @@ describe('bo config set/get/unset/list', () => {
     for (const argv of [['config', 'set', 'baseurl', 'x'], ['config', 'get', 'token'], ['config', 'unset', 'password']]) {
       const r = await runBo(argv, { env: t.env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^error: unknown config key "\w+"; valid keys: base-url, api-key-scheme, timeout\n$/);
+      expect(r.stderr).toMatch(/^error: unknown config key "\w+"; valid keys: base-url, api-key-scheme, timeout, protected\n$/);
     }
     expect(() => readFileSync(t.configFile)).toThrow(/ENOENT/);
   });
@@ -85,7 +85,7 @@ describe('bo config set/get/unset/list', () => {
     const t = tempConfig();
     await runBo(['config', 'set', 'base-url', 'http://127.0.0.1:4010'], { env: t.env });
     const piped = await runBo(['config', 'list'], { env: t.env });
-    expect(piped.stdout).toBe('profile\tdefault\nbase-url\thttp://127.0.0.1:4010\napi-key-scheme\tbo\ntimeout\t30\n');
+    expect(piped.stdout).toBe('profile\tdefault\nbase-url\thttp://127.0.0.1:4010\napi-key-scheme\tbo\ntimeout\t30\nprotected\tfalse\n');
     const json = await runBo(['config', 'list', '--json'], { env: t.env });
     expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', 'base-url': 'http://127.0.0.1:4010' });
     const tty = await runBo(['config', 'list'], { env: t.env, stdoutIsTTY: true });

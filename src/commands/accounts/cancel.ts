@@ -1,0 +1,61 @@
+// `bo accounts cancel <accountUid> --reason <text> [--comment <text>]`: submits a
+// cancellation request (D22); the account moves to its cancelling stage. Destructive:
+// asks on a terminal, needs --yes otherwise and for a `-` batch.
+import { defineCommand } from '../../command.js';
+import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationFlags } from '../../mutation/types.js';
+
+interface Opts extends MutationFlags {
+  reason: string;
+  comment?: string;
+}
+
+export default defineCommand<Opts>({
+  path: ['accounts', 'cancel'],
+  summary: 'Cancel an account (asks first; - reads Uids from stdin)',
+  description:
+    'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
+    'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts. ' +
+    '--reason and --comment take @file to read the text from a file. ' +
+    'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes).',
+  examples: [
+    'bo accounts cancel acc_0001 --reason "Moved to a competitor"',
+    'bo accounts cancel acc_0001 --reason "Closed" --comment @notes.txt --yes',
+    'jq -r .Uid churned.jsonl | bo accounts cancel - --reason "Non-payment" --yes',
+  ],
+  configure: (cmd) =>
+    mutationFlags(
+      cmd
+        .argument('<accountUid>', 'the account Uid, or - for stdin')
+        .requiredOption('--reason <text>', 'why the account cancels (@file reads a file)')
+        .option('--comment <text>', 'a comment (@file reads a file)'),
+      { batch: true },
+    ),
+  run: async (ctx, [uid], opts) => {
+    const [{ runMutation }, { cancelAccountRequest }, { checkText }] = await Promise.all([
+      import('../../mutation/run.js'),
+      import('../../api/crm.js'),
+      import('../../input/validate.js'),
+    ]);
+    const { printRecord } = await import('../../output/print.js');
+    await runMutation(
+      ctx,
+      {
+        targetLabel: '<accountUid>',
+        noun: 'account',
+        done: 'cancelled',
+        destructive: true,
+        action: (u) => `Cancel account ${u}`,
+        prepare: async () => ({
+          CancelationReason: await checkText('--reason', opts.reason, { min: 1 }),
+          ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),
+        }),
+        request: (u, body) => cancelAccountRequest(u, body),
+        print: async (c, _u, res) => printRecord(c, res.body),
+        confirm: (u) => `Account ${u} cancelled: it is cancelling and ends at its renewal date`,
+      },
+      uid as string,
+      opts,
+    );
+  },
+});

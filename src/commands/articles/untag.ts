@@ -1,0 +1,45 @@
+// `bo articles untag <articleUid> <tagUid>`: removes a tag from an article; the tag
+// itself stays, and an article without the tag still succeeds (D26). `-` reads article
+// Uids from stdin, the tag fixed.
+import { defineCommand } from '../../command.js';
+import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationFlags } from '../../mutation/types.js';
+
+export default defineCommand<MutationFlags>({
+  path: ['articles', 'untag'],
+  summary: 'Remove a tag from a support article (- reads article Uids from stdin)',
+  description:
+    'Remove a tag from a support article. The tag itself stays; removing a tag the article does ' +
+    'not have changes nothing and succeeds. With - in place of the article Uid, reads article Uids ' +
+    'from stdin, one a line (or JSON Lines with "Uid"), and removes the same tag from each.',
+  examples: [
+    'bo articles untag art_0001 tag_0001',
+    'bo articles untag art_0001 tag_0001 --dry-run',
+    'jq -r .Uid articles.jsonl | bo articles untag - tag_0001',
+  ],
+  configure: (cmd) =>
+    mutationFlags(cmd.argument('<articleUid>', 'the article Uid, or - for stdin').argument('<tagUid>', 'the tag to remove'), {
+      batch: true,
+    }),
+  run: async (ctx, [uid, tag], opts) => {
+    const [{ runMutation }, { untagArticleRequest }, { checkUid }] = await Promise.all([
+      import('../../mutation/run.js'),
+      import('../../api/support.js'),
+      import('../../input/validate.js'),
+    ]);
+    await runMutation(
+      ctx,
+      {
+        targetLabel: '<articleUid>',
+        noun: 'article',
+        done: 'untagged',
+        action: (u) => `Remove tag ${tag as string} from article ${u}`,
+        prepare: () => checkUid('<tagUid>', tag as string),
+        request: (u, tagUid) => untagArticleRequest(u, tagUid),
+        confirm: (u, tagUid) => `Article ${u} no longer has tag ${tagUid}`,
+      },
+      uid as string,
+      opts,
+    );
+  },
+});

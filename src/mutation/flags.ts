@@ -1,0 +1,20 @@
+// The flags of every mutation verb. Only commander is touched here, so a verb file can
+// import it at the top without slowing startup.
+
+import type { Command } from 'commander';
+
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 16;
+
+/** Adds --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast). */
+export function mutationFlags(cmd: Command, options: { batch: boolean }): Command {
+  cmd
+    .option('--dry-run', 'check everything and print the request(s) that would be sent; send nothing')
+    .option('--yes', 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)');
+  if (options.batch) {
+    cmd
+      .option('--concurrency <n>', `batch: requests in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`)
+      .option('--fail-fast', 'batch: stop at the first failure');
+  }
+  return cmd;
+}

@@ -1,0 +1,90 @@
+// The one runner every mutation goes through: check the options and the target, then
+// --dry-run (print what would be sent, send nothing), or confirm where needed and send
+// one request, or a `-` batch from stdin (batch.ts).
+
+import type { Context } from '../context.js';
+import { ApiError, NotFoundError, UsageError } from '../output/errors.js';
+import { confirmMutation, profileInEffect, type Where } from './confirm.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
+import type { MutationFlags, MutationSpec } from './types.js';
+
+export async function runMutation<Prep>(
+  ctx: Context,
+  spec: MutationSpec<Prep>,
+  targetArg: string | undefined,
+  flags: MutationFlags,
+): Promise<void> {
+  const { checkUid, checkInteger } = await import('../input/validate.js');
+  const check = spec.checkTarget ?? checkUid;
+  const batch = targetArg === '-';
+  if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
+    throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${spec.targetLabel} and the values on stdin`);
+  }
+  const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
+  const target = batch ? '-' : check(spec.targetLabel, targetArg ?? '');
+  const prep = await spec.prepare();
+  const profile = await profileInEffect(ctx);
+
+  if (flags.dryRun) return dryRun(ctx, spec, prep, batch ? undefined : target, profile.profile, check);
+
+  const client = await ctx.api(spec.anonymous ? { anonymous: true } : undefined);
+  const where: Where = { ...profile, origin: client.baseUrl };
+  const what = batch ? `${spec.action('…')} for every record on stdin` : spec.action(target);
+  await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
+
+  if (batch) {
+    const { runBatch } = await import('./batch.js');
+    return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check });
+  }
+  let res;
+  try {
+    res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      throw new NotFoundError(`no ${spec.noun} with Uid ${target}`, { status: 404, code: err.code ?? 'not_found' });
+    }
+    throw err;
+  }
+  const { printValue, say } = await import('../output/print.js');
+  if (spec.print) await spec.print(ctx, target, res, prep);
+  else await printValue(ctx, res.body);
+  say(ctx, spec.confirm(target, prep));
+}
+
+async function dryRun<Prep>(
+  ctx: Context,
+  spec: MutationSpec<Prep>,
+  prep: Prep,
+  target: string | undefined,
+  profile: string,
+  check: (label: string, value: string) => string,
+): Promise<void> {
+  const [{ plannedUrls, dryRunWriter }, { say }] = await Promise.all([import('./dry-run.js'), import('../output/print.js')]);
+  const { baseUrl, plan } = await plannedUrls(ctx);
+  const writer = dryRunWriter(ctx, target !== undefined);
+  const place = `profile "${profile}" (${baseUrl})`;
+  if (target !== undefined) {
+    await writer.write(plan(spec.request(target, prep)));
+    say(ctx, `Dry run on ${place}: nothing was sent.`);
+    return;
+  }
+  const { readRecords } = await import('./records.js');
+  let count = 0;
+  const invalid: string[] = [];
+  try {
+    for await (const rec of readRecords(ctx.io.stdin, spec.recordKey ?? 'Uid', check)) {
+      if (ctx.signal.aborted) break;
+      if ('error' in rec) {
+        invalid.push(rec.error);
+        say(ctx, `invalid: ${rec.error}`);
+        continue;
+      }
+      count++;
+      await writer.write(plan(spec.request(rec.target, prep)));
+    }
+  } finally {
+    await writer.end();
+  }
+  say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${invalid.length ? `, ${invalid.length} invalid line(s) skipped` : ''}; nothing was sent.`);
+  if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}

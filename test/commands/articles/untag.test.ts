@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfig } from '../../helpers/config-dir.js';
+import { runBo } from '../../helpers/run-bo.js';
+import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
+const tagged = () => sb.fixtures.articles.filter((a) => a.tagUids.length > 0);
+const tagsOf = async (uid: string) => ((await sb.record('Article', uid)).Tags as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { Uid: string }).Uid));
+
+describe('bo articles untag', () => {
+  it('removes the tag from the article only (piped: the server answer; stderr: what changed)', async () => {
+    const { uid, tagUids } = tagged()[0]!;
+    const tag = tagUids[0]!;
+    const r = await runBo(['articles', 'untag', uid, tag], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`Tag ${tag} removed from article ${uid}\n`);
+    expect(r.stderr).toBe(`Article ${uid} no longer has tag ${tag}\n`);
+    expect(await tagsOf(uid)).not.toContain(tag);
+    expect(await sb.record('Tag', tag)).not.toBeNull();
+  });
+
+  it('is idempotent: an absent tag exits 0 printing the server answer (TTY and --json)', async () => {
+    const { uid, tagUids } = tagged()[0]!;
+    const tag = tagUids[0]!;
+    const before = await tagsOf(uid);
+    const tty = await runBo(['articles', 'untag', uid, tag], { env: env(), stdoutIsTTY: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
+    const json = await runBo(['articles', 'untag', uid, tag, '--json'], { env: env() });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toBe(`Article ${uid} has no tag ${tag}; nothing changed`);
+    expect(await tagsOf(uid)).toEqual(before);
+  });
+
+  it('--dry-run prints the request a real run then sends, and sends nothing', async () => {
+    const { uid, tagUids } = tagged()[1]!;
+    const tag = tagUids[0]!;
+    const before = (await sb.activity()).length;
+    const dry = await runBo(['articles', 'untag', uid, tag, '--dry-run', '--json'], { env: env() });
+    expect(dry.code).toBe(0);
+    const planned = JSON.parse(dry.stdout);
+    expect(planned).toEqual({ method: 'DELETE', url: `${sb.url}/api/v1/support/articles/${uid}/tags/${tag}`, body: null });
+    expect(await sb.activity()).toHaveLength(before);
+    expect(await tagsOf(uid)).toContain(tag);
+    await runBo(['articles', 'untag', uid, tag], { env: env() });
+    const sent = (await sb.activity()).slice(before);
+    expect(sent.map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`${planned.method} ${planned.url}`]);
+  });
+
+  it('exits 2 for a malformed article or tag Uid, sending nothing; 3 for an unknown article', async () => {
+    const before = (await sb.activity()).length;
+    const badTag = await runBo(['articles', 'untag', tagged()[0]!.uid, 'a b'], { env: env() });
+    expect(badTag.code).toBe(2);
+    expect(badTag.stderr).toMatch(/^error: <tagUid> must be a Uid/);
+    const badArticle = await runBo(['articles', 'untag', 'x/y', 'tag_1'], { env: env() });
+    expect(badArticle.code).toBe(2);
+    expect(badArticle.stderr).toMatch(/^error: <articleUid> must be a Uid/);
+    expect(await sb.activity()).toHaveLength(before);
+    const missing = await runBo(['articles', 'untag', 'art_missing', 'tag_1'], { env: env() });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr.split('\n')[0]).toBe('error: no article with Uid art_missing');
+  });
+
+  it('removes one tag from every article read from stdin, the tag fixed', async () => {
+    const tag = tagged()[2]!.tagUids[0]!;
+    const withTag = sb.fixtures.articles.filter((a) => a.tagUids.includes(tag)).map((a) => a.uid);
+    const r = await runBo(['articles', 'untag', '-', tag], { env: env(), stdin: withTag.map((u) => JSON.stringify({ Uid: u })).join('\n') });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`${withTag.length} untagged on ${sb.url} (profile default)\n`);
+    for (const uid of withTag) expect(await tagsOf(uid)).not.toContain(tag);
+  });
+
+  it('--help shows examples, a batch one included', async () => {
+    const r = await runBo(['articles', 'untag', '--help']);
+    expect(r.stdout).toMatch(/\| bo articles untag - tag_0001/);
+  });
+});

@@ -1,0 +1,29 @@
+// Every mutation verb and its group shows examples in --help, a batch one for each verb.
+import { describe, expect, it } from 'vitest';
+import { runBo } from '../helpers/run-bo.js';
+
+const verbs = [
+  ['addons', 'expire'],
+  ['accounts', 'extend-trial'],
+  ['accounts', 'cancel'],
+  ['drips', 'delete'],
+  ['articles', 'untag'],
+];
+
+describe('mutation help', () => {
+  it.each(verbs)('bo %s %s --help shows examples, one of them a batch from stdin, and the mutation flags', async (group, verb) => {
+    const r = await runBo([group!, verb!, '--help']);
+    expect(r.code).toBe(0);
+    const examples = r.stdout.slice(r.stdout.indexOf('\nExamples:\n'));
+    expect(examples).toMatch(new RegExp(`\\n {2}bo ${group} ${verb} `));
+    expect(examples).toMatch(new RegExp(`\\| bo ${group} ${verb} - `));
+    for (const flag of ['--dry-run', '--yes', '--concurrency <n>', '--fail-fast']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).not.toMatch(/\bD\d+\b/);
+  });
+
+  it.each(['addons', 'accounts', 'drips', 'articles'])('bo %s --help shows examples', async (group) => {
+    const r = await runBo([group, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`\\nExamples:\\n {2}bo ${group} `));
+  });
+});
