@@ -72,6 +72,8 @@ function __bo_child -a path word
             echo 'bo auth token'
         case 'bo auth/set-key'
             echo 'bo auth set-key'
+        case 'bo auth/help'
+            echo 'bo auth help'
         case 'bo config/get'
             echo 'bo config get'
         case 'bo config/set'
@@ -80,12 +82,16 @@ function __bo_child -a path word
             echo 'bo config unset'
         case 'bo config/list'
             echo 'bo config list'
+        case 'bo config/help'
+            echo 'bo config help'
         case 'bo profiles/list'
             echo 'bo profiles list'
         case 'bo profiles/use'
             echo 'bo profiles use'
         case 'bo profiles/remove'
             echo 'bo profiles remove'
+        case 'bo profiles/help'
+            echo 'bo profiles help'
         case 'bo accounts/list'
             echo 'bo accounts list'
         case 'bo accounts/get'
@@ -94,22 +100,36 @@ function __bo_child -a path word
             echo 'bo accounts extend-trial'
         case 'bo accounts/cancel'
             echo 'bo accounts cancel'
+        case 'bo accounts/help'
+            echo 'bo accounts help'
         case 'bo addons/preview'
             echo 'bo addons preview'
         case 'bo addons/expire'
             echo 'bo addons expire'
+        case 'bo addons/help'
+            echo 'bo addons help'
         case 'bo coupons/list'
             echo 'bo coupons list'
         case 'bo coupons/redemptions'
             echo 'bo coupons redemptions'
+        case 'bo coupons/help'
+            echo 'bo coupons help'
         case 'bo lists/list'
             echo 'bo lists list'
+        case 'bo lists/help'
+            echo 'bo lists help'
         case 'bo broadcasts/get'
             echo 'bo broadcasts get'
+        case 'bo broadcasts/help'
+            echo 'bo broadcasts help'
         case 'bo drips/delete'
             echo 'bo drips delete'
+        case 'bo drips/help'
+            echo 'bo drips help'
         case 'bo articles/untag'
             echo 'bo articles untag'
+        case 'bo articles/help'
+            echo 'bo articles help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -120,6 +140,8 @@ function __bo_child -a path word
             echo 'bo sandbox outbox'
         case 'bo sandbox/reset'
             echo 'bo sandbox reset'
+        case 'bo sandbox/help'
+            echo 'bo sandbox help'
         case '*'
             return 1
     end
@@ -289,7 +311,7 @@ complete -c bo -f
 
 # Global options, valid after any command.
 complete -c bo -l version -d 'print the version'
-complete -c bo -s p -l profile -x -d 'tenant profile (env BO_PROFILE; default "default")'
+complete -c bo -s p -l profile -x -d 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")'
 complete -c bo -l base-url -x -d 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)'
 complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
@@ -317,7 +339,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'articles'" -d 'Support articles: rem
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
-complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'display help for command'
+complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes'
 complete -c bo -n "__bo_at 'bo'" -s h -l help -d 'help with examples'
 
 # bo login
@@ -340,6 +362,7 @@ complete -c bo -n "__bo_at 'bo logout'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'status'" -d 'Show the credential in use and where it is stored'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'token'" -d 'Print the access token (for curl)'
 complete -c bo -n "__bo_commands 'bo auth'" -a "'set-key'" -d 'Store an API key and secret for the current profile'
+complete -c bo -n "__bo_commands 'bo auth'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo auth'" -s h -l help -d 'help with examples'
 
 # bo auth status
@@ -355,11 +378,16 @@ complete -c bo -n "__bo_at 'bo auth set-key'" -l secret-stdin -d 'read the secre
 complete -c bo -n "__bo_at 'bo auth set-key'" -l insecure-storage -d 'store in a 0600 file instead of the OS keychain'
 complete -c bo -n "__bo_at 'bo auth set-key'" -s h -l help -d 'help with examples'
 
+# bo auth help
+complete -c bo -n "__bo_at 'bo auth help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo auth help' 0+" -a "'status' 'token' 'set-key'" -d 'command'
+
 # bo config
 complete -c bo -n "__bo_commands 'bo config'" -a "'get'" -d 'Print one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'set'" -d 'Change one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'unset'" -d 'Remove one setting of the current profile'
 complete -c bo -n "__bo_commands 'bo config'" -a "'list'" -d 'Show the settings of the current profile'
+complete -c bo -n "__bo_commands 'bo config'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo config'" -s h -l help -d 'help with examples'
 
 # bo config get
@@ -374,10 +402,15 @@ complete -c bo -n "__bo_at 'bo config unset'" -s h -l help -d 'help with example
 # bo config list
 complete -c bo -n "__bo_at 'bo config list'" -s h -l help -d 'help with examples'
 
+# bo config help
+complete -c bo -n "__bo_at 'bo config help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo config help' 0+" -a "'get' 'set' 'unset' 'list'" -d 'command'
+
 # bo profiles
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'list'" -d 'List the tenant profiles'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'use'" -d 'Make a profile the current one'
 complete -c bo -n "__bo_commands 'bo profiles'" -a "'remove'" -d 'Remove a profile, its settings and stored credentials'
+complete -c bo -n "__bo_commands 'bo profiles'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo profiles'" -s h -l help -d 'help with examples'
 
 # bo profiles list
@@ -389,11 +422,16 @@ complete -c bo -n "__bo_at 'bo profiles use'" -s h -l help -d 'help with example
 # bo profiles remove
 complete -c bo -n "__bo_at 'bo profiles remove'" -s h -l help -d 'help with examples'
 
+# bo profiles help
+complete -c bo -n "__bo_at 'bo profiles help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo profiles help' 0+" -a "'list' 'use' 'remove'" -d 'command'
+
 # bo accounts
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'list'" -d 'List accounts (GET /crm/accounts)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'get'" -d 'Show one account by Uid (exit 3 when absent)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'extend-trial'" -d 'Move the end of an account trial (- reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo accounts'" -a "'cancel'" -d 'Cancel an account (asks first; - reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo accounts'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo accounts'" -s h -l help -d 'help with examples'
 
 # bo accounts list
@@ -410,7 +448,7 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
-complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'the API fields parameter (D16)'
+complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
 # bo accounts extend-trial
@@ -431,9 +469,14 @@ complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: re
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
 
+# bo accounts help
+complete -c bo -n "__bo_at 'bo accounts help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get' 'extend-trial' 'cancel'" -d 'command'
+
 # bo addons
 complete -c bo -n "__bo_commands 'bo addons'" -a "'preview'" -d 'Preview the invoice for adding an add-on to a subscription (nothing is saved)'
 complete -c bo -n "__bo_commands 'bo addons'" -a "'expire'" -d 'End a subscription add-on now (- reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo addons'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
 
 # bo addons preview
@@ -450,9 +493,14 @@ complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requ
 complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
 
+# bo addons help
+complete -c bo -n "__bo_at 'bo addons help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'preview' 'expire'" -d 'command'
+
 # bo coupons
 complete -c bo -n "__bo_commands 'bo coupons'" -a "'list'" -d 'List discount coupons (GET /billing/discountcoupons)'
 complete -c bo -n "__bo_commands 'bo coupons'" -a "'redemptions'" -d 'List the redemptions of a coupon (exit 3 when the coupon is absent)'
+complete -c bo -n "__bo_commands 'bo coupons'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo coupons'" -s h -l help -d 'help with examples'
 
 # bo coupons list
@@ -480,8 +528,13 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only recor
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -s h -l help -d 'help with examples'
 
+# bo coupons help
+complete -c bo -n "__bo_at 'bo coupons help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo coupons help' 0+" -a "'list' 'redemptions'" -d 'command'
+
 # bo lists
 complete -c bo -n "__bo_commands 'bo lists'" -a "'list'" -d 'List email lists (GET /email/lists)'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo lists'" -s h -l help -d 'help with examples'
 
 # bo lists list
@@ -494,15 +547,25 @@ complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose 
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 
+# bo lists help
+complete -c bo -n "__bo_at 'bo lists help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo lists help' 0+" -a "'list'" -d 'command'
+
 # bo broadcasts
 complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'get'" -d 'Show one broadcast campaign by Uid (exit 3 when absent)'
+complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo broadcasts'" -s h -l help -d 'help with examples'
 
 # bo broadcasts get
 complete -c bo -n "__bo_at 'bo broadcasts get'" -s h -l help -d 'help with examples'
 
+# bo broadcasts help
+complete -c bo -n "__bo_at 'bo broadcasts help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo broadcasts help' 0+" -a "'get'" -d 'command'
+
 # bo drips
 complete -c bo -n "__bo_commands 'bo drips'" -a "'delete'" -d 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo drips'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 
 # bo drips delete
@@ -512,8 +575,13 @@ complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: reque
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
 
+# bo drips help
+complete -c bo -n "__bo_at 'bo drips help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo drips help' 0+" -a "'delete'" -d 'command'
+
 # bo articles
 complete -c bo -n "__bo_commands 'bo articles'" -a "'untag'" -d 'Remove a tag from a support article (- reads article Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo articles'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo articles'" -s h -l help -d 'help with examples'
 
 # bo articles untag
@@ -522,6 +590,10 @@ complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confir
 complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
+
+# bo articles help
+complete -c bo -n "__bo_at 'bo articles help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo articles help' 0+" -a "'untag'" -d 'command'
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
@@ -539,6 +611,7 @@ complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'Demo logins: pla
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'fixtures'" -d 'The seeded Uids by kind, as JSON (GET /__sandbox/fixtures)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'outbox'" -d 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'reset'" -d 'Put the sandbox back to its seeded state (records, outbox, clock, rate limits)'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo sandbox'" -s h -l help -d 'help with examples'
 
 # bo sandbox serve
@@ -549,7 +622,7 @@ complete -c bo -n "__bo_at 'bo sandbox serve'" -l state -r -F -d 'state file (de
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l memory -d 'keep state in memory only'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l seed -x -d 'seed of the demo data (default 1)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, 20 to 1000000 (default 60)'
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'scheme word of the API key header (D1)'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'the word before key:secret in the API key Authorization header'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -s h -l help -d 'help with examples'
 
 # bo sandbox users
@@ -565,9 +638,14 @@ complete -c bo -n "__bo_at 'bo sandbox outbox'" -s h -l help -d 'help with examp
 # bo sandbox reset
 complete -c bo -n "__bo_at 'bo sandbox reset'" -s h -l help -d 'help with examples'
 
+# bo sandbox help
+complete -c bo -n "__bo_at 'bo sandbox help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo sandbox help' 0+" -a "'serve' 'users' 'fixtures' 'outbox' 'reset'" -d 'command'
+
 # bo completion
 complete -c bo -n "__bo_at 'bo completion'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shell'
 
 # bo help
-complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion'" -d 'command'

@@ -1,8 +1,11 @@
 // Builds the commander tree from the command definitions: global options, groups,
-// verbs, help with examples. Only commander is loaded here.
+// verbs, help with examples, `help` at every level. Only commander (and plain text
+// modules) load here.
 
 import { Command, Option } from 'commander';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
+import { addHelpCommand } from './help/help-command.js';
+import { topicNames } from './help/topics.js';
 
 export const VERSION = '0.1.0';
 
@@ -10,11 +13,11 @@ export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]
 
 export function addGlobalOptions(program: Command): Command {
   return program
-    .option('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default "default")')
+    .option('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")')
     .option('--base-url <url>', 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)')
     .option('--sandbox', 'use the embedded sandbox (env BO_SANDBOX=1)')
-    .option('--json', 'JSON on stdout')
-    .option('--jsonl', 'one JSON record per line')
+    .addOption(new Option('--json', 'JSON on stdout').conflicts('jsonl'))
+    .addOption(new Option('--jsonl', 'one JSON record per line').conflicts('json'))
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
     .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
     .option('--no-log', 'keep requests out of the activity log (donotlog=1)')
@@ -22,6 +25,10 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('--timeout <seconds>', 'per-request timeout (env BO_TIMEOUT; default 30)'))
     .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
 }
+
+const examplesOfGroup = new WeakMap<Command, string[]>();
+
+const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`;
 
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
   const program = new Command('bo')
@@ -38,7 +45,9 @@ Examples:
   bo --sandbox accounts list          try it on the embedded sandbox
   bo login                            sign in (two-factor prompts included)
   bo accounts list --q acme --json    machine output for scripts
+  bo help accounts list               help for one command (or: bo accounts list --help)
 
+Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
 Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted.`,
   );
 
@@ -48,20 +57,26 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
     for (const name of def.path.slice(0, -1)) {
       let group = groupCommands.get(name);
       if (!group) {
-        group = parent.command(name).description(groups[name] ?? name).helpCommand(false);
+        group = parent.command(name).description(groups[name] ?? name);
         group.showSuggestionAfterError(true);
-        const examples = groupExamples[name];
-        if (examples) group.addHelpText('after', `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`);
+        // A group's examples: its own (command.ts), then each verb's first example, so a
+        // new verb brings its own.
+        const examples = [...(groupExamples[name] ?? [])];
+        group.addHelpText('after', () => examplesText([...new Set(examples)]));
+        examplesOfGroup.set(group, examples);
         groupCommands.set(name, group);
       }
+      if (def.examples[0]) examplesOfGroup.get(group)?.push(def.examples[0]);
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
-    cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  ${e}`).join('\n')}\n`);
+    cmd.addHelpText('after', examplesText(def.examples));
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }
+  for (const group of groupCommands.values()) addHelpCommand(group);
+  addHelpCommand(program);
   return program;
 }

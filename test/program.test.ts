@@ -5,7 +5,10 @@ import { buildProgram } from '../src/program.js';
 import { runBo } from './helpers/run-bo.js';
 
 function verbs(cmd: Command, prefix: string[] = []): string[][] {
-  return cmd.commands.flatMap((c) => (c.commands.length ? verbs(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
+  // `help` at each level is the program's own, not a verb definition.
+  return cmd.commands
+    .filter((c) => c.name() !== 'help')
+    .flatMap((c) => (c.commands.length ? verbs(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
 }
 
 describe('program', () => {

@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../output/errors.js';
-import { DEFAULT_PAGE_SIZE, type ListQuery } from './paginate.js';
+import { DEFAULT_PAGE_SIZE, moreRecordsNote, type ListQuery } from './paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -109,4 +109,35 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
   const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);
   // Ask for no more than needed: --limit 5 fetches one page of 5.
   return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE) };
+}
+
+/**
+ * The stderr note when --page asked past the end: the page is empty, and how many
+ * records (and pages of this size) there are. undefined when the page had records or
+ * the server sent no total.
+ */
+export function emptyPageNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
+  if (selection.page === undefined || printed > 0 || total === undefined) return undefined;
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (total === 0) return `page ${n(selection.page)} is empty: there are no records`;
+  const pages = Math.ceil(total / selection.pageSize);
+  const range = pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;
+  return `page ${n(selection.page)} is empty: there are ${n(total)} record${total === 1 ? '' : 's'} (${range} with --page-size ${selection.pageSize})`;
+}
+
+/** A search text that is empty or only spaces would match everything: refuse it. */
+export function checkSearch(flag: string, text: string | undefined): string | undefined {
+  if (text !== undefined && text.trim() === '') {
+    throw new UsageError(`${flag} needs some text to search for; leave ${flag} out to list everything`);
+  }
+  return text;
+}
+
+/**
+ * The stderr note after a list: how many there are when --limit cut it short, or that a
+ * --page past the end is empty. undefined when there is nothing to say.
+ */
+export function listEndNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
+  if (selection.page !== undefined) return emptyPageNote(printed, selection, total);
+  return Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
 }

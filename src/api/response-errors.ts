@@ -115,7 +115,8 @@ function jsonMessage(value: unknown): string | undefined {
     str(o.title) ??
     str(o.detail) ??
     nested;
-  const details = listErrors(o.errors ?? o.Errors);
+  // A field error the main message already says is not repeated.
+  const details = listErrors(o.errors ?? o.Errors).filter((d) => !main?.includes(d));
   if (main && details.length > 0) return `${main} (${details.join('; ')})`;
   return main ?? (details.length > 0 ? details.join('; ') : str(o.error));
 }

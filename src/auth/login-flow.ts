@@ -65,6 +65,8 @@ class LoginFlow {
   private attempts = 0;
   private restarts = 0;
   private passwordTries = 0;
+  /** Authenticator secrets shown so far: a restart's new one voids the earlier QR code. */
+  private totpSecretsShown = 0;
 
   constructor(private readonly d: LoginDeps) {
     this.answers = new Answers({
@@ -223,7 +225,14 @@ class LoginFlow {
     try {
       if (method === 'totp') {
         const e = await this.d.api.beginTotp(token);
-        await showTotpSetup(this.d.screen, e, o.qrPng);
+        const again = this.totpSecretsShown++ > 0;
+        if (again) {
+          this.d.screen.say(
+            'This is a new secret: the QR code and secret shown before no longer work. ' +
+              'Remove that entry from your authenticator app and add this one.',
+          );
+        }
+        await showTotpSetup(this.d.screen, e, o.qrPng, { replaceQrPng: again });
         return { at: 'enroll-confirm', enrollmentToken: token, method, challengeToken: e.challenge_token, secret: e.secret };
       }
       const e = await this.d.api.beginEmail(token);

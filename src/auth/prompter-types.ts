@@ -8,8 +8,15 @@ export interface Choice<T> {
 }
 
 export interface Prompter {
-  /** Free text. `validate` returns true or the message to show. */
-  input(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  /**
+   * Free text. `validate` returns true or the message to show; a refused entry is
+   * cleared so the next one is typed afresh. `checkedLater`: the answer is judged after
+   * the prompt (a code the server checks), so the prompt does not mark it as accepted.
+   */
+  input(
+    message: string,
+    options?: { default?: string; validate?: (value: string) => true | string; checkedLater?: boolean },
+  ): Promise<string>;
   /** Hidden input (passwords, recovery codes). */
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   select<T>(message: string, choices: Choice<T>[]): Promise<T>;

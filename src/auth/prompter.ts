@@ -3,6 +3,7 @@
 // signal (AbortPromptError) and a closed prompt all become InterruptedError, exit 130;
 // inquirer restores the cursor and raw mode itself before rejecting.
 
+import { styleText } from 'node:util';
 import type { Io } from '../context.js';
 import { InterruptedError } from '../output/errors.js';
 import type { Prompter } from './prompter-types.js';
@@ -22,14 +23,35 @@ async function guard<T>(signal: AbortSignal, ask: () => Promise<T>): Promise<T> 
 export async function createPrompter(io: Io, signal: AbortSignal): Promise<Prompter> {
   const prompts = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr, signal } as Parameters<typeof prompts.input>[1];
+  // A code the server has not judged yet is not shown with a green tick when submitted.
+  const pendingMark = { prefix: { done: styleText('dim', '›') } };
   return {
     input: (message, options) =>
-      guard(signal, () => prompts.input({ message, default: options?.default, validate: options?.validate }, context)),
+      guard(signal, () =>
+        prompts.input(
+          {
+            message,
+            default: options?.default,
+            validate: options?.validate,
+            // A refused entry is cleared: a fresh code typed next is not appended to it.
+            theme: { validationFailureMode: 'clear', ...(options?.checkedLater ? pendingMark : {}) },
+          },
+          context,
+        ),
+      ),
     password: (message, options) =>
       guard(signal, () => prompts.password({ message, mask: false, validate: options?.validate }, context)),
     select: (message, choices) =>
       guard(signal, () =>
-        prompts.select({ message, choices: choices.map((c) => ({ name: c.name, value: c.value, description: c.description })) }, context),
+        prompts.select(
+          {
+            message,
+            choices: choices.map((c) => ({ name: c.name, value: c.value, description: c.description })),
+            // Numbered, so the digit keys visibly pick a choice (letters pick by the name's start).
+            theme: { indexMode: 'number' },
+          },
+          context,
+        ),
       ),
     confirm: (message, options) => guard(signal, () => prompts.confirm({ message, default: options?.default }, context)),
   };

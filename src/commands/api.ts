@@ -16,13 +16,13 @@ export default defineCommand<Opts>({
   path: ['api'],
   summary: 'Raw request under /api/v1; prints the JSON body',
   description:
-    'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`.\n' +
-    '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise.\n' +
-    'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to\n' +
-    'GET, or POST when fields or --input are given. --paginate walks every page and prints the\n' +
-    'items as one JSON array (or one per line with --jsonl). POST /crm/people/requestMagicLink and\n' +
-    'POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. --dry-run prints the method, URL and body that\n' +
-    'would be sent (--json: {"method","url","body"}) and sends nothing.',
+    'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
+    '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise. ' +
+    'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to ' +
+    'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
+    'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
+    'POST /crm/people/requestMagicLink and POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. ' +
+    '--dry-run prints the method, URL and body that would be sent (--json: {"method","url","body"}) and sends nothing.',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',

@@ -86,8 +86,8 @@ export function completionTree(program: Command): CompletionTree {
       args: cmd.registeredArguments.map((a) => argSpec(a)),
       commands: children.map((c) => {
         const spec = walk(c, [...path, c.name()]);
-        // The implicit `help [command]` takes one of its siblings.
-        if (c.name() === 'help' && !cmd.commands.includes(c) && spec.args[0]) {
+        // `help [command...]` (program.ts adds one at every level) takes one of its siblings.
+        if (c.name() === 'help' && spec.args[0]) {
           spec.args[0].value = { kind: 'choices', choices: siblings };
         }
         return spec;

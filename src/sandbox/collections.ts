@@ -73,7 +73,7 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
   const filters = new Map<string, Wanted[]>();
   for (const [name, value] of query) {
     if (RESERVED.has(name) || named.includes(name)) continue;
-    if (!known.has(name)) throw invalid(name, `unknown filter property "${name}" (D14: filters name a top-level scalar property)`);
+    if (!known.has(name)) throw invalid(name, `unknown filter property "${name}" (a filter names a top-level scalar property of the record)`);
     filters.set(name, [...(filters.get(name) ?? []), wanted(value)]);
   }
   let result = records;
@@ -87,7 +87,7 @@ export function page(db: Db, kind: Kind, records: Rec[], query: URLSearchParams,
     const m = /^\s*([^\s]+)(?:\s+(asc|desc))?\s*$/i.exec(orderBy);
     if (!m) throw invalid('orderBy', `expected "<Property>" or "<Property> desc", got ${JSON.stringify(orderBy)}`);
     const prop = m[1]!;
-    if (!known.has(prop)) throw invalid('orderBy', `unknown property "${prop}" (D14)`);
+    if (!known.has(prop)) throw invalid('orderBy', `unknown property "${prop}" (orderBy names a top-level scalar property of the record)`);
     const sign = m[2]?.toLowerCase() === 'desc' ? -1 : 1;
     result = [...result].sort((a, b) => compare(a[prop], b[prop], sign));
   }

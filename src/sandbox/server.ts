@@ -199,7 +199,7 @@ function authenticate(mode: AuthMode, header: string | undefined, tx: Tx, info: 
   if (mode === 'admin' || mode === 'ignored') return null;
   if (mode === 'none') {
     if (header !== undefined) {
-      throw new HttpError(400, 'validation_failed', 'this endpoint is called without an Authorization header (D4); remove it', [
+      throw new HttpError(400, 'validation_failed', 'this endpoint is called without an Authorization header; remove it', [
         { field: 'Authorization', message: 'must be absent' },
       ]);
     }
@@ -207,7 +207,7 @@ function authenticate(mode: AuthMode, header: string | undefined, tx: Tx, info: 
   }
   const unauthorized = (why: string) =>
     new HttpError(401, 'unauthorized', why, undefined, { 'www-authenticate': `Bearer, ${info.apiKeyScheme}` });
-  if (!header) throw unauthorized('authentication required: send an API key (D1) or a bearer token (D2)');
+  if (!header) throw unauthorized('authentication required: send an API key ("<scheme> <key>:<secret>") or a bearer token ("bearer <token>")');
   const m = /^(\S+)\s+(.+)$/.exec(header.trim());
   if (!m) throw unauthorized('malformed Authorization header');
   const scheme = m[1]!.toLowerCase();
@@ -223,5 +223,5 @@ function authenticate(mode: AuthMode, header: string | undefined, tx: Tx, info: 
     if (claims) return `person:${claims.personUid}`;
     throw unauthorized('invalid or expired access token');
   }
-  throw unauthorized(`unknown authorization scheme "${m[1]}"; use "${info.apiKeyScheme} <key>:<secret>" (D1) or "bearer <token>" (D2)`);
+  throw unauthorized(`unknown authorization scheme "${m[1]}"; use "${info.apiKeyScheme} <key>:<secret>" or "bearer <token>"`);
 }

@@ -86,6 +86,36 @@ afterAll(async () => {
 });
 
 describe('bo login in a terminal (tmux)', () => {
+  it('clears a refused entry, marks a typed code neutrally, and says when it was not accepted', async () => {
+    const user = await sandbox.user('totp');
+    const profile = `e2e-code-${process.pid}`;
+    startLogin('code', profile);
+    await waitFor('code', 'Email');
+    type('code', user.username);
+    await waitFor('code', 'Password');
+    type('code', user.password);
+    await waitFor('code', 'Type the 6-digit code, or c to use a recovery code.');
+    await waitFor('code', '? Code from your authenticator app');
+    // Five digits: refused at the prompt, and the prompt line is empty again.
+    type('code', '12345');
+    const refused = await waitFor('code', '> Type the 6-digit code');
+    expect(refused).toMatch(/^\? Code from your authenticator app\s*$/m);
+    // A wrong code is not shown as accepted: a neutral mark, then the refusal.
+    const secret = user.totpSecret!;
+    const now = () => execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim();
+    const bad = String((Number(now()) + 500_000) % 1_000_000).padStart(6, '0');
+    type('code', bad);
+    const after = await waitFor('code', 'That code was not accepted: 4 attempts left.');
+    expect(after).toContain(`› Code from your authenticator app ${bad}`);
+    expect(after).not.toContain(`✔ Code from`);
+    // The next code is read alone and signs in.
+    type('code', now());
+    const done = await waitFor('code', /TTY-ECHO=\S+/);
+    expect(done).toContain('EXIT=0');
+    expect(done).toMatch(/Signed in as /);
+    expect(done).toContain('TTY-ECHO=echo');
+  });
+
   it('draws a QR code that zbarimg decodes to the otpauth URI; Ctrl-C then stores nothing', async () => {
     const user = await sandbox.user('enroll');
     const profile = `e2e-qr-${process.pid}`;
@@ -95,6 +125,12 @@ describe('bo login in a terminal (tmux)', () => {
     await waitFor('qr', 'Password');
     type('qr', user.password);
     await waitFor('qr', 'How do you want to receive sign-in codes?');
+    // Keys pick the method: down to Email, then "t" back to TOTP; the numbers show.
+    expect(await waitFor('qr', '2. Email')).toContain('1. TOTP');
+    tmux('send-keys', '-t', 'qr', 'Down');
+    await waitFor('qr', /❯ 2\. Email/);
+    tmux('send-keys', '-t', 'qr', '-l', 't');
+    await waitFor('qr', /❯ 1\. TOTP/);
     tmux('send-keys', '-t', 'qr', 'Enter');
     const shown = await waitFor('qr', /Code from your authenticator app/);
     const uri = /Setup URI: (otpauth:\S+)/.exec(shown)![1]!;

@@ -77,6 +77,15 @@ export function parseCodeAnswer(text: string, ch: Challenge): ChallengeAction | 
   return null;
 }
 
+/**
+ * The enrollment choices. Each name starts with the word a person types for it (t or
+ * totp, e or email: the prompt picks by a name's first letters), and they are numbered.
+ */
+export const ENROLL_CHOICES: Array<{ name: string; value: EnrollMethod; description: string }> = [
+  { name: 'TOTP: an authenticator app (recommended)', value: 'totp', description: 'codes from an app such as Google Authenticator, 1Password or Aegis' },
+  { name: 'Email: a code sent to your address', value: 'email', description: 'a new code is emailed at each sign-in' },
+];
+
 export class Answers {
   private codeUsed = false;
   /** Switches made for --mechanism or --code; bounded, should a server not switch. */
@@ -148,6 +157,7 @@ export class Answers {
     const message = ch.mechanism === 'Email' ? 'Code from the email' : 'Code from your authenticator app';
     const answer = await p.input(message, {
       validate: (v) => (parseCodeAnswer(v, ch) ? true : choicesHint(ch)),
+      checkedLater: true,
     });
     const action = parseCodeAnswer(answer, ch)!;
     if (action.kind !== 'recovery') return action;
@@ -158,10 +168,7 @@ export class Answers {
   async enrollMethod(): Promise<EnrollMethod> {
     if (this.s.options.enroll) return this.s.options.enroll;
     const p = this.need('--enroll totp|email', 'This account must set up two-factor sign-in first.');
-    return p.select<EnrollMethod>('How do you want to receive sign-in codes?', [
-      { name: 'Authenticator app (TOTP, recommended)', value: 'totp' },
-      { name: 'Email', value: 'email' },
-    ]);
+    return p.select<EnrollMethod>('How do you want to receive sign-in codes?', ENROLL_CHOICES);
   }
 
   async enrollCode(method: EnrollMethod, secret: string | null): Promise<string> {
@@ -173,6 +180,7 @@ export class Answers {
       method === 'totp' ? 'the new secret is passed to the command in BO_TOTP_SECRET' : undefined);
     const answer = await p.input(method === 'totp' ? 'Code from your authenticator app' : 'Code from the email', {
       validate: (v) => (normalizeCode(v) ? true : 'Type the 6-digit code'),
+      checkedLater: true,
     });
     return normalizeCode(answer)!;
   }

@@ -3,7 +3,7 @@
 // go to stderr only when it is a terminal; a log gets a pointer to the file instead.
 // Files are created 0600 and never replace an existing file ('wx').
 
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import type { TotpEnrollment } from '../../api/tokens.js';
 import { BoError } from '../../output/errors.js';
 import { drawQr } from '../qr.js';
@@ -22,8 +22,15 @@ async function writeSecretFile(path: string, data: string | Buffer, flag: string
   }
 }
 
-export async function showTotpSetup(screen: Screen, e: TotpEnrollment, qrPng: string | undefined): Promise<void> {
+export async function showTotpSetup(
+  screen: Screen,
+  e: TotpEnrollment,
+  qrPng: string | undefined,
+  options: { replaceQrPng?: boolean } = {},
+): Promise<void> {
   if (qrPng) {
+    // After a restart the file holds this run's earlier, now void, QR code: replace it.
+    if (options.replaceQrPng) await rm(qrPng, { force: true });
     await writeSecretFile(qrPng, Buffer.from(e.qr_code_png_base64, 'base64'), '--qr-png');
     screen.say(`Wrote the QR code to ${qrPng} (it holds the secret: delete it once scanned).`);
   }

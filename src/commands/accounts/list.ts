@@ -1,4 +1,5 @@
 import { defineCommand } from '../../command.js';
+import { Option } from 'commander';
 import { addListOptions, type RawListOptions } from '../../api/list-options.js';
 import type { Account } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
@@ -22,7 +23,7 @@ export default defineCommand<Opts>({
   path: ['accounts', 'list'],
   summary: 'List accounts (GET /crm/accounts)',
   description:
-    'List accounts, newest pages first as the API returns them. --q matches part of a name or an exact Uid;\n' +
+    'List accounts in the order the API returns them. --q matches part of a name or an exact Uid; ' +
     '--segment keeps the members of a segment. The list options page through the API for you.',
   examples: [
     'bo accounts list --q acme',
@@ -33,29 +34,29 @@ export default defineCommand<Opts>({
   configure: (cmd) =>
     addListOptions(
       cmd
-        .option('--q <text>', 'part of an account name, or an exact account Uid')
-        .option('--search <text>', 'same as --q')
+        .addOption(new Option('--q <text>', 'part of an account name, or an exact account Uid').conflicts('search'))
+        .addOption(new Option('--search <text>', 'same as --q').conflicts('q'))
         .option('--segment <uid>', 'only accounts in this segment'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions }, { listAccounts }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor }, { checkUid }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/crm.js'),
-        import('../../api/paginate.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
       ]);
     const selection = parseListOptions(opts);
+    const q = checkSearch('--q', opts.q) ?? checkSearch('--search', opts.search);
     if (opts.segment !== undefined) checkUid('--segment', opts.segment);
     const client = await ctx.api();
     let total: number | undefined;
-    const records = listAccounts(client, { q: opts.q ?? opts.search, segmentUid: opts.segment }, selection, (meta) => {
+    const records = listAccounts(client, { q, segmentUid: opts.segment }, selection, (meta) => {
       total = meta.total;
     });
     const printed = await printList(ctx, records, columnsFor(accountColumns, opts.fields));
-    const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+    const note = listEndNote(printed, selection, total);
     if (note) say(ctx, note);
   },
 });

@@ -6,6 +6,9 @@ import { defineCommand } from '../../command.js';
 export default defineCommand({
   path: ['config', 'unset'],
   summary: 'Remove one setting of the current profile',
+  description:
+    'Remove base-url, api-key-scheme or timeout from the current profile; an unset key falls back to its default ' +
+    '(api-key-scheme bo, timeout 30; no base-url).',
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
   configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout'),
   async run(ctx, [key]) {

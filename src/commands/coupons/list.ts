@@ -38,17 +38,17 @@ export default defineCommand<Opts>({
         .option('--plan <uid>', 'only coupons that apply to this plan'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions }, { listCoupons }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/billing.js'),
-        import('../../api/paginate.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
         import('../../output/errors.js'),
       ]);
     const selection = parseListOptions(opts);
+    checkSearch('--search', opts.search);
     if (opts.plan !== undefined) checkUid('--plan', opts.plan);
     const client = await ctx.api();
     let total: number | undefined;
@@ -57,7 +57,7 @@ export default defineCommand<Opts>({
     });
     try {
       const printed = await printList(ctx, records, columnsFor(couponColumns, opts.fields));
-      const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+      const note = listEndNote(printed, selection, total);
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404 && opts.plan !== undefined) {

@@ -34,11 +34,10 @@ export default defineCommand<Opts>({
         .option('--active', 'only redemptions that have not expired'),
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ parseListOptions }, { listRedemptions }, { moreRecordsNote }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/billing.js'),
-        import('../../api/paginate.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
@@ -46,6 +45,7 @@ export default defineCommand<Opts>({
       ]);
     const couponUid = checkUid('<couponUid>', uid as string);
     const selection = parseListOptions(opts);
+    checkSearch('--search', opts.search);
     const client = await ctx.api();
     let total: number | undefined;
     const records = listRedemptions(client, couponUid, { active: opts.active, q: opts.search }, selection, (meta) => {
@@ -53,7 +53,7 @@ export default defineCommand<Opts>({
     });
     try {
       const printed = await printList(ctx, records, columnsFor(redemptionColumns, opts.fields));
-      const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+      const note = listEndNote(printed, selection, total);
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {

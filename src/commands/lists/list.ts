@@ -20,10 +20,9 @@ export default defineCommand<RawListOptions>({
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
   configure: (cmd) => addListOptions(cmd),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions }, { listLists }, { moreRecordsNote }, { printList, say }, { columnsFor }] = await Promise.all([
+    const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor }] = await Promise.all([
       import('../../api/list-options.js'),
       import('../../api/email.js'),
-      import('../../api/paginate.js'),
       import('../../output/print.js'),
       import('../../output/columns.js'),
     ]);
@@ -34,7 +33,7 @@ export default defineCommand<RawListOptions>({
       total = meta.total;
     });
     const printed = await printList(ctx, records, columnsFor(emailListColumns, opts.fields));
-    const note = selection.page === undefined && Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+    const note = listEndNote(printed, selection, total);
     if (note) say(ctx, note);
   },
 });

@@ -7,6 +7,9 @@ import { defineCommand } from '../../command.js';
 export default defineCommand({
   path: ['profiles', 'remove'],
   summary: 'Remove a profile, its settings and stored credentials',
+  description:
+    'Remove <name> from the config file and forget its stored token or API key (keychain and file). ' +
+    'When it was the current profile, the default profile becomes current again. Exit 3 when there is no such profile.',
   examples: ['bo profiles remove staging'],
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {

@@ -43,7 +43,7 @@ export default defineCommand<Opts>({
       .option('--memory', 'keep state in memory only')
       .option('--seed <n>', 'seed of the demo data (default 1)')
       .option('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)')
-      .option('--api-key-scheme <word>', 'scheme word of the API key header (D1)', 'bo'),
+      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header', 'bo'),
   async run(ctx, _args, opts) {
     const port = wholeNumber('--port', opts.port ?? '4010', 0, 65535);
     const host = opts.host ?? '127.0.0.1';

@@ -25,7 +25,7 @@ function preview(req: RouteRequest, tx: Tx) {
   const addOn = tx.need('AddOn', refField(b, 'AddOn', true)!, 'add-on');
   const minimum = typeof addOn.MinimumQuantity === 'number' ? addOn.MinimumQuantity : 1;
   const quantity = int(b, 'Quantity') ?? Math.max(1, minimum);
-  if (quantity < Math.max(1, minimum)) throw invalid('Quantity', `must be at least ${Math.max(1, minimum)} (the add-on's MinimumQuantity, D23)`);
+  if (quantity < Math.max(1, minimum)) throw invalid('Quantity', `must be at least ${Math.max(1, minimum)} (the add-on's MinimumQuantity)`);
   const now = tx.now();
   const start = date(b, 'StartDate') ?? now.toISOString();
   const oneTime = addOn.BillingAddOnType === 2;

@@ -88,7 +88,7 @@ function extendTrial(req: RouteRequest, tx: Tx) {
     throw invalid('accountUid', `account is not in trial (stage ${account.AccountStage} ${account.AccountStageLabel ?? ''})`.trim());
   }
   const end = typeof sub.EndDate === 'string' ? sub.EndDate : undefined;
-  if (end && Date.parse(to) <= Date.parse(end)) throw invalid('ToDate', `must be later than the current trial end ${end} (D21)`);
+  if (end && Date.parse(to) <= Date.parse(end)) throw invalid('ToDate', `must be later than the current trial end ${end}`);
   tx.put('Subscription', merged(tx, sub, { EndDate: to, ExpirationDate: expiration }));
   return ok(`Trial extended to ${to}`);
 }

@@ -1,0 +1,88 @@
+// Help topics: `bo help environment` and `bo help exit-codes`. Plain data, so adding a
+// variable or a code is one line; the help command renders them. Light: no imports.
+
+export interface EnvVariable {
+  /** One name, or several read together (`BO_API_KEY`, `BO_API_SECRET`). */
+  names: string[];
+  meaning: string;
+}
+
+/** Every environment variable `bo` reads. Keep in step with the code (grep `env.`). */
+export const environment: EnvVariable[] = [
+  { names: ['BO_PROFILE'], meaning: 'the tenant profile, as --profile' },
+  { names: ['BO_BASE_URL'], meaning: 'the tenant root, as --base-url' },
+  { names: ['BO_SANDBOX'], meaning: '1: use the embedded sandbox, as --sandbox' },
+  { names: ['BO_TOKEN'], meaning: 'a bearer token; wins over stored credentials (for CI)' },
+  { names: ['BO_API_KEY', 'BO_API_SECRET'], meaning: 'an API key pair; wins over stored credentials (for CI)' },
+  { names: ['BO_NO_INPUT'], meaning: '1: never prompt, as --no-input' },
+  { names: ['BO_DEBUG'], meaning: '1: HTTP trace on stderr with secrets redacted, as --verbose' },
+  { names: ['BO_TIMEOUT'], meaning: 'per-request timeout in seconds, as --timeout (default 30)' },
+  { names: ['BO_CONFIG_DIR'], meaning: 'the folder of config.json (and credentials.json with --insecure-storage)' },
+  { names: ['BO_DATA_DIR'], meaning: "the data folder, where the embedded sandbox keeps its state" },
+  { names: ['BO_NO_PROGRESS'], meaning: '1: no progress line on stderr during long work (batches from stdin)' },
+  { names: ['BO_KEYCHAIN_TIMEOUT'], meaning: 'seconds before a keychain call gives up (default 10)' },
+  {
+    names: ['BO_TOTP_SECRET'],
+    meaning: 'set by bo, not read: the new authenticator secret, passed to the --code-command of bo login during enrollment',
+  },
+  { names: ['XDG_CONFIG_HOME'], meaning: 'the config folder is $XDG_CONFIG_HOME/bo when BO_CONFIG_DIR is not set (else ~/.config/bo)' },
+  { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
+  { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are' },
+  { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
+  { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color' },
+  { names: ['TERM'], meaning: 'dumb: no colour' },
+  { names: ['LC_ALL', 'LC_CTYPE', 'LANG'], meaning: 'the locale, first set wins: when it is not UTF-8, symbols fall back to ASCII' },
+  {
+    names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
+    meaning: 'proxies for https and http requests, and the hosts that bypass them (lower-case names work too)',
+  },
+];
+
+export const exitCodes: Array<{ code: number; meaning: string; script: string }> = [
+  { code: 0, meaning: 'success', script: 'carry on' },
+  {
+    code: 1,
+    meaning: 'the request failed: a server refusal not listed below (validation, conflict, expired), a server error, the network, a timeout, an unexpected answer',
+    script: 'read the message; retry later only if the failure looks temporary (a write may already have happened)',
+  },
+  {
+    code: 2,
+    meaning: 'usage: unknown command or flag, invalid input (nothing was sent), a confirmation needed under --no-input',
+    script: 'fix the command line; retrying the same line fails the same way (pass --yes to confirm under --no-input)',
+  },
+  { code: 3, meaning: 'not found', script: 'the record does not exist: treat as absent, or check the Uid' },
+  {
+    code: 4,
+    meaning: 'authentication: no credentials, rejected credentials, not permitted, wrong password, a two-factor code refused or missing',
+    script: 'sign in again (bo login), or set BO_TOKEN or BO_API_KEY and BO_API_SECRET; check with bo auth status --verify',
+  },
+  { code: 5, meaning: 'rate limited, after the retries', script: 'wait (the message says how long) and run it again' },
+  { code: 130, meaning: 'interrupted (Ctrl-C)', script: 'stop; a write in flight may or may not have happened' },
+];
+
+export const topicNames = ['environment', 'exit-codes'] as const;
+
+/** How the help command lays out text: commander's, wrapped to the terminal. */
+export interface Layout {
+  paragraph(text: string): string;
+  /** A term and its description, the description wrapped beside the term. */
+  item(term: string, termWidth: number, description: string): string;
+}
+
+export function renderTopic(name: string, layout: Layout): string | undefined {
+  if (name === 'environment') {
+    const terms = environment.map((v) => v.names.join(', '));
+    const width = Math.max(...terms.map((t) => t.length));
+    return (
+      `${layout.paragraph('Environment variables bo reads. A flag given on the command line wins over its variable.')}\n\n` +
+      `${environment.map((v, i) => layout.item(terms[i]!, width, v.meaning)).join('\n')}\n`
+    );
+  }
+  if (name === 'exit-codes') {
+    return (
+      `${layout.paragraph('Exit codes, and what a script should do about each.')}\n\n` +
+      `${exitCodes.map((c) => layout.item(String(c.code), 3, `${c.meaning}.\nScript: ${c.script}.`)).join('\n\n')}\n`
+    );
+  }
+  return undefined;
+}
