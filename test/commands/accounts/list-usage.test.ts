@@ -25,7 +25,11 @@ async function refused(argv: string[], flags: string[]): Promise<string> {
   const r = await runBo(argv, { env: env() });
   expect(r.code, argv.join(' ')).toBe(2);
   expect(r.stdout).toBe('');
-  expect(r.stderr).toMatch(/^error: [^\n]+\n$/);
+  // One error line; under --json the documented error object follows it.
+  const [line, json, ...rest] = r.stderr.split('\n');
+  expect(line).toMatch(/^error: /);
+  if (json) expect(JSON.parse(json)).toMatchObject({ error: { status: null, code: 'usage' } });
+  expect(rest.filter(Boolean)).toEqual([]);
   for (const flag of flags) expect(r.stderr, argv.join(' ')).toContain(flag);
   expect(await accountRequests()).toBe(before);
   return r.stderr;
