@@ -19,7 +19,8 @@ export default defineCommand<Opts>({
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`.\n' +
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise.\n' +
     'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to\n' +
-    'GET, or POST when fields or --input are given. --paginate walks every page (D13) and prints the\n' +
+    'GET, or POST when fields or --input are given. --paginate walks every page (each next offset\n' +
+    'following the page size the server applied) and prints the\n' +
     'items as one JSON array (or one per line with --jsonl). --dry-run prints the method, URL and body\n' +
     'that would be sent (--json: {"method","url","body"}) and sends nothing.',
   examples: [
@@ -38,7 +39,7 @@ export default defineCommand<Opts>({
       .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
       .option('--input <file>', 'JSON body from a file, or - for stdin')
       .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (the D4 endpoints)')
+      .option('--no-auth', 'send no credentials (the public list subscription and magic-link endpoints take none)')
       .option('--dry-run', 'print the request that would be sent; send nothing'),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
