@@ -78,6 +78,8 @@ export default defineCommand<Opts>({
           return changes;
         },
         request: (u, changes) => updateDealRequest(u, changes),
+        notFound: (u, changes) =>
+          `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,
         print: async (c, _u, res) => printAnswer(c, res.body),
         confirm: (u, changes) => `Deal ${u} updated: ${Object.keys(changes).join(', ')}`,
       },
