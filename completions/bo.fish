@@ -58,6 +58,16 @@ function __bo_child -a path word
             echo 'bo drips'
         case 'bo/articles'
             echo 'bo articles'
+        case 'bo/deals'
+            echo 'bo deals'
+        case 'bo/subscriptions'
+            echo 'bo subscriptions'
+        case 'bo/memberships'
+            echo 'bo memberships'
+        case 'bo/people'
+            echo 'bo people'
+        case 'bo/payment-info'
+            echo 'bo payment-info'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -104,12 +114,28 @@ function __bo_child -a path word
             echo 'bo coupons redemptions'
         case 'bo lists/list'
             echo 'bo lists list'
+        case 'bo lists/create'
+            echo 'bo lists create'
+        case 'bo lists/subscribe'
+            echo 'bo lists subscribe'
         case 'bo broadcasts/get'
             echo 'bo broadcasts get'
         case 'bo drips/delete'
             echo 'bo drips delete'
+        case 'bo drips/add-message'
+            echo 'bo drips add-message'
         case 'bo articles/untag'
             echo 'bo articles untag'
+        case 'bo deals/update'
+            echo 'bo deals update'
+        case 'bo subscriptions/require-upgrade'
+            echo 'bo subscriptions require-upgrade'
+        case 'bo memberships/update'
+            echo 'bo memberships update'
+        case 'bo people/magic-link'
+            echo 'bo people magic-link'
+        case 'bo payment-info/update'
+            echo 'bo payment-info update'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -227,9 +253,79 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo lists list/--order-by'
             return 0
+        case 'bo lists create/--name'
+            return 0
+        case 'bo lists create/--description'
+            return 0
+        case 'bo lists create/--welcome-subject'
+            return 0
+        case 'bo lists create/--welcome-body'
+            return 0
+        case 'bo lists create/--welcome-from-name'
+            return 0
+        case 'bo lists create/--welcome-from-email'
+            return 0
+        case 'bo lists subscribe/--email'
+            return 0
+        case 'bo lists subscribe/--first-name'
+            return 0
+        case 'bo lists subscribe/--last-name'
+            return 0
+        case 'bo lists subscribe/--source'
+            return 0
+        case 'bo lists subscribe/--concurrency'
+            return 0
         case 'bo drips delete/--concurrency'
             return 0
+        case 'bo drips add-message/--subject'
+            return 0
+        case 'bo drips add-message/--body'
+            return 0
+        case 'bo drips add-message/--name'
+            return 0
+        case 'bo drips add-message/--delay-hours'
+            return 0
+        case 'bo drips add-message/--days-after-prior'
+            return 0
         case 'bo articles untag/--concurrency'
+            return 0
+        case 'bo deals update/--name'
+            return 0
+        case 'bo deals update/--amount'
+            return 0
+        case 'bo deals update/--due'
+            return 0
+        case 'bo deals update/--weight'
+            return 0
+        case 'bo deals update/--assigned-to'
+            return 0
+        case 'bo deals update/--stage'
+            return 0
+        case 'bo deals update/--data'
+            return 0
+        case 'bo deals update/--concurrency'
+            return 0
+        case 'bo subscriptions require-upgrade/--quantity'
+            return 0
+        case 'bo subscriptions require-upgrade/--message'
+            return 0
+        case 'bo subscriptions require-upgrade/--concurrency'
+            return 0
+        case 'bo memberships update/--role'
+            return 0
+        case 'bo payment-info update/--account'
+            return 0
+        case 'bo payment-info update/--payment-token'
+            return 0
+        case 'bo payment-info update/--payment-method-type'
+            return 0
+        case 'bo payment-info update/--name-on-card'
+            return 0
+        case 'bo payment-info update/--last4'
+            return 0
+        case 'bo payment-info update/--exp-month'
+            return 0
+        case 'bo payment-info update/--exp-year'
             return 0
         case 'bo api/-X'
             return 0
@@ -314,6 +410,11 @@ complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, creat
 complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
 complete -c bo -n "__bo_commands 'bo'" -a "'drips'" -d 'Email drip campaigns: add messages, delete'
 complete -c bo -n "__bo_commands 'bo'" -a "'articles'" -d 'Support articles: remove tags'
+complete -c bo -n "__bo_commands 'bo'" -a "'deals'" -d 'CRM deals: update'
+complete -c bo -n "__bo_commands 'bo'" -a "'subscriptions'" -d 'Subscriptions: require a plan upgrade'
+complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account memberships: update role, primary contact, invoices'
+complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
+complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -482,6 +583,8 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -s h -l help -d 'help with 
 
 # bo lists
 complete -c bo -n "__bo_commands 'bo lists'" -a "'list'" -d 'List email lists (GET /email/lists)'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'create'" -d 'Create an email list'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'subscribe'" -d 'Subscribe an email address to a list (--email - reads addresses from stdin)'
 complete -c bo -n "__bo_at 'bo lists'" -s h -l help -d 'help with examples'
 
 # bo lists list
@@ -494,6 +597,31 @@ complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose 
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 
+# bo lists create
+complete -c bo -n "__bo_at 'bo lists create'" -l name -x -d 'the list name, unique, 1-100 characters'
+complete -c bo -n "__bo_at 'bo lists create'" -l description -x -d 'a description (@file reads a file)'
+complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribers must confirm by email'
+complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-subject -x -d 'subject of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-body -x -d 'body of the welcome email (@file reads a file)'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-name -x -d 'sender name of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-email -x -d 'sender address of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
+
+# bo lists subscribe
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l email -x -d 'the address to subscribe, or - for stdin'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l first-name -x -d 'first name of a new person'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l last-name -x -d 'last name of a new person'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l send-welcome -d "send the list's welcome email"
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l source -x -d 'where the subscription came from'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
+
 # bo broadcasts
 complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'get'" -d 'Show one broadcast campaign by Uid (exit 3 when absent)'
 complete -c bo -n "__bo_at 'bo broadcasts'" -s h -l help -d 'help with examples'
@@ -503,6 +631,7 @@ complete -c bo -n "__bo_at 'bo broadcasts get'" -s h -l help -d 'help with examp
 
 # bo drips
 complete -c bo -n "__bo_commands 'bo drips'" -a "'delete'" -d 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo drips'" -a "'add-message'" -d 'Add a message to a drip campaign (the campaign then stays inactive until reviewed)'
 complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 
 # bo drips delete
@@ -511,6 +640,16 @@ complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask for confirma
 complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
+
+# bo drips add-message
+complete -c bo -n "__bo_at 'bo drips add-message'" -l subject -x -d 'the subject, 1-250 characters'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l body -x -d 'the body (@file reads a file)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l name -x -d 'a name for the message, at most 250 characters'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l delay-hours -x -d 'hours after the trigger before it is sent'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l days-after-prior -x -d 'days after the prior message before it is sent'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -s h -l help -d 'help with examples'
 
 # bo articles
 complete -c bo -n "__bo_commands 'bo articles'" -a "'untag'" -d 'Remove a tag from a support article (- reads article Uids from stdin)'
@@ -523,12 +662,83 @@ complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: req
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
 
+# bo deals
+complete -c bo -n "__bo_commands 'bo deals'" -a "'update'" -d 'Change fields of a deal (- reads Uids from stdin)'
+complete -c bo -n "__bo_at 'bo deals'" -s h -l help -d 'help with examples'
+
+# bo deals update
+complete -c bo -n "__bo_at 'bo deals update'" -l name -x -d 'the deal name, 1-250 characters'
+complete -c bo -n "__bo_at 'bo deals update'" -l amount -x -d 'the amount, a decimal number'
+complete -c bo -n "__bo_at 'bo deals update'" -l due -x -d 'the due date (date or date-time)'
+complete -c bo -n "__bo_at 'bo deals update'" -l weight -x -d 'the weight, a whole number'
+complete -c bo -n "__bo_at 'bo deals update'" -l assigned-to -x -d 'the client identifier of the person it is assigned to'
+complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d 'the pipeline stage Uid'
+complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
+complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
+
+# bo subscriptions
+complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'require-upgrade'" -d 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)'
+complete -c bo -n "__bo_at 'bo subscriptions'" -s h -l help -d 'help with examples'
+
+# bo subscriptions require-upgrade
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l quantity -x -d 'the quantity the subscription must be upgraded to'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l message -x -d 'the message shown to the customer (@file reads a file)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l clear -d 'lift the requirement instead'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
+
+# bo memberships
+complete -c bo -n "__bo_commands 'bo memberships'" -a "'update'" -d "Change a person's membership of an account"
+complete -c bo -n "__bo_at 'bo memberships'" -s h -l help -d 'help with examples'
+
+# bo memberships update
+complete -c bo -n "__bo_at 'bo memberships update'" -l primary -d 'make it the primary contact'
+complete -c bo -n "__bo_at 'bo memberships update'" -l no-primary -d 'make it not the primary contact'
+complete -c bo -n "__bo_at 'bo memberships update'" -l receive-invoices -d 'send it the invoices'
+complete -c bo -n "__bo_at 'bo memberships update'" -l no-receive-invoices -d 'stop sending it the invoices'
+complete -c bo -n "__bo_at 'bo memberships update'" -l role -x -d 'the role number'
+complete -c bo -n "__bo_at 'bo memberships update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo memberships update'" -s h -l help -d 'help with examples'
+
+# bo people
+complete -c bo -n "__bo_commands 'bo people'" -a "'magic-link'" -d 'Email a sign-in link to a person'
+complete -c bo -n "__bo_at 'bo people'" -s h -l help -d 'help with examples'
+
+# bo people magic-link
+complete -c bo -n "__bo_at 'bo people magic-link'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo people magic-link'" -s h -l help -d 'help with examples'
+
+# bo payment-info
+complete -c bo -n "__bo_commands 'bo payment-info'" -a "'update'" -d 'Save payment information (a provider token, never a card number) for an account'
+complete -c bo -n "__bo_at 'bo payment-info'" -s h -l help -d 'help with examples'
+
+# bo payment-info update
+complete -c bo -n "__bo_at 'bo payment-info update'" -l account -x -d 'the account Uid'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l payment-token -x -d "the payment provider's token, or - to read it from stdin"
+complete -c bo -n "__bo_at 'bo payment-info update'" -l payment-method-type -x -d 'the payment method type, e.g. card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l name-on-card -x -d 'the name on the card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l last4 -x -d 'the last four digits of the card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-month -x -d 'the expiry month, 1-12'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-year -x -d 'the expiry year, four digits'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo payment-info update'" -s h -l help -d 'help with examples'
+
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method'
 complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
-complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (the D4 endpoints)'
+complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (the public list subscription and magic-link endpoints take none)'
 complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'print the request that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
@@ -570,4 +780,4 @@ complete -c bo -n "__bo_at 'bo completion'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shell'
 
 # bo help
-complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion'" -d 'command'
