@@ -88,7 +88,7 @@ describe('bo accounts cancel', () => {
     for (const [argv, message] of [
       [[account(5), '--reason', '', '--yes'], /^error: --reason must not be empty/],
       [[account(5), '--yes'], /^error: required option '--reason <text>' not specified/],
-      [[account(5), '--reason', '@/nonexistent/file', '--yes'], /^error: --reason: cannot read the file \/nonexistent\/file \(ENOENT\)/],
+      [[account(5), '--reason', '@/nonexistent/file', '--yes'], /^error: --reason cannot read "\/nonexistent\/file": no such file$/m],
       [[account(5), '--reason', 'x', '--comment', '', '--yes'], /^error: --comment must not be empty/],
     ] as Array<[string[], RegExp]>) {
       const r = await runBo(['accounts', 'cancel', ...argv], { env: env() });
