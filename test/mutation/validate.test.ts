@@ -16,9 +16,19 @@ describe('checkDate', () => {
   });
 
   it('refuses what is not a real date, or a date-time without a zone, naming the flag', () => {
-    for (const bad of ['2023-02-29', '2027-13-01', '2027-1-31', '31/01/2027', 'tomorrow', '', '2027-01-31T25:00:00Z', '2027-01-31T10:00:00', '2027-01-31 10:00Z']) {
+    for (const [bad, message] of [
+      ['2023-02-29', /^--due is not a real date: "2023-02-29"$/],
+      ['2027-13-01', /^--due is not a real date/],
+      ['2027-1-31', /^--due must be a date \(YYYY-MM-DD/],
+      ['31/01/2027', /^--due must be a date/],
+      ['tomorrow', /^--due must be a date/],
+      ['', /^--due must be a date/],
+      ['2027-01-31T25:00:00Z', /^--due is not a real time of day/],
+      ['2027-01-31T10:00:00', /^--due needs a time zone/],
+      ['2027-01-31 10:00', /^--due needs a time zone/],
+    ] as Array<[string, RegExp]>) {
       expect(() => checkDate('--due', bad), bad).toThrow(UsageError);
-      expect(() => checkDate('--due', bad), bad).toThrow(/^--due must be/);
+      expect(() => checkDate('--due', bad), bad).toThrow(message);
     }
   });
 });
@@ -37,11 +47,11 @@ describe('checkText', () => {
   it('checks the length in characters and reads @file', async () => {
     expect(await checkText('--name', 'héllo', { min: 1, max: 5 })).toBe('héllo');
     await expect(checkText('--name', '', { min: 1 })).rejects.toThrow('--name must not be empty');
-    await expect(checkText('--name', 'x'.repeat(101), { min: 1, max: 100 })).rejects.toThrow('--name must be at most 100 characters, got 101');
+    await expect(checkText('--name', 'x'.repeat(101), { min: 1, max: 100 })).rejects.toThrow('--name must be at most 100 characters (got 101)');
     const t = tempConfig();
     const file = join(t.root, 'body.txt');
     writeFileSync(file, 'from a file');
     expect(await checkText('--body', `@${file}`, {})).toBe('from a file');
-    await expect(checkText('--body', '@/no/such/file', {})).rejects.toThrow('--body: cannot read the file /no/such/file (ENOENT)');
+    await expect(checkText('--body', '@/no/such/file', {})).rejects.toThrow('--body cannot read "/no/such/file": no such file');
   });
 });

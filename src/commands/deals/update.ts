@@ -81,7 +81,9 @@ export default defineCommand<Opts>({
         notFound: (u, changes) =>
           `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,
         print: async (c, _u, res) => printAnswer(c, res.body),
-        confirm: (u, changes) => `Deal ${u} updated: ${Object.keys(changes).join(', ')}`,
+        // A date typed bare is sent as an instant: say which.
+        confirm: (u, changes) =>
+          `Deal ${u} updated: ${Object.keys(changes).map((k) => (k === 'DueDate' ? `DueDate ${changes.DueDate}` : k)).join(', ')}`,
       },
       uid as string,
       opts,

@@ -22,7 +22,7 @@ describe('bo deals update', () => {
     const before = await sb.record('Deal', uid);
     const r = await runBo(['deals', 'update', uid, '--amount', '1200.5', '--stage', stage(), '--due', '2027-01-31'], { env: env() });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Deal ${uid} updated: Amount, DueDate, DealPipelineStage\n`);
+    expect(r.stderr).toBe(`Deal ${uid} updated: Amount, DueDate 2027-01-31T23:59:59.000Z, DealPipelineStage\n`);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain(`Uid\t${uid}`);
     expect(lines).toContain('Amount\t1200.5');
