@@ -111,6 +111,22 @@ describe('bo lists subscribe', () => {
     expect(sent.every((a) => a.who === null && a.status === 201)).toBe(true);
   });
 
+  it('on a protected profile it needs --yes without a terminal, like every mutation, though it sends no credential', async () => {
+    const t = tempConfig();
+    expect((await runBo(['config', 'set', 'protected', 'true'], { env: t.env })).code).toBe(0);
+    const protectedEnv = { ...t.env, BO_BASE_URL: sb.url };
+    const before = (await sb.activity()).length;
+    const refused = await runBo(['lists', 'subscribe', newsletter, '--email', 'p@example.com'], { env: protectedEnv });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      `error: Subscribe p@example.com to list ${newsletter} on profile "default" (${sb.url}) needs confirmation; pass --yes (profile "default" is protected)`,
+    );
+    expect(await sb.activity()).toHaveLength(before);
+    const ok = await runBo(['lists', 'subscribe', newsletter, '--email', 'p@example.com', '--yes'], { env: protectedEnv });
+    expect(ok.code).toBe(0);
+    expect((await sb.activity()).slice(before)).toEqual([expect.objectContaining({ status: 201, who: null })]);
+  });
+
   it('--help shows examples, a batch one included', async () => {
     const r = await runBo(['lists', 'subscribe', '--help']);
     expect(r.stdout).toMatch(/takes no credentials/);
