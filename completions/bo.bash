@@ -13,13 +13,18 @@ _bo_child() {
     '0 addons') REPLY=25 ;;
     '0 coupons') REPLY=29 ;;
     '0 lists') REPLY=33 ;;
-    '0 broadcasts') REPLY=36 ;;
-    '0 drips') REPLY=39 ;;
-    '0 articles') REPLY=42 ;;
-    '0 api') REPLY=45 ;;
-    '0 sandbox') REPLY=46 ;;
-    '0 completion') REPLY=53 ;;
-    '0 help') REPLY=54 ;;
+    '0 broadcasts') REPLY=38 ;;
+    '0 drips') REPLY=41 ;;
+    '0 articles') REPLY=45 ;;
+    '0 deals') REPLY=48 ;;
+    '0 subscriptions') REPLY=51 ;;
+    '0 memberships') REPLY=54 ;;
+    '0 people') REPLY=57 ;;
+    '0 payment-info') REPLY=60 ;;
+    '0 api') REPLY=63 ;;
+    '0 sandbox') REPLY=64 ;;
+    '0 completion') REPLY=71 ;;
+    '0 help') REPLY=72 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -45,19 +50,32 @@ _bo_child() {
     '29 redemptions') REPLY=31 ;;
     '29 help') REPLY=32 ;;
     '33 list') REPLY=34 ;;
-    '33 help') REPLY=35 ;;
-    '36 get') REPLY=37 ;;
-    '36 help') REPLY=38 ;;
-    '39 delete') REPLY=40 ;;
-    '39 help') REPLY=41 ;;
-    '42 untag') REPLY=43 ;;
-    '42 help') REPLY=44 ;;
-    '46 serve') REPLY=47 ;;
-    '46 users') REPLY=48 ;;
-    '46 fixtures') REPLY=49 ;;
-    '46 outbox') REPLY=50 ;;
-    '46 reset') REPLY=51 ;;
-    '46 help') REPLY=52 ;;
+    '33 create') REPLY=35 ;;
+    '33 subscribe') REPLY=36 ;;
+    '33 help') REPLY=37 ;;
+    '38 get') REPLY=39 ;;
+    '38 help') REPLY=40 ;;
+    '41 delete') REPLY=42 ;;
+    '41 add-message') REPLY=43 ;;
+    '41 help') REPLY=44 ;;
+    '45 untag') REPLY=46 ;;
+    '45 help') REPLY=47 ;;
+    '48 update') REPLY=49 ;;
+    '48 help') REPLY=50 ;;
+    '51 require-upgrade') REPLY=52 ;;
+    '51 help') REPLY=53 ;;
+    '54 update') REPLY=55 ;;
+    '54 help') REPLY=56 ;;
+    '57 magic-link') REPLY=58 ;;
+    '57 help') REPLY=59 ;;
+    '60 update') REPLY=61 ;;
+    '60 help') REPLY=62 ;;
+    '64 serve') REPLY=65 ;;
+    '64 users') REPLY=66 ;;
+    '64 fixtures') REPLY=67 ;;
+    '64 outbox') REPLY=68 ;;
+    '64 reset') REPLY=69 ;;
+    '64 help') REPLY=70 ;;
     *) return 1 ;;
   esac
 }
@@ -65,7 +83,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
@@ -98,28 +116,46 @@ _bo_node() {
     30) _bo_cmds=(); _bo_flags=('--active' '--search' '--plan' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     31) _bo_cmds=(); _bo_flags=('--search' '--active' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    33) _bo_cmds=('list' 'help'); _bo_flags=('-h' '--help') ;;
+    33) _bo_cmds=('list' 'create' 'subscribe' 'help'); _bo_flags=('-h' '--help') ;;
     34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
-    35) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    36) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--double-opt-in' '--internal' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--dry-run' '--yes' '-h' '--help') ;;
+    36) _bo_cmds=(); _bo_flags=('--email' '--first-name' '--last-name' '--send-welcome' '--source' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     37) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    38) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    39) _bo_cmds=('delete' 'help'); _bo_flags=('-h' '--help') ;;
-    40) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
-    41) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    42) _bo_cmds=('untag' 'help'); _bo_flags=('-h' '--help') ;;
-    43) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    38) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
+    39) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    40) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    41) _bo_cmds=('delete' 'add-message' 'help'); _bo_flags=('-h' '--help') ;;
+    42) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    43) _bo_cmds=(); _bo_flags=('--subject' '--body' '--name' '--delay-hours' '--days-after-prior' '--dry-run' '--yes' '-h' '--help') ;;
     44) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    45) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '-h' '--help') ;;
-    46) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    47) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
-    48) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    49) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    50) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    51) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    52) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    45) _bo_cmds=('untag' 'help'); _bo_flags=('-h' '--help') ;;
+    46) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    47) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    48) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
+    49) _bo_cmds=(); _bo_flags=('--name' '--amount' '--due' '--weight' '--assigned-to' '--stage' '--data' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
+    50) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    51) _bo_cmds=('require-upgrade' 'help'); _bo_flags=('-h' '--help') ;;
+    52) _bo_cmds=(); _bo_flags=('--quantity' '--message' '--clear' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     53) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    54) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    54) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
+    55) _bo_cmds=(); _bo_flags=('--primary' '--no-primary' '--receive-invoices' '--no-receive-invoices' '--role' '--dry-run' '--yes' '-h' '--help') ;;
+    56) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    57) _bo_cmds=('magic-link' 'help'); _bo_flags=('-h' '--help') ;;
+    58) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '-h' '--help') ;;
+    59) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    60) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
+    61) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
+    62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '-h' '--help') ;;
+    64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    67) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    68) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    69) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    70) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -234,49 +270,129 @@ _bo_flag() {
     '34 --filter') REPLY=text ;;
     '34 --order-by') REPLY=text ;;
     '34 -h'|'34 --help') REPLY=none ;;
+    '35 --name') REPLY=text ;;
+    '35 --description') REPLY=text ;;
+    '35 --double-opt-in') REPLY=none ;;
+    '35 --internal') REPLY=none ;;
+    '35 --welcome-subject') REPLY=text ;;
+    '35 --welcome-body') REPLY=text ;;
+    '35 --welcome-from-name') REPLY=text ;;
+    '35 --welcome-from-email') REPLY=text ;;
+    '35 --dry-run') REPLY=none ;;
+    '35 --yes') REPLY=none ;;
     '35 -h'|'35 --help') REPLY=none ;;
+    '36 --email') REPLY=text ;;
+    '36 --first-name') REPLY=text ;;
+    '36 --last-name') REPLY=text ;;
+    '36 --send-welcome') REPLY=none ;;
+    '36 --source') REPLY=text ;;
+    '36 --dry-run') REPLY=none ;;
+    '36 --yes') REPLY=none ;;
+    '36 --concurrency') REPLY=text ;;
+    '36 --fail-fast') REPLY=none ;;
     '36 -h'|'36 --help') REPLY=none ;;
     '37 -h'|'37 --help') REPLY=none ;;
     '38 -h'|'38 --help') REPLY=none ;;
     '39 -h'|'39 --help') REPLY=none ;;
-    '40 --dry-run') REPLY=none ;;
-    '40 --yes') REPLY=none ;;
-    '40 --concurrency') REPLY=text ;;
-    '40 --fail-fast') REPLY=none ;;
     '40 -h'|'40 --help') REPLY=none ;;
     '41 -h'|'41 --help') REPLY=none ;;
+    '42 --dry-run') REPLY=none ;;
+    '42 --yes') REPLY=none ;;
+    '42 --concurrency') REPLY=text ;;
+    '42 --fail-fast') REPLY=none ;;
     '42 -h'|'42 --help') REPLY=none ;;
+    '43 --subject') REPLY=text ;;
+    '43 --body') REPLY=text ;;
+    '43 --name') REPLY=text ;;
+    '43 --delay-hours') REPLY=text ;;
+    '43 --days-after-prior') REPLY=text ;;
     '43 --dry-run') REPLY=none ;;
     '43 --yes') REPLY=none ;;
-    '43 --concurrency') REPLY=text ;;
-    '43 --fail-fast') REPLY=none ;;
     '43 -h'|'43 --help') REPLY=none ;;
     '44 -h'|'44 --help') REPLY=none ;;
-    '45 -X'|'45 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
-    '45 -F'|'45 --field') REPLY=text ;;
-    '45 --input') REPLY=file ;;
-    '45 --paginate') REPLY=none ;;
-    '45 --no-auth') REPLY=none ;;
-    '45 --dry-run') REPLY=none ;;
     '45 -h'|'45 --help') REPLY=none ;;
+    '46 --dry-run') REPLY=none ;;
+    '46 --yes') REPLY=none ;;
+    '46 --concurrency') REPLY=text ;;
+    '46 --fail-fast') REPLY=none ;;
     '46 -h'|'46 --help') REPLY=none ;;
-    '47 --port') REPLY=text ;;
-    '47 --host') REPLY=text ;;
-    '47 --allow-remote') REPLY=none ;;
-    '47 --state') REPLY=file ;;
-    '47 --memory') REPLY=none ;;
-    '47 --seed') REPLY=text ;;
-    '47 --accounts') REPLY=text ;;
-    '47 --api-key-scheme') REPLY=text ;;
     '47 -h'|'47 --help') REPLY=none ;;
     '48 -h'|'48 --help') REPLY=none ;;
+    '49 --name') REPLY=text ;;
+    '49 --amount') REPLY=text ;;
+    '49 --due') REPLY=text ;;
+    '49 --weight') REPLY=text ;;
+    '49 --assigned-to') REPLY=text ;;
+    '49 --stage') REPLY=text ;;
+    '49 --data') REPLY=text ;;
+    '49 --dry-run') REPLY=none ;;
+    '49 --yes') REPLY=none ;;
+    '49 --concurrency') REPLY=text ;;
+    '49 --fail-fast') REPLY=none ;;
     '49 -h'|'49 --help') REPLY=none ;;
-    '50 --last') REPLY=none ;;
     '50 -h'|'50 --help') REPLY=none ;;
     '51 -h'|'51 --help') REPLY=none ;;
+    '52 --quantity') REPLY=text ;;
+    '52 --message') REPLY=text ;;
+    '52 --clear') REPLY=none ;;
+    '52 --dry-run') REPLY=none ;;
+    '52 --yes') REPLY=none ;;
+    '52 --concurrency') REPLY=text ;;
+    '52 --fail-fast') REPLY=none ;;
     '52 -h'|'52 --help') REPLY=none ;;
     '53 -h'|'53 --help') REPLY=none ;;
     '54 -h'|'54 --help') REPLY=none ;;
+    '55 --primary') REPLY=none ;;
+    '55 --no-primary') REPLY=none ;;
+    '55 --receive-invoices') REPLY=none ;;
+    '55 --no-receive-invoices') REPLY=none ;;
+    '55 --role') REPLY=text ;;
+    '55 --dry-run') REPLY=none ;;
+    '55 --yes') REPLY=none ;;
+    '55 -h'|'55 --help') REPLY=none ;;
+    '56 -h'|'56 --help') REPLY=none ;;
+    '57 -h'|'57 --help') REPLY=none ;;
+    '58 --dry-run') REPLY=none ;;
+    '58 --yes') REPLY=none ;;
+    '58 -h'|'58 --help') REPLY=none ;;
+    '59 -h'|'59 --help') REPLY=none ;;
+    '60 -h'|'60 --help') REPLY=none ;;
+    '61 --account') REPLY=text ;;
+    '61 --payment-token') REPLY=text ;;
+    '61 --payment-method-type') REPLY=text ;;
+    '61 --name-on-card') REPLY=text ;;
+    '61 --last4') REPLY=text ;;
+    '61 --exp-month') REPLY=text ;;
+    '61 --exp-year') REPLY=text ;;
+    '61 --dry-run') REPLY=none ;;
+    '61 --yes') REPLY=none ;;
+    '61 -h'|'61 --help') REPLY=none ;;
+    '62 -h'|'62 --help') REPLY=none ;;
+    '63 -X'|'63 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
+    '63 -F'|'63 --field') REPLY=text ;;
+    '63 --input') REPLY=file ;;
+    '63 --paginate') REPLY=none ;;
+    '63 --no-auth') REPLY=none ;;
+    '63 --dry-run') REPLY=none ;;
+    '63 -h'|'63 --help') REPLY=none ;;
+    '64 -h'|'64 --help') REPLY=none ;;
+    '65 --port') REPLY=text ;;
+    '65 --host') REPLY=text ;;
+    '65 --allow-remote') REPLY=none ;;
+    '65 --state') REPLY=file ;;
+    '65 --memory') REPLY=none ;;
+    '65 --seed') REPLY=text ;;
+    '65 --accounts') REPLY=text ;;
+    '65 --api-key-scheme') REPLY=text ;;
+    '65 -h'|'65 --help') REPLY=none ;;
+    '66 -h'|'66 --help') REPLY=none ;;
+    '67 -h'|'67 --help') REPLY=none ;;
+    '68 --last') REPLY=none ;;
+    '68 -h'|'68 --help') REPLY=none ;;
+    '69 -h'|'69 --help') REPLY=none ;;
+    '70 -h'|'70 --help') REPLY=none ;;
+    '71 -h'|'71 --help') REPLY=none ;;
+    '72 -h'|'72 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=text ;;
     *\ '--base-url') REPLY=text ;;
@@ -361,49 +477,94 @@ _bo_arg() {
       0|*) REPLY=choices; _bo_vals=('list' 'redemptions') ;;
       *) return 1 ;;
     esac ;;
-    35) case $2 in
-      0|*) REPLY=choices; _bo_vals=('list') ;;
+    36) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     37) case $2 in
-      0) REPLY=text ;;
+      0|*) REPLY=choices; _bo_vals=('list' 'create' 'subscribe') ;;
       *) return 1 ;;
     esac ;;
-    38) case $2 in
-      0|*) REPLY=choices; _bo_vals=('get') ;;
+    39) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     40) case $2 in
-      0) REPLY=text ;;
+      0|*) REPLY=choices; _bo_vals=('get') ;;
       *) return 1 ;;
     esac ;;
-    41) case $2 in
-      0|*) REPLY=choices; _bo_vals=('delete') ;;
+    42) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     43) case $2 in
       0) REPLY=text ;;
-      1) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     44) case $2 in
+      0|*) REPLY=choices; _bo_vals=('delete' 'add-message') ;;
+      *) return 1 ;;
+    esac ;;
+    46) case $2 in
+      0) REPLY=text ;;
+      1) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    47) case $2 in
       0|*) REPLY=choices; _bo_vals=('untag') ;;
       *) return 1 ;;
     esac ;;
-    45) case $2 in
-      0) REPLY=file ;;
+    49) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    50) case $2 in
+      0|*) REPLY=choices; _bo_vals=('update') ;;
       *) return 1 ;;
     esac ;;
     52) case $2 in
-      0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     53) case $2 in
+      0|*) REPLY=choices; _bo_vals=('require-upgrade') ;;
+      *) return 1 ;;
+    esac ;;
+    55) case $2 in
+      0) REPLY=text ;;
+      1) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    56) case $2 in
+      0|*) REPLY=choices; _bo_vals=('update') ;;
+      *) return 1 ;;
+    esac ;;
+    58) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    59) case $2 in
+      0|*) REPLY=choices; _bo_vals=('magic-link') ;;
+      *) return 1 ;;
+    esac ;;
+    62) case $2 in
+      0|*) REPLY=choices; _bo_vals=('update') ;;
+      *) return 1 ;;
+    esac ;;
+    63) case $2 in
+      0) REPLY=file ;;
+      *) return 1 ;;
+    esac ;;
+    70) case $2 in
+      0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
+      *) return 1 ;;
+    esac ;;
+    71) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    54) case $2 in
-      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion') ;;
+    72) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

@@ -58,6 +58,16 @@ function __bo_child -a path word
             echo 'bo drips'
         case 'bo/articles'
             echo 'bo articles'
+        case 'bo/deals'
+            echo 'bo deals'
+        case 'bo/subscriptions'
+            echo 'bo subscriptions'
+        case 'bo/memberships'
+            echo 'bo memberships'
+        case 'bo/people'
+            echo 'bo people'
+        case 'bo/payment-info'
+            echo 'bo payment-info'
         case 'bo/api'
             echo 'bo api'
         case 'bo/sandbox'
@@ -116,6 +126,10 @@ function __bo_child -a path word
             echo 'bo coupons help'
         case 'bo lists/list'
             echo 'bo lists list'
+        case 'bo lists/create'
+            echo 'bo lists create'
+        case 'bo lists/subscribe'
+            echo 'bo lists subscribe'
         case 'bo lists/help'
             echo 'bo lists help'
         case 'bo broadcasts/get'
@@ -124,12 +138,34 @@ function __bo_child -a path word
             echo 'bo broadcasts help'
         case 'bo drips/delete'
             echo 'bo drips delete'
+        case 'bo drips/add-message'
+            echo 'bo drips add-message'
         case 'bo drips/help'
             echo 'bo drips help'
         case 'bo articles/untag'
             echo 'bo articles untag'
         case 'bo articles/help'
             echo 'bo articles help'
+        case 'bo deals/update'
+            echo 'bo deals update'
+        case 'bo deals/help'
+            echo 'bo deals help'
+        case 'bo subscriptions/require-upgrade'
+            echo 'bo subscriptions require-upgrade'
+        case 'bo subscriptions/help'
+            echo 'bo subscriptions help'
+        case 'bo memberships/update'
+            echo 'bo memberships update'
+        case 'bo memberships/help'
+            echo 'bo memberships help'
+        case 'bo people/magic-link'
+            echo 'bo people magic-link'
+        case 'bo people/help'
+            echo 'bo people help'
+        case 'bo payment-info/update'
+            echo 'bo payment-info update'
+        case 'bo payment-info/help'
+            echo 'bo payment-info help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -249,9 +285,79 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo lists list/--order-by'
             return 0
+        case 'bo lists create/--name'
+            return 0
+        case 'bo lists create/--description'
+            return 0
+        case 'bo lists create/--welcome-subject'
+            return 0
+        case 'bo lists create/--welcome-body'
+            return 0
+        case 'bo lists create/--welcome-from-name'
+            return 0
+        case 'bo lists create/--welcome-from-email'
+            return 0
+        case 'bo lists subscribe/--email'
+            return 0
+        case 'bo lists subscribe/--first-name'
+            return 0
+        case 'bo lists subscribe/--last-name'
+            return 0
+        case 'bo lists subscribe/--source'
+            return 0
+        case 'bo lists subscribe/--concurrency'
+            return 0
         case 'bo drips delete/--concurrency'
             return 0
+        case 'bo drips add-message/--subject'
+            return 0
+        case 'bo drips add-message/--body'
+            return 0
+        case 'bo drips add-message/--name'
+            return 0
+        case 'bo drips add-message/--delay-hours'
+            return 0
+        case 'bo drips add-message/--days-after-prior'
+            return 0
         case 'bo articles untag/--concurrency'
+            return 0
+        case 'bo deals update/--name'
+            return 0
+        case 'bo deals update/--amount'
+            return 0
+        case 'bo deals update/--due'
+            return 0
+        case 'bo deals update/--weight'
+            return 0
+        case 'bo deals update/--assigned-to'
+            return 0
+        case 'bo deals update/--stage'
+            return 0
+        case 'bo deals update/--data'
+            return 0
+        case 'bo deals update/--concurrency'
+            return 0
+        case 'bo subscriptions require-upgrade/--quantity'
+            return 0
+        case 'bo subscriptions require-upgrade/--message'
+            return 0
+        case 'bo subscriptions require-upgrade/--concurrency'
+            return 0
+        case 'bo memberships update/--role'
+            return 0
+        case 'bo payment-info update/--account'
+            return 0
+        case 'bo payment-info update/--payment-token'
+            return 0
+        case 'bo payment-info update/--payment-method-type'
+            return 0
+        case 'bo payment-info update/--name-on-card'
+            return 0
+        case 'bo payment-info update/--last4'
+            return 0
+        case 'bo payment-info update/--exp-month'
+            return 0
+        case 'bo payment-info update/--exp-year'
             return 0
         case 'bo api/-X'
             return 0
@@ -336,6 +442,11 @@ complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, creat
 complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
 complete -c bo -n "__bo_commands 'bo'" -a "'drips'" -d 'Email drip campaigns: add messages, delete'
 complete -c bo -n "__bo_commands 'bo'" -a "'articles'" -d 'Support articles: remove tags'
+complete -c bo -n "__bo_commands 'bo'" -a "'deals'" -d 'CRM deals: update'
+complete -c bo -n "__bo_commands 'bo'" -a "'subscriptions'" -d 'Subscriptions: require a plan upgrade'
+complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account memberships: update role, primary contact, invoices'
+complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
+complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -534,6 +645,8 @@ complete -c bo -n "__bo_arg 'bo coupons help' 0+" -a "'list' 'redemptions'" -d '
 
 # bo lists
 complete -c bo -n "__bo_commands 'bo lists'" -a "'list'" -d 'List email lists (GET /email/lists)'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'create'" -d 'Create an email list'
+complete -c bo -n "__bo_commands 'bo lists'" -a "'subscribe'" -d 'Subscribe an email address to a list (--email - reads addresses from stdin)'
 complete -c bo -n "__bo_commands 'bo lists'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo lists'" -s h -l help -d 'help with examples'
 
@@ -547,9 +660,34 @@ complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose 
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 
+# bo lists create
+complete -c bo -n "__bo_at 'bo lists create'" -l name -x -d 'the list name, unique, 1-100 characters'
+complete -c bo -n "__bo_at 'bo lists create'" -l description -x -d 'a description (@file reads a file)'
+complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribers must confirm by email'
+complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-subject -x -d 'subject of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-body -x -d 'body of the welcome email (@file reads a file)'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-name -x -d 'sender name of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-email -x -d 'sender address of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
+
+# bo lists subscribe
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l email -x -d 'the address to subscribe, or - for stdin'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l first-name -x -d 'first name of a new person'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l last-name -x -d 'last name of a new person'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l send-welcome -d "send the list's welcome email"
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l source -x -d 'where the subscription came from'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
+
 # bo lists help
 complete -c bo -n "__bo_at 'bo lists help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo lists help' 0+" -a "'list'" -d 'command'
+complete -c bo -n "__bo_arg 'bo lists help' 0+" -a "'list' 'create' 'subscribe'" -d 'command'
 
 # bo broadcasts
 complete -c bo -n "__bo_commands 'bo broadcasts'" -a "'get'" -d 'Show one broadcast campaign by Uid (exit 3 when absent)'
@@ -565,6 +703,7 @@ complete -c bo -n "__bo_arg 'bo broadcasts help' 0+" -a "'get'" -d 'command'
 
 # bo drips
 complete -c bo -n "__bo_commands 'bo drips'" -a "'delete'" -d 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo drips'" -a "'add-message'" -d 'Add a message to a drip campaign (the campaign then stays inactive until reviewed)'
 complete -c bo -n "__bo_commands 'bo drips'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 
@@ -575,9 +714,19 @@ complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: reque
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
 
+# bo drips add-message
+complete -c bo -n "__bo_at 'bo drips add-message'" -l subject -x -d 'the subject, 1-250 characters'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l body -x -d 'the body (@file reads a file)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l name -x -d 'a name for the message, at most 250 characters'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l delay-hours -x -d 'hours after the trigger before it is sent'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l days-after-prior -x -d 'days after the prior message before it is sent'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -s h -l help -d 'help with examples'
+
 # bo drips help
 complete -c bo -n "__bo_at 'bo drips help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo drips help' 0+" -a "'delete'" -d 'command'
+complete -c bo -n "__bo_arg 'bo drips help' 0+" -a "'delete' 'add-message'" -d 'command'
 
 # bo articles
 complete -c bo -n "__bo_commands 'bo articles'" -a "'untag'" -d 'Remove a tag from a support article (- reads article Uids from stdin)'
@@ -594,6 +743,102 @@ complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examp
 # bo articles help
 complete -c bo -n "__bo_at 'bo articles help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo articles help' 0+" -a "'untag'" -d 'command'
+
+# bo deals
+complete -c bo -n "__bo_commands 'bo deals'" -a "'update'" -d 'Change fields of a deal (- reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo deals'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo deals'" -s h -l help -d 'help with examples'
+
+# bo deals update
+complete -c bo -n "__bo_at 'bo deals update'" -l name -x -d 'the deal name, 1-250 characters'
+complete -c bo -n "__bo_at 'bo deals update'" -l amount -x -d 'the amount, a decimal number'
+complete -c bo -n "__bo_at 'bo deals update'" -l due -x -d 'the due date (date or date-time)'
+complete -c bo -n "__bo_at 'bo deals update'" -l weight -x -d 'the weight, a whole number'
+complete -c bo -n "__bo_at 'bo deals update'" -l assigned-to -x -d 'the client identifier of the person it is assigned to'
+complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d 'the pipeline stage Uid'
+complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
+complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
+
+# bo deals help
+complete -c bo -n "__bo_at 'bo deals help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo deals help' 0+" -a "'update'" -d 'command'
+
+# bo subscriptions
+complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'require-upgrade'" -d 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)'
+complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo subscriptions'" -s h -l help -d 'help with examples'
+
+# bo subscriptions require-upgrade
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l quantity -x -d 'the quantity the subscription must be upgraded to'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l message -x -d 'the message shown to the customer (@file reads a file)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l clear -d 'lift the requirement instead'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
+
+# bo subscriptions help
+complete -c bo -n "__bo_at 'bo subscriptions help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo subscriptions help' 0+" -a "'require-upgrade'" -d 'command'
+
+# bo memberships
+complete -c bo -n "__bo_commands 'bo memberships'" -a "'update'" -d "Change a person's membership of an account"
+complete -c bo -n "__bo_commands 'bo memberships'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo memberships'" -s h -l help -d 'help with examples'
+
+# bo memberships update
+complete -c bo -n "__bo_at 'bo memberships update'" -l primary -d 'make it the primary contact'
+complete -c bo -n "__bo_at 'bo memberships update'" -l no-primary -d 'make it not the primary contact'
+complete -c bo -n "__bo_at 'bo memberships update'" -l receive-invoices -d 'send it the invoices'
+complete -c bo -n "__bo_at 'bo memberships update'" -l no-receive-invoices -d 'stop sending it the invoices'
+complete -c bo -n "__bo_at 'bo memberships update'" -l role -x -d 'the role number'
+complete -c bo -n "__bo_at 'bo memberships update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo memberships update'" -s h -l help -d 'help with examples'
+
+# bo memberships help
+complete -c bo -n "__bo_at 'bo memberships help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo memberships help' 0+" -a "'update'" -d 'command'
+
+# bo people
+complete -c bo -n "__bo_commands 'bo people'" -a "'magic-link'" -d 'Email a sign-in link to a person'
+complete -c bo -n "__bo_commands 'bo people'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo people'" -s h -l help -d 'help with examples'
+
+# bo people magic-link
+complete -c bo -n "__bo_at 'bo people magic-link'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo people magic-link'" -s h -l help -d 'help with examples'
+
+# bo people help
+complete -c bo -n "__bo_at 'bo people help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo people help' 0+" -a "'magic-link'" -d 'command'
+
+# bo payment-info
+complete -c bo -n "__bo_commands 'bo payment-info'" -a "'update'" -d 'Save payment information (a provider token, never a card number) for an account'
+complete -c bo -n "__bo_commands 'bo payment-info'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo payment-info'" -s h -l help -d 'help with examples'
+
+# bo payment-info update
+complete -c bo -n "__bo_at 'bo payment-info update'" -l account -x -d 'the account Uid'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l payment-token -x -d "the payment provider's token, or - to read it from stdin"
+complete -c bo -n "__bo_at 'bo payment-info update'" -l payment-method-type -x -d 'the payment method type, e.g. card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l name-on-card -x -d 'the name on the card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l last4 -x -d 'the last four digits of the card'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-month -x -d 'the expiry month, 1-12'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-year -x -d 'the expiry year, four digits'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo payment-info update'" -s h -l help -d 'help with examples'
+
+# bo payment-info help
+complete -c bo -n "__bo_at 'bo payment-info help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo payment-info help' 0+" -a "'update'" -d 'command'
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
@@ -648,4 +893,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion'" -d 'command'

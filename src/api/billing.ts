@@ -1,8 +1,9 @@
-// Billing endpoints (SERVICE-API §4 "Billing"), one typed function each. References
+// Billing endpoints (SERVICE-API §4 "Billing"): reads are sending functions, each
+// mutation one builder returning the request the mutation runner sends. References
 // in bodies are {"Uid": …} (D29); property names are PascalCase as in §2.
 
 import type { HttpClient, RequestOptions } from './http-types.js';
-import type { DiscountCoupon, DiscountCouponSubscription, Invoice, PaymentInformation, Subscription } from './types.js';
+import type { DiscountCoupon, DiscountCouponSubscription, Invoice } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 
 const seg = encodeURIComponent;
@@ -54,16 +55,6 @@ export interface PaymentInformationInput {
   [field: string]: unknown;
 }
 
-/** POST /billing/paymentinformation: answers the saved record without its secrets (D17). */
-export async function updatePaymentInformation(
-  client: HttpClient,
-  accountUid: string,
-  info: PaymentInformationInput,
-): Promise<PaymentInformation | unknown> {
-  const res = await client.request({ method: 'POST', path: '/billing/paymentinformation', body: { ...info, Account: { Uid: accountUid } } });
-  return res.body;
-}
-
 /** GET /billing/discountcoupons: `isActive=true`, `q`, `planUid` (D15) and the list options. */
 export function listCoupons(
   client: HttpClient,
@@ -92,29 +83,26 @@ export function listRedemptions(
   );
 }
 
-/** PUT …/setsubscriptionupgraderequired: only the properties present change (D18). */
-export async function requireUpgrade(
-  client: HttpClient,
-  subscriptionUid: string,
-  changes: { IsPlanUpgradeRequired: boolean; NewRequiredQuantity?: number; PlanUpgradeRequiredMessage?: string },
-): Promise<Subscription | unknown> {
-  const res = await client.request({
-    method: 'PUT',
-    path: `/billing/subscriptions/${seg(subscriptionUid)}/setsubscriptionupgraderequired`,
-    body: changes,
-  });
-  return res.body;
-}
-
-/** PUT …/subscriptionaddons/{uid}/expire: ends the add-on now; idempotent (D24). Answers a string. */
-export async function expireAddOn(client: HttpClient, subscriptionAddOnUid: string): Promise<unknown> {
-  const res = await client.request({ method: 'PUT', path: `/billing/subscriptionaddons/${seg(subscriptionAddOnUid)}/expire` });
-  return res.body;
-}
-
 // ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
 
-/** PUT …/subscriptionaddons/{uid}/expire, no body; idempotent (D24). */
-export function expireSubscriptionAddOn(subscriptionAddOnUid: string): RequestOptions {
-  return { method: 'PUT', path: `/billing/subscriptionaddons/${encodeURIComponent(subscriptionAddOnUid)}/expire` };
+/** POST /billing/paymentinformation: answers the saved record without its secrets (D17). */
+export function updatePaymentInformationRequest(accountUid: string, info: PaymentInformationInput): RequestOptions {
+  return { method: 'POST', path: '/billing/paymentinformation', body: { ...info, Account: { Uid: accountUid } } };
+}
+
+/** The upgrade flag of a subscription (§2); only the properties present change (D18). */
+export interface UpgradeRequirement {
+  IsPlanUpgradeRequired: boolean;
+  NewRequiredQuantity?: number;
+  PlanUpgradeRequiredMessage?: string;
+}
+
+/** PUT …/setsubscriptionupgraderequired: answers the subscription, or nothing. */
+export function requireUpgradeRequest(subscriptionUid: string, changes: UpgradeRequirement): RequestOptions {
+  return { method: 'PUT', path: `/billing/subscriptions/${seg(subscriptionUid)}/setsubscriptionupgraderequired`, body: changes };
+}
+
+/** PUT …/subscriptionaddons/{uid}/expire, no body: ends the add-on now; idempotent (D24). Answers a string. */
+export function expireAddOnRequest(subscriptionAddOnUid: string): RequestOptions {
+  return { method: 'PUT', path: `/billing/subscriptionaddons/${seg(subscriptionAddOnUid)}/expire` };
 }

@@ -1,8 +1,9 @@
-// CRM endpoints (SERVICE-API §4 "CRM"), one typed function each.
+// CRM endpoints (SERVICE-API §4 "CRM"): reads are sending functions; each mutation is
+// one builder returning the request, which the mutation runner sends or prints.
 
 import { ApiError } from '../output/errors.js';
 import type { HttpClient, RequestOptions } from './http-types.js';
-import type { Account, CancellationRequest, Deal, Membership, Ref } from './types.js';
+import type { Account, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 
 /** GET /crm/accounts with `q`, `segmentUid` and the list options. */
@@ -39,14 +40,11 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
 
 const seg = encodeURIComponent;
 
-/** PUT /crm/accounts/{uid}/extend-trial (D21): `ToDate` becomes the trial end. Answers a string. */
-export async function extendTrial(
-  client: HttpClient,
-  accountUid: string,
-  dates: { ToDate: string; ExpirationDate?: string },
-): Promise<unknown> {
-  const res = await client.request({ method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/extend-trial`, body: dates });
-  return res.body;
+// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
+
+/** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). Answers a string. */
+export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {
+  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/extend-trial`, body };
 }
 
 /** What a cancellation request carries (§2); note the one-l `CancelationReason` (D22). */
@@ -58,25 +56,22 @@ export interface CancellationInput {
   LastPlan?: Ref;
 }
 
-/** PUT /crm/accounts/{uid}/cancel (D22): answers the saved request (D17), or nothing. */
-export async function cancelAccount(client: HttpClient, accountUid: string, request: CancellationInput): Promise<CancellationRequest | unknown> {
-  const res = await client.request({ method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/cancel`, body: request });
-  return res.body;
+/** PUT …/cancel (D22): a cancellation request; answers the saved request (D17), or nothing. */
+export function cancelAccountRequest(accountUid: string, body: CancellationInput): RequestOptions {
+  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/cancel`, body };
 }
 
-/** PUT …/memberships/{uid}: only the properties present change (D18). */
-export async function updateMembership(
-  client: HttpClient,
-  accountUid: string,
-  membershipUid: string,
-  changes: { IsPrimary?: boolean; ReceiveInvoices?: boolean; Role?: number; Person?: Ref },
-): Promise<Membership | unknown> {
-  const res = await client.request({
-    method: 'PUT',
-    path: `/crm/accounts/${seg(accountUid)}/memberships/${seg(membershipUid)}`,
-    body: changes,
-  });
-  return res.body;
+/** The writable fields of a membership (§2); only the properties present change (D18). */
+export interface MembershipChanges {
+  IsPrimary?: boolean;
+  ReceiveInvoices?: boolean;
+  Role?: number;
+  Person?: Ref;
+}
+
+/** PUT …/memberships/{uid}: answers the membership. */
+export function updateMembershipRequest(accountUid: string, membershipUid: string, changes: MembershipChanges): RequestOptions {
+  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/memberships/${seg(membershipUid)}`, body: changes };
 }
 
 export interface DealChanges {
@@ -90,25 +85,11 @@ export interface DealChanges {
 }
 
 /** PUT /crm/deals/{uid}: only the properties present change (D18); answers the deal. */
-export async function updateDeal(client: HttpClient, dealUid: string, changes: DealChanges): Promise<Deal | unknown> {
-  const res = await client.request({ method: 'PUT', path: `/crm/deals/${seg(dealUid)}`, body: changes });
-  return res.body;
+export function updateDealRequest(dealUid: string, changes: DealChanges): RequestOptions {
+  return { method: 'PUT', path: `/crm/deals/${seg(dealUid)}`, body: changes };
 }
 
-/** POST /crm/people/requestMagicLink, sent with no Authorization header (D4); `{}` always (D19). */
-export async function requestMagicLink(client: HttpClient, email: string): Promise<unknown> {
-  const res = await client.request({ method: 'POST', path: '/crm/people/requestMagicLink', body: { Email: email }, anonymous: true });
-  return res.body;
-}
-
-// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
-
-/** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). */
-export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {
-  return { method: 'PUT', path: `/crm/accounts/${encodeURIComponent(accountUid)}/extend-trial`, body };
-}
-
-/** PUT …/cancel (D22): a cancellation request; the field is spelled `CancelationReason`. */
-export function cancelAccountRequest(accountUid: string, body: { CancelationReason: string; Comment?: string }): RequestOptions {
-  return { method: 'PUT', path: `/crm/accounts/${encodeURIComponent(accountUid)}/cancel`, body };
+/** POST /crm/people/requestMagicLink, sent with no Authorization header (D4); answers `{}` always (D19). */
+export function magicLinkRequest(email: string): RequestOptions {
+  return { method: 'POST', path: '/crm/people/requestMagicLink', body: { Email: email }, anonymous: true };
 }

@@ -1,8 +1,9 @@
-// Email endpoints (SERVICE-API §4 "Email"), one typed function each. References in
-// bodies are {"Uid": …} (D29).
+// Email endpoints (SERVICE-API §4 "Email"): reads are sending functions, each mutation
+// one builder returning the request the mutation runner sends. References in bodies
+// are {"Uid": …} (D29).
 
 import type { HttpClient, RequestOptions } from './http-types.js';
-import type { BroadcastCampaign, DripCampaignMessage, EmailList, EmailListPerson } from './types.js';
+import type { BroadcastCampaign, EmailList } from './types.js';
 import { listRecords, type ListSelection, type PageMeta } from './paginate.js';
 
 const seg = encodeURIComponent;
@@ -19,12 +20,6 @@ export interface EmailListInput {
   IsInternal?: boolean;
 }
 
-/** POST /email/lists: answers the created list (201, D17); a taken Name is 409. */
-export async function createList(client: HttpClient, list: EmailListInput): Promise<EmailList> {
-  const res = await client.request<EmailList>({ method: 'POST', path: '/email/lists', body: list });
-  return res.body;
-}
-
 /** GET /email/lists with the list options. */
 export function listLists(client: HttpClient, selection: ListSelection, onPage?: (meta: PageMeta) => void): AsyncIterable<EmailList> {
   return listRecords<EmailList>(client, { path: '/email/lists' }, selection, onPage);
@@ -36,6 +31,13 @@ export async function getBroadcast(client: HttpClient, broadcastUid: string): Pr
   return res.body;
 }
 
+// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
+
+/** POST /email/lists: answers the created list (201, D17); a taken Name is 409. */
+export function createListRequest(list: EmailListInput): RequestOptions {
+  return { method: 'POST', path: '/email/lists', body: list };
+}
+
 export interface DripMessageInput {
   Message: { Subject: string; Body?: string; Name?: string };
   DelayInHours?: number;
@@ -44,19 +46,13 @@ export interface DripMessageInput {
 }
 
 /** POST …/drips/{uid}/messages: answers the created message; the campaign becomes inactive (§3, D25). */
-export async function addDripMessage(client: HttpClient, dripUid: string, message: DripMessageInput): Promise<DripCampaignMessage> {
-  const res = await client.request<DripCampaignMessage>({
-    method: 'POST',
-    path: `/email/campaigns/drips/${seg(dripUid)}/messages`,
-    body: message,
-  });
-  return res.body;
+export function addDripMessageRequest(dripUid: string, message: DripMessageInput): RequestOptions {
+  return { method: 'POST', path: `/email/campaigns/drips/${seg(dripUid)}/messages`, body: message };
 }
 
-/** DELETE /email/campaigns/drips/{uid}: removes it and its messages; a second delete is 404 (D25). */
-export async function deleteDrip(client: HttpClient, dripUid: string): Promise<unknown> {
-  const res = await client.request({ method: 'DELETE', path: `/email/campaigns/drips/${seg(dripUid)}` });
-  return res.body;
+/** DELETE /email/campaigns/drips/{uid}: removes the campaign and its messages; a second delete is 404 (D25). */
+export function deleteDripRequest(dripUid: string): RequestOptions {
+  return { method: 'DELETE', path: `/email/campaigns/drips/${seg(dripUid)}` };
 }
 
 export interface ListSubscriptionInput {
@@ -69,19 +65,11 @@ export interface ListSubscriptionInput {
  * POST /public/email/lists/{uid}/subscriptions, sent with no Authorization header (D4).
  * Answers the subscription: 201 when new, 200 when the address was already on the list (D20).
  */
-export async function subscribeToList(client: HttpClient, listUid: string, subscription: ListSubscriptionInput): Promise<EmailListPerson> {
-  const res = await client.request<EmailListPerson>({
+export function subscribeToListRequest(listUid: string, subscription: ListSubscriptionInput): RequestOptions {
+  return {
     method: 'POST',
     path: `/public/email/lists/${seg(listUid)}/subscriptions`,
     body: { EmailList: { Uid: listUid }, ...subscription },
     anonymous: true,
-  });
-  return res.body;
-}
-
-// ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
-
-/** DELETE /email/campaigns/drips/{uid}: removes the campaign and its messages; a second delete is 404 (D25). */
-export function deleteDripCampaign(dripCampaignUid: string): RequestOptions {
-  return { method: 'DELETE', path: `/email/campaigns/drips/${encodeURIComponent(dripCampaignUid)}` };
+  };
 }

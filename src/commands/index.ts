@@ -25,6 +25,14 @@ import api from './api.js';
 import addonsExpire from './addons/expire.js';
 import dripsDelete from './drips/delete.js';
 import articlesUntag from './articles/untag.js';
+import dealsUpdate from './deals/update.js';
+import subscriptionsRequireUpgrade from './subscriptions/require-upgrade.js';
+import listsSubscribe from './lists/subscribe.js';
+import membershipsUpdate from './memberships/update.js';
+import peopleMagicLink from './people/magic-link.js';
+import paymentInfoUpdate from './payment-info/update.js';
+import listsCreate from './lists/create.js';
+import dripsAddMessage from './drips/add-message.js';
 import sandboxServe from './sandbox/serve.js';
 import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
@@ -57,6 +65,14 @@ export const commands: CommandDefinition<any>[] = [
   addonsExpire,
   dripsDelete,
   articlesUntag,
+  dealsUpdate,
+  subscriptionsRequireUpgrade,
+  listsCreate,
+  listsSubscribe,
+  membershipsUpdate,
+  peopleMagicLink,
+  paymentInfoUpdate,
+  dripsAddMessage,
   api,
   sandboxServe,
   sandboxUsers,

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { ApiError, NotFoundError, UsageError } from '../output/errors.js';
 import { confirmMutation, profileInEffect, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
-import type { MutationFlags, MutationSpec } from './types.js';
+import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
 
 export async function runMutation<Prep>(
   ctx: Context,
@@ -16,6 +16,9 @@ export async function runMutation<Prep>(
 ): Promise<void> {
   const { checkUid, checkInteger } = await import('../input/validate.js');
   const check = spec.checkTarget ?? checkUid;
+  if (spec.single && targetArg === '-') {
+    throw new UsageError(`${spec.targetLabel} takes one value; - (read from stdin) is not accepted here`);
+  }
   const batch = targetArg === '-';
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
     throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${spec.targetLabel} and the values on stdin`);
@@ -41,14 +44,15 @@ export async function runMutation<Prep>(
     res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      throw new NotFoundError(`no ${spec.noun} with Uid ${target}`, { status: 404, code: err.code ?? 'not_found' });
+      const message = spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`;
+      throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
     }
     throw err;
   }
   const { printValue, say } = await import('../output/print.js');
   if (spec.print) await spec.print(ctx, target, res, prep);
   else await printValue(ctx, res.body);
-  say(ctx, spec.confirm(target, prep));
+  say(ctx, spec.confirm(target, prep, res));
 }
 
 async function dryRun<Prep>(
@@ -59,8 +63,15 @@ async function dryRun<Prep>(
   profile: string,
   check: (label: string, value: string) => string,
 ): Promise<void> {
-  const [{ plannedUrls, dryRunWriter }, { say }] = await Promise.all([import('./dry-run.js'), import('../output/print.js')]);
-  const { baseUrl, plan } = await plannedUrls(ctx);
+  const [{ plannedUrls, dryRunWriter }, { say }, { redactJson }] = await Promise.all([
+    import('./dry-run.js'),
+    import('../output/print.js'),
+    import('../api/redact.js'),
+  ]);
+  const planned = await plannedUrls(ctx);
+  const baseUrl = planned.baseUrl;
+  // Secret-named fields (a payment token) are shown redacted: never printed.
+  const plan = (req: MutationRequest) => planned.plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${baseUrl})`;
   if (target !== undefined) {

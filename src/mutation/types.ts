@@ -28,6 +28,10 @@ export interface MutationSpec<Prep> {
   destructive?: boolean;
   /** An endpoint sent with no Authorization header (D4): no credential is needed or read. */
   anonymous?: boolean;
+  /** One target only (no `-` batch): `-` in place of the target is refused. */
+  single?: boolean;
+  /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */
+  notFound?: (target: string, prep: Prep) => string;
   /** Checks each target (default: a Uid check); throws UsageError. */
   checkTarget?: (label: string, value: string) => string;
   /** The JSON Lines property that carries a batch record's target (default 'Uid'). */
@@ -42,6 +46,6 @@ export interface MutationSpec<Prep> {
    * Default: the answer as printValue prints it, then `confirm` on stderr.
    */
   print?: (ctx: Context, target: string, res: ApiResponse, prep: Prep) => Promise<void>;
-  /** What changed, on stderr after a single run, e.g. 'Add-on sa_1 expired'. */
-  confirm: (target: string, prep: Prep) => string;
+  /** What changed, on stderr after a single run, e.g. 'Add-on sa_1 expired'; `res` is the answer. */
+  confirm: (target: string, prep: Prep, res: ApiResponse) => string;
 }

@@ -1,8 +1,9 @@
-// Contract tests: the billing functions send bodies the sandbox accepts (D17, D18,
+// Contract tests: the billing functions and mutation request builders (sent through
+// client.request) send bodies the sandbox accepts (D17, D18,
 // D23, D24, D29), and what they change is stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireAddOn, previewAddOn, requireUpgrade, updatePaymentInformation } from '../../src/api/billing.js';
-import type { HttpClient } from '../../src/api/http-types.js';
+import { expireAddOnRequest, previewAddOn, requireUpgradeRequest, updatePaymentInformationRequest } from '../../src/api/billing.js';
+import type { HttpClient, RequestOptions } from '../../src/api/http-types.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { sandboxClient } from './sandbox-client.js';
 
@@ -16,6 +17,11 @@ afterAll(async () => {
   client.close();
   await sb.close();
 });
+
+/** Sends a built request; answers the body, as the runner sees it. */
+async function send(req: RequestOptions): Promise<any> {
+  return (await client.request(req)).body;
+}
 
 describe('billing functions against the sandbox', () => {
   it('previewAddOn sends Subscription and AddOn as references with Quantity; nothing is stored (D23)', async () => {
@@ -31,41 +37,41 @@ describe('billing functions against the sandbox', () => {
     expect(JSON.stringify(await sb.record('Subscription', sub))).toBe(before);
   });
 
-  it('updatePaymentInformation sends Account as a reference; the token is stored but not echoed (D17)', async () => {
+  it('updatePaymentInformationRequest sends Account as a reference; the token is stored but not echoed (D17)', async () => {
     const account = sb.fixtures.accounts[0]!;
-    const saved = (await updatePaymentInformation(client, account, {
+    const saved = (await send(updatePaymentInformationRequest(account, {
       PaymentToken: 'tok_contract_1',
       PaymentMethodType: 'card',
       NameOnCard: 'Ada Lovelace',
       LastFourDigits: '4242',
       ExpirationMonth: '12',
       ExpirationYear: '2030',
-    })) as Record<string, any>;
+    }))) as Record<string, any>;
     expect(saved.PaymentToken).toBeUndefined();
     expect(saved.LastFourDigits).toBe('4242');
     const stored = await sb.record('PaymentInformation', saved.Uid);
     expect(stored).toMatchObject({ PaymentToken: 'tok_contract_1', NameOnCard: 'Ada Lovelace', ExpirationYear: '2030', Account: { Uid: account } });
   });
 
-  it('requireUpgrade sets and clears the upgrade flag with its quantity and message (D18)', async () => {
+  it('requireUpgradeRequest sets and clears the upgrade flag with its quantity and message (D18)', async () => {
     const sub = sb.fixtures.subscriptions[1]!;
-    await requireUpgrade(client, sub, { IsPlanUpgradeRequired: true, NewRequiredQuantity: 12, PlanUpgradeRequiredMessage: 'Seats exceeded' });
+    await send(requireUpgradeRequest(sub, { IsPlanUpgradeRequired: true, NewRequiredQuantity: 12, PlanUpgradeRequiredMessage: 'Seats exceeded' }));
     expect(await sb.record('Subscription', sub)).toMatchObject({
       IsPlanUpgradeRequired: true,
       NewRequiredQuantity: 12,
       PlanUpgradeRequiredMessage: 'Seats exceeded',
     });
-    await requireUpgrade(client, sub, { IsPlanUpgradeRequired: false });
+    await send(requireUpgradeRequest(sub, { IsPlanUpgradeRequired: false }));
     expect(await sb.record('Subscription', sub)).toMatchObject({ IsPlanUpgradeRequired: false, NewRequiredQuantity: 12 });
   });
 
-  it('expireAddOn ends a running add-on and is idempotent (D24)', async () => {
+  it('expireAddOnRequest ends a running add-on and is idempotent (D24)', async () => {
     const uid = sb.fixtures.subscriptionAddOns[0]!;
-    expect(typeof (await expireAddOn(client, uid))).toBe('string');
+    expect(typeof (await send(expireAddOnRequest(uid)))).toBe('string');
     const ended = await sb.record('SubscriptionAddOn', uid);
     expect(Date.parse(ended.EndDate)).toBeLessThanOrEqual(Date.now() + 60_000);
     expect(ended.ExpirationDate).toBe(ended.EndDate);
-    expect(typeof (await expireAddOn(client, uid))).toBe('string');
+    expect(typeof (await send(expireAddOnRequest(uid)))).toBe('string');
     expect((await sb.record('SubscriptionAddOn', uid)).EndDate).toBe(ended.EndDate);
   });
 });

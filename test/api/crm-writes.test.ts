@@ -1,8 +1,8 @@
-// Contract tests: each CRM write function sends a body the sandbox accepts, and the
+// Contract tests: each CRM mutation request builder, sent through client.request, carries a body the sandbox accepts, and the
 // sandbox stored the change (D17, D18, D21, D22, D29; D4 and D19 for the magic link).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelAccount, extendTrial, requestMagicLink, updateDeal, updateMembership } from '../../src/api/crm.js';
-import type { HttpClient } from '../../src/api/http-types.js';
+import { cancelAccountRequest, extendTrialRequest, magicLinkRequest, updateDealRequest, updateMembershipRequest } from '../../src/api/crm.js';
+import type { HttpClient, RequestOptions } from '../../src/api/http-types.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { sandboxClient } from './sandbox-client.js';
 
@@ -17,37 +17,42 @@ afterAll(async () => {
   await sb.close();
 });
 
+/** Sends a built request; answers the body, as the runner sees it. */
+async function send(req: RequestOptions): Promise<any> {
+  return (await client.request(req)).body;
+}
+
 async function currentSubscription(accountUid: string) {
   const account = await sb.record('Account', accountUid);
   return sb.record('Subscription', account.CurrentSubscription.Uid);
 }
 
-describe('CRM write functions against the sandbox', () => {
-  it('extendTrial sends ToDate and ExpirationDate; the trial end moves (D21)', async () => {
+describe('CRM mutation requests against the sandbox', () => {
+  it('extendTrialRequest sends ToDate and ExpirationDate; the trial end moves (D21)', async () => {
     const uid = sb.fixtures.trialAccounts[0]!;
     const before = await currentSubscription(uid);
     const to = new Date(Date.parse(before.EndDate) + 30 * 86_400_000).toISOString();
     const expiration = new Date(Date.parse(to) + 86_400_000).toISOString();
-    const answer = await extendTrial(client, uid, { ToDate: to, ExpirationDate: expiration });
+    const answer = await send(extendTrialRequest(uid, { ToDate: to, ExpirationDate: expiration }));
     expect(typeof answer).toBe('string');
     const after = await currentSubscription(uid);
     expect(after.EndDate).toBe(to);
     expect(after.ExpirationDate).toBe(expiration);
   });
 
-  it('cancelAccount sends CancelationReason (one l) and Comment; the request is stored (D22)', async () => {
+  it('cancelAccountRequest sends CancelationReason (one l) and Comment; the request is stored (D22)', async () => {
     const uid = sb.fixtures.trialAccounts[1]!;
-    const saved = (await cancelAccount(client, uid, { CancelationReason: 'Too expensive', Comment: 'moving to annual elsewhere' })) as Record<string, any>;
+    const saved = (await send(cancelAccountRequest(uid, { CancelationReason: 'Too expensive', Comment: 'moving to annual elsewhere' }))) as Record<string, any>;
     expect(saved.CancelationReason).toBe('Too expensive');
     const stored = await sb.record('CancellationRequest', saved.Uid);
     expect(stored).toMatchObject({ CancelationReason: 'Too expensive', Comment: 'moving to annual elsewhere', Account: { Uid: uid } });
     expect((await sb.record('Account', uid)).AccountStage).toBe(4);
   });
 
-  it('updateMembership changes only the properties sent (D18)', async () => {
+  it('updateMembershipRequest changes only the properties sent (D18)', async () => {
     const { accountUid, uid } = sb.fixtures.memberships[0]!;
     const before = await sb.record('PersonAccount', uid);
-    const answer = (await updateMembership(client, accountUid, uid, { ReceiveInvoices: !before.ReceiveInvoices, Role: 7 })) as Record<string, any>;
+    const answer = (await send(updateMembershipRequest(accountUid, uid, { ReceiveInvoices: !before.ReceiveInvoices, Role: 7 }))) as Record<string, any>;
     expect(answer.Uid).toBe(uid);
     const after = await sb.record('PersonAccount', uid);
     expect(after.ReceiveInvoices).toBe(!before.ReceiveInvoices);
@@ -55,10 +60,10 @@ describe('CRM write functions against the sandbox', () => {
     expect(after.IsPrimary).toBe(before.IsPrimary);
   });
 
-  it('updateDeal sends PascalCase fields and the stage as a {"Uid"} reference (D29)', async () => {
+  it('updateDealRequest sends PascalCase fields and the stage as a {"Uid"} reference (D29)', async () => {
     const uid = sb.fixtures.deals[0]!;
     const stage = sb.fixtures.pipelineStages[sb.fixtures.pipelineStages.length - 1]!;
-    const answer = (await updateDeal(client, uid, {
+    const answer = (await send(updateDealRequest(uid, {
       Name: 'Renewal 🎯',
       Amount: 1234.5,
       DueDate: '2027-01-31T23:59:59.000Z',
@@ -66,7 +71,7 @@ describe('CRM write functions against the sandbox', () => {
       AssignedToPersonClientIdentifier: 'rep-42',
       DealPipelineStage: { Uid: stage },
       SchemaLessData: { region: 'EMEA' },
-    })) as Record<string, any>;
+    }))) as Record<string, any>;
     expect(answer.Uid).toBe(uid);
     expect(await sb.record('Deal', uid)).toMatchObject({
       Name: 'Renewal 🎯',
@@ -79,10 +84,10 @@ describe('CRM write functions against the sandbox', () => {
     });
   });
 
-  it('requestMagicLink goes without an Authorization header (the sandbox refuses one) and emails a known person', async () => {
+  it('magicLinkRequest goes without an Authorization header (the sandbox refuses one) and emails a known person', async () => {
     const email = sb.fixtures.users[0]!.username;
     const mailsBefore = (await sb.outbox()).length;
-    expect(await requestMagicLink(client, email)).toEqual({});
+    expect(await send(magicLinkRequest(email))).toEqual({});
     const mails = (await sb.outbox()).slice(mailsBefore);
     expect(mails.map((m) => m.to)).toEqual([email]);
     const last = (await sb.activity()).at(-1)!;

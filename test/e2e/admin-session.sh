@@ -62,10 +62,12 @@ expect_exit 3 bo addons expire sa_not_there 2>/dev/null
 
 step "add a drip message"
 drip=$(jq -r '.dripCampaigns[0]' "$work/fixtures.json")
-# `bo drips add-message` will replace this raw call once it exists.
-echo '{"Message":{"Name":"Day 2","Subject":"Getting started","Body":"Hello again"},"DelayInHours":24}' |
-  bo --json api -X POST "/email/campaigns/drips/$drip/messages" --input - > "$work/message.json"
-check '.Message.Subject == "Getting started" and .DelayInHours == 24' "$work/message.json"
+expect_exit 0 bo --json drips add-message "$drip" --name "Day 2" --subject "Getting started" --body "Hello again" \
+  --delay-hours 24 > "$work/message.json" 2> "$work/message.err"
+grep -q "^Campaign $drip is now inactive until it is reviewed\$" "$work/message.err" || fail "add-message: $(cat "$work/message.err")"
+check '.Message.Subject == "Getting started" and .Message.Name == "Day 2" and .DelayInHours == 24' "$work/message.json"
+record DripCampaignMessage "$(jq -r .Uid "$work/message.json")" > "$work/stored-message.json"
+check '.Message.Body == "Hello again" and .DelayInHours == 24' "$work/stored-message.json"
 record DripCampaign "$drip" > "$work/drip.json"
 check '.IsActive == false' "$work/drip.json"
 

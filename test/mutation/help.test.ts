@@ -8,6 +8,17 @@ const verbs = [
   ['accounts', 'cancel'],
   ['drips', 'delete'],
   ['articles', 'untag'],
+  ['deals', 'update'],
+  ['subscriptions', 'require-upgrade'],
+];
+
+/** One target a run: no `-` batch, so no batch flags. */
+const singles = [
+  ['memberships', 'update'],
+  ['people', 'magic-link'],
+  ['payment-info', 'update'],
+  ['lists', 'create'],
+  ['drips', 'add-message'],
 ];
 
 describe('mutation help', () => {
@@ -18,6 +29,25 @@ describe('mutation help', () => {
     expect(examples).toMatch(new RegExp(`\\n {2}bo ${group} ${verb} `));
     expect(examples).toMatch(new RegExp(`\\| bo ${group} ${verb} - `));
     for (const flag of ['--dry-run', '--yes', '--concurrency <n>', '--fail-fast']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).not.toMatch(/\bD\d+\b/);
+  });
+
+  it('bo lists subscribe --help shows a batch example reading addresses with --email -', async () => {
+    const r = await runBo(['lists', 'subscribe', '--help']);
+    expect(r.code).toBe(0);
+    const examples = r.stdout.slice(r.stdout.indexOf('\nExamples:\n'));
+    expect(examples).toMatch(/\| bo lists subscribe \S+ --email - /);
+    for (const flag of ['--dry-run', '--yes', '--concurrency <n>', '--fail-fast']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).not.toMatch(/\bD\d+\b/);
+  });
+
+  it.each(singles)('bo %s %s --help shows examples and the mutation flags, no batch flags', async (group, verb) => {
+    const r = await runBo([group!, verb!, '--help']);
+    expect(r.code).toBe(0);
+    const examples = r.stdout.slice(r.stdout.indexOf('\nExamples:\n'));
+    expect(examples).toMatch(new RegExp(`\\n {2}(\\S.*\\| )?bo ${group} ${verb} `));
+    for (const flag of ['--dry-run', '--yes']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--concurrency', '--fail-fast']) expect(r.stdout).not.toContain(flag);
     expect(r.stdout).not.toMatch(/\bD\d+\b/);
   });
 

@@ -19,7 +19,7 @@ export default defineCommand<MutationFlags>({
   ],
   configure: (cmd) => mutationFlags(cmd.argument('<subscriptionAddOnUid>', 'the subscription add-on Uid, or - for stdin'), { batch: true }),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { expireSubscriptionAddOn }] = await Promise.all([import('../../mutation/run.js'), import('../../api/billing.js')]);
+    const [{ runMutation }, { expireAddOnRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/billing.js')]);
     await runMutation(
       ctx,
       {
@@ -28,7 +28,7 @@ export default defineCommand<MutationFlags>({
         done: 'expired',
         action: (u) => `Expire add-on ${u}`,
         prepare: () => undefined,
-        request: (u) => expireSubscriptionAddOn(u),
+        request: (u) => expireAddOnRequest(u),
         confirm: (u) => `Add-on ${u} expired`,
       },
       uid as string,

@@ -18,7 +18,7 @@ export default defineCommand<MutationFlags>({
   ],
   configure: (cmd) => mutationFlags(cmd.argument('<dripUid>', 'the drip campaign Uid, or - for stdin'), { batch: true }),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { deleteDripCampaign }] = await Promise.all([import('../../mutation/run.js'), import('../../api/email.js')]);
+    const [{ runMutation }, { deleteDripRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/email.js')]);
     await runMutation(
       ctx,
       {
@@ -28,7 +28,7 @@ export default defineCommand<MutationFlags>({
         destructive: true,
         action: (u) => `Delete drip campaign ${u} and its messages`,
         prepare: () => undefined,
-        request: (u) => deleteDripCampaign(u),
+        request: (u) => deleteDripRequest(u),
         confirm: (u) => `Drip campaign ${u} deleted`,
       },
       uid as string,

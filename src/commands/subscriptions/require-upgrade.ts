@@ -1,0 +1,74 @@
+// `bo subscriptions require-upgrade <subscriptionUid> [--quantity <n>] [--message <text>]
+// [--clear]`: sets (or with --clear lifts) the plan-upgrade requirement. PUT merges
+// (D18): --clear sends only IsPlanUpgradeRequired=false. `-` reads Uids from stdin.
+import { defineCommand } from '../../command.js';
+import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationFlags } from '../../mutation/types.js';
+
+interface Opts extends MutationFlags {
+  quantity?: string;
+  message?: string;
+  clear?: boolean;
+}
+
+export default defineCommand<Opts>({
+  path: ['subscriptions', 'require-upgrade'],
+  summary: 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)',
+  description:
+    'Mark a subscription as needing a plan upgrade, optionally with the quantity it must reach and a ' +
+    'message for the customer (@file reads the message from a file). --clear lifts the requirement and ' +
+    'goes with neither --quantity nor --message; the quantity and message already stored stay. ' +
+    'With - in place of the Uid, reads subscription Uids from stdin, one a line (or JSON Lines with "Uid").',
+  examples: [
+    'bo subscriptions require-upgrade sub_0001 --quantity 25 --message "You have more users than seats"',
+    'bo subscriptions require-upgrade sub_0001 --clear',
+    'cut -f1 over-quota.tsv | bo subscriptions require-upgrade - --message @upgrade.txt',
+  ],
+  configure: (cmd) =>
+    mutationFlags(
+      cmd
+        .argument('<subscriptionUid>', 'the subscription Uid, or - for stdin')
+        .option('--quantity <n>', 'the quantity the subscription must be upgraded to')
+        .option('--message <text>', 'the message shown to the customer (@file reads a file)')
+        .option('--clear', 'lift the requirement instead'),
+      { batch: true },
+    ),
+  run: async (ctx, [uid], opts) => {
+    const [{ runMutation }, { requireUpgradeRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+      import('../../mutation/run.js'),
+      import('../../api/billing.js'),
+      import('../../input/validate.js'),
+      import('../../mutation/answer.js'),
+      import('../../output/errors.js'),
+    ]);
+    await runMutation(
+      ctx,
+      {
+        targetLabel: '<subscriptionUid>',
+        noun: 'subscription',
+        done: opts.clear ? 'cleared' : 'marked',
+        action: (u) => (opts.clear ? `Lift the upgrade requirement of subscription ${u}` : `Require a plan upgrade of subscription ${u}`),
+        prepare: async () => {
+          const body: import('../../api/billing.js').UpgradeRequirement = { IsPlanUpgradeRequired: opts.clear !== true };
+          if (opts.clear) {
+            if (opts.quantity !== undefined || opts.message !== undefined) {
+              throw new UsageError(`--clear does not go with ${opts.quantity !== undefined ? '--quantity' : '--message'}: it only lifts the requirement`);
+            }
+            return body;
+          }
+          if (opts.quantity !== undefined) body.NewRequiredQuantity = v.checkInteger('--quantity', opts.quantity, 1, 2_147_483_647);
+          if (opts.message !== undefined) body.PlanUpgradeRequiredMessage = await v.checkText('--message', opts.message, { min: 1 });
+          return body;
+        },
+        request: (u, body) => requireUpgradeRequest(u, body),
+        print: async (c, _u, res) => printAnswer(c, res.body),
+        confirm: (u, body) =>
+          body.IsPlanUpgradeRequired
+            ? `Subscription ${u} now requires a plan upgrade${body.NewRequiredQuantity === undefined ? '' : ` to quantity ${body.NewRequiredQuantity}`}`
+            : `Subscription ${u} no longer requires a plan upgrade`,
+      },
+      uid as string,
+      opts,
+    );
+  },
+});
