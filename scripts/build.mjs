@@ -21,3 +21,17 @@ await build({
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
   logLevel: 'warning',
 });
+
+// dist/complete.js: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs
+// at every TAB without loading dist/bo.js. One self-contained file: it shares no chunk
+// with the main bundle, so neither loads the other's code.
+await build({
+  entryPoints: { complete: 'src/completion/dynamic.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
