@@ -42,6 +42,8 @@ function argValue(fn: string, value: ValueKind): string[] {
   if (value.kind === 'file') return ['-F'];
   if (value.kind === 'atfile') return [`-a ${fishQuote(`(${fn}_atfile)`)}`];
   if (value.kind === 'choices') return [`-a ${candidates(value.choices)}`];
+  // Profile names, setting keys: asked of `bo __complete` at TAB time.
+  if (value.kind === 'dynamic') return [`-a ${fishQuote(`(${fn}_values ${value.source})`)}`];
   return [];
 }
 
@@ -149,6 +151,11 @@ function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[]
     ...(globals.length ? [`        case ${globals.join(' ')}`, '            return 0'] : []),
     '    end',
     '    return 1',
+    'end',
+    '',
+    `# ${fn}_values SOURCE: what \`${tree.name} __complete SOURCE\` prints (profile names, setting keys).`,
+    `function ${fn}_values -a source`,
+    `    command ${tree.name} __complete $source 2>/dev/null`,
     'end',
     '',
     `# ${fn}_atfile: file names after an "@" (a text value read from a file).`,
