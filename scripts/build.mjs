@@ -15,7 +15,10 @@ await build({
   target: 'node20',
   sourcemap: false,
   legalComments: 'none',
-  external: ['@napi-rs/keyring'],
+  // Native modules stay external; so does @inquirer/prompts (with iconv-lite, over half
+  // of the bundle), loaded only when a prompt shows: a declared dependency that npm
+  // installs, so the package does not ship a second copy of it.
+  external: ['@napi-rs/keyring', '@inquirer/prompts'],
   chunkNames: 'chunks/[name]-[hash]',
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
