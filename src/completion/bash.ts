@@ -1,5 +1,5 @@
-// The bash completion script. Static: the tree is written into `case` tables, so a TAB
-// never starts node. Candidates are filtered with a plain prefix test instead of
+// The bash completion script. The tree is written into `case` tables, so a TAB starts
+// node only for profile names and setting keys (`bo __complete`). Candidates are filtered with a plain prefix test instead of
 // `compgen -W`, which would expand `$(…)` or globs hidden in a value.
 
 import { COMPLETION_SOURCES } from './dynamic.js';

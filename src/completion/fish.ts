@@ -1,7 +1,8 @@
 // The fish completion script: `complete` lines guarded by conditions on the command
 // path at the cursor. A small walker (__bo_state) finds that path from the words
 // already typed, using the table of flags that take a value so their values are not
-// taken for subcommands. Static: nothing runs `bo` at TAB time.
+// taken for subcommands. Only profile names and setting keys come from `bo __complete`
+// at TAB time (src/completion/dynamic.ts).
 
 import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 

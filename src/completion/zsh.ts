@@ -1,6 +1,7 @@
 // The zsh completion script (`_bo`): one function per command, each an `_arguments`
 // spec list, so zsh shows descriptions, hides flags already given and handles
-// `--flag=value` itself. Static: nothing runs `bo` at TAB time.
+// `--flag=value` itself. Only profile names and setting keys come from `bo __complete`
+// at TAB time (src/completion/dynamic.ts).
 
 import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 

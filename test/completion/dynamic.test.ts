@@ -13,7 +13,7 @@ import { SETTING_KEYS } from '../../src/config/settings.js';
 import { buildProgram } from '../../src/program.js';
 import { binPath } from '../helpers/run-bin.js';
 import { longFlags, subcommands } from './expect.js';
-import { complete, SCRATCH, type Completions, type ShellName } from './shells.js';
+import { complete, SCRATCH, typeInBash, type Completions, type ShellName } from './shells.js';
 
 const program = buildProgram(commands, async () => {});
 const keys = [...SETTING_KEYS].sort();
@@ -92,5 +92,22 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion with values from 
 
   it('ran no command hidden in a profile name', () => {
     expect(result.files).toEqual(SCRATCH);
+  });
+});
+
+describe('bash with real readline, values from bo __complete', () => {
+  const typed: Array<[typed: string, after: string]> = [
+    ['bo -p st', 'bo -p staging-eu '],
+    ['bo --profile=st', 'bo --profile=staging-eu '],
+    ['bo profiles use ac', 'bo profiles use acme '],
+    ['bo config unset ti', 'bo config unset timeout '],
+  ];
+  let after: string[];
+  beforeAll(async () => {
+    after = await typeInBash(completionScript('bash', program), typed.map(([t]) => t), env);
+  });
+
+  it.each(typed.map(([t, want], i) => [t, want, i] as const))('"%s" + TAB → "%s"', (_t, want, i) => {
+    expect(after[i]).toBe(want);
   });
 });

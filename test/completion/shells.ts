@@ -104,11 +104,11 @@ async function runFish(dir: string, script: string, lines: string[], env: Env): 
  * Types each line into an interactive bash with the script loaded, presses TAB, and
  * returns the edited lines: what readline itself made of the completion.
  */
-export async function typeInBash(script: string, lines: string[]): Promise<string[]> {
+export async function typeInBash(script: string, lines: string[], env: Env = {}): Promise<string[]> {
   return inScratch(async (dir) => {
     writeFileSync(join(dir, '..', 'bo.bash'), script);
     const keys = fileURLToPath(new URL('./bash-readline.zsh', import.meta.url));
-    const out = await exec('zsh', ['-f', keys, 'source ../bo.bash', ...lines], dir);
+    const out = await exec('zsh', ['-f', keys, 'source ../bo.bash', ...lines], dir, env);
     return out.split('\n').slice(0, lines.length);
   });
 }
