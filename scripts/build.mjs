@@ -25,14 +25,15 @@ await build({
   logLevel: 'warning',
 });
 
-// dist/complete.js: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs
-// at every TAB without loading dist/bo.js. One self-contained file: it shares no chunk
-// with the main bundle, so neither loads the other's code.
+// dist/complete.cjs: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs
+// at every TAB without loading dist/bo.js. One self-contained file that shares no chunk
+// with the main bundle, and CommonJS: require() of it starts ~4 ms sooner than an ESM
+// import() on Node 20, which keeps it within the `bo --version` start-up target.
 await build({
-  entryPoints: { complete: 'src/completion/dynamic.ts' },
-  outdir: 'dist',
+  entryPoints: ['src/completion/dynamic.ts'],
+  outfile: 'dist/complete.cjs',
   bundle: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   legalComments: 'none',

@@ -1,7 +1,7 @@
 // `bo __complete <source>`: profile names or setting keys, one a line, for the
 // completion scripts to offer at TAB time. Hidden: it is for the scripts, not for
 // people, so it is left out of --help and out of the scripts' own candidates.
-// bin/bo.js answers `bo __complete …` itself, from dist/complete.js, without loading
+// bin/bo.js answers `bo __complete …` itself, from dist/complete.cjs, without loading
 // the command tree; this definition serves the same answer when bo runs in-process
 // or with global flags before it.
 

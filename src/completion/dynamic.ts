@@ -1,7 +1,7 @@
 // `bo __complete <source>`: the values a completion script cannot hold, because they
 // change after the script was written: profile names (the config file) and setting
 // keys (this bo's own list). The scripts run it at TAB time, so it answers as fast as
-// `bo --version`: bin/bo.js calls runComplete from dist/complete.js before the main
+// `bo --version`: bin/bo.js calls runComplete from dist/complete.cjs before the main
 // bundle loads. It imports the config file reader and nothing else: no commander, no
 // keychain, no HTTP; it never sends a request.
 

@@ -1,9 +1,9 @@
 // `bo __complete profiles|settings`, which the completion scripts run at TAB time: what
 // it prints, that it stays out of help, and that the binary answers it from the small
-// dist/complete.js alone, with no keychain, no network module and no base URL.
+// dist/complete.cjs alone, with no keychain, no network module and no base URL.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,16 +77,16 @@ describe('bo __complete in the built binary', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
-  it('needs only bin/bo.js and dist/complete.js: no bundle, no keychain, no network module', () => {
+  it('needs only bin/ and dist/complete.cjs: no bundle, no keychain, no network module', () => {
     // A copy holding nothing else: loading the main bundle or any dependency would fail.
     const root = mkdtempSync(join(tmpdir(), 'bo-complete-'));
     try {
       const src = dirname(dirname(binPath));
-      for (const file of ['bin/bo.js', 'dist/complete.js']) {
+      const files = ['package.json', 'dist/complete.cjs', ...readdirSync(join(src, 'bin')).map((f) => `bin/${f}`)];
+      for (const file of files) {
         mkdirSync(dirname(join(root, file)), { recursive: true });
         copyFileSync(join(src, file), join(root, file));
       }
-      writeFileSync(join(root, 'package.json'), '{"type":"module"}');
       const cfg = configWith(sample);
       // Records the Node built-ins the process loaded, when it exits.
       const loaded = join(root, 'loaded.txt');

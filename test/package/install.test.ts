@@ -92,7 +92,7 @@ describe('the npm package', () => {
     const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions)\//.test(p));
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|map)$|(^|\/)(test|src|fixtures?)\//.test(p))).toEqual([]);
-    for (const needed of ['bin/bo.js', 'dist/bo.js', 'dist/complete.js', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'README.md', 'package.json']) {
+    for (const needed of ['bin/bo.js', 'dist/bo.js', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'README.md', 'package.json']) {
       expect(paths).toContain(needed);
     }
   });
@@ -116,9 +116,9 @@ describe('the npm package', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) visit(path);
-        else if (entry.name.endsWith('.js')) {
+        else if (/\.[cm]?js$/.test(entry.name)) {
           const text = readFileSync(path, 'utf8');
-          for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["']([^"'./][^"']*)["']/g)) specifiers.add(m[1]!);
+          for (const m of text.matchAll(/(?:\bfrom\s*|\b(?:import|require)\s*\(\s*)["']([^"'./][^"']*)["']/g)) specifiers.add(m[1]!);
         }
       }
     };
