@@ -160,7 +160,7 @@ _bo_node() {
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
-# _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile, plus "?" when the value
+# _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
 # is optional; _bo_vals = the choices. Fails for an unknown flag.
 _bo_flag() {
   case "$1 $2" in
@@ -394,7 +394,7 @@ _bo_flag() {
     '71 -h'|'71 --help') REPLY=none ;;
     '72 -h'|'72 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
-    *\ '-p'|*\ '--profile') REPLY=text ;;
+    *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
     *\ '--sandbox') REPLY=none ;;
     *\ '--json') REPLY=none ;;
@@ -417,16 +417,16 @@ _bo_arg() {
       *) return 1 ;;
     esac ;;
     9) case $2 in
-      0) REPLY=text ;;
+      0) REPLY=settings ;;
       *) return 1 ;;
     esac ;;
     10) case $2 in
-      0) REPLY=text ;;
+      0) REPLY=settings ;;
       1) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     11) case $2 in
-      0) REPLY=text ;;
+      0) REPLY=settings ;;
       *) return 1 ;;
     esac ;;
     13) case $2 in
@@ -434,11 +434,11 @@ _bo_arg() {
       *) return 1 ;;
     esac ;;
     16) case $2 in
-      0) REPLY=text ;;
+      0) REPLY=profiles ;;
       *) return 1 ;;
     esac ;;
     17) case $2 in
-      0) REPLY=text ;;
+      0) REPLY=profiles ;;
       *) return 1 ;;
     esac ;;
     18) case $2 in
@@ -653,6 +653,11 @@ _bo_offer() {
         if [[ -d $w ]]; then q+=/; compopt -o nospace 2>/dev/null; fi
         COMPREPLY+=("$q")
       done < <(compgen -f -- "${2#@}") ;;
+    profiles|settings)
+      # Known only now (profile names, setting keys): bo reads its config file.
+      _bo_vals=()
+      while IFS= read -r w; do _bo_vals+=("$w"); done < <(command bo __complete "$1" 2>/dev/null)
+      _bo_offer choices "$2" ;;
   esac
 }
 

@@ -387,6 +387,11 @@ function __bo_takes_value -a path flag
     return 1
 end
 
+# __bo_values SOURCE: what `bo __complete SOURCE` prints (profile names, setting keys).
+function __bo_values -a source
+    command bo __complete $source 2>/dev/null
+end
+
 # __bo_atfile: file names after an "@" (a text value read from a file).
 function __bo_atfile
     set -l token (string replace -r -- '^-[^=]*=' '' (commandline -ct))
@@ -417,7 +422,7 @@ complete -c bo -f
 
 # Global options, valid after any command.
 complete -c bo -l version -d 'print the version'
-complete -c bo -s p -l profile -x -d 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")'
+complete -c bo -s p -l profile -x -a '(__bo_values profiles)' -d 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")'
 complete -c bo -l base-url -x -d 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)'
 complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
@@ -503,12 +508,15 @@ complete -c bo -n "__bo_at 'bo config'" -s h -l help -d 'help with examples'
 
 # bo config get
 complete -c bo -n "__bo_at 'bo config get'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo config get' 0" -a '(__bo_values settings)' -d 'key'
 
 # bo config set
 complete -c bo -n "__bo_at 'bo config set'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo config set' 0" -a '(__bo_values settings)' -d 'key'
 
 # bo config unset
 complete -c bo -n "__bo_at 'bo config unset'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo config unset' 0" -a '(__bo_values settings)' -d 'key'
 
 # bo config list
 complete -c bo -n "__bo_at 'bo config list'" -s h -l help -d 'help with examples'
@@ -529,9 +537,11 @@ complete -c bo -n "__bo_at 'bo profiles list'" -s h -l help -d 'help with exampl
 
 # bo profiles use
 complete -c bo -n "__bo_at 'bo profiles use'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo profiles use' 0" -a '(__bo_values profiles)' -d 'name'
 
 # bo profiles remove
 complete -c bo -n "__bo_at 'bo profiles remove'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo profiles remove' 0" -a '(__bo_values profiles)' -d 'name'
 
 # bo profiles help
 complete -c bo -n "__bo_at 'bo profiles help'" -s h -l help -d 'help with examples'

@@ -11,6 +11,8 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   summary: string;
   /** Longer text for --help; defaults to the summary. */
   description?: string;
+  /** Left out of --help and of the completion scripts (`bo __complete`, for the scripts). */
+  hidden?: boolean;
   /** At least one; shown under "Examples:" in --help. */
   examples: string[];
   /** Add arguments and options (commander API). */

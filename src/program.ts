@@ -70,7 +70,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
-    const cmd = parent.command(verb).summary(def.summary).description(def.description ?? def.summary);
+    const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
     cmd.addHelpText('after', examplesText(def.examples));

@@ -8,8 +8,9 @@ export default defineCommand({
   path: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
-    'Print a script that completes commands, subcommands, flags and their fixed values. ' +
-    'The script is static, so TAB never starts bo: write it again after upgrading bo.',
+    'Print a script that completes commands, subcommands, flags, their fixed values and file names. ' +
+    'Profile names and setting keys come from a quick bo call at TAB time that reads only the ' +
+    'config file (no keychain, no network). Write the script again after upgrading bo.',
   examples: [
     'bo completion bash > ~/.local/share/bash-completion/completions/bo',
     'bo completion zsh > ~/.zfunc/_bo     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',

@@ -39,6 +39,7 @@ import sandboxFixtures from './sandbox/fixtures.js';
 import sandboxOutbox from './sandbox/outbox.js';
 import sandboxReset from './sandbox/reset.js';
 import completion from './completion.js';
+import complete from './complete.js';
 
 export const commands: CommandDefinition<any>[] = [
   login,
@@ -80,4 +81,5 @@ export const commands: CommandDefinition<any>[] = [
   sandboxOutbox,
   sandboxReset,
   completion,
+  complete,
 ];

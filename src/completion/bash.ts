@@ -1,7 +1,8 @@
-// The bash completion script. Static: the tree is written into `case` tables, so a TAB
-// never starts node. Candidates are filtered with a plain prefix test instead of
+// The bash completion script. The tree is written into `case` tables, so a TAB starts
+// node only for profile names and setting keys (`bo __complete`). Candidates are filtered with a plain prefix test instead of
 // `compgen -W`, which would expand `$(…)` or globs hidden in a value.
 
+import { COMPLETION_SOURCES } from './dynamic.js';
 import { allCommands, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 
 /** Single-quotes a word for bash: nothing inside is expanded. */
@@ -44,7 +45,7 @@ export function bashScript(tree: CompletionTree): string {
   lines.push('  esac', `  ${fn}_flags+=(${tree.globals.flatMap((g) => g.names).map(bashQuote).join(' ')})`, '}', '');
 
   lines.push(
-    `# ${fn}_flag NODE FLAG: REPLY = none|text|choices|file|atfile, plus "?" when the value`,
+    `# ${fn}_flag NODE FLAG: REPLY = none|text|choices|file|atfile|${COMPLETION_SOURCES.join('|')}, plus "?" when the value`,
     `# is optional; ${fn}_vals = the choices. Fails for an unknown flag.`,
     `${fn}_flag() {`,
     '  case "$1 $2" in',
@@ -75,7 +76,7 @@ export function bashScript(tree: CompletionTree): string {
     lines.push('      *) return 1 ;;', '    esac ;;');
   }
   lines.push('    *) return 1 ;;', '  esac', '}', '');
-  lines.push(...driver(fn), `complete -F ${fn} ${tree.name}`, '');
+  lines.push(...driver(fn, tree.name), `complete -F ${fn} ${tree.name}`, '');
   return lines.join('\n');
 }
 
@@ -86,6 +87,8 @@ function flagBody(f: FlagSpec, fn: string): string {
 
 function valueBody(v: ValueKind, fn: string): string {
   if (v.kind === 'choices') return `REPLY=choices; ${fn}_vals=(${v.choices.map(bashQuote).join(' ')})`;
+  // The source's name is the kind: the _offer function asks `bo __complete <source>`.
+  if (v.kind === 'dynamic') return `REPLY=${v.source}`;
   return `REPLY=${v.kind}`;
 }
 
@@ -95,7 +98,7 @@ function valueBody(v: ValueKind, fn: string): string {
  * see (from COMP_LINE), walks them to the command at the cursor, collects candidates
  * for the whole word, then cuts off the part before readline's own word ($2).
  */
-function driver(fn: string): string[] {
+function driver(fn: string, name: string): string[] {
   return `${fn}() {
   local w REPLY node=0 npos=0 want= wflag= i opts=1 cur pre= gap line=\${COMP_LINE:0:COMP_POINT}
   local -a words=() ${fn}_cmds ${fn}_flags ${fn}_vals
@@ -178,6 +181,11 @@ ${fn}_offer() {
         if [[ -d $w ]]; then q+=/; compopt -o nospace 2>/dev/null; fi
         COMPREPLY+=("$q")
       done < <(compgen -f -- "\${2#@}") ;;
+    ${COMPLETION_SOURCES.join('|')})
+      # Known only now (profile names, setting keys): ${name} reads its config file.
+      ${fn}_vals=()
+      while IFS= read -r w; do ${fn}_vals+=("$w"); done < <(command ${name} __complete "$1" 2>/dev/null)
+      ${fn}_offer choices "$2" ;;
   esac
 }
 `.split('\n');

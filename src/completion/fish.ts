@@ -1,7 +1,8 @@
 // The fish completion script: `complete` lines guarded by conditions on the command
 // path at the cursor. A small walker (__bo_state) finds that path from the words
 // already typed, using the table of flags that take a value so their values are not
-// taken for subcommands. Static: nothing runs `bo` at TAB time.
+// taken for subcommands. Only profile names and setting keys come from `bo __complete`
+// at TAB time (src/completion/dynamic.ts).
 
 import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 
@@ -42,6 +43,8 @@ function argValue(fn: string, value: ValueKind): string[] {
   if (value.kind === 'file') return ['-F'];
   if (value.kind === 'atfile') return [`-a ${fishQuote(`(${fn}_atfile)`)}`];
   if (value.kind === 'choices') return [`-a ${candidates(value.choices)}`];
+  // Profile names, setting keys: asked of `bo __complete` at TAB time.
+  if (value.kind === 'dynamic') return [`-a ${fishQuote(`(${fn}_values ${value.source})`)}`];
   return [];
 }
 
@@ -149,6 +152,11 @@ function walker(fn: string, tree: CompletionTree, cmds: CommandSpec[]): string[]
     ...(globals.length ? [`        case ${globals.join(' ')}`, '            return 0'] : []),
     '    end',
     '    return 1',
+    'end',
+    '',
+    `# ${fn}_values SOURCE: what \`${tree.name} __complete SOURCE\` prints (profile names, setting keys).`,
+    `function ${fn}_values -a source`,
+    `    command ${tree.name} __complete $source 2>/dev/null`,
     'end',
     '',
     `# ${fn}_atfile: file names after an "@" (a text value read from a file).`,

@@ -4,6 +4,7 @@
 // dispatch and --help use (ARCHITECTURE principle 10).
 
 import type { Argument, Command, Option } from 'commander';
+import type { CompletionSource } from './dynamic.js';
 
 /** What the word after a flag (or a positional argument) completes to. */
 export type ValueKind =
@@ -11,7 +12,9 @@ export type ValueKind =
   | { kind: 'text' } // a value nothing can guess (a Uid, a date): complete nothing
   | { kind: 'choices'; choices: string[] }
   | { kind: 'file' }
-  | { kind: 'atfile' }; // text, or `@` and a file name to read it from (`<text|@file>`)
+  | { kind: 'atfile' } // text, or `@` and a file name to read it from (`<text|@file>`)
+  // Values known only at TAB time: the script asks `bo __complete <source>`.
+  | { kind: 'dynamic'; source: CompletionSource };
 
 export interface FlagSpec {
   /** Short and/or long spelling, e.g. ['-p', '--profile']. */
@@ -60,6 +63,16 @@ export interface CompletionTree {
  */
 const FILE_FLAGS = new Set(['--input', '--qr-png', '--recovery-codes-file', '--state']);
 
+/** Values the scripts ask `bo __complete` for: profile names and setting keys. */
+const DYNAMIC_FLAGS = new Map<string, CompletionSource>([['--profile', 'profiles']]);
+const DYNAMIC_ARGS = new Map<string, CompletionSource>([
+  ['profiles use <name>', 'profiles'],
+  ['profiles remove <name>', 'profiles'],
+  ['config get <key>', 'settings'],
+  ['config set <key>', 'settings'],
+  ['config unset <key>', 'settings'],
+]);
+
 /** Names that end up inside shell code: anything else is refused at build time. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/;
 const SAFE_FLAG = /^--?[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -83,7 +96,7 @@ export function completionTree(program: Command): CompletionTree {
       description: oneLine(cmd.summary() || cmd.description()),
       path,
       flags: own.map((o) => flagSpec(o)),
-      args: cmd.registeredArguments.map((a) => argSpec(a)),
+      args: cmd.registeredArguments.map((a) => argSpec(a, path)),
       commands: children.map((c) => {
         const spec = walk(c, [...path, c.name()]);
         // `help [command...]` (program.ts adds one at every level) takes one of its siblings.
@@ -105,7 +118,10 @@ function flagSpec(option: Option): FlagSpec {
   }
   const valueName = /[<[]([^>\]]*)[>\]]/.exec(option.flags)?.[1]?.replace(/\.\.\.$/, '') ?? '';
   let value: ValueKind = { kind: 'none' };
-  if (option.required || option.optional) {
+  const dynamic = option.long === undefined ? undefined : DYNAMIC_FLAGS.get(option.long);
+  if (dynamic && (option.required || option.optional)) {
+    value = { kind: 'dynamic', source: dynamic };
+  } else if (option.required || option.optional) {
     value = valueKind(valueName, option.argChoices, option.long !== undefined && FILE_FLAGS.has(option.long));
   }
   return {
@@ -118,10 +134,11 @@ function flagSpec(option: Option): FlagSpec {
   };
 }
 
-function argSpec(argument: Argument): ArgSpec {
+function argSpec(argument: Argument, path: string[]): ArgSpec {
+  const dynamic = DYNAMIC_ARGS.get(`${path.join(' ')} <${argument.name()}>`);
   return {
     name: argument.name(),
-    value: valueKind(argument.name(), argument.argChoices, false),
+    value: dynamic ? { kind: 'dynamic', source: dynamic } : valueKind(argument.name(), argument.argChoices, false),
     variadic: argument.variadic,
     optional: !argument.required,
   };

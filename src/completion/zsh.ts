@@ -1,6 +1,7 @@
 // The zsh completion script (`_bo`): one function per command, each an `_arguments`
 // spec list, so zsh shows descriptions, hides flags already given and handles
-// `--flag=value` itself. Static: nothing runs `bo` at TAB time.
+// `--flag=value` itself. Only profile names and setting keys come from `bo __complete`
+// at TAB time (src/completion/dynamic.ts).
 
 import { allCommands, type CommandSpec, type CompletionTree, type FlagSpec, type ValueKind } from './tree.js';
 
@@ -15,18 +16,20 @@ function specText(text: string): string {
 }
 
 /** The action after a value's message: a choice list, file names, or nothing to offer. */
-function action(value: ValueKind): string {
+function action(value: ValueKind, fn: string): string {
   if (value.kind === 'choices') return `(${value.choices.map(zshQuote).join(' ')})`;
   if (value.kind === 'file') return '_files';
   // After an "@", a file name; the "@" stays on the line.
   if (value.kind === 'atfile') return '{compset -P @ && _files}';
+  // Profile names, setting keys: asked of `bo __complete` at TAB time.
+  if (value.kind === 'dynamic') return `{${fn}_values ${value.source}}`;
   return ' ';
 }
 
-function flagSpecs(f: FlagSpec): string[] {
+function flagSpecs(fn: string, f: FlagSpec): string[] {
   const exclusion = f.repeatable ? '*' : f.names.length > 1 ? `(${f.names.join(' ')})` : '';
   const takesValue = f.value.kind !== 'none';
-  const value = takesValue ? `${f.optionalValue ? '::' : ':'}${specText(f.valueName)}:${action(f.value)}` : '';
+  const value = takesValue ? `${f.optionalValue ? '::' : ':'}${specText(f.valueName)}:${action(f.value, fn)}` : '';
   return f.names.map((name) => {
     // Long flags take their value as the next word or after "=" (`--mechanism=totp`).
     const form = takesValue && name.startsWith('--') ? '=' : '';
@@ -34,11 +37,11 @@ function flagSpecs(f: FlagSpec): string[] {
   });
 }
 
-function argSpecs(cmd: CommandSpec): string[] {
+function argSpecs(fn: string, cmd: CommandSpec): string[] {
   return cmd.args.map((a, i) => {
     const position = a.variadic ? '*' : String(i + 1);
     const optional = a.optional && !a.variadic ? ':' : '';
-    return zshQuote(`${position}:${optional}${specText(a.name)}:${action(a.value)}`);
+    return zshQuote(`${position}:${optional}${specText(a.name)}:${action(a.value, fn)}`);
   });
 }
 
@@ -54,16 +57,23 @@ export function zshScript(tree: CompletionTree): string {
     `${fn}() {`,
     `  local -a ${fn}_globals`,
     `  ${fn}_globals=(`,
-    ...tree.globals.flatMap(flagSpecs).map((s) => `    ${s}`),
+    ...tree.globals.flatMap((g) => flagSpecs(fn, g)).map((s) => `    ${s}`),
     '  )',
     `  ${fn}_${id.get(tree.root)}`,
     '}',
+    '',
+    `# ${fn}_values SOURCE: what \`${tree.name} __complete SOURCE\` prints (profile names, setting keys).`,
+    `${fn}_values() {`,
+    '  local -a vals expl',
+    `  vals=(\${(f)"$(command ${tree.name} __complete $1 2>/dev/null)"})`,
+    '  _wanted $1 expl $1 compadd -a vals',
+    '}',
   ];
   for (const c of cmds) {
-    const specs = [`"\${${fn}_globals[@]}"`, ...c.flags.flatMap(flagSpecs)];
+    const specs = [`"\${${fn}_globals[@]}"`, ...c.flags.flatMap((f) => flagSpecs(fn, f))];
     out.push('', `# ${[tree.name, ...c.path].join(' ')}`, `${fn}_${id.get(c)}() {`);
     if (c.commands.length === 0) {
-      specs.push(...argSpecs(c));
+      specs.push(...argSpecs(fn, c));
       out.push(`  _arguments -S : \\`, ...specs.map((s) => `    ${s} \\`), '    && return 0', '  return 1', '}');
       continue;
     }

@@ -20,6 +20,8 @@ const bo = [join(root, 'bin/bo.js')];
 const cases = [
   ['node -e 0', ['-e', '0']],
   ['bo --version', [...bo, '--version']],
+  // What the completion scripts run at TAB time: answered within the --version target.
+  ['bo __complete profiles', [...bo, '__complete', 'profiles']],
   ['bo --help', [...bo, '--help']],
   ['bo accounts list --help', [...bo, 'accounts', 'list', '--help']],
   ['bo --sandbox accounts list (warm state)', [...bo, '--sandbox', 'accounts', 'list', '--limit', '20']],

@@ -31,11 +31,12 @@ export function longFlags(program: Command, path: string[]): string[] {
   return [...new Set(optionsAt(program, path).flatMap((o) => (o.long ? [o.long] : [])))].sort();
 }
 
-/** Every command path of the tree with its command, the root excluded. */
+/** Every command path of the tree with its command, the root and hidden commands excluded. */
 export function paths(program: Command): Array<{ path: string[]; cmd: Command }> {
   const out: Array<{ path: string[]; cmd: Command }> = [];
   const visit = (cmd: Command, path: string[]) => {
-    for (const c of cmd.commands) {
+    const visible = cmd.createHelp().visibleCommands(cmd);
+    for (const c of cmd.commands.filter((c) => visible.includes(c))) {
       out.push({ path: [...path, c.name()], cmd: c });
       visit(c, [...path, c.name()]);
     }

@@ -27,9 +27,12 @@ const SCRATCH_DIRS = ['sub'];
 /** What is in the scratch folder where the shells run: file-name completion offers these. */
 export const SCRATCH = [...SCRATCH_FILES, ...SCRATCH_DIRS].sort();
 
-function exec(file: string, args: string[], cwd: string): Promise<string> {
+/** Variables for the shells (and any `bo` they run), e.g. PATH and BO_CONFIG_DIR. */
+type Env = Record<string, string>;
+
+function exec(file: string, args: string[], cwd: string, extraEnv: Env = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(cwd, '..'), TERM: 'xterm', LANG: 'C.UTF-8' };
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(cwd, '..'), TERM: 'xterm', LANG: 'C.UTF-8', ...extraEnv };
     execFile(file, args, { cwd, env, timeout: 60_000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${file} failed: ${err.message}\n${stderr}`));
       else resolve(stdout);
@@ -58,7 +61,7 @@ export function readlineWord(line: string): string {
   return /[^ \t=:]*$/.exec(line)![0];
 }
 
-async function runBash(dir: string, script: string, lines: string[]): Promise<string> {
+async function runBash(dir: string, script: string, lines: string[], env: Env): Promise<string> {
   writeFileSync(join(dir, '..', 'bo.bash'), script);
   // Calls the function registered by `complete -p bo`, as bash does on TAB.
   const driver = [
@@ -73,39 +76,39 @@ async function runBash(dir: string, script: string, lines: string[]): Promise<st
     ...lines.map((l) => `query ${q(l)} ${q(readlineWord(l))} ${bashWords(l).map(q).join(' ')}`),
   ].join('\n');
   writeFileSync(join(dir, '..', 'driver.bash'), driver);
-  return exec('bash', ['--norc', '--noprofile', '../driver.bash'], dir);
+  return exec('bash', ['--norc', '--noprofile', '../driver.bash'], dir, env);
 }
 
 /** Autoloads `_bo` from fpath, as installed; with `sourced`, as `source <(bo completion zsh)`. */
-async function runZsh(dir: string, script: string, lines: string[], sourced = false): Promise<string> {
+async function runZsh(dir: string, script: string, lines: string[], env: Env, sourced = false): Promise<string> {
   const fpath = join(dir, '..', 'fpath');
   mkdirSync(fpath);
   writeFileSync(join(fpath, '_bo'), script);
   const capture = fileURLToPath(new URL('./zsh-capture.zsh', import.meta.url));
   const load = sourced ? join(fpath, '_bo') : fpath;
-  await exec('zsh', ['-f', capture, load, join(dir, '..', 'out'), ...lines], dir);
+  await exec('zsh', ['-f', capture, load, join(dir, '..', 'out'), ...lines], dir, env);
   return readFileSync(join(dir, '..', 'out'), 'utf8');
 }
 
-async function runFish(dir: string, script: string, lines: string[]): Promise<string> {
+async function runFish(dir: string, script: string, lines: string[], env: Env): Promise<string> {
   writeFileSync(join(dir, '..', 'bo.fish'), script);
   const driver = [
     'source ../bo.fish',
     ...lines.map((l) => `complete -C ${fishQuote(l)}; printf '${RS}\\n'`),
   ].join('\n');
   writeFileSync(join(dir, '..', 'driver.fish'), driver);
-  return exec('fish', ['--no-config', '../driver.fish'], dir);
+  return exec('fish', ['--no-config', '../driver.fish'], dir, env);
 }
 
 /**
  * Types each line into an interactive bash with the script loaded, presses TAB, and
  * returns the edited lines: what readline itself made of the completion.
  */
-export async function typeInBash(script: string, lines: string[]): Promise<string[]> {
+export async function typeInBash(script: string, lines: string[], env: Env = {}): Promise<string[]> {
   return inScratch(async (dir) => {
     writeFileSync(join(dir, '..', 'bo.bash'), script);
     const keys = fileURLToPath(new URL('./bash-readline.zsh', import.meta.url));
-    const out = await exec('zsh', ['-f', keys, 'source ../bo.bash', ...lines], dir);
+    const out = await exec('zsh', ['-f', keys, 'source ../bo.bash', ...lines], dir, env);
     return out.split('\n').slice(0, lines.length);
   });
 }
@@ -127,15 +130,16 @@ export async function complete(
   shell: ShellName | 'zsh-sourced',
   script: string,
   lines: string[],
+  env: Env = {},
 ): Promise<Completions> {
   return inScratch(async (dir) => {
     const run = {
       bash: runBash,
       zsh: runZsh,
-      'zsh-sourced': (d: string, s: string, l: string[]) => runZsh(d, s, l, true),
+      'zsh-sourced': (d: string, s: string, l: string[], e: Env) => runZsh(d, s, l, e, true),
       fish: runFish,
     }[shell];
-    const raw = records(await run(dir, script, lines));
+    const raw = records(await run(dir, script, lines, env));
     const words = raw.map((r) =>
       r.map((l) => l.split(shell === 'fish' ? '\t' : ' -- ')[0]!.replace(/\/$/, '')).sort(),
     );

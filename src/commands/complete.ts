@@ -1,0 +1,20 @@
+// `bo __complete <source>`: profile names or setting keys, one a line, for the
+// completion scripts to offer at TAB time. Hidden: it is for the scripts, not for
+// people, so it is left out of --help and out of the scripts' own candidates.
+// bin/bo.js answers `bo __complete …` itself, from dist/complete.cjs, without loading
+// the command tree; this definition serves the same answer when bo runs in-process
+// or with global flags before it.
+
+import { defineCommand } from '../command.js';
+
+export default defineCommand({
+  path: ['__complete'],
+  hidden: true,
+  summary: 'Values for the shell completion scripts: profiles or settings',
+  examples: ['bo __complete profiles', 'bo __complete settings'],
+  configure: (cmd) => cmd.argument('<source>', 'profiles or settings'),
+  run: async (ctx, [source]) => {
+    const { completionValues } = await import('../completion/dynamic.js');
+    ctx.io.stdout.write(completionValues(source as string, ctx.io.env).map((v) => `${v}\n`).join(''));
+  },
+});
