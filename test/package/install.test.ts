@@ -118,7 +118,7 @@ describe('the npm package', () => {
         if (entry.isDirectory()) visit(path);
         else if (/\.[cm]?js$/.test(entry.name)) {
           const text = readFileSync(path, 'utf8');
-          for (const m of text.matchAll(/(?:\bfrom\s*|\b(?:import|require)\s*\(\s*)["']([^"'./][^"']*)["']/g)) specifiers.add(m[1]!);
+          for (const m of text.matchAll(/(?:\bfrom\s*|\b(?:import|require)\s*\(\s*)["']([^"'\s./][^"'\s]*)["']/g)) specifiers.add(m[1]!);
         }
       }
     };
