@@ -3,8 +3,10 @@
 // client, so a test can show what a proxy can see. Like a real proxy it resolves the
 // target itself: every host name is reached on 127.0.0.1 at the port asked for.
 import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { TEST_CERT, TEST_KEY } from './tls-fixture.js';
 
 export interface SeenConnect {
   /** The request target of the CONNECT line, e.g. "127.0.0.1:4443". */
@@ -28,6 +30,8 @@ export interface ProxyOptions {
   auth?: string;
   /** Answer every CONNECT with this status instead of tunnelling. */
   refuse?: number;
+  /** An https:// proxy (the test certificate): the client speaks TLS to the proxy too. */
+  tls?: boolean;
 }
 
 export async function startConnectProxy(options: ProxyOptions = {}): Promise<ConnectProxy> {
@@ -35,12 +39,13 @@ export async function startConnectProxy(options: ProxyOptions = {}): Promise<Con
   const plain: ConnectProxy['plain'] = [];
   const chunks: Buffer[] = [];
   const sockets = new Set<net.Socket>();
-  const server = http.createServer((req, res) => {
+  const onPlain = (req: http.IncomingMessage, res: http.ServerResponse) => {
     plain.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     res.writeHead(502, { 'content-type': 'text/plain' });
     res.end('this proxy only tunnels');
-  });
-  server.on('connection', (s: net.Socket) => {
+  };
+  const server = options.tls ? https.createServer({ key: TEST_KEY, cert: TEST_CERT }, onPlain) : http.createServer(onPlain);
+  server.on(options.tls ? 'secureConnection' : 'connection', (s: net.Socket) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -75,7 +80,7 @@ export async function startConnectProxy(options: ProxyOptions = {}): Promise<Con
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     connects,
     plain,

@@ -102,6 +102,31 @@ describe('https through a CONNECT proxy (the built binary)', () => {
   });
 });
 
+describe('an https:// proxy', () => {
+  it('TLS to the proxy, and the server\'s own TLS inside the tunnel (the built binary)', async () => {
+    const server = await tls();
+    const p = await proxy({ tls: true, auth: 'dan:tls-pw' });
+    const r = await runBin(['--json', 'accounts', 'list'], {
+      env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: `https://dan:tls-pw@127.0.0.1:${p.port}` },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(p.connects.map((c) => c.target)).toEqual([`127.0.0.1:${server.port}`]);
+    expect(p.relayed()).not.toContain(TOKEN);
+    expect(server.seen[0]!.headers.authorization).toBe(`bearer ${TOKEN}`);
+  });
+
+  it('whose certificate is not trusted: exit 1 naming the proxy, nothing sent through it', async () => {
+    const server = await tls();
+    const p = await proxy({ tls: true });
+    const r = await runBo(['accounts', 'list'], { env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url } });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(`error: could not connect to the proxy ${p.url} (HTTPS_PROXY): the TLS certificate is self-signed`);
+    expect(p.connects).toEqual([]);
+    expect(server.seen).toEqual([]);
+  });
+});
+
 describe('https through a proxy, in-process', () => {
   it('still checks the server certificate inside the tunnel: exit 1, the server got no request', async () => {
     const server = await tls();
