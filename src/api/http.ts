@@ -97,6 +97,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       ? new https.Agent({ keepAlive: true, rejectUnauthorized: true })
       : new http.Agent({ keepAlive: true });
   let closed = false;
+  let noted = false;
   async function agentFor(): Promise<http.Agent> {
     if (agent || !proxy) return agent!;
     const { createProxyAgent } = await import('./proxy.js');
@@ -191,7 +192,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const started = performance.now();
       let raw: RawResponse;
       try {
-        if (proxy && !agent) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
+        if (proxy && !noted) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
+        noted = true;
         raw = await exchange(url, { method, headers, body, agent: await agentFor(), timeoutMs: options.timeoutMs, signal, maxBytes });
       } catch (err) {
         if (err instanceof AbortFailure) throw new InterruptedError();

@@ -283,6 +283,20 @@ describe('the core keeps its behaviour through the tunnel', () => {
     expect(lines.filter((l) => l.includes('through the proxy'))).toHaveLength(1);
   });
 
+  it('requests sent at once share the one proxy agent: one trace line names the proxy, every answer arrives', async () => {
+    const p = await proxy();
+    server.script(reply.json(200, { n: 1 }), reply.json(200, { n: 1 }), reply.json(200, { n: 1 }));
+    const { client, lines } = makeClient(server.url, { env: { HTTP_PROXY: p.url } });
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => client.request({ method: 'GET', path: '/crm/accounts' })));
+      expect(answers.map((a) => a.body)).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }]);
+    } finally {
+      client.close();
+    }
+    expect(lines.filter((l) => l.includes('through the proxy'))).toEqual([`* through the proxy ${p.url} (HTTP_PROXY)`]);
+    expect(p.connects.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('the response cap: an answer over it is dropped', async () => {
     const p = await proxy();
     server.script(reply.json(200, { big: 'x'.repeat(2 * 1024 * 1024) }));
