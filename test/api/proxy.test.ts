@@ -15,12 +15,15 @@ import { makeClient, rejectionOf, TOKEN } from './client-fixture.js';
 import { closedPort, startConnectProxy, type ConnectProxy } from './proxy-fixture.js';
 import { TEST_CERT, TEST_KEY } from './tls-fixture.js';
 
-async function tlsServer() {
+/** An https API with one account, or with `pages` one-record pages when asked for. */
+async function tlsServer(pages?: number) {
   const seen: Array<{ url: string; headers: Record<string, unknown> }> = [];
   const server = https.createServer({ key: TEST_KEY, cert: TEST_CERT }, (req, res) => {
     seen.push({ url: req.url ?? '', headers: req.headers });
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"items":[{"Uid":"acc_0001","Name":"Acme"}]}');
+    if (!pages) return res.end('{"items":[{"Uid":"acc_0001","Name":"Acme"}]}');
+    const offset = Number(new URL(req.url ?? '/', 'https://x').searchParams.get('offset') ?? 0);
+    res.end(JSON.stringify({ items: [{ Uid: `acc_${offset}` }], metadata: { limit: 1, offset, total: pages } }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -46,8 +49,8 @@ async function proxy(options?: Parameters<typeof startConnectProxy>[0]): Promise
   return p;
 }
 
-async function tls() {
-  const t = await tlsServer();
+async function tls(pages?: number) {
+  const t = await tlsServer(pages);
   stop.push(t.close);
   return t;
 }
@@ -82,6 +85,19 @@ describe('https through a CONNECT proxy (the built binary)', () => {
     expect(server.seen).toHaveLength(1);
     expect(server.seen[0]!.url).toMatch(/^\/api\/v1\/crm\/accounts/);
     expect(server.seen[0]!.headers.authorization).toBe(`bearer ${TOKEN}`);
+  });
+
+  it('keeps keep-alive through the tunnel: three pages over one CONNECT', async () => {
+    const server = await tls(3);
+    const p = await proxy();
+    const r = await runBin(['--json', 'accounts', 'list', '--all'], {
+      env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((a: { Uid: string }) => a.Uid)).toEqual(['acc_0', 'acc_1', 'acc_2']);
+    expect(server.seen).toHaveLength(3);
+    expect(p.connects).toHaveLength(1);
   });
 
   it('a proxy URL with user:password sends Proxy-Authorization on CONNECT and never shows the password, even with --verbose', async () => {
