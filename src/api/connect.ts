@@ -74,6 +74,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     sleep: ctx.clock.sleep,
     signal: ctx.signal,
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
+    env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;

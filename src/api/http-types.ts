@@ -50,6 +50,8 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** The most one answer may hold, compressed or decompressed; default 32 MB (response-cap.ts). */
   maxResponseBytes?: number;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface HttpClient {

@@ -17,6 +17,7 @@ import { redactText, redactUserInfo, scrubValues } from './redact.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
+import { ProxyFailure, proxyFor } from './proxy-env.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -87,7 +88,25 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secure = base.protocol === 'https:';
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
-  const agent = secure ? new https.Agent({ keepAlive: true, rejectUnauthorized: true }) : new http.Agent({ keepAlive: true });
+  // Through a proxy when HTTPS_PROXY/HTTP_PROXY applies to the base URL (proxy-env.ts):
+  // the tunnelling agent is loaded then, on the first request, and not otherwise.
+  const proxy = proxyFor(base, options.env);
+  let agent: http.Agent | undefined = proxy
+    ? undefined
+    : secure
+      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true })
+      : new http.Agent({ keepAlive: true });
+  let closed = false;
+  let noted = false;
+  async function agentFor(): Promise<http.Agent> {
+    if (agent || !proxy) return agent!;
+    const { createProxyAgent } = await import('./proxy.js');
+    if (!agent) {
+      agent = createProxyAgent(proxy, base);
+      if (closed) agent.destroy();
+    }
+    return agent;
+  }
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   const secrets = secretsOf(options.credential);
@@ -173,7 +192,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const started = performance.now();
       let raw: RawResponse;
       try {
-        raw = await exchange(url, { method, headers, body, agent, timeoutMs: options.timeoutMs, signal, maxBytes });
+        if (proxy && !noted) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
+        noted = true;
+        raw = await exchange(url, { method, headers, body, agent: await agentFor(), timeoutMs: options.timeoutMs, signal, maxBytes });
       } catch (err) {
         if (err instanceof AbortFailure) throw new InterruptedError();
         if (err instanceof TimeoutFailure) {
@@ -207,8 +228,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           });
         }
         if (!(err instanceof ConnectionFailure)) throw err;
-        const text = describeFailure(err, method, url);
-        if (canRetry && isRetryableFailure(method, err)) {
+        const viaProxy = err.cause instanceof ProxyFailure ? err.cause : undefined;
+        const text = viaProxy?.message ?? describeFailure(err, method, url);
+        if (canRetry && !viaProxy?.permanent && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
           tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
@@ -216,7 +238,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         }
         tracer?.note(text);
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
-        throw new BoError(text, { code: 'network', cause: err.cause, hint: failureHint(err, method) });
+        throw new BoError(text, { code: 'network', cause: err.cause, hint: viaProxy?.hint ?? failureHint(err, method) });
       }
 
       const parsed = parseBody(raw.status, raw.headers, raw.body);
@@ -256,7 +278,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     baseUrl,
     request,
     close() {
-      agent.destroy();
+      closed = true;
+      agent?.destroy();
     },
   };
 }

@@ -23,7 +23,8 @@ const reasons: Record<string, string> = {
   HPE_INVALID_CONSTANT: 'the answer was not valid HTTP',
 };
 
-function reason(failure: ConnectionFailure): string {
+/** The failure in plain words; also used for a proxy that cannot be reached (proxy.ts). */
+export function reason(failure: Pick<ConnectionFailure, 'code' | 'cause'>): string {
   const cause = failure.cause as Error | undefined;
   if (failure.code === 'ECONNRESET' && cause?.message === 'socket hang up') return 'the server closed the connection';
   if (failure.code.startsWith('HPE_')) return 'the answer was not valid HTTP';

@@ -1,0 +1,138 @@
+// The agent for requests that go through a proxy: each new connection is a CONNECT
+// tunnel through the proxy (node:http's 'connect'), and for https the TLS session runs
+// end to end inside it (tls.connect over the tunnel's socket), with the certificate
+// checked against the base URL's host. The proxy sees the CONNECT line and, when its
+// URL carries them, its own user and password (Proxy-Authorization); the API credential
+// and everything else travel only inside the tunnel. http:// base URLs (loopback only)
+// are tunnelled the same way. Keep-alive pooling, timeouts and the response cap stay
+// the core's: this agent only makes the sockets. Loaded only when a proxy applies.
+
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import * as tls from 'node:tls';
+import { reason } from './network-errors.js';
+import { ProxyFailure, type ProxyChoice } from './proxy-env.js';
+
+type Callback = (err: Error | null, stream: Duplex) => void;
+type ConnectOptions = http.ClientRequestArgs & tls.ConnectionOptions;
+
+function bare(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1');
+}
+
+/** user:password from the proxy URL as a Basic credential, or undefined. */
+function proxyAuthorization(url: URL): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  return `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}`;
+}
+
+export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
+  const secure = target.protocol === 'https:';
+  const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
+  const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
+  const auth = proxyAuthorization(proxy.url);
+  const where = `the proxy ${proxy.shown} (${proxy.variable})`;
+  /** Tunnels being set up: a client closed mid-way must not leave them holding the process. */
+  const pending = new Set<{ destroy(): void }>();
+
+  function failure(err: NodeJS.ErrnoException): ProxyFailure {
+    const code = err.code ?? 'ECONNRESET';
+    return new ProxyFailure(
+      `could not connect to ${where}: ${reason({ code, cause: err })}`,
+      code,
+      `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`,
+      false,
+      err,
+    );
+  }
+
+  function refused(res: http.IncomingMessage): ProxyFailure {
+    const status = res.statusCode ?? 0;
+    const text = `${status} ${res.statusMessage || http.STATUS_CODES[status] || ''}`.trim().replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
+    const hint =
+      status === 407
+        ? `The proxy wants a user and password: put them in ${proxy.variable} (http://user:password@host:port).`
+        : `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
+    return new ProxyFailure(`${where} refused the tunnel to ${authority}: ${text}`, 'EPROXY', hint, status === 403 || status === 407);
+  }
+
+  function tunnel(options: ConnectOptions, callback: Callback): void {
+    let done = false;
+    const finish = (err: Error | null, socket?: Socket) => {
+      if (done) return;
+      done = true;
+      callback(err, socket as Duplex);
+    };
+    const headers: Record<string, string> = { host: authority };
+    if (auth) headers['proxy-authorization'] = auth;
+    const transport = proxy.url.protocol === 'https:' ? https : http;
+    const req = transport.request({
+      host: bare(proxy.url.hostname),
+      port: proxy.url.port || (proxy.url.protocol === 'https:' ? 443 : 80),
+      method: 'CONNECT',
+      path: authority,
+      headers,
+      agent: false,
+      ...(proxy.url.protocol === 'https:' && !isIP(bare(proxy.url.hostname)) ? { servername: bare(proxy.url.hostname) } : {}),
+    });
+    pending.add(req);
+    req.once('error', (err: NodeJS.ErrnoException) => {
+      pending.delete(req);
+      finish(failure(err));
+    });
+    req.once('connect', (res, socket, head) => {
+      pending.delete(req);
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        return finish(refused(res));
+      }
+      if (head.length) socket.unshift(head);
+      if (!secure) return finish(null, socket);
+      const host = bare(options.host ?? target.hostname);
+      const secured = tls.connect({
+        ...options,
+        host,
+        socket,
+        servername: isIP(host) ? undefined : host,
+        rejectUnauthorized: true,
+      });
+      pending.add(secured);
+      socket.once('error', (err) => secured.destroy(err));
+      const onError = (err: Error) => {
+        pending.delete(secured);
+        secured.destroy();
+        finish(err);
+      };
+      secured.once('error', onError);
+      secured.once('secureConnect', () => {
+        pending.delete(secured);
+        secured.off('error', onError);
+        finish(null, secured);
+      });
+    });
+    req.end();
+  }
+
+  class TunnelAgent extends Base {
+    // Node's Agent accepts a connection handed over later through the callback.
+    override createConnection(options: http.ClientRequestArgs, callback?: Callback): undefined {
+      if (callback) tunnel(options as ConnectOptions, callback);
+      return undefined;
+    }
+    override destroy(): void {
+      for (const item of pending) item.destroy();
+      pending.clear();
+      super.destroy();
+    }
+  }
+  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true } : {}) });
+}
