@@ -55,7 +55,7 @@ _bo_node() {
     14) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     15) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     16) _bo_cmds=('list' 'get'); _bo_flags=('-h' '--help') ;;
-    17) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    17) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
     18) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
     19) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '-h' '--help') ;;
     20) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset'); _bo_flags=('-h' '--help') ;;
@@ -115,6 +115,7 @@ _bo_flag() {
     '17 --fields') REPLY=text ;;
     '17 --filter') REPLY=text ;;
     '17 --order-by') REPLY=text ;;
+    '17 --concurrency') REPLY=text ;;
     '17 -h'|'17 --help') REPLY=none ;;
     '18 --fields') REPLY=text ;;
     '18 -h'|'18 --help') REPLY=none ;;

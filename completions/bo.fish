@@ -129,6 +129,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts list/--order-by'
             return 0
+        case 'bo accounts list/--concurrency'
+            return 0
         case 'bo accounts get/--fields'
             return 0
         case 'bo api/-X'
@@ -299,6 +301,7 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l page-size -x -d 'records per p
 complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo accounts list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
