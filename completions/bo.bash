@@ -103,7 +103,7 @@ _bo_node() {
     17) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     18) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     19) _bo_cmds=('list' 'get' 'extend-trial' 'cancel' 'help'); _bo_flags=('-h' '--help') ;;
-    20) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    20) _bo_cmds=(); _bo_flags=('--q' '--search' '--segment' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
     21) _bo_cmds=(); _bo_flags=('--fields' '-h' '--help') ;;
     22) _bo_cmds=(); _bo_flags=('--to' '--expiration' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     23) _bo_cmds=(); _bo_flags=('--reason' '--comment' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
@@ -113,11 +113,11 @@ _bo_node() {
     27) _bo_cmds=(); _bo_flags=('--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     28) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     29) _bo_cmds=('list' 'redemptions' 'help'); _bo_flags=('-h' '--help') ;;
-    30) _bo_cmds=(); _bo_flags=('--active' '--search' '--plan' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
-    31) _bo_cmds=(); _bo_flags=('--search' '--active' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    30) _bo_cmds=(); _bo_flags=('--active' '--search' '--plan' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
+    31) _bo_cmds=(); _bo_flags=('--search' '--active' '--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     33) _bo_cmds=('list' 'create' 'subscribe' 'help'); _bo_flags=('-h' '--help') ;;
-    34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '-h' '--help') ;;
+    34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
     35) _bo_cmds=(); _bo_flags=('--name' '--description' '--double-opt-in' '--internal' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--dry-run' '--yes' '-h' '--help') ;;
     36) _bo_cmds=(); _bo_flags=('--email' '--first-name' '--last-name' '--send-welcome' '--source' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     37) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
@@ -208,6 +208,7 @@ _bo_flag() {
     '20 --fields') REPLY=text ;;
     '20 --filter') REPLY=text ;;
     '20 --order-by') REPLY=text ;;
+    '20 --concurrency') REPLY=text ;;
     '20 -h'|'20 --help') REPLY=none ;;
     '21 --fields') REPLY=text ;;
     '21 -h'|'21 --help') REPLY=none ;;
@@ -249,6 +250,7 @@ _bo_flag() {
     '30 --fields') REPLY=text ;;
     '30 --filter') REPLY=text ;;
     '30 --order-by') REPLY=text ;;
+    '30 --concurrency') REPLY=text ;;
     '30 -h'|'30 --help') REPLY=none ;;
     '31 --search') REPLY=text ;;
     '31 --active') REPLY=none ;;
@@ -259,6 +261,7 @@ _bo_flag() {
     '31 --fields') REPLY=text ;;
     '31 --filter') REPLY=text ;;
     '31 --order-by') REPLY=text ;;
+    '31 --concurrency') REPLY=text ;;
     '31 -h'|'31 --help') REPLY=none ;;
     '32 -h'|'32 --help') REPLY=none ;;
     '33 -h'|'33 --help') REPLY=none ;;
@@ -269,6 +272,7 @@ _bo_flag() {
     '34 --fields') REPLY=text ;;
     '34 --filter') REPLY=text ;;
     '34 --order-by') REPLY=text ;;
+    '34 --concurrency') REPLY=text ;;
     '34 -h'|'34 --help') REPLY=none ;;
     '35 --name') REPLY=text ;;
     '35 --description') REPLY=text ;;

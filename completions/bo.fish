@@ -219,6 +219,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts list/--order-by'
             return 0
+        case 'bo accounts list/--concurrency'
+            return 0
         case 'bo accounts get/--fields'
             return 0
         case 'bo accounts extend-trial/--to'
@@ -259,6 +261,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons list/--order-by'
             return 0
+        case 'bo coupons list/--concurrency'
+            return 0
         case 'bo coupons redemptions/--search'
             return 0
         case 'bo coupons redemptions/--limit'
@@ -273,6 +277,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons redemptions/--order-by'
             return 0
+        case 'bo coupons redemptions/--concurrency'
+            return 0
         case 'bo lists list/--limit'
             return 0
         case 'bo lists list/--page'
@@ -284,6 +290,8 @@ function __bo_takes_value -a path flag
         case 'bo lists list/--filter'
             return 0
         case 'bo lists list/--order-by'
+            return 0
+        case 'bo lists list/--concurrency'
             return 0
         case 'bo lists create/--name'
             return 0
@@ -566,6 +574,7 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l page-size -x -d 'records per p
 complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo accounts list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
@@ -635,6 +644,7 @@ complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per pa
 complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo coupons list'" -s h -l help -d 'help with examples'
 
 # bo coupons redemptions
@@ -647,6 +657,7 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -s h -l help -d 'help with examples'
 
 # bo coupons help
@@ -668,6 +679,7 @@ complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page
 complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
 complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
+complete -c bo -n "__bo_at 'bo lists list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 
 # bo lists create

@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../output/errors.js';
-import { DEFAULT_PAGE_SIZE, moreRecordsNote, type ListQuery } from './paginate.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, moreRecordsNote, type ListQuery } from './paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -15,6 +15,7 @@ export interface RawListOptions {
   fields?: string;
   filter?: string[];
   orderBy?: string;
+  concurrency?: string;
 }
 
 export interface ListOptions {
@@ -26,10 +27,13 @@ export interface ListOptions {
   pageSize: number;
   /** With --page: fetch only this raw page (zero-based, the API's `offset`). */
   page?: number;
+  /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
+  concurrency?: number;
 }
 
 export const DEFAULT_LIMIT = 100;
 const MAX_PAGE_SIZE = 100;
+const MAX_CONCURRENCY = 16;
 
 /** Query names the list options own; a --filter must not set them behind their back. */
 const reserved: Record<string, string> = {
@@ -54,7 +58,8 @@ export function addListOptions(cmd: Command): Command {
     .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
     .option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)')
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
-    .option('--order-by <spec>', 'sort: Property, or "Property desc"');
+    .option('--order-by <spec>', 'sort: Property, or "Property desc"')
+    .option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`);
 }
 
 function integer(flag: string, value: string, min: number, max: number, what: string): number {
@@ -73,6 +78,10 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
     opts.pageSize === undefined ? undefined : integer('--page-size', opts.pageSize, 1, MAX_PAGE_SIZE, `an integer from 1 to ${MAX_PAGE_SIZE}`);
   const limit =
     opts.limit === undefined ? undefined : integer('--limit', opts.limit, 1, Number.MAX_SAFE_INTEGER, 'a positive integer');
+  const concurrency =
+    opts.concurrency === undefined
+      ? undefined
+      : integer('--concurrency', opts.concurrency, 1, MAX_CONCURRENCY, `an integer from 1 to ${MAX_CONCURRENCY}`);
   if (page !== undefined && opts.all) throw new UsageError('--page cannot be combined with --all');
   if (page !== undefined && limit !== undefined) throw new UsageError('--page cannot be combined with --limit (use --page-size)');
   if (opts.all && limit !== undefined) throw new UsageError('--limit cannot be combined with --all');
@@ -105,10 +114,10 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
     query.orderBy = m[2]?.toLowerCase() === 'desc' ? `${m[1]} desc` : m[1];
   }
 
-  if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page };
+  if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page, concurrency };
   const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);
   // Ask for no more than needed: --limit 5 fetches one page of 5.
-  return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE) };
+  return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE), concurrency };
 }
 
 /**

@@ -1,5 +1,6 @@
-// D13 paging as an async iterator that streams: one page in memory at a time, so
-// `--all --jsonl` over 100,000 accounts runs in constant memory.
+// D13 paging as an async iterator that streams: one page in memory at a time (or
+// `concurrency` pages once metadata.total is known), so `--all --jsonl` over 100,000
+// accounts runs in constant memory.
 //
 // `offset` is a page index in units of the size the server applied (metadata.limit),
 // which may be smaller than the one asked for (capped at 100, or 25 when `fields`
@@ -39,9 +40,13 @@ export interface PaginateOptions {
   /** After each page is read, e.g. to say "showing 100 of 5,432; pass --all". */
   onPage?(meta: PageMeta): void;
   signal?: AbortSignal;
+  /** Pages in flight once metadata.total is known; default 1 (one after another). */
+  concurrency?: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
+/** Pages in flight for a list command's walk (--concurrency). */
+export const DEFAULT_CONCURRENCY = 4;
 
 function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
@@ -82,12 +87,12 @@ export async function fetchPage<T>(
 
 export async function* paginate<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<T, void, undefined> {
   const max = options.max ?? Infinity;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
   let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
   let position = 0;
   let yielded = 0;
-  while (yielded < max) {
-    const offset = Math.floor(position / limit);
-    const page = await fetchPage<T>(client, { ...options, limit, offset });
+  // Yields the records of `page` from `position` on; false when the walk is over.
+  function* take(page: Page<T>): Generator<T, boolean, undefined> {
     options.onPage?.(page.meta);
     const start = page.meta.offset * page.meta.limit;
     const before = position;
@@ -97,13 +102,50 @@ export async function* paginate<T>(client: HttpClient, options: PaginateOptions)
       yield page.items[i] as T;
     }
     const { total } = page.meta;
-    if (page.items.length === 0 || (total !== undefined && position >= total)) return;
+    if (yielded >= max) return false;
+    if (page.items.length === 0 || (total !== undefined && position >= total)) return false;
     // A short page is the last one, whether or not the server sent a total.
-    if (page.items.length < page.meta.limit) return;
+    if (page.items.length < page.meta.limit) return false;
     // No progress with the size the server itself applied: it is not paging; stop
     // rather than ask for the same page forever.
-    if (position === before && page.meta.limit === limit) return;
-    limit = page.meta.limit;
+    if (position === before && page.meta.limit === limit) return false;
+    return true;
+  }
+
+  while (yielded < max) {
+    const offset = Math.floor(position / limit);
+    const page = await fetchPage<T>(client, { ...options, limit, offset });
+    if (!(yield* take(page))) return;
+    const applied = page.meta.limit;
+    const { total } = page.meta;
+    limit = applied;
+    if (concurrency === 1 || total === undefined || position % applied !== 0) continue;
+    // The total is known and the walk sits on a page boundary: the pages up to the last
+    // one needed are fetched `concurrency` at a time and yielded in order, so at most
+    // that many pages are in memory. A page that does not fit the plan (another size,
+    // another index) ends this phase; the walk above resumes from `position`.
+    const needed = Math.min(total, position + (max - yielded));
+    const last = Math.ceil(needed / applied) - 1;
+    let next = position / applied;
+    const inFlight: Array<Promise<Page<T>>> = [];
+    const launch = () => {
+      const request = fetchPage<T>(client, { ...options, limit: applied, offset: next++ });
+      request.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
+      inFlight.push(request);
+    };
+    let more = true;
+    while (more && (next <= last || inFlight.length > 0)) {
+      while (inFlight.length < concurrency && next <= last) launch();
+      const expected = next - inFlight.length;
+      const current = await inFlight.shift()!;
+      if (current.meta.limit !== applied || current.meta.offset !== expected) {
+        more = yield* take(current);
+        if (more) limit = current.meta.limit;
+        break;
+      }
+      more = yield* take(current);
+    }
+    if (!more) return;
   }
 }
 
@@ -113,6 +155,8 @@ export interface ListSelection {
   max: number;
   pageSize: number;
   page?: number;
+  /** Pages in flight for a walk of several pages (--concurrency). */
+  concurrency?: number;
 }
 
 /**
@@ -128,7 +172,14 @@ export function listRecords<T>(
 ): AsyncIterable<T> {
   const query = { ...request.query, ...selection.query };
   if (selection.page === undefined) {
-    return paginate<T>(client, { ...request, query, pageSize: selection.pageSize, max: selection.max, onPage });
+    return paginate<T>(client, {
+      ...request,
+      query,
+      pageSize: selection.pageSize,
+      max: selection.max,
+      onPage,
+      concurrency: selection.concurrency ?? DEFAULT_CONCURRENCY,
+    });
   }
   const page = selection.page;
   return (async function* () {

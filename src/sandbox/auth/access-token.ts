@@ -1,6 +1,6 @@
 // Issuing and checking the bearer tokens of §5.3 and D5.
 
-import { signJwt, verifyJwt } from './jwt.js';
+import { createSigningKey, signJwt, verifyJwt } from './jwt.js';
 import { ACCESS_TOKEN_LIFETIME_S, type AuthState, type AuthUser } from './state.js';
 
 export interface TokenResponse {
@@ -26,6 +26,8 @@ export function issueAccessToken(state: AuthState, user: AuthUser, env: { now():
   };
   if (user.subscriptionUid !== null) claims.SubscriptionUid = user.subscriptionUid;
   if (user.planUid !== null) claims.PlanUid = user.planUid;
+  // The key is made on the first signature; `state` is the request's copy, stored with it.
+  state.signingKey ??= createSigningKey();
   return { access_token: signJwt(state.signingKey, claims), token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_S };
 }
 
@@ -35,6 +37,7 @@ export function checkAccessToken(
   token: string,
   env: { now(): Date; baseUrl: string },
 ): { personUid: string; accountUid: string } | null {
+  if (!state.signingKey) return null;
   const claims = verifyJwt(state.signingKey, token);
   if (claims === null) return null;
   if (claims.iss !== issuer(env.baseUrl)) return null;

@@ -5,7 +5,7 @@
 
 import { checkAccessToken } from './access-token.js';
 import { postConfirm, postEmailBegin, postTotpBegin } from './enroll.js';
-import { createSigningKey, publicJwk } from './jwt.js';
+import { publicJwk } from './jwt.js';
 import { postRecovery, postResend, postSwitchMechanism, postTokens, postTwoFactor } from './login.js';
 import { fail, type AuthResponse } from './reply.js';
 import { recoveryCodes, totpSecret } from './seeded.js';
@@ -38,7 +38,7 @@ export function createAuthState(users: AuthUserSeed[], seed: number): AuthState 
     version: 1,
     seed,
     derivations: 0,
-    signingKey: createSigningKey(),
+    signingKey: null,
     users: users.map((u) => seedUser(u, seed)),
     flows: [],
     rateLimit: {},
@@ -118,5 +118,6 @@ export function verifyAccessToken(
 
 /** The body of GET /.well-known/jwks.json (D5). */
 export function jwks(state: AuthState): { keys: object[] } {
-  return { keys: [publicJwk(state.signingKey)] };
+  // No key yet means no token was ever signed: there is nothing to verify.
+  return { keys: state.signingKey ? [publicJwk(state.signingKey)] : [] };
 }

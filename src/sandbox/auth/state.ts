@@ -63,7 +63,11 @@ export interface AuthState {
   seed: number;
   /** Counter for seeded derivations after the initial seed (enrollment secrets, codes). */
   derivations: number;
-  signingKey: { kid: string; privateKeyPem: string };
+  /**
+   * Made when the first token is signed, then stored with the state: an RSA-2048 key
+   * costs ~300 ms, which a state that never signs (most `bo --sandbox` runs) never pays.
+   */
+  signingKey: { kid: string; privateKeyPem: string } | null;
   users: AuthUser[];
   flows: Flow[];
   /** D10 sliding window: client key → epoch ms of recent totp/confirm requests. */

@@ -1,0 +1,229 @@
+#!/usr/bin/env node
+// `npm run bench`: every figure of the performance table, each with its target, as
+// ratios measured in this one run: each `bo` command is timed alternately with
+// `node -e 0` (and with the floor client, where the target names it), medians over
+// --runs rounds (default 10). Public tools only: Node, /usr/bin/time -v for peak RSS.
+// NODE_EXTRA_CA_CERTS is unset in every child (on some machines it adds ~70 ms to each
+// Node start). Needs a Secret Service for the keychain figure: without one it re-runs
+// itself under .ci/keyring.sh (a private D-Bus and gnome-keyring).
+//
+//   node test/bench/run.mjs [--runs 10] [--loop 200] [--accounts 100000] [--small 10000]
+//                           [--export-runs 10] [--only name,name]
+//
+// Reports; asserts nothing (test/bench/smoke.test.ts runs it tiny so it cannot rot).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const runs = Number(opt('--runs', 10));
+const loop = Number(opt('--loop', 200));
+const accounts = Number(opt('--accounts', 100_000));
+const small = Number(opt('--small', 10_000));
+const exportRuns = Number(opt('--export-runs', runs));
+const only = opt('--only', '') ? new Set(opt('--only', '').split(',')) : undefined;
+const want = (name) => !only || only.has(name);
+
+// The keychain figure needs a Secret Service: re-enter under .ci/keyring.sh once.
+if (want('keychain') && !process.env.BO_KEYRING_SESSION && process.platform === 'linux') {
+  const r = spawnSync('bash', [join(root, '.ci/keyring.sh'), process.execPath, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
+}
+
+if (!existsSync(join(root, 'dist/bo.js')) || !existsSync(join(root, 'dist/top-help.json'))) {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+}
+
+const home = mkdtempSync(join(tmpdir(), 'bo-bench-'));
+const baseEnv = { ...process.env, HOME: home, BO_CONFIG_DIR: join(home, 'config'), BO_DATA_DIR: join(home, 'data'), NO_COLOR: '1' };
+for (const name of ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'BO_SANDBOX', 'BO_PROFILE', 'BO_BASE_URL', 'BO_TOKEN', 'BO_API_KEY', 'BO_API_SECRET', 'BO_DEBUG']) {
+  delete baseEnv[name];
+}
+const bo = join(root, 'bin/bo.js');
+const node = process.execPath;
+const floorClient = join(root, 'test/bench/floor-client.mjs');
+const floorExport = join(root, 'test/bench/floor-export.mjs');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Wall time of one child, in ms; the output goes to a pipe and is dropped. */
+function time([cmd, ...args], env = baseEnv, prepare) {
+  prepare?.();
+  const start = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Times the cases alternately, `rounds` times; returns the median of each. */
+function alternate(cases, rounds) {
+  for (const c of cases) time(c.argv, c.env, c.prepare); // warm the disk cache (and state files)
+  const samples = cases.map(() => []);
+  for (let i = 0; i < rounds; i++) cases.forEach((c, j) => samples[j].push(time(c.argv, c.env, c.prepare)));
+  return samples.map(median);
+}
+
+const rows = [];
+const fmt = (x, d = 2) => x.toFixed(d);
+function row(figure, value, target, ok, detail = '') {
+  rows.push({ figure, value, target, ok, detail });
+  console.error(`  ${figure}: ${value}${detail ? ` (${detail})` : ''}`);
+}
+
+/** `bo sandbox serve` as a real process over an in-memory world of `n` accounts. */
+async function serve(n) {
+  const child = spawn(node, [bo, 'sandbox', 'serve', '--memory', '--port', '0', '--accounts', String(n)], {
+    env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/\S+)\n/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const fixtures = await (await fetch(`${url}/__sandbox/fixtures`)).json();
+  return { url, fixtures, close: () => child.kill('SIGINT') };
+}
+
+/** Peak RSS (KiB) and wall time of one run, from /usr/bin/time -v. */
+function measured(args, env) {
+  const r = spawnSync('/usr/bin/time', ['-v', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
+  const text = String(r.stderr);
+  const kib = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(text)?.[1]);
+  const m = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(text);
+  const seconds = m ? Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]) : NaN;
+  return { kib, seconds, lines: r.stdout.toString().split('\n').filter(Boolean).length };
+}
+
+const nodeE0 = [node, '-e', '0'];
+const boIn = (...args) => [node, bo, ...args];
+
+console.error(`bo bench: ${runs} rounds, ${cpus().length} cores, node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
+try {
+  if (want('version') || want('help')) {
+    const [n, v, h] = alternate([{ argv: nodeE0 }, { argv: boIn('--version') }, { argv: boIn('--help') }], runs);
+    if (want('version')) row('`bo --version`', `${fmt(v / n)} ×`, '≤ 1.3 ×', v / n <= 1.3, `${fmt(v, 1)} ms; node -e 0 ${fmt(n, 1)} ms`);
+    if (want('help')) row('`bo --help`', `${fmt(h / n)} ×`, '≤ 1.8 ×', h / n <= 1.8, `${fmt(h, 1)} ms`);
+  }
+
+  let served;
+  const needServe = ['list', 'keychain', 'loop', 'export'].some(want);
+  if (needServe) served = await serve(accounts);
+  try {
+    const keyEnv = served && {
+      ...baseEnv,
+      BO_BASE_URL: served.url,
+      BO_API_KEY: served.fixtures.apiKey.key,
+      BO_API_SECRET: served.fixtures.apiKey.secret,
+    };
+    const floorEnv = served && {
+      ...baseEnv,
+      FLOOR_URL: `${served.url}/api/v1/crm/accounts?limit=100`,
+      FLOOR_AUTH: `${served.fixtures.apiKey.scheme} ${served.fixtures.apiKey.key}:${served.fixtures.apiKey.secret}`,
+    };
+    if (served && served.fixtures.apiKey.scheme !== 'bo') keyEnv.BO_API_KEY_SCHEME = served.fixtures.apiKey.scheme;
+
+    if (want('list')) {
+      const [n, f, b] = alternate([{ argv: nodeE0 }, { argv: [node, floorClient], env: floorEnv }, { argv: boIn('accounts', 'list', '--json'), env: keyEnv }], runs);
+      row('`accounts list --json`, key from env, served sandbox', `${fmt(b / f)} × the floor client`, '≤ 1.15 × the floor client', b / f <= 1.15,
+        `${fmt(b / n)} × node -e 0; floor client ${fmt(f / n)} ×`);
+    }
+
+    if (want('keychain')) {
+      // A profile whose API key lives in the keychain (the Secret Service of keyring.sh).
+      const kcEnv = { ...baseEnv, BO_CONFIG_DIR: join(home, 'config-keychain') };
+      execFileSync(node, [bo, 'config', 'set', 'base-url', served.url], { env: kcEnv, stdio: 'pipe' });
+      execFileSync(node, [bo, 'auth', 'set-key', '--key', served.fixtures.apiKey.key, '--secret-stdin'], { env: kcEnv, input: `${served.fixtures.apiKey.secret}\n`, stdio: 'pipe' });
+      const [n, f, b] = alternate([{ argv: nodeE0 }, { argv: [node, floorClient], env: floorEnv }, { argv: boIn('accounts', 'list', '--json'), env: kcEnv }], runs);
+      row('the same, key from a real keychain', `${fmt(b / f)} × the floor client`, '≤ 1.3 × the floor client', b / f <= 1.3, `${fmt(b / n)} × node -e 0`);
+    }
+
+    if (want('loop')) {
+      // `bo addons expire <uid>` once it exists; until then a read command of the same shape.
+      const help = spawnSync(node, [bo, 'addons', 'expire', '--help'], { env: baseEnv, encoding: 'utf8' });
+      const hasExpire = help.status === 0 && help.stdout.startsWith('Usage: bo addons expire');
+      let argsFor;
+      let what;
+      if (hasExpire) {
+        // Seeded subscription add-ons, one per call; expiring one twice is answered too,
+        // and costs the same round trip, so a failed call does not end the loop.
+        const uids = served.fixtures.subscriptionAddOns;
+        if (uids.length === 0) throw new Error('no subscription add-ons in the served sandbox');
+        argsFor = (i) => ['addons', 'expire', uids[i % uids.length]];
+        what = '`bo addons expire <uid>`';
+      } else {
+        const uid = served.fixtures.accounts[0];
+        argsFor = () => ['accounts', 'get', uid];
+        what = '`bo accounts get <uid>` (this build has no `bo addons expire`)';
+      }
+      // One shell loop of `loop` calls per sample, alternating with a loop of `node -e 0`.
+      const script = (cmd) => `for i in $(seq ${loop}); do ${cmd} >/dev/null || exit 1; done`;
+      const boCmds = Array.from({ length: Math.min(loop, 20) }, (_, i) => argsFor(i).map((a) => `'${a}'`).join(' '));
+      const boLoop = `for i in $(seq ${loop}); do case $((i % ${boCmds.length})) in ${boCmds.map((c, i) => `${i}) '${node}' '${bo}' ${c} >/dev/null 2>&1 ${hasExpire ? '' : '|| exit 1'};;`).join(' ')} esac; done`;
+      const [n, b] = alternate([{ argv: ['bash', '-c', script(`'${node}' -e 0`)] }, { argv: ['bash', '-c', boLoop], env: keyEnv }], runs);
+      row(`${loop} × ${what} in a shell loop`, `${fmt(b / n)} × per call`, '≤ 2.2 ×', b / n <= 2.2, `${fmt(b / loop, 1)} ms per call`);
+    }
+
+    if (want('export')) {
+      const expEnv = { ...keyEnv };
+      const floorExpEnv = { ...floorEnv, FLOOR_URL: `${served.url}/api/v1/crm/accounts` };
+      const boRate = [];
+      const floorRate = [];
+      let rss100;
+      for (let i = 0; i < exportRuns; i++) {
+        const f = measured([node, floorExport], floorExpEnv);
+        const b = measured([node, bo, 'accounts', 'list', '--all', '--jsonl'], expEnv);
+        if (b.lines !== accounts) throw new Error(`export printed ${b.lines} records of ${accounts}`);
+        floorRate.push(f.lines / f.seconds);
+        boRate.push(b.lines / b.seconds);
+        rss100 = Math.max(rss100 ?? 0, b.kib);
+      }
+      const bo100 = median(boRate);
+      const fl = median(floorRate);
+      row(`\`accounts list --all --jsonl\`, ${accounts.toLocaleString('en-US')} accounts`, `${fmt(bo100 / 1000, 1)} k records/s = ${fmt(bo100 / fl)} × the 4-way client`,
+        '≥ 0.8 × a 4-way concurrent `node:http` client', bo100 / fl >= 0.8, `4-way node:http client ${fmt(fl / 1000, 1)} k/s`);
+      served.close();
+      served = await serve(small);
+      const smallEnv = { ...expEnv, BO_BASE_URL: served.url, BO_API_KEY: served.fixtures.apiKey.key, BO_API_SECRET: served.fixtures.apiKey.secret };
+      const b10 = measured([node, bo, 'accounts', 'list', '--all', '--jsonl'], smallEnv);
+      const grow = rss100 / b10.kib - 1;
+      row('peak RSS of that export', `${fmt(rss100 / 1024, 0)} MiB at ${accounts.toLocaleString('en-US')}, ${fmt(b10.kib / 1024, 0)} MiB at ${small.toLocaleString('en-US')}`,
+        '≤ 100 MiB, within 10 % between 10 k and 100 k', rss100 / 1024 <= 100 && Math.abs(grow) <= 0.1, `${grow >= 0 ? '+' : ''}${fmt(grow * 100, 1)} %`);
+    }
+  } finally {
+    served?.close();
+  }
+
+  if (want('sandbox')) {
+    const sbEnv = { ...baseEnv, BO_DATA_DIR: join(home, 'sandbox-data') };
+    const wipe = () => rmSync(sbEnv.BO_DATA_DIR, { recursive: true, force: true });
+    const list = boIn('--sandbox', 'accounts', 'list');
+    const [n, cold] = alternate([{ argv: nodeE0 }, { argv: list, env: sbEnv, prepare: wipe }], runs);
+    row('`bo --sandbox accounts list`, first run (cold)', `${fmt(cold / n)} ×`, '≤ 3.0 ×', cold / n <= 3.0, `${fmt(cold, 1)} ms`);
+    const [n2, warm] = alternate([{ argv: nodeE0 }, { argv: list, env: sbEnv }], runs);
+    row('the same, warm', `${fmt(warm / n2)} ×`, '≤ 2.5 ×', warm / n2 <= 2.5, `${fmt(warm, 1)} ms`);
+  }
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+
+const date = new Date().toISOString().slice(0, 10);
+console.log(`bo performance, ${date}, node ${process.version}, ${cpus().length} cores, NODE_EXTRA_CA_CERTS unset; medians of ${runs} alternating rounds`);
+console.log('');
+console.log('| figure | `bo` | target | within |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.figure} | ${r.value}${r.detail ? ` (${r.detail})` : ''} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`);

@@ -1,0 +1,54 @@
+// A cheap run of each bench script, so none can rot: tiny worlds, one or two rounds.
+// The bench itself (`npm run bench`) is not part of `npm test`; this only checks that
+// every script runs to the end and prints every figure, never how fast anything is.
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function runScript(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('bench scripts (smoke)', () => {
+  it('run.mjs prints every figure of the table with its target', async () => {
+    const r = await runScript(['test/bench/run.mjs', '--runs', '1', '--loop', '2', '--accounts', '300', '--small', '120', '--export-runs', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS unset');
+    const rows = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| figure'));
+    const figures = rows.map((l) => l.split(' | ')[0]!.slice(2));
+    expect(figures).toEqual([
+      '`bo --version`',
+      '`bo --help`',
+      '`accounts list --json`, key from env, served sandbox',
+      'the same, key from a real keychain',
+      expect.stringMatching(/^2 × `bo (addons expire|accounts get) <uid>`/),
+      '`accounts list --all --jsonl`, 300 accounts',
+      'peak RSS of that export',
+      '`bo --sandbox accounts list`, first run (cold)',
+      'the same, warm',
+    ]);
+    for (const row of rows) expect(row).toMatch(/\| (≤|≥) .+ \| (yes|NO) \|$/);
+  }, 120_000);
+
+  it('startup.mjs and paging.mjs run to the end', async () => {
+    const startup = await runScript(['test/bench/startup.mjs', '1']);
+    expect(startup.code, startup.stderr).toBe(0);
+    expect(startup.stdout).toMatch(/bo --version +[\d.]+ ms/);
+    const paging = await runScript(['test/bench/paging.mjs', '--accounts', '200', '--runs', '2']);
+    expect(paging.code, paging.stderr).toBe(0);
+    expect(paging.stdout).toContain('page of 100 accounts');
+  }, 120_000);
+});
