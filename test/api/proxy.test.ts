@@ -90,7 +90,8 @@ describe('https through a CONNECT proxy (the built binary)', () => {
   it('keeps keep-alive through the tunnel: three pages over one CONNECT', async () => {
     const server = await tls(3);
     const p = await proxy();
-    const r = await runBin(['--json', 'accounts', 'list', '--all'], {
+    // One page at a time, so every request can reuse the one tunnel.
+    const r = await runBin(['--json', 'accounts', 'list', '--all', '--concurrency', '1'], {
       env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url },
     });
     expect(r.stderr).toBe('');

@@ -117,7 +117,8 @@ describe('streaming', () => {
     const requestsWhenFirstRowShown: number[] = [];
     server.requests.length = 0;
     server.script(reply.json(200, pageOf(p0!, 0, 300)), second.step, reply.json(200, pageOf(p2!, 2, 300)));
-    const run = runTty(['--no-color', 'accounts', 'list', '--all'], {
+    // One page at a time: what is asked when shows the streaming, not the paging.
+    const run = runTty(['--no-color', 'accounts', 'list', '--all', '--concurrency', '1'], {
       env: env(),
       onStdout: (_chunk, all) => {
         if (requestsWhenFirstRowShown.length === 0 && all.includes(p0![0]!.Uid)) {

@@ -48,7 +48,13 @@ beforeAll(async () => {
   mkdirSync(home);
   // npm keeps the developer's cache (the `npm ci` downloads) and settings (registry,
   // CA file); everything else lives in the temp folder.
+  // The network settings too (a CA added for a proxy, the proxy itself): a global
+  // install resolves versions afresh and may fetch what the cache lacks.
+  const network = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => k === 'NODE_EXTRA_CA_CERTS' || /^(https?|no)_proxy$/i.test(k)),
+  );
   const npmEnv = {
+    ...network,
     PATH: process.env.PATH,
     HOME: home,
     npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
