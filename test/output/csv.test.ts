@@ -7,7 +7,7 @@ import { tempConfig } from '../helpers/config-dir.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { UNSAFE_IN_TEXT } from './hostile-text.js';
+import { UNSAFE_IN_TEXT, allCases } from './hostile-text.js';
 
 let server: FaultServer;
 let sb: TestSandbox;
@@ -83,6 +83,20 @@ describe('--csv on a list', () => {
     expect(r.stdout).not.toMatch(/\u001b|pwned/);
     expect(r.stdout.replace(/[\r\n\t]/g, '')).not.toMatch(UNSAFE_IN_TEXT);
     expect(r.stdout).toBe("Uid,Name\r\nacc_h,'=cmd|calc\\u0007 \\u202eevil x\r\nacc_b,bell\\u0007here\r\n");
+  });
+
+  it('every hostile character class is neutralised as in a table; tab, LF and CR stay as quoted data', async () => {
+    // A tab after each case ends any sequence that would swallow what follows.
+    server.script(page(allCases.map((c, i) => account(`acc_${i}`, `v${i}:${c.raw}\t.`))));
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name'], { env: faultEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/pwned|\]0;|\[2J|\[31/);
+    const kept: Record<string, string> = { '\t': '\t', '\n': '\n', '\r': '\r' };
+    const expected = allCases.map((c, i) => {
+      const text = `v${i}:${kept[c.raw] ?? c.shown}\t.`;
+      return `acc_${i},${/[\r\n]/.test(text) ? `"${text}"` : text}\r\n`;
+    });
+    expect(r.stdout).toBe(`Uid,Name\r\n${expected.join('')}`);
   });
 
   it('--fields with nested paths: the paths are the header, their values the cells (sandbox)', async () => {
