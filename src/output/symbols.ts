@@ -23,6 +23,8 @@ export interface Symbols {
   fail: string;
   /** One cell: what a cut cell ends with. */
   ellipsis: string;
+  /** In a sentence: "try again in 5 s…". */
+  dots: string;
   box: BoxChars;
   /** Between the parts of the progress line. */
   separator: string;
@@ -35,6 +37,7 @@ const UNICODE: Symbols = {
   ok: '✔',
   fail: '✘',
   ellipsis: '…',
+  dots: '…',
   box: { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' },
   separator: ' · ',
   barDone: '█',
@@ -46,6 +49,7 @@ const ASCII: Symbols = {
   ok: '+',
   fail: 'x',
   ellipsis: '~',
+  dots: '...',
   box: { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' },
   separator: ', ',
   barDone: '#',

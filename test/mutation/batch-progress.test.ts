@@ -70,6 +70,17 @@ describe('batch output under the locale', () => {
     expect(p.stderr).not.toMatch(/[^\x00-\x7f]/);
   });
 
+  it('LANG=C: the confirmation a batch needs names it with ... rather than …', async () => {
+    const s = (server = await startBatchServer(() => ({ status: 200 })));
+    const ascii = await runBo(['drips', 'delete', '-'], { env: env(s, { LANG: 'C' }), stdin: 'drip_1\n' });
+    expect(ascii.code).toBe(2);
+    expect(ascii.stderr).toMatch(/^error: Delete drip campaign \.\.\. [^\n]*for every record on stdin/);
+    expect(ascii.stderr).not.toMatch(/[^\x00-\x7f]/);
+    const utf8 = await runBo(['drips', 'delete', '-'], { env: env(s, { LANG: 'en_US.UTF-8' }), stdin: 'drip_1\n' });
+    expect(utf8.stderr).toMatch(/^error: Delete drip campaign … [^\n]*for every record on stdin/);
+    expect(s.received).toEqual([]);
+  });
+
   it('LC_ALL wins over LANG, LC_CTYPE over LANG; a UTF-8 locale keeps ✔ and ✘', async () => {
     const s = (server = await startBatchServer((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 })));
     const run1 = (extra: Record<string, string>) =>
