@@ -125,23 +125,14 @@ function headerOf(c: Column): string {
 }
 
 /**
- * A long list (--all, --paginate) counted on stderr as it streams (progress.ts); any
- * other list as it is.
+ * The progress of a long list (--all, --paginate) on stderr (progress.ts), or none. It
+ * is told of each record in the writing loop itself: no extra layer per record.
  */
-async function withProgress<R>(ctx: Context, records: AsyncIterable<R> | Iterable<R>) {
+async function listProgress(ctx: Context, records: unknown) {
   const { longWorkTotal, progressWanted, startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
-  if (!total || !progressWanted(ctx.io, ctx.globals.verbose)) return { records, end: () => {} };
-  const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose });
-  let done = 0;
-  const counted = (async function* () {
-    for await (const r of records as AsyncIterable<R>) {
-      progress.setTotal(total());
-      yield r;
-      progress.update(++done);
-    }
-  })();
-  return { records: counted, end: () => progress.end() };
+  if (!total || !progressWanted(ctx.io, ctx.globals.verbose)) return undefined;
+  return startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
 }
 
 /**
@@ -156,22 +147,34 @@ export async function printList<R>(
   options: { forceJson?: boolean } = {},
 ): Promise<number> {
   const mode = outputMode(ctx, options.forceJson === true);
-  const counted = await withProgress(ctx, records);
+  const progress = await listProgress(ctx, records);
+  const onRecord = progress ? (done: number) => progress.update(done) : undefined;
   let count: number;
   try {
-    count = await writeList(ctx, mode, untilAborted(counted.records, ctx.signal), columns);
+    count = await writeList(ctx, mode, untilAborted(records, ctx.signal), columns, onRecord);
   } finally {
-    counted.end();
+    progress?.end();
   }
   if (count === 0 && mode === 'table') say(ctx, 'No records.');
   return count;
 }
 
-async function writeList<R>(ctx: Context, mode: OutputMode, source: AsyncIterable<R>, columns: Column<R>[]): Promise<number> {
+async function writeList<R>(
+  ctx: Context,
+  mode: OutputMode,
+  source: AsyncIterable<R>,
+  columns: Column<R>[],
+  onRecord?: (done: number) => void,
+): Promise<number> {
   if (mode === 'table') {
     const { writeTable, options: tableOptions } = await tables();
+    let read = 0;
     const rows = (async function* () {
-      for await (const r of source) yield columns.map((c) => cellText(c.get(r), c.kind, true));
+      for await (const r of source) {
+        yield columns.map((c) => cellText(c.get(r), c.kind, true));
+        read++;
+        onRecord?.(read);
+      }
     })();
     const head = columns.map((c) => ({
       header: neutralise(headerOf(c)),
@@ -190,12 +193,14 @@ async function writeList<R>(ctx: Context, mode: OutputMode, source: AsyncIterabl
       for await (const r of source) {
         await out.add(`${count === 0 ? '[\n' : ',\n'}${jsonText(r)}`);
         count++;
+        onRecord?.(count);
       }
       await out.add(count === 0 ? '[]\n' : '\n]\n');
     } else if (mode === 'jsonl') {
       for await (const r of source) {
         await out.add(`${jsonText(r)}\n`);
         count++;
+        onRecord?.(count);
       }
     } else if (csv) {
       // The header row comes first, so an empty list is still a valid CSV file.
@@ -204,11 +209,13 @@ async function writeList<R>(ctx: Context, mode: OutputMode, source: AsyncIterabl
       for await (const r of source) {
         await out.add(csv.csvRow(columns.map((c) => c.get(r)), kinds));
         count++;
+        onRecord?.(count);
       }
     } else {
       for await (const r of source) {
         await out.add(`${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);
         count++;
+        onRecord?.(count);
       }
     }
     await out.flush();

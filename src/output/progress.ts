@@ -18,13 +18,11 @@ const ERASE = '\r\u001b[K';
 export interface Progress {
   /** `done` records so far; redraws when the last drawing is old enough. */
   update(done: number): void;
-  /** The whole count, once known (a list's first page says it; stdin never does). */
-  setTotal(total: number | undefined): void;
   /** Erases the line for good: before a message, or when the work ends. */
   end(): void;
 }
 
-const NONE: Progress = { update() {}, setTotal() {}, end() {} };
+const NONE: Progress = { update() {}, end() {} };
 
 function envFlag(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
@@ -60,25 +58,26 @@ export function progressText(sym: Symbols, done: number, total: number | undefin
   return [`${bar} ${count(done)} of ${count(total)}`, rateText, left].filter(Boolean).join(sym.separator);
 }
 
-export function startProgress(env: { io: Io; clock: Clock; verbose: boolean }): Progress {
+/**
+ * `total` reads the whole count at each drawing, once known (a list's first page says
+ * it; stdin never does).
+ */
+export function startProgress(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
   if (!progressWanted(env.io, env.verbose)) return NONE;
   const { io, clock } = env;
+  const total = env.total ?? (() => undefined);
   const sym = symbols(io.env);
   const started = clock.now().getTime();
-  let total: number | undefined;
   let drawnAt = -Infinity;
   let shown = false;
   let ended = false;
   return {
-    setTotal(n) {
-      total = n;
-    },
     update(done) {
       if (ended) return;
       const now = clock.now().getTime();
       if (now - drawnAt < REDRAW_MS) return;
       drawnAt = now;
-      io.stderr.write(`${ERASE}${progressText(sym, done, total, now - started)}`);
+      io.stderr.write(`${ERASE}${progressText(sym, done, total(), now - started)}`);
       shown = true;
     },
     end() {
