@@ -23,6 +23,7 @@ export const environment: EnvVariable[] = [
     names: ['BO_NO_PROGRESS'],
     meaning: '1: no progress line on stderr during long work (--all, bo api --paginate, batches from stdin)',
   },
+  { names: ['BO_MAX_RESPONSE_MB'], meaning: 'the most one answer may hold, in MB (1 to 4096, default 32); wins over the max-response-mb setting' },
   { names: ['BO_KEYCHAIN_TIMEOUT'], meaning: 'seconds before a keychain call gives up (default 10)' },
   {
     names: ['BO_TOTP_SECRET'],
