@@ -6,31 +6,29 @@
 // cell that begins with =, +, -, @, tab or CR as a formula, so such a string value gets
 // a leading ' (as OWASP advises for CSV exports); numbers stay numbers.
 
-import { cellText, type Column } from './print.js';
-import { neutraliseKeeping } from './neutralise.js';
+import { jsonText, neutraliseKeeping } from './neutralise.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One field, escaped and, for a formula-like string, defused. */
-export function csvField(value: unknown, kind: Column['kind'] = 'text'): string {
+/**
+ * One field, escaped and, for a formula-like string, defused. Dates stay ISO 8601 as
+ * the API sent them. A list or a record left in a cell is written whole as compact
+ * JSON (a table shortens it; an export must not), its hostile characters escaped.
+ */
+export function csvField(value: unknown): string {
   let text: string;
-  if (typeof value === 'string') {
+  if (value === null || value === undefined) text = '';
+  else if (typeof value === 'string') {
     text = neutraliseKeeping(value);
     if (FORMULA_START.test(text)) text = `'${text}`;
-  } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    text = String(value);
-  } else {
-    // null, nested records and lists: as the piped table shows them. A summary starts
-    // with a name from the API, so it is defused like any string.
-    text = cellText(value, kind, false);
-    if (FORMULA_START.test(text)) text = `'${text}`;
-  }
+  } else if (typeof value === 'object') text = jsonText(value);
+  else text = String(value);
   return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvRow(values: unknown[], kinds?: Array<Column['kind']>): string {
-  return `${values.map((v, i) => csvField(v, kinds?.[i])).join(',')}\r\n`;
+export function csvRow(values: unknown[]): string {
+  return `${values.map(csvField).join(',')}\r\n`;
 }
 
 /**

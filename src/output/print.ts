@@ -204,10 +204,9 @@ async function writeList<R>(
       }
     } else if (csv) {
       // The header row comes first, so an empty list is still a valid CSV file.
-      const kinds = columns.map((c) => c.kind);
       await out.add(csv.csvRow(columns.map(headerOf)));
       for await (const r of source) {
-        await out.add(csv.csvRow(columns.map((c) => c.get(r)), kinds));
+        await out.add(csv.csvRow(columns.map((c) => c.get(r))));
         count++;
         onRecord?.(count);
       }
@@ -241,7 +240,7 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
   if (mode === 'csv') {
     const { csvRow, flattenRecord } = await import('./csv.js');
     const cells: Array<[string, unknown, Column['kind']?]> = pairs ?? flattenRecord(record);
-    await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v), cells.map(([, , kind]) => kind)));
+    await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v)));
     return;
   }
   const entries: Array<[string, unknown, Column['kind']?]> =

@@ -110,6 +110,23 @@ describe('--csv on a list', () => {
     expect(r.stdout).toBe(`Uid,Name,CurrentSubscription.Plan.Name\r\n${uid},${stored.Name},${planName}\r\n`);
   });
 
+  it('a list or record left in a cell is written whole as JSON, its hostile characters escaped', async () => {
+    const tags = ['vip', 'late, "again"', 'x\u202ey', 'four', 'five'];
+    server.script(page([account('acc_1', 'One', { Tags: tags, Owner: { Uid: 'p_1', Name: '=evil' } })]));
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Tags,Owner'], { env: faultEnv() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('\u202e');
+    const [header, row, end] = r.stdout.split('\r\n');
+    expect(header).toBe('Uid,Tags,Owner');
+    expect(end).toBe('');
+    // RFC 4180 unquoting gives back the JSON, which parses back to the API's values
+    const fields = [...row!.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]));
+    expect(fields[0]).toBe('acc_1');
+    expect(fields[1]).toBe('["vip","late, \\"again\\"","x\\u202ey","four","five"]');
+    expect(JSON.parse(fields[1]!)).toEqual(tags);
+    expect(JSON.parse(fields[2]!)).toEqual({ Uid: 'p_1', Name: '=evil' });
+  });
+
   it('an empty list is the header row alone; a TTY stdout gets CSV too, not a table', async () => {
     server.script(page([]));
     const empty = await runBo(['accounts', 'list', '--csv'], { env: faultEnv() });
@@ -129,7 +146,7 @@ describe('--csv on one record', () => {
     const r = await runBo(['accounts', 'get', 'acc_1', '--csv'], { env: faultEnv() });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      'Uid,Name,Count,PrimaryContact.Email,PrimaryContact.Person.FirstName,Tags,Note\r\n' + `acc_1,'=1+1,3,a@example.com,"Ann, B.",,\r\n`,
+      'Uid,Name,Count,PrimaryContact.Email,PrimaryContact.Person.FirstName,Tags,Note\r\n' + `acc_1,'=1+1,3,a@example.com,"Ann, B.",[],\r\n`,
     );
   });
 
