@@ -203,13 +203,15 @@ async function writeList<R>(
         onRecord?.(count);
       }
     } else if (csv) {
-      // The header row comes first, so an empty list is still a valid CSV file.
-      await out.add(csv.csvRow(columns.map(headerOf)));
+      // The header row waits for the first record, as '[' does: a list that fails
+      // before it prints nothing; an empty one is the header alone.
+      const header = csv.csvRow(columns.map(headerOf));
       for await (const r of source) {
-        await out.add(csv.csvRow(columns.map((c) => c.get(r))));
+        await out.add(`${count === 0 ? header : ''}${csv.csvRow(columns.map((c) => c.get(r)))}`);
         count++;
         onRecord?.(count);
       }
+      if (count === 0) await out.add(header);
     } else {
       for await (const r of source) {
         await out.add(`${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);

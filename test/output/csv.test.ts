@@ -127,6 +127,14 @@ describe('--csv on a list', () => {
     expect(JSON.parse(fields[2]!)).toEqual({ Uid: 'p_1', Name: '=evil' });
   });
 
+  it('a list that fails before its first record prints nothing, not a header that looks like an empty list', async () => {
+    server.script(reply.json(500, { error: 'server_error', error_description: 'boom' }));
+    const r = await runBo(['accounts', 'list', '--csv', '--max-retries', '0'], { env: faultEnv() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .*boom/);
+  });
+
   it('an empty list is the header row alone; a TTY stdout gets CSV too, not a table', async () => {
     server.script(page([]));
     const empty = await runBo(['accounts', 'list', '--csv'], { env: faultEnv() });
