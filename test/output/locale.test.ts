@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { symbols, unicodeLocale } from '../../src/output/symbols.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runBo } from '../helpers/run-bo.js';
 import { runTty } from './tty-run.js';
 
 let server: FaultServer;
@@ -62,5 +63,15 @@ describe('the locale in effect', () => {
     expect(unicodeLocale({})).toBe(true);
     expect(symbols({ LANG: 'C' })).toMatchObject({ ok: '+', fail: 'x', ellipsis: '~', barDone: '#' });
     expect(symbols({ LANG: 'C.UTF-8' })).toMatchObject({ ok: '✔', fail: '✘', ellipsis: '…', barDone: '█' });
+  });
+});
+
+describe('bo help environment', () => {
+  it('names the locale variables and BO_NO_PROGRESS with what they change', async () => {
+    const r = await runBo(['help', 'environment']);
+    expect(r.code).toBe(0);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toMatch(/LC_ALL, LC_CTYPE, LANG the locale, first set wins: when it is not UTF-8 \(LANG=C\), marks, table borders, boxes and the progress line fall back to ASCII/);
+    expect(text).toMatch(/BO_NO_PROGRESS 1: no progress line on stderr during long work \(--all, bo api --paginate, batches from stdin\)/);
   });
 });
