@@ -435,6 +435,7 @@ complete -c bo -l base-url -x -d 'tenant root, e.g. https://acme.example.com (en
 complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
 complete -c bo -l jsonl -d 'one JSON record per line'
+complete -c bo -l csv -d "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula"
 complete -c bo -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)'
 complete -c bo -l no-input -d 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)'
 complete -c bo -l no-log -d 'keep requests out of the activity log (donotlog=1)'

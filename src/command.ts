@@ -15,6 +15,11 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   hidden?: boolean;
   /** At least one; shown under "Examples:" in --help. */
   examples: string[];
+  /**
+   * Prints records (a list, or one record): the commands that take --csv. Any other
+   * command refuses --csv with exit 2, before anything is sent.
+   */
+  printsRecords?: boolean;
   /** Add arguments and options (commander API). */
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */

@@ -13,6 +13,11 @@ export interface Io {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * When both are terminals: false if stdout and stderr are different ones (progress
+   * on stderr is then shown beside a table). Unknown counts as the same terminal.
+   */
+  stdoutSharesStderr?: boolean;
   /** Terminal width in cells when stdout is a TTY; tables fit it (none: no limit). */
   columns?: number;
   /** The environment `bo` runs in (process.env, or a test's own). */
@@ -27,6 +32,8 @@ export interface Globals {
   sandbox: boolean;
   json: boolean;
   jsonl: boolean;
+  /** RFC 4180 on stdout (only commands that print records take it). */
+  csv?: boolean;
   /** Colour on stdout/stderr: off with --no-color, NO_COLOR, TERM=dumb, or no TTY. */
   color: boolean;
   /** False with --no-input, BO_NO_INPUT=1, or when stdin is not a TTY. */

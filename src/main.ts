@@ -2,6 +2,7 @@
 // prints them; commands only throw.
 
 import { CommanderError, type Command } from 'commander';
+import { fstatSync } from 'node:fs';
 import { commands } from './commands/index.js';
 import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
@@ -31,9 +32,21 @@ export function processIo(): Io {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdoutSharesStderr: process.stdout.isTTY && process.stderr.isTTY ? sameFile(1, 2) : undefined,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     env: process.env,
   };
+}
+
+/** Whether two file descriptors are the same file (device and inode), e.g. one terminal. */
+function sameFile(a: number, b: number): boolean | undefined {
+  try {
+    const x = fstatSync(a);
+    const y = fstatSync(b);
+    return x.dev === y.dev && x.ino === y.ino && x.rdev === y.rdev;
+  } catch {
+    return undefined;
+  }
 }
 
 export const realClock: Clock = {
@@ -80,6 +93,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const closers: Array<() => unknown> = [];
   const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
     globals = resolveGlobals(cmd.optsWithGlobals(), io);
+    if (globals.csv && def.printsRecords !== true) {
+      throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
+    }
     const ctx = createContext(io, globals, options, controller.signal, closers);
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
@@ -165,6 +181,7 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     sandbox,
     json: opts.json === true,
     jsonl: opts.jsonl === true,
+    csv: opts.csv === true,
     color: colorAllowed,
     input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
     log: opts.log !== false,

@@ -16,8 +16,14 @@ export function addGlobalOptions(program: Command): Command {
     .option('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")')
     .option('--base-url <url>', 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)')
     .option('--sandbox', 'use the embedded sandbox (env BO_SANDBOX=1)')
-    .addOption(new Option('--json', 'JSON on stdout').conflicts('jsonl'))
-    .addOption(new Option('--jsonl', 'one JSON record per line').conflicts('json'))
+    .addOption(new Option('--json', 'JSON on stdout').conflicts(['jsonl', 'csv']))
+    .addOption(new Option('--jsonl', 'one JSON record per line').conflicts(['json', 'csv']))
+    .addOption(
+      new Option(
+        '--csv',
+        "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
+      ).conflicts(['json', 'jsonl']),
+    )
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
     .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
     .option('--no-log', 'keep requests out of the activity log (donotlog=1)')

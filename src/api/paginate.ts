@@ -11,6 +11,7 @@
 // skipped or repeated.
 
 import { ApiError } from '../output/errors.js';
+import { longWork } from '../output/progress.js';
 import type { HttpClient, QueryValue } from './http-types.js';
 
 export interface PageMeta {
@@ -149,6 +150,19 @@ export async function* paginate<T>(client: HttpClient, options: PaginateOptions)
   }
 }
 
+/**
+ * Every record of a list (--all, --paginate), marked as long work so that printList
+ * shows its progress, with the total once a page has said it.
+ */
+export function walkAll<T>(client: HttpClient, options: PaginateOptions): AsyncIterable<T> {
+  let total: number | undefined;
+  const onPage = (meta: PageMeta) => {
+    total = meta.total;
+    options.onPage?.(meta);
+  };
+  return longWork(paginate<T>(client, { ...options, max: Infinity, onPage }), () => total);
+}
+
 /** What parseListOptions (list-options.ts) yields; structural, to keep the two apart. */
 export interface ListSelection {
   query: ListQuery;
@@ -172,14 +186,15 @@ export function listRecords<T>(
 ): AsyncIterable<T> {
   const query = { ...request.query, ...selection.query };
   if (selection.page === undefined) {
-    return paginate<T>(client, {
+    const walk = {
       ...request,
       query,
       pageSize: selection.pageSize,
       max: selection.max,
       onPage,
       concurrency: selection.concurrency ?? DEFAULT_CONCURRENCY,
-    });
+    };
+    return Number.isFinite(selection.max) ? paginate<T>(client, walk) : walkAll<T>(client, walk);
   }
   const page = selection.page;
   return (async function* () {

@@ -20,6 +20,7 @@ import { isInvalidGrant, isRateLimited, retryAfterSeconds, statusOf, codeOf } fr
 import type { EnrollMethod, LoginOptions } from './login/options.js';
 import type { Screen } from './login/screen.js';
 import { keepRecoveryCodes, showTotpSetup } from './login/secrets-display.js';
+import { symbols } from '../output/symbols.js';
 
 export interface LoginDeps {
   api: TokensApi;
@@ -99,7 +100,7 @@ class LoginFlow {
           state = await this.confirmEnrollment(state);
           break;
         case 'done':
-          await keepRecoveryCodes(this.d.screen, state.recoveryCodes, this.d.options.recoveryCodesFile);
+          await keepRecoveryCodes(this.d.screen, state.recoveryCodes, this.d.options.recoveryCodesFile, symbols(this.d.env).box);
           return { accessToken: state.token.access_token, expiresIn: state.token.expires_in, username: this.username };
       }
     }
@@ -200,7 +201,7 @@ class LoginFlow {
       throw new RateLimitedError(`Too many attempts: try again in ${seconds} s.`, { status: 429, retryAfter: seconds });
     }
     for (let left = seconds; left > 0; left--) {
-      this.d.screen.status(`Too many attempts: you can try again in ${left} s…`);
+      this.d.screen.status(`Too many attempts: you can try again in ${left} s${symbols(this.d.env).dots}`);
       await this.d.clock.sleep(1000, this.d.signal);
     }
     this.d.screen.status(null);

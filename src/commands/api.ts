@@ -52,12 +52,12 @@ export default defineCommand<Opts>({
     const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
     const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
-      const { paginate } = await import('../api/paginate.js');
+      const { walkAll } = await import('../api/paginate.js');
       const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
       // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
       const limit = Number(request.query.get('limit'));
       const pageSize = Number.isInteger(limit) && limit > 0 ? limit : undefined;
-      const items = paginate<unknown>(client, { path: request.path, query, pageSize, max: Infinity, signal: ctx.signal });
+      const items = walkAll<unknown>(client, { path: request.path, query, pageSize, signal: ctx.signal });
       await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });
       return;
     }

@@ -19,7 +19,10 @@ export const environment: EnvVariable[] = [
   { names: ['BO_TIMEOUT'], meaning: 'per-request timeout in seconds, as --timeout (default 30)' },
   { names: ['BO_CONFIG_DIR'], meaning: 'the folder of config.json (and credentials.json with --insecure-storage)' },
   { names: ['BO_DATA_DIR'], meaning: "the data folder, where the embedded sandbox keeps its state" },
-  { names: ['BO_NO_PROGRESS'], meaning: '1: no progress line on stderr during long work (batches from stdin)' },
+  {
+    names: ['BO_NO_PROGRESS'],
+    meaning: '1: no progress line on stderr during long work (--all, bo api --paginate, batches from stdin)',
+  },
   { names: ['BO_MAX_RESPONSE_MB'], meaning: 'the most one answer may hold, in MB (1 to 4096, default 32); wins over the max-response-mb setting' },
   { names: ['BO_KEYCHAIN_TIMEOUT'], meaning: 'seconds before a keychain call gives up (default 10)' },
   {
@@ -32,7 +35,10 @@ export const environment: EnvVariable[] = [
   { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
   { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color' },
   { names: ['TERM'], meaning: 'dumb: no colour' },
-  { names: ['LC_ALL', 'LC_CTYPE', 'LANG'], meaning: 'the locale, first set wins: when it is not UTF-8, symbols fall back to ASCII' },
+  {
+    names: ['LC_ALL', 'LC_CTYPE', 'LANG'],
+    meaning: 'the locale, first set wins: when it is not UTF-8 (LANG=C), marks, table borders, boxes and the progress line fall back to ASCII',
+  },
   {
     names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
     meaning: 'proxies for https and http requests, and the hosts that bypass them (lower-case names work too)',

@@ -10,7 +10,7 @@ import { AuthError, BoError, InterruptedError, RateLimitedError } from '../outpu
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { emptyTally, kindOf, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
-import { batchProgress } from './progress.js';
+import { startProgress } from '../output/progress.js';
 import { readRecords, type BatchRecord } from './records.js';
 import type { MutationSpec } from './types.js';
 
@@ -45,7 +45,8 @@ export async function runBatch<Prep>(
   options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string },
 ): Promise<void> {
   const writer = outcomeWriter(ctx);
-  const progress = batchProgress(ctx);
+  // Records from stdin: no total, so done and rate only.
+  const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose });
   let reported = 0;
   const tally = emptyTally();
   const signal = ctx.signal;
@@ -58,9 +59,8 @@ export async function runBatch<Prep>(
   const report = async (o: Outcome) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !signal.aborted) stop ??= 'failFast';
-    progress.clear();
     await writer.write(o, spec.done);
-    progress.tick(++reported);
+    progress.update(++reported);
   };
 
   /** Every sender waits here while the server asked the batch to slow down. */

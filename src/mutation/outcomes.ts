@@ -4,6 +4,7 @@
 
 import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
+import { symbols } from '../output/symbols.js';
 
 export interface Outcome {
   /** The target, or '-' for a malformed line. */
@@ -34,9 +35,7 @@ export function outcomeWriter(ctx: Context): OutcomeWriter {
   const { json, jsonl } = ctx.globals;
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   // Under a non-UTF-8 locale the marks fall back to ASCII.
-  const locale = ctx.io.env.LC_ALL || ctx.io.env.LC_CTYPE || ctx.io.env.LANG || '';
-  const unicode = locale === '' || /UTF-?8/i.test(locale);
-  const [okMark, failMark] = unicode ? ['✔', '✘'] : ['+', 'x'];
+  const { ok: okMark, fail: failMark } = symbols(ctx.io.env);
   const green = (s: string) => (ctx.globals.color ? `\u001b[32m${s}\u001b[39m` : s);
   const red = (s: string) => (ctx.globals.color ? `\u001b[31m${s}\u001b[39m` : s);
   let count = 0;

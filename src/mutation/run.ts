@@ -4,6 +4,7 @@
 
 import type { Context } from '../context.js';
 import { ApiError, NotFoundError, UsageError } from '../output/errors.js';
+import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
@@ -32,7 +33,7 @@ export async function runMutation<Prep>(
 
   const client = await ctx.api(spec.anonymous ? { anonymous: true } : undefined);
   const where: Where = { ...profile, origin: client.baseUrl };
-  const what = batch ? `${spec.action('…')} for every record on stdin` : spec.action(target);
+  const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
   await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
 
   if (batch) {

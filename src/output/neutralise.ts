@@ -52,6 +52,14 @@ export function neutralise(text: string): string {
 }
 
 /**
+ * API text for a CSV field: as neutralise(), except that tab, CR and LF stay (the
+ * field is quoted, so they are data, not row breaks).
+ */
+export function neutraliseKeeping(text: string): string {
+  return text.replace(SEQUENCE, '').replace(TEXT_UNSAFE, (ch) => (ch === '\r' ? ch : visible(ch)));
+}
+
+/**
  * JSON.stringify, with DEL, C1 controls and the bidirectional and invisible characters
  * written as `\uXXXX` escapes. They can only occur inside strings (keys or values), so
  * the result parses back to exactly the same value.

@@ -1,6 +1,7 @@
 // Data on stdout in the form the user asked for: a table on a TTY (streamed, fitted to
 // the terminal), tab-separated rows when piped, a JSON array (streamed) with --json,
-// one record a line with --jsonl. Talk goes to stderr through `say`/`warn`.
+// one record a line with --jsonl, RFC 4180 with --csv (csv.ts); outputMode() picks
+// one writer per mode. Talk goes to stderr through `say`/`warn`.
 // Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
 
 import type { Context } from '../context.js';
@@ -96,22 +97,48 @@ export function warn(ctx: Context, text: string): void {
 
 /** The table writer, loaded on first use (a piped or JSON run never needs it). */
 async function tables() {
-  const table = await import('./table.js');
+  const [table, { unicodeLocale }] = await Promise.all([import('./table.js'), import('./symbols.js')]);
   return {
     writeTable: table.writeTable,
     options: (ctx: Context) => ({
       width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
       color: ctx.globals.color,
-      unicode: table.unicodeLocale(ctx.io.env),
+      unicode: unicodeLocale(ctx.io.env),
       signal: ctx.signal,
     }),
   };
 }
 
+/** How data goes to stdout: chosen here, once, for lists and records alike. */
+export type OutputMode = 'table' | 'tsv' | 'json' | 'jsonl' | 'csv';
+
+export function outputMode(ctx: Context, forceJson = false): OutputMode {
+  if (ctx.globals.jsonl) return 'jsonl';
+  if (ctx.globals.json || forceJson) return 'json';
+  if (ctx.globals.csv) return 'csv';
+  return ctx.io.stdoutIsTTY ? 'table' : 'tsv';
+}
+
+/** The header a column shows in a table and in CSV. */
+function headerOf(c: Column): string {
+  return c.verbatim ? c.header : sentenceCase(c.header);
+}
+
+/**
+ * The progress of a long list (--all, --paginate) on stderr (progress.ts), or none. It
+ * is told of each record in the writing loop itself: no extra layer per record.
+ */
+async function listProgress(ctx: Context, records: unknown) {
+  const { longWorkTotal, progressWanted, startProgress } = await import('./progress.js');
+  const total = longWorkTotal(records);
+  if (!total || !progressWanted(ctx.io, ctx.globals.verbose)) return undefined;
+  return startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
+}
+
 /**
  * Prints a list. Everything streams: the JSON array is written as records come, piped
- * rows one by one, and the TTY table from a look-ahead of the first page. Ctrl-C ends
- * the loop at once (InterruptedError), also while a page is on its way.
+ * rows and CSV rows one by one, and the TTY table from a look-ahead of the first page.
+ * Ctrl-C ends the loop at once (InterruptedError), also while a page is on its way.
  */
 export async function printList<R>(
   ctx: Context,
@@ -119,44 +146,77 @@ export async function printList<R>(
   columns: Column<R>[],
   options: { forceJson?: boolean } = {},
 ): Promise<number> {
-  const jsonl = ctx.globals.jsonl;
-  const json = !jsonl && (ctx.globals.json || options.forceJson === true);
-  const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
-  const source = untilAborted(records, ctx.signal);
-  if (tty) {
+  const mode = outputMode(ctx, options.forceJson === true);
+  const progress = await listProgress(ctx, records);
+  const onRecord = progress ? (done: number) => progress.update(done) : undefined;
+  let count: number;
+  try {
+    count = await writeList(ctx, mode, untilAborted(records, ctx.signal), columns, onRecord);
+  } finally {
+    progress?.end();
+  }
+  if (count === 0 && mode === 'table') say(ctx, 'No records.');
+  return count;
+}
+
+async function writeList<R>(
+  ctx: Context,
+  mode: OutputMode,
+  source: AsyncIterable<R>,
+  columns: Column<R>[],
+  onRecord?: (done: number) => void,
+): Promise<number> {
+  if (mode === 'table') {
     const { writeTable, options: tableOptions } = await tables();
+    let read = 0;
     const rows = (async function* () {
-      for await (const r of source) yield columns.map((c) => cellText(c.get(r), c.kind, true));
+      for await (const r of source) {
+        yield columns.map((c) => cellText(c.get(r), c.kind, true));
+        read++;
+        onRecord?.(read);
+      }
     })();
     const head = columns.map((c) => ({
-      header: neutralise(c.verbatim ? c.header : sentenceCase(c.header)),
+      header: neutralise(headerOf(c)),
       fixed: c.fixed === true || c.header === 'Uid',
       shrinkLast: c.kind === 'date' || c.kind === 'number',
     }));
-    const count = await writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
-    if (count === 0) say(ctx, 'No records.');
-    return count;
+    return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
+  const csv = mode === 'csv' ? await import('./csv.js') : undefined;
   const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
   let count = 0;
   try {
-    if (json) {
+    if (mode === 'json') {
       // '[' waits for the first record, so a list that fails before it prints nothing;
       // one that fails midway leaves an unterminated array: invalid, never a short list.
       for await (const r of source) {
         await out.add(`${count === 0 ? '[\n' : ',\n'}${jsonText(r)}`);
         count++;
+        onRecord?.(count);
       }
       await out.add(count === 0 ? '[]\n' : '\n]\n');
-    } else if (jsonl) {
+    } else if (mode === 'jsonl') {
       for await (const r of source) {
         await out.add(`${jsonText(r)}\n`);
         count++;
+        onRecord?.(count);
       }
+    } else if (csv) {
+      // The header row waits for the first record, as '[' does: a list that fails
+      // before it prints nothing; an empty one is the header alone.
+      const header = csv.csvRow(columns.map(headerOf));
+      for await (const r of source) {
+        await out.add(`${count === 0 ? header : ''}${csv.csvRow(columns.map((c) => c.get(r)))}`);
+        count++;
+        onRecord?.(count);
+      }
+      if (count === 0) await out.add(header);
     } else {
       for await (const r of source) {
         await out.add(`${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);
         count++;
+        onRecord?.(count);
       }
     }
     await out.flush();
@@ -169,10 +229,20 @@ export async function printList<R>(
   return count;
 }
 
-/** Prints one record: key/value pairs (two-column table on a TTY), or the JSON as is. */
+/**
+ * Prints one record: key/value pairs (two-column table on a TTY), the JSON as is, or
+ * with --csv a header row of its property paths (nested records flattened) and one row.
+ */
 export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[string, unknown, Column['kind']?]>): Promise<void> {
-  if (ctx.globals.json || ctx.globals.jsonl) {
-    await write(ctx, `${jsonText(record, ctx.globals.json ? 2 : undefined)}\n`);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    await write(ctx, `${jsonText(record, mode === 'json' ? 2 : undefined)}\n`);
+    return;
+  }
+  if (mode === 'csv') {
+    const { csvRow, flattenRecord } = await import('./csv.js');
+    const cells: Array<[string, unknown, Column['kind']?]> = pairs ?? flattenRecord(record);
+    await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v)));
     return;
   }
   const entries: Array<[string, unknown, Column['kind']?]> =

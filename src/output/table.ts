@@ -7,6 +7,7 @@
 // Cells arrive already neutralised (neutralise.ts); widths are display widths.
 
 import { ChunkWriter } from './sink.js';
+import { symbolsFor } from './symbols.js';
 import { displayWidth, padEnd, truncate } from './width.js';
 
 export interface TableColumn {
@@ -36,12 +37,6 @@ export interface TableOptions {
 
 const MIN_WIDTH = 3;
 const TIMEOUT = Symbol('timeout');
-
-/** True unless the locale names an encoding other than UTF-8. */
-export function unicodeLocale(env: Record<string, string | undefined>): boolean {
-  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG;
-  return !locale || /utf-?8/i.test(locale);
-}
 
 /**
  * Column widths that fit `width` cells: shrink the widest text column one cell at a
@@ -115,12 +110,11 @@ export async function writeTable(
   );
   const fixed = columns.map((c) => c.fixed === true);
   const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
-  const box = boxChars(options.unicode);
+  const { box, ellipsis } = symbolsFor(options.unicode);
   const grey = (s: string) => (options.color ? `\u001b[90m${s}\u001b[39m` : s);
   const bold = (s: string) => (options.color ? `\u001b[1m${s}\u001b[22m` : s);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
   const bar = grey(box.v);
-  const ellipsis = options.unicode ? '…' : '~';
   const line = (cells: string[], style?: (s: string) => string) => {
     let out = bar;
     for (let i = 0; i < widths.length; i++) {
@@ -185,10 +179,4 @@ async function raceDeadline<T>(promise: Promise<T>, deadline: number): Promise<T
   } finally {
     clearTimeout(timer);
   }
-}
-
-function boxChars(unicode: boolean) {
-  return unicode
-    ? { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' }
-    : { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' };
 }

@@ -84,7 +84,7 @@ describe('batches from stdin', () => {
   it('shows progress on a terminal stderr, erased at the end; none with BO_NO_PROGRESS=1', async () => {
     const s = await serve();
     const r = await expire(s, 'sa_1\nsa_2\n', ['--concurrency', '1'], { stderrIsTTY: true });
-    expect(r.stderr).toMatch(/^\r\u001b\[K1 done, \d+\/s/);
+    expect(r.stderr).toMatch(/^\r\u001b\[K1 done · [\d,]+\/s/);
     expect(r.stderr.endsWith(`\r\u001b[K2 expired on ${s.url} (profile default)\n`)).toBe(true);
     expect(r.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
     const quiet = await runBo(['addons', 'expire', '-'], { env: { ...env(s), BO_NO_PROGRESS: '1' }, stdin: 'sa_1\n', stderrIsTTY: true });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitWidths, unicodeLocale } from '../../src/output/table.js';
+import { fitWidths } from '../../src/output/table.js';
+import { unicodeLocale } from '../../src/output/symbols.js';
 import { displayWidth, truncate } from '../../src/output/width.js';
 
 describe('display width', () => {

@@ -6,6 +6,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import type { TotpEnrollment } from '../../api/tokens.js';
 import { BoError } from '../../output/errors.js';
+import { symbolsFor, type BoxChars } from '../../output/symbols.js';
 import { drawQr } from '../qr.js';
 import type { Screen } from './screen.js';
 
@@ -47,7 +48,7 @@ export async function showTotpSetup(
 }
 
 /** The recovery codes in a box with the warning inside it, so it cannot be missed. */
-export function recoveryBox(codes: string[]): string[] {
+export function recoveryBox(codes: string[], box: BoxChars = symbolsFor(true).box): string[] {
   const text = [
     'Recovery codes: save these now.',
     'They will not be shown again. Each one signs you in once',
@@ -57,13 +58,13 @@ export function recoveryBox(codes: string[]): string[] {
   ];
   const width = Math.max(...text.map((t) => t.length));
   return [
-    `┌${'─'.repeat(width + 2)}┐`,
-    ...text.map((t) => `│ ${t.padEnd(width)} │`),
-    `└${'─'.repeat(width + 2)}┘`,
+    `${box.tl}${box.h.repeat(width + 2)}${box.tr}`,
+    ...text.map((t) => `${box.v} ${t.padEnd(width)} ${box.v}`),
+    `${box.bl}${box.h.repeat(width + 2)}${box.br}`,
   ];
 }
 
-export async function keepRecoveryCodes(screen: Screen, codes: string[], file: string | undefined): Promise<void> {
+export async function keepRecoveryCodes(screen: Screen, codes: string[], file: string | undefined, box?: BoxChars): Promise<void> {
   if (codes.length === 0) return;
   let written = false;
   if (file) {
@@ -77,5 +78,5 @@ export async function keepRecoveryCodes(screen: Screen, codes: string[], file: s
   }
   // Shown on a terminal always; in a log only when the file could not be written,
   // since codes the server returns once are worse lost than logged.
-  if (screen.tty || !written) for (const line of recoveryBox(codes)) screen.say(line);
+  if (screen.tty || !written) for (const line of recoveryBox(codes, box)) screen.say(line);
 }

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../command.js';
 
 export default defineCommand<{ fields?: string }>({
+  printsRecords: true,
   path: ['accounts', 'get'],
   summary: 'Show one account by Uid (exit 3 when absent)',
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',

@@ -20,6 +20,7 @@ export const accountColumns: Column<Account>[] = [
 ];
 
 export default defineCommand<Opts>({
+  printsRecords: true,
   path: ['accounts', 'list'],
   summary: 'List accounts (GET /crm/accounts)',
   description:

@@ -4,6 +4,7 @@
 import { defineCommand } from '../../command.js';
 
 export default defineCommand<{ verify?: boolean }>({
+  printsRecords: true,
   path: ['auth', 'status'],
   summary: 'Show the credential in use and where it is stored',
   description:

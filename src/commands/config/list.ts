@@ -3,6 +3,7 @@
 import { defineCommand } from '../../command.js';
 
 export default defineCommand({
+  printsRecords: true,
   path: ['config', 'list'],
   summary: 'Show the settings of the current profile',
   description:

@@ -20,6 +20,7 @@ export const couponColumns: Column<DiscountCoupon>[] = [
 ];
 
 export default defineCommand<Opts>({
+  printsRecords: true,
   path: ['coupons', 'list'],
   summary: 'List discount coupons (GET /billing/discountcoupons)',
   description:

@@ -12,6 +12,7 @@ interface Row {
 }
 
 export default defineCommand({
+  printsRecords: true,
   path: ['profiles', 'list'],
   summary: 'List the tenant profiles',
   description: 'List the profiles in the config file with their base URL; * marks the current one.',

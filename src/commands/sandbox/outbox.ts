@@ -10,6 +10,7 @@ interface Mail {
 }
 
 export default defineCommand<{ last?: boolean }>({
+  printsRecords: true,
   path: ['sandbox', 'outbox'],
   summary: 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)',
   description:

@@ -9,6 +9,7 @@ interface User {
 }
 
 export default defineCommand({
+  printsRecords: true,
   path: ['sandbox', 'users'],
   summary: 'Demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
   description:
