@@ -1,0 +1,102 @@
+// The README's five-minute tour, run as written: every command of its ```sh block, in
+// order, through bash with the built `bo` on PATH, on a fresh config and data folder
+// (the embedded sandbox) and a Secret Service of its own. A command that does not exit 0
+// fails the test, naming the command and what it printed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { boOnPath, privateKeyring, runInOrder, tourCommands } from './tour.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const TOUR = 'A five-minute tour';
+const readme = () => readFileSync(join(repo, 'README.md'), 'utf8');
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-tour-'));
+  made.push(dir);
+  return dir;
+}
+
+/** A user's shell: bo on PATH, private folders, nothing from the developer's own. */
+function userEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: `${boOnPath(join(root, 'bin'), repo)}:${process.env.PATH}`,
+    HOME: join(root, 'home'),
+    BO_CONFIG_DIR: join(root, 'config'),
+    BO_DATA_DIR: join(root, 'data'),
+    ...extra,
+  };
+}
+
+describe('the README tour', () => {
+  it('runs every command of the tour, in order, and each exits 0', async () => {
+    const commands = tourCommands(readme(), TOUR);
+    const root = tempDir();
+    const keyring = await privateKeyring(repo);
+    try {
+      const { runs, failed } = await runInOrder(commands, { cwd: root, env: userEnv(root, keyring.env), timeoutMs: 60_000 });
+      const report = failed && `\`${failed.command}\` exited ${failed.code ?? failed.signal}\nstdout:\n${failed.stdout}\nstderr:\n${failed.stderr}`;
+      expect(report).toBeNull();
+      expect(runs.map((r) => r.command)).toEqual(commands);
+    } finally {
+      await keyring.close();
+    }
+  }, 240_000);
+
+  it('shows what the README promises: a two-factor sign-in, lists, a change, a batch and a dry run', () => {
+    const commands = tourCommands(readme(), TOUR);
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    expect(commands.every((c) => /(^|\| )bo --sandbox /.test(c))).toBe(true);
+    expect(commands.some((c) => /bo --sandbox login .*--password-stdin.*--code-command/.test(c))).toBe(true);
+    expect(commands.some((c) => / accounts list /.test(c))).toBe(true);
+    expect(commands.some((c) => / extend-trial acc_\w+ --to /.test(c))).toBe(true);
+    expect(commands.some((c) => /\| bo --sandbox \S+ \S+ - /.test(c))).toBe(true);
+    expect(commands.some((c) => / --dry-run/.test(c))).toBe(true);
+  });
+});
+
+describe('the tour runner', () => {
+  const markdown = [
+    '# t',
+    '## A five-minute tour on something',
+    'Text.',
+    '```sh',
+    '# a comment line',
+    'echo one >> order.txt     # a trailing comment',
+    '',
+    'echo two \\',
+    '  >> order.txt',
+    'false | echo three >> order.txt',
+    'echo four >> order.txt',
+    '```',
+    '## Next',
+    '```sh',
+    'echo never',
+    '```',
+  ].join('\n');
+
+  it('reads the commands of the block under the heading, joining continued lines', () => {
+    expect(tourCommands(markdown, TOUR)).toEqual([
+      'echo one >> order.txt     # a trailing comment',
+      'echo two   >> order.txt',
+      'false | echo three >> order.txt',
+      'echo four >> order.txt',
+    ]);
+    expect(() => tourCommands('# t\n## Other\n```sh\nbo x\n```\n', TOUR)).toThrow(/no "## A five-minute tour" heading/);
+    expect(() => tourCommands(`## ${TOUR}\nno block\n## Next\n\`\`\`sh\nx\n\`\`\`\n`, TOUR)).toThrow(/no ```sh block/);
+  });
+
+  it('runs them in order and stops at the first that fails, a failing pipe stage included', async () => {
+    const root = tempDir();
+    const { runs, failed } = await runInOrder(tourCommands(markdown, TOUR), { cwd: root, env: userEnv(root), timeoutMs: 10_000 });
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 1]);
+    expect(failed?.command).toBe('false | echo three >> order.txt');
+    expect(readFileSync(join(root, 'order.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+});
