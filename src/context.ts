@@ -60,6 +60,8 @@ export interface ApiOptions {
   anonymous?: boolean;
   /** Use this credential instead of the resolved one (login uses none). */
   credential?: Credential | null;
+  /** Ends the client's requests; default the run's own (Ctrl-C). A batch gives requests in flight a grace period. */
+  signal?: AbortSignal;
 }
 
 export interface Context {

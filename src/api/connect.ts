@@ -72,7 +72,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     noLog: !globals.log,
     trace: globals.verbose ? (line) => io.stderr.write(`${line}\n`) : undefined,
     sleep: ctx.clock.sleep,
-    signal: ctx.signal,
+    signal: options.signal ?? ctx.signal,
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
     env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
   });

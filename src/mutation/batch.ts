@@ -42,7 +42,7 @@ export async function runBatch<Prep>(
   prep: Prep,
   client: HttpClient,
   where: Where,
-  options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string },
+  options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string; requests: AbortSignal },
 ): Promise<void> {
   const writer = outcomeWriter(ctx);
   // Records from stdin: no total, so done and rate only.
@@ -77,10 +77,11 @@ export async function runBatch<Prep>(
       try {
         await gate();
         // The batch handles 429 itself, for all records at once.
-        const res = await client.request({ ...req, maxRetries: 0, signal });
+        // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
+        const res = await client.request({ ...req, maxRetries: 0, signal: options.requests });
         return await report({ ...base, ok: true, status: res.status, error: null });
       } catch (err) {
-        if (signal.aborted || err instanceof InterruptedError) {
+        if (options.requests.aborted || err instanceof InterruptedError) {
           return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
         }
         const e = err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err));

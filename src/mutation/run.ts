@@ -31,14 +31,17 @@ export async function runMutation<Prep>(
 
   if (flags.dryRun) return dryRun(ctx, spec, prep, batch ? undefined : target, profile.profile, check);
 
-  const client = await ctx.api(spec.anonymous ? { anonymous: true } : undefined);
+  // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
+  // second to answer, so fewer records end with an unknown outcome.
+  const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
+  const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = { ...profile, origin: client.baseUrl };
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
   await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
 
   if (batch) {
     const { runBatch } = await import('./batch.js');
-    return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check });
+    return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
   }
   let res;
   try {
@@ -99,4 +102,15 @@ async function dryRun<Prep>(
   }
   say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${invalid.length ? `, ${invalid.length} invalid line(s) skipped` : ''}; nothing was sent.`);
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}
+
+/** What a batch gives requests in flight after Ctrl-C before they count as unknown. */
+const IN_FLIGHT_GRACE_MS = 1000;
+
+/** Aborts `ms` after `signal` does (at once if it already has). */
+function graceSignal(signal: AbortSignal, ms: number): AbortSignal {
+  const later = new AbortController();
+  if (signal.aborted) later.abort();
+  else signal.addEventListener('abort', () => setTimeout(() => later.abort(), ms).unref(), { once: true });
+  return later.signal;
 }

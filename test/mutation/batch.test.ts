@@ -154,6 +154,37 @@ describe('batches from stdin', () => {
     expect(r.stderr).toMatch(/\d+ expired, \d+ interrupted \(outcome unknown\) on /);
   });
 
+  it('Ctrl-C gives requests in flight up to a second: an answer within it is reported as it is', async () => {
+    // sa_1..sa_6 answer at once, sa_7 and sa_8 after 300 ms, every later one never.
+    const s = await serve((uid) => {
+      const n = Number(uid.slice(3));
+      return n <= 6 ? { status: 200 } : n <= 8 ? { status: 200, delayMs: 300 } : { status: 200, hang: true };
+    });
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const timer = setInterval(() => {
+      if (s.received.includes('sa_8') && !abortedAt) {
+        abortedAt = Date.now();
+        controller.abort();
+      }
+    }, 5);
+    const r = await expire(s, uids(50).join('\n'), ['--jsonl', '--concurrency', '4'], { signal: controller.signal });
+    clearInterval(timer);
+    const took = Date.now() - abortedAt;
+    expect(r.code).toBe(130);
+    const reported = new Map(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).map((o) => [o.uid, o]));
+    // The slow answers came within the second: their outcome is known.
+    expect(reported.get('sa_7')).toMatchObject({ ok: true, status: 200 });
+    expect(reported.get('sa_8')).toMatchObject({ ok: true, status: 200 });
+    // What never answered is reported unknown once the second is over, and nothing sent is unreported.
+    for (const uid of s.received) expect(reported.has(uid), uid).toBe(true);
+    const unknown = [...reported.values()].filter((o) => !o.ok);
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const o of unknown) expect(o.error).toEqual({ code: 'interrupted', message: 'interrupted: outcome unknown' });
+    // One second of grace, then the summary: never a wait on what hangs.
+    expect(took).toBeLessThan(3000);
+  });
+
   it('--concurrency bounds the requests in flight, over one keep-alive pool', async () => {
     const s = await serve(() => ({ status: 200, delayMs: 20 }));
     const r = await expire(s, uids(30).join('\n'), ['--concurrency', '3']);
