@@ -7,7 +7,7 @@ import { UsageError } from '../output/errors.js';
 export function checkUid(label: string, value: string | undefined): string {
   if (value === undefined || value === '') throw new UsageError(`${label} must not be empty`);
   // eslint-disable-next-line no-control-regex
-  if (/[\s/\u0000-\u001f\u007f]/.test(value)) {
+  if (/[\s/\u0000-\u001f\u007f-\u009f]/.test(value)) {
     throw new UsageError(`${label} must be a Uid without spaces, "/" or control characters, got ${JSON.stringify(value)}`);
   }
   return value;

@@ -4,6 +4,8 @@
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
+import { jsonText } from '../output/neutralise.js';
+import { writeOut } from '../output/sink.js';
 
 export interface Planned {
   method: string;
@@ -31,20 +33,15 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan
 export function dryRunWriter(ctx: Context, single: boolean) {
   const { json, jsonl } = ctx.globals;
   let count = 0;
-  const out = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const flushed = ctx.io.stdout.write(text, (err) => (err ? reject(err) : undefined));
-      if (flushed) resolve();
-      else ctx.io.stdout.once('drain', resolve);
-    });
+  const out = (text: string) => writeOut(ctx.io.stdout, text, ctx.signal);
   return {
     async write(p: Planned): Promise<void> {
       count++;
-      if (jsonl) return out(`${JSON.stringify(p)}\n`);
-      if (json && single) return out(`${JSON.stringify(p, null, 2)}\n`);
-      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${JSON.stringify(p)}`);
-      if (!single) return out(`${p.method} ${p.url}${p.body === null ? '' : `\t${JSON.stringify(p.body)}`}\n`);
-      return out(`${p.method} ${p.url}\n${p.body === null ? '' : `${JSON.stringify(p.body, null, 2)}\n`}`);
+      if (jsonl) return out(`${jsonText(p)}\n`);
+      if (json && single) return out(`${jsonText(p, 2)}\n`);
+      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${jsonText(p)}`);
+      if (!single) return out(`${p.method} ${p.url}${p.body === null ? '' : `\t${jsonText(p.body)}`}\n`);
+      return out(`${p.method} ${p.url}\n${p.body === null ? '' : `${jsonText(p.body, 2)}\n`}`);
     },
     async end(): Promise<void> {
       if (json && !single) await out(count === 0 ? '[]\n' : '\n]\n');

@@ -5,6 +5,10 @@
 import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
 import { symbols } from '../output/symbols.js';
+import { jsonText } from '../output/neutralise.js';
+import { writeOut } from '../output/sink.js';
+
+const UNBOUND = new AbortController().signal;
 
 export interface Outcome {
   /** The target, or '-' for a malformed line. */
@@ -39,17 +43,13 @@ export function outcomeWriter(ctx: Context): OutcomeWriter {
   const green = (s: string) => (ctx.globals.color ? `\u001b[32m${s}\u001b[39m` : s);
   const red = (s: string) => (ctx.globals.color ? `\u001b[31m${s}\u001b[39m` : s);
   let count = 0;
-  const out = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      const flushed = ctx.io.stdout.write(text, (err) => (err ? reject(err) : undefined));
-      if (flushed) resolve();
-      else ctx.io.stdout.once('drain', resolve);
-    });
+  // Outcomes are written after Ctrl-C too (the interrupted ones): not bound to the run's signal.
+  const out = (text: string) => writeOut(ctx.io.stdout, text, UNBOUND);
   return {
     async write(o, doneText) {
       count++;
-      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${JSON.stringify(o)}`);
-      if (jsonl) return out(`${JSON.stringify(o)}\n`);
+      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${jsonText(o)}`);
+      if (jsonl) return out(`${jsonText(o)}\n`);
       const message = sanitize(o.ok ? doneText : (o.error?.message ?? 'failed'));
       if (tty) return out(o.ok ? `${green(okMark)} ${sanitize(o.uid)} ${message}\n` : `${red(failMark)} ${sanitize(o.uid)} ${message}\n`);
       const field = o.ok ? 'ok' : o.error?.code === 'invalid' ? 'invalid' : String(o.status ?? o.error?.code ?? 'failed');
