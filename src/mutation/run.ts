@@ -35,7 +35,8 @@ export async function runMutation<Prep>(
   // second to answer, so fewer records end with an unknown outcome.
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
   const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
-  const where: Where = { ...profile, origin: client.baseUrl };
+  // The embedded sandbox listens on a new port every run: name it, not its address.
+  const where: Where = { ...profile, origin: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl };
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
   await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
 

@@ -113,3 +113,18 @@ describe('--dry-run', () => {
     expect(r.stderr).toContain('invalid: line 2 must be a Uid');
   });
 });
+
+describe('under --sandbox', () => {
+  it('a confirmation names the embedded sandbox, not the port it happens to listen on', async () => {
+    const t = tempConfig();
+    const env = { ...t.env, BO_DATA_DIR: t.root };
+    expect((await runBo(['--sandbox', 'config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const fixtures = JSON.parse((await runBo(['--sandbox', 'sandbox', 'fixtures'], { env })).stdout);
+    const uid = fixtures.subscriptionAddOns[0];
+    const r = await runBo(['--sandbox', 'addons', 'expire', uid, '--no-input'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toContain('on profile "sandbox" (the embedded sandbox)');
+    const ok = await runBo(['--sandbox', 'addons', 'expire', uid, '--yes'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+});
