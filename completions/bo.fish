@@ -447,7 +447,7 @@ complete -c bo -l max-retries -x -d 'retries for refused or failed requests (def
 complete -c bo -n "__bo_commands 'bo'" -a "'login'" -d 'Sign in and store a token (two-factor prompts included)'
 complete -c bo -n "__bo_commands 'bo'" -a "'logout'" -d "Forget the profile's stored credentials"
 complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, token, API keys'
-complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout'
+complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
 complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: preview the invoice, expire'

@@ -37,7 +37,7 @@ export const groups: Record<string, string> = {
   articles: 'Support articles: remove tags',
   auth: 'Credentials: status, token, API keys',
   broadcasts: 'Email broadcast campaigns: show one',
-  config: 'Per-profile settings: base-url, api-key-scheme, timeout',
+  config: 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected',
   coupons: 'Discount coupons: list, redemptions',
   deals: 'CRM deals: update',
   drips: 'Email drip campaigns: add messages, delete',

@@ -158,13 +158,5 @@ export function scrubValues(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * A URL as typed, with any user name and password replaced: "https://u:pw@host" becomes
- * "https://[redacted]@host". Works on text that does not parse as a URL too, so every
- * message that echoes a URL back can pass it through this first.
- */
-export function redactUserInfo(text: string): string {
-  return text.replace(/(\/\/|^)([^/?#\s@]*)@/g, (all, lead: string, info: string) =>
-    lead === '' && !/[:]/.test(info) ? all : `${lead}${REDACTED}@`,
-  );
-}
+// redactUserInfo lives with the base URL rules (config/settings.ts): config never imports api.
+export { redactUserInfo } from '../config/settings.js';

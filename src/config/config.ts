@@ -28,7 +28,7 @@ export interface ProfileSettings {
   'api-key-scheme'?: string;
   /** Seconds. */
   timeout?: number;
-  /** Where the profile's credential lives; absent means the OS keychain. */
+  /** Where the profile's stored credential lives; absent means none is stored (the keychain is not asked). */
   'credential-store'?: 'keychain' | 'file';
   /** Keys written by a newer `bo` are kept as they are. */
   [other: string]: unknown;

@@ -2,11 +2,12 @@
 // Every message names the key, so a typo in a script is caught at once (exit 2).
 
 import { UsageError } from '../output/errors.js';
-import { parseMaxResponseMb } from '../api/response-cap.js';
-import { redactUserInfo } from '../api/redact.js';
 
 export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** "base-url, api-key-scheme, … or protected", for help texts that name every key. */
+export const SETTING_KEYS_TEXT = `${SETTING_KEYS.slice(0, -1).join(', ')} or ${SETTING_KEYS[SETTING_KEYS.length - 1]}`;
 
 /** Defaults applied when a profile leaves a key unset (D1; COMMANDS.md --timeout). */
 export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number | boolean>> = {
@@ -109,4 +110,29 @@ export function parseProfileName(text: string, name = '--profile'): string {
     throw new UsageError(`${name} must be a profile name of letters, digits, - and _, got "${text}"`);
   }
   return text;
+}
+
+/** The response cap (src/api/response-cap.ts): 32 MB unless a profile or BO_MAX_RESPONSE_MB says. */
+export const DEFAULT_MAX_RESPONSE_MB = 32;
+export const MAX_RESPONSE_SETTING = 'max-response-mb';
+const CEILING_MB = 4096;
+
+/** A whole number of megabytes from 1 to 4096; `name` is the flag, key or variable. */
+export function parseMaxResponseMb(text: string | number, name: string = MAX_RESPONSE_SETTING): number {
+  const value = typeof text === 'number' ? text : /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(value) || value < 1 || value > CEILING_MB) {
+    throw new UsageError(`${name} must be a whole number of megabytes from 1 to ${CEILING_MB}, got "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * A URL as typed, with any user name and password replaced: "https://u:pw@host" becomes
+ * "https://[redacted]@host". Works on text that does not parse as a URL too, so every
+ * message that echoes a URL back can pass it through this first.
+ */
+export function redactUserInfo(text: string): string {
+  return text.replace(/(\/\/|^)([^/?#\s@]*)@/g, (all, lead: string, info: string) =>
+    lead === '' && !/[:]/.test(info) ? all : `${lead}[redacted]@`,
+  );
 }

@@ -1,15 +1,16 @@
 // `bo config get <key>`: one setting of the current profile, as it takes effect
 // (the stored value, else the default), so scripts can read it back.
 import { defineCommand } from '../../command.js';
+import { SETTING_KEYS_TEXT } from '../../config/settings.js';
 
 export default defineCommand({
   path: ['config', 'get'],
   summary: 'Print one setting of the current profile',
   description:
-    'Print a setting of the current profile: base-url, api-key-scheme or timeout. ' +
-    'An unset key prints its default (api-key-scheme bo, timeout 30); an unset base-url prints nothing.',
+    `Print a setting of the current profile: ${SETTING_KEYS_TEXT}. ` +
+    'An unset key prints its default (api-key-scheme bo, timeout 30, max-response-mb 32, protected false); an unset base-url prints nothing.',
   examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
-  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout'),
+  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {
     const { assertSettingKey, SETTING_DEFAULTS } = await import('../../config/settings.js');
     const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');

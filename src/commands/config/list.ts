@@ -1,13 +1,14 @@
 // `bo config list`: every setting of the current profile with the value in effect.
 // --json prints only what is stored, so a script sees what is set and what is not.
 import { defineCommand } from '../../command.js';
+import { SETTING_KEYS_TEXT } from '../../config/settings.js';
 
 export default defineCommand({
   printsRecords: true,
   path: ['config', 'list'],
   summary: 'Show the settings of the current profile',
   description:
-    'Show base-url, api-key-scheme and timeout of the current profile; unset keys show their default. ' +
+    `Show every setting of the current profile (${SETTING_KEYS_TEXT}); unset keys show their default. ` +
     'With --json, the stored settings only.',
   examples: ['bo config list', 'bo -p acme config list --json'],
   async run(ctx) {

@@ -3,13 +3,15 @@
 // each other's changes. Creates the profile when it does not exist yet. Works on a
 // file whose other settings are bad, so it can repair them.
 import { defineCommand } from '../../command.js';
+import { SETTING_KEYS_TEXT } from '../../config/settings.js';
 
 export default defineCommand({
   path: ['config', 'set'],
   summary: 'Change one setting of the current profile',
   description:
     'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo), ' +
-    'timeout (seconds, 0.1 to 86400) or protected (true: every change on this profile asks first, or needs --yes) ' +
+    'timeout (seconds, 0.1 to 86400), max-response-mb (the most one answer may hold, 1 to 4096, default 32) ' +
+    'or protected (true: every change on this profile asks first, or needs --yes) ' +
     'for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
@@ -17,7 +19,7 @@ export default defineCommand({
     'bo config set timeout 60',
     'bo -p production config set protected true',
   ],
-  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme, timeout or protected').argument('<value>', 'the new value'),
+  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
     const { assertSettingKey, parseSetting } = await import('../../config/settings.js');
     const { updateConfig, currentProfileName } = await import('../../config/config.js');

@@ -2,15 +2,16 @@
 // the config lock (updateConfig); works on a file whose settings are bad, so
 // `bo config unset timeout` repairs an out-of-range timeout.
 import { defineCommand } from '../../command.js';
+import { SETTING_KEYS_TEXT } from '../../config/settings.js';
 
 export default defineCommand({
   path: ['config', 'unset'],
   summary: 'Remove one setting of the current profile',
   description:
-    'Remove base-url, api-key-scheme or timeout from the current profile; an unset key falls back to its default ' +
-    '(api-key-scheme bo, timeout 30; no base-url).',
+    `Remove ${SETTING_KEYS_TEXT} from the current profile; an unset key falls back to its default ` +
+    '(api-key-scheme bo, timeout 30, max-response-mb 32, protected false; no base-url).',
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
-  configure: (cmd) => cmd.argument('<key>', 'base-url, api-key-scheme or timeout'),
+  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {
     const { assertSettingKey } = await import('../../config/settings.js');
     const { updateConfig, currentProfileName } = await import('../../config/config.js');

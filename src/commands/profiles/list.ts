@@ -33,7 +33,7 @@ export default defineCommand({
         'base-url': s['base-url'] ?? null,
         'api-key-scheme': s['api-key-scheme'] ?? null,
         timeout: s.timeout ?? null,
-        'credential-store': s['credential-store'] ?? 'keychain',
+        'credential-store': s['credential-store'] ?? 'none',
       };
     });
     await printList(ctx, rows, [

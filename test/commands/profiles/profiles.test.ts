@@ -18,15 +18,21 @@ describe('bo profiles', () => {
     const t = tempConfig();
     seed(t, {
       currentProfile: 'acme',
-      profiles: { acme: { 'base-url': 'https://acme.example.com' }, staging: { 'credential-store': 'file' } },
+      profiles: {
+        acme: { 'base-url': 'https://acme.example.com', 'credential-store': 'keychain' },
+        staging: { 'credential-store': 'file' },
+        spare: {},
+      },
     });
     const piped = await runBo(['profiles', 'list'], { env: t.env });
     expect(piped).toMatchObject({ code: 0, stderr: '' });
-    expect(piped.stdout).toBe('*\tacme\thttps://acme.example.com\tkeychain\n\tstaging\t\tfile\n');
+    // A profile that records no stored credential says so: the keychain is not asked.
+    expect(piped.stdout).toBe('*\tacme\thttps://acme.example.com\tkeychain\n\tspare\t\tnone\n\tstaging\t\tfile\n');
     const other = await runBo(['-p', 'staging', 'profiles', 'list', '--json'], { env: t.env });
     const rows = JSON.parse(other.stdout);
     expect(rows.map((r: any) => [r.name, r.current, r['base-url']])).toEqual([
       ['acme', false, 'https://acme.example.com'],
+      ['spare', false, null],
       ['staging', true, null],
     ]);
     const tty = await runBo(['profiles', 'list'], { env: t.env, stdoutIsTTY: true });
@@ -37,7 +43,7 @@ describe('bo profiles', () => {
   it('list shows "default" as current on a fresh machine', async () => {
     const t = tempConfig();
     const r = await runBo(['profiles', 'list'], { env: t.env });
-    expect(r.stdout).toBe('*\tdefault\t\tkeychain\n');
+    expect(r.stdout).toBe('*\tdefault\t\tnone\n');
   });
 
   it('use switches the current profile; later commands follow it', async () => {
