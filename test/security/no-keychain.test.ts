@@ -57,7 +57,7 @@ describe('no keychain, nothing stored', () => {
     // Listed only as the profile in use, with nothing of its own left.
     const list = await runBo(['--json', 'profiles', 'list'], { env: t.env });
     expect(JSON.parse(list.stdout)).toEqual([
-      { name: 'default', current: true, 'base-url': null, 'api-key-scheme': null, timeout: null, 'credential-store': 'keychain' },
+      { name: 'default', current: true, 'base-url': null, 'api-key-scheme': null, timeout: null, 'credential-store': null },
     ]);
   });
 

@@ -8,7 +8,7 @@ interface Row {
   'base-url': string | null;
   'api-key-scheme': string | null;
   timeout: number | null;
-  'credential-store': string;
+  'credential-store': string | null;
 }
 
 export default defineCommand({
@@ -33,14 +33,15 @@ export default defineCommand({
         'base-url': s['base-url'] ?? null,
         'api-key-scheme': s['api-key-scheme'] ?? null,
         timeout: s.timeout ?? null,
-        'credential-store': s['credential-store'] ?? 'none',
+        // null ("none" in the table): nothing stored, so no keychain is asked for it.
+        'credential-store': s['credential-store'] ?? null,
       };
     });
     await printList(ctx, rows, [
       { header: 'Current', get: (r: Row) => (r.current ? '*' : '') },
       { header: 'Name', get: (r: Row) => r.name },
       { header: 'Base URL', get: (r: Row) => r['base-url'] },
-      { header: 'Storage', get: (r: Row) => r['credential-store'] },
+      { header: 'Storage', get: (r: Row) => r['credential-store'] ?? 'none' },
     ]);
   },
 });
