@@ -73,6 +73,7 @@ describe('bo sandbox serve over TLS', () => {
   }, 60_000);
 
   const failures: Array<[string, keyof CertSet, boolean, RegExp]> = [
+    ['a certificate from an authority nobody trusts', 'good', false, /the TLS certificate is not trusted \(issued by an unknown authority\)$/],
     ['a self-signed certificate', 'selfSigned', false, /the TLS certificate is self-signed/],
     ['an expired certificate (its authority trusted)', 'expired', true, /the TLS certificate has expired/],
     ['a certificate for another host (its authority trusted)', 'otherHost', true, /the TLS certificate does not match the host name/],
