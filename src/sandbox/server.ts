@@ -144,7 +144,10 @@ function parseJson(req: IncomingMessage, text: string): { body: unknown } | Repl
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, store: Store, info: ServerInfo, onEmail?: (m: Mail) => void): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  // The request-target is a path, taken as written: resolved against a base, "//x/…"
+  // would name a host (and an absolute-form "http://x/…" another server).
+  const target = req.url ?? '/';
+  const url = new URL(`http://sandbox.invalid${target.startsWith('/') ? target : `/${target}`}`);
   const method = (req.method ?? 'GET').toUpperCase();
   const path = url.pathname;
   // §1/§7 301: behind a TLS proxy a plain-HTTP request is redirected. The sandbox itself

@@ -5,6 +5,7 @@
 // Fixed seed; BO_FUZZ_RUNS raises the number of requests (`npm run fuzz`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -211,4 +212,36 @@ describe('sandbox under fuzz', () => {
     );
     await expectStateLoads();
   }, 120_000);
+});
+
+/** One request with the request-target exactly as given (clients normalise `..` and `//`); the status line and body of the answer. */
+function sendRaw(target: string, authorization: string): Promise<{ status: number; text: string }> {
+  const { port } = new URL(sb.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`);
+    });
+    let raw = '';
+    socket.setEncoding('utf8').on('data', (d) => (raw += d));
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1] ?? 0), text: raw.split('\r\n\r\n').slice(1).join('\r\n\r\n') }));
+    socket.on('error', reject);
+  });
+}
+
+describe('request targets the fuzz found', () => {
+  // A target starting with "//" was parsed as a URL with a host: "//%5BL/%" answered 500
+  // ("Invalid URL"), and "//other.example/api/v1/…" was served as /api/v1/….
+  it.each([
+    ['//%5BL/%', 404],
+    ['//other.example/api/v1/crm/accounts?limit=1', 404],
+    ['//api/v1/crm/accounts', 404],
+    ['/api/v1//crm/accounts', 404],
+    ['*', 404],
+    ['http://other.example/api/v1/crm/accounts', 404],
+  ])('GET %s: %i with a JSON error, not routed as another host', async (target, status) => {
+    const r = await sendRaw(target, sb.apiKeyHeader);
+    sent++;
+    expect(r.status, r.text).toBe(status);
+    expect(JSON.parse(r.text.replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''))).toMatchObject({ error: 'not_found' });
+  });
 });
