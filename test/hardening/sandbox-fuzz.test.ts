@@ -22,7 +22,7 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { fuzzRuns } from './fuzz-runs.js';
 
 const RUNS = fuzzRuns(1500);
-const SEED = 13;
+const SEED = Number(process.env.BO_FUZZ_SEED ?? 13);
 const PARAMS = { seed: 1, accounts: 20 };
 const ROUTES = [...tokenRoutes, ...crmRoutes, ...billingRoutes, ...emailRoutes, ...supportRoutes, ...adminRoutes]
   // Reset reseeds the whole state; it is fuzzed, but rarely, so the other routes see changed data.
