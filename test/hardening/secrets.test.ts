@@ -103,6 +103,8 @@ describe('secrets over a whole session', () => {
       expect(r.code, r.stderr).toBe(0);
     }
     expect((await bo('logout', ['logout'])).code).toBe(0);
+    // A second API key stays stored, for the origin checks below.
+    expect((await bo('set-key kept', ['-p', 'key', 'auth', 'set-key', '--key', key, '--secret-stdin'], { stdin: `${secret}\n` })).code).toBe(0);
 
     // Passwords: plain, TOTP by --code-command, email by --code-command, a recovery code, a wrong password.
     const login = (profile: string, user: string, extra: string[], stdin: string, more: Parameters<typeof bo>[2] = {}) =>
@@ -194,7 +196,8 @@ describe('secrets over a whole session', () => {
       ['upper-case host', { args: ['--base-url', `HTTP://LOCALHOST:${port}`] }],
       ['user info before the host', { args: ['--base-url', `http://${new URL(sb.url).host}@127.0.0.1:${port}`] }],
     ] as const;
-    for (const profile of ['default', 'plain', 'file']) {
+    // An API key and a token in the keychain, a token in the 0600 file.
+    for (const profile of ['key', 'plain', 'file']) {
       for (const [name, how] of other) {
         const before = recorder.requests.length;
         const r = await runTraced(['-p', profile, ...('args' in how ? how.args : []), 'lists', 'list'], { env: { ...env, ...('env' in how ? how.env : {}) } });
