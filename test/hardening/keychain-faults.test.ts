@@ -172,6 +172,23 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     expect(recorder.requests.length).toBe(sent);
   }, 60_000);
 
+  it('logout: exit 4, says the credential is still stored and how to retry, and the profile still records it', async () => {
+    const t = tempConfig();
+    const env = { ...t.env, ...(await fault.make(t)), BO_KEYCHAIN_TIMEOUT: String(TIMEOUT_S) };
+    injected++;
+    const r = await runBin(['-p', 'stored', 'logout'], { env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stdout).toBe('');
+    const [first, hint, ...rest] = r.stderr.trimEnd().split('\n');
+    expect(first).toMatch(/^error: cannot remove the credential of profile "stored": the OS keychain is not available \(/);
+    expect(first).toMatch(fault.message);
+    // Not the advice for storing (--insecure-storage): the credential is still in the keychain.
+    expect(hint).toBe('hint: it is still stored there; run `bo -p stored logout` again once the keychain can be reached');
+    expect(rest).toEqual([]);
+    expect(r.stderr).not.toContain('Signed out');
+    expect(JSON.parse(readFileSync(t.configFile, 'utf8')).profiles.stored['credential-store']).toBe('keychain');
+  }, 60_000);
+
   it('with --insecure-storage: stored in the 0600 file, exit 0', async () => {
     const t = tempConfig();
     const env = { ...t.env, ...(await fault.make(t)), BO_KEYCHAIN_TIMEOUT: String(TIMEOUT_S) };
