@@ -48,10 +48,14 @@ function prng(seed: number): () => number {
   };
 }
 
-/** The sandbox state as a fresh process opens it; throws when it no longer loads. */
+/** The sandbox state and its activity log as a fresh process opens them; throws when they no longer load. */
 async function listNames(stateFile: string): Promise<string[]> {
   const store = await Store.file({ file: stateFile, params: { seed: DEFAULT_SEED, accounts: DEFAULT_ACCOUNTS }, seeder: seedState });
-  return store.read((db) => db.all('EmailList').map((l) => String((l as { Name?: unknown }).Name)));
+  return store.read((db) => {
+    // The activity log beside it (appended under the same lock) reads too.
+    expect(Array.isArray(db.activity())).toBe(true);
+    return db.all('EmailList').map((l) => String((l as { Name?: unknown }).Name));
+  });
 }
 
 function run(argv: string[], env: Record<string, string>, killAfterMs?: number, stdin?: string): Promise<RunBinResult> {
