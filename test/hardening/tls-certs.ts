@@ -1,5 +1,5 @@
 // Certificates made with `openssl` for the TLS suite, in a temp folder: a test CA, and
-// leaves it signed for this host, for this host but expired, and for another host; plus
+// leaves it signed for this host, for this host but expired or not valid yet, and for another host; plus
 // a self-signed leaf. Made fresh on each run, so they protect nothing.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ export interface CertSet {
   /** Leaves signed by the CA: { cert, key } file pairs. */
   good: { cert: string; key: string };
   expired: { cert: string; key: string };
+  notYetValid: { cert: string; key: string };
   otherHost: { cert: string; key: string };
   /** Self-signed for this host; trusted by nobody. */
   selfSigned: { cert: string; key: string };
@@ -44,7 +45,8 @@ export function makeCerts(): CertSet {
   };
   const good = leaf('good', 'localhost', HERE, ['-days', '2']);
   const expired = leaf('expired', 'localhost', HERE, ['-startdate', '20200101000000Z', '-enddate', '20200102000000Z']);
+  const notYetValid = leaf('future', 'localhost', HERE, ['-startdate', '20990101000000Z', '-enddate', '20991231000000Z']);
   const otherHost = leaf('other', 'api.other.example', 'subjectAltName=DNS:api.other.example', ['-days', '2']);
   openssl(dir, ['req', '-x509', ...EC, '-keyout', 'self.key', '-out', 'self.pem', '-subj', '/CN=localhost', '-addext', HERE, '-days', '2']);
-  return { dir, ca: join(dir, 'ca.pem'), good, expired, otherHost, selfSigned: { cert: join(dir, 'self.pem'), key: join(dir, 'self.key') } };
+  return { dir, ca: join(dir, 'ca.pem'), good, expired, notYetValid, otherHost, selfSigned: { cert: join(dir, 'self.pem'), key: join(dir, 'self.key') } };
 }

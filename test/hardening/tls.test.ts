@@ -25,7 +25,7 @@ beforeAll(() => {
 afterAll(() => {
   for (const child of servers) child.kill('SIGTERM');
   rmSync(certs.dir, { recursive: true, force: true });
-  console.log(`[hardening] TLS: ${cases} runs (trusted, untrusted CA, self-signed, expired, other host, NODE_TLS_REJECT_UNAUTHORIZED=0, bad flags); ${flagsChecked} flags of the help tree checked: none turns the check off`);
+  console.log(`[hardening] TLS: ${cases} runs (trusted, untrusted CA, self-signed, expired, not yet valid, other host, NODE_TLS_REJECT_UNAUTHORIZED=0, bad flags); ${flagsChecked} flags of the help tree checked: none turns the check off`);
 });
 
 /** `bo sandbox serve --memory --port 0` over https; resolves with its URL and the API key it prints. */
@@ -77,6 +77,7 @@ describe('bo sandbox serve over TLS', () => {
     ['a certificate from an authority nobody trusts', 'good', false, /the TLS certificate is not trusted \(issued by an unknown authority\)$/],
     ['a self-signed certificate', 'selfSigned', false, /the TLS certificate is self-signed/],
     ['an expired certificate (its authority trusted)', 'expired', true, /the TLS certificate has expired/],
+    ['a certificate not valid yet (its authority trusted)', 'notYetValid', true, /the TLS certificate is not valid yet/],
     ['a certificate for another host (its authority trusted)', 'otherHost', true, /the TLS certificate does not match the host name/],
   ];
   it.each(failures)('%s: exit 1 and a one-line message saying which', async (_name, which, trustCa, message) => {
