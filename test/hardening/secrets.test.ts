@@ -26,7 +26,7 @@ let env: Record<string, string>;
 const tag = `${process.pid}${Date.now().toString(36)}`;
 const WRONG_PASSWORD = `wrong-canary-password-${tag}`;
 const runs: Array<{ name: string; r: TracedResult; allowed: (kind: 'stdout' | 'stderr' | 'child', canary: string) => boolean }> = [];
-const tally = { runs: 0, children: 0, scanned: 0, leaks: 0, offered: 0, received: 0 };
+const tally = { runs: 0, children: 0, canaries: 0, scanned: 0, leaks: 0, offered: 0, received: 0 };
 
 beforeAll(async () => {
   sb = await startTestSandbox();
@@ -53,7 +53,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
   console.log(
     `[hardening] secrets: ${tally.runs} bo runs, ${tally.children} child processes, ${tally.scanned} outputs, traces, files, argv and environments scanned ` +
-      `for canaries: ${tally.leaks} leaks; stored credentials offered ${tally.offered} foreign origins: ${tally.received} received`,
+      `for ${tally.canaries} canaries: ${tally.leaks} leaks; stored credentials offered ${tally.offered} foreign origins: ${tally.received} received`,
   );
 });
 
@@ -152,6 +152,7 @@ describe('secrets over a whole session', () => {
       ...mails.flatMap((m, i) => (m.code ? [[`emailed code ${i}`, m.code] as [string, string]] : [])),
     ]);
     expect(canaries.size).toBeGreaterThan(40);
+    tally.canaries = canaries.size;
     expect(token.stdout.trim()).toBe(tokenOf.plain);
 
     const leaks: string[] = [];
