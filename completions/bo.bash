@@ -148,7 +148,7 @@ _bo_node() {
     62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '-h' '--help') ;;
     64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '-h' '--help') ;;
+    65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     67) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     68) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
@@ -388,6 +388,8 @@ _bo_flag() {
     '65 --seed') REPLY=text ;;
     '65 --accounts') REPLY=text ;;
     '65 --api-key-scheme') REPLY=text ;;
+    '65 --tls-cert') REPLY=file ;;
+    '65 --tls-key') REPLY=file ;;
     '65 -h'|'65 --help') REPLY=none ;;
     '66 -h'|'66 --help') REPLY=none ;;
     '67 -h'|'67 --help') REPLY=none ;;

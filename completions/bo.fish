@@ -389,6 +389,10 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo sandbox serve/--api-key-scheme'
             return 0
+        case 'bo sandbox serve/--tls-cert'
+            return 0
+        case 'bo sandbox serve/--tls-key'
+            return 0
         case '*/-p' '*/--profile' '*/--base-url' '*/--timeout' '*/--max-retries'
             return 0
     end
@@ -891,6 +895,8 @@ complete -c bo -n "__bo_at 'bo sandbox serve'" -l memory -d 'keep state in memor
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l seed -x -d 'seed of the demo data (default 1)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, 20 to 1000000 (default 60)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'the word before key:secret in the API key Authorization header'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l tls-cert -r -F -d 'serve https with this PEM certificate (chain), with --tls-key'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l tls-key -r -F -d 'the PEM private key of --tls-cert'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -s h -l help -d 'help with examples'
 
 # bo sandbox users

@@ -18,7 +18,11 @@ const reasons: Record<string, string> = {
   CERT_HAS_EXPIRED: 'the TLS certificate has expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'the TLS certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'the TLS certificate chain is self-signed',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the TLS certificate could not be verified',
+  // Signed by an authority this machine does not trust (NODE_EXTRA_CA_CERTS adds one).
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the TLS certificate is not trusted (issued by an unknown authority)',
+  UNABLE_TO_GET_ISSUER_CERT: 'the TLS certificate is not trusted (issued by an unknown authority)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the TLS certificate is not trusted (issued by an unknown authority)',
+  CERT_NOT_YET_VALID: 'the TLS certificate is not valid yet',
   ERR_TLS_CERT_ALTNAME_INVALID: 'the TLS certificate does not match the host name',
   HPE_INVALID_CONSTANT: 'the answer was not valid HTTP',
 };

@@ -4,6 +4,7 @@
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ForgetResult } from '../auth/credentials.js';
+import { AuthError, type BoError } from '../output/errors.js';
 
 export default defineCommand({
   path: ['logout'],
@@ -56,6 +57,14 @@ export function reportForgotten(ctx: Context, profile: string, backend: 'keychai
   for (const r of results) {
     if (!r.error) continue;
     const primary = backend === 'file' ? r.backend === 'file' : r.backend !== 'file';
+    if (primary && (r.error as BoError).code === 'keychain_unavailable') {
+      // The store's own hint is about storing elsewhere (--insecure-storage, which logout
+      // does not take); here the credential is still in the keychain.
+      throw new AuthError(`cannot remove the credential of profile "${profile}": ${r.error.message}`, {
+        code: 'keychain_unavailable',
+        hint: `it is still stored there; run \`bo -p ${profile} logout\` again once the keychain can be reached`,
+      });
+    }
     if (primary) throw r.error;
     ctx.io.stderr.write(`warning: ${r.location} could not be checked: ${r.error.message}\n`);
   }

@@ -3,14 +3,16 @@
 
 import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
+import { fixtureUsersOf } from './auth-slice.js';
 import type { Mail } from './state.js';
+import type { Store } from './store.js';
 
-export async function printServeBanner(ctx: Context, url: string, file: string | undefined): Promise<void> {
-  const res = await fetch(`${url}/__sandbox/fixtures`);
-  const fixtures = (await res.json()) as {
-    apiKey: { scheme: string; key: string; secret: string };
-    users: Array<{ username: string; password: string; kind: string; totpSecret: string | null }>;
-  };
+/** Read from the store, not over HTTP: under --tls-cert the server's certificate need not be trusted here. */
+export async function printServeBanner(ctx: Context, url: string, file: string | undefined, store: Store, scheme: string): Promise<void> {
+  const fixtures = await store.read((db) => ({
+    apiKey: { scheme, key: db.state.apiKey.key, secret: db.state.apiKey.secret },
+    users: fixtureUsersOf(db.state.auth),
+  }));
   const lines = [
     `sandbox listening on ${url} (API under ${url}/api/v1)`,
     `state: ${file ?? 'in memory'}`,

@@ -28,6 +28,8 @@ export interface SandboxOptions {
   issuer?: string;
   /** Receives each email as it is "sent" (serve prints them). */
   onEmail?: (mail: Mail) => void;
+  /** PEM certificate chain and key: serve https instead of http (`sandbox serve --tls-cert`). */
+  tls?: { cert: string; key: string };
 }
 
 export interface Sandbox {
@@ -42,12 +44,16 @@ const ROUTES: Route[] = [...tokenRoutes, ...crmRoutes, ...billingRoutes, ...emai
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { store, host = '127.0.0.1', port = 0 } = options;
   const info: ServerInfo = { url: '', issuer: options.issuer ?? '', apiKeyScheme: options.apiKeyScheme ?? 'bo', reseed: () => store.seeded() };
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res, store, info, options.onEmail).catch((err) => {
       if (!res.headersSent) send(res, { status: 500, body: errorBody('server_error', String((err as Error)?.message ?? err)) });
       else res.destroy();
     });
-  });
+  };
+  // https only when asked: the embedded sandbox never loads the TLS stack.
+  const server = options.tls
+    ? (await import('node:https')).createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : createServer(handler);
   server.keepAliveTimeout = 5_000;
   // Accounts are the big list (100,000 with --accounts): index them before the first request.
   await store.read((db) => db.warm('Account'));
@@ -60,7 +66,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  info.url = `http://${hostPart}:${address.port}`;
+  info.url = `${options.tls ? 'https' : 'http'}://${hostPart}:${address.port}`;
   if (!info.issuer) info.issuer = info.url;
   return {
     url: info.url,
@@ -138,7 +144,10 @@ function parseJson(req: IncomingMessage, text: string): { body: unknown } | Repl
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, store: Store, info: ServerInfo, onEmail?: (m: Mail) => void): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+  // The request-target is a path, taken as written: resolved against a base, "//x/…"
+  // would name a host (and an absolute-form "http://x/…" another server).
+  const target = req.url ?? '/';
+  const url = new URL(`http://sandbox.invalid${target.startsWith('/') ? target : `/${target}`}`);
   const method = (req.method ?? 'GET').toUpperCase();
   const path = url.pathname;
   // §1/§7 301: behind a TLS proxy a plain-HTTP request is redirected. The sandbox itself

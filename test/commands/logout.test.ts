@@ -54,13 +54,14 @@ describe('bo logout', () => {
     expect(t.readJson(t.credentialsFile)).toEqual({ profiles: {} });
   });
 
-  it('a keychain profile with no reachable keychain: exit 4 explaining --insecure-storage', async () => {
+  it('a keychain profile with no reachable keychain: exit 4, the credential is still there, retry later', async () => {
     const t = tempConfig();
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(t.configFile, JSON.stringify({ profiles: { default: { 'credential-store': 'keychain' } } }));
     const r = await runBo(['logout'], { env: { ...t.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: the OS keychain is not available/);
-    expect(r.stderr).toContain('hint: pass --insecure-storage');
+    expect(r.stderr).toMatch(/^error: cannot remove the credential of profile "default": the OS keychain is not available/);
+    // Not --insecure-storage: logout has no such flag.
+    expect(r.stderr).toContain('hint: it is still stored there; run `bo -p default logout` again once the keychain can be reached');
   });
 });

@@ -10,12 +10,39 @@ interface Opts {
   seed?: string;
   accounts?: string;
   apiKeyScheme?: string;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 function wholeNumber(flag: string, text: string, min: number, max: number): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
   return n;
+}
+
+/** The PEM certificate chain and key for https, checked to be a pair before listening. */
+async function readTls(certFile: string | undefined, keyFile: string | undefined): Promise<{ cert: string; key: string } | undefined> {
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) throw new UsageError('--tls-cert and --tls-key must be given together');
+  const { readFile } = await import('node:fs/promises');
+  const read = async (flag: string, file: string): Promise<string> => {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : 'unreadable';
+      throw new UsageError(`${flag} cannot read ${JSON.stringify(file)}: ${why}`);
+    }
+  };
+  const tls = { cert: await read('--tls-cert', certFile), key: await read('--tls-key', keyFile) };
+  try {
+    (await import('node:tls')).createSecureContext(tls);
+  } catch (err) {
+    const code = String((err as NodeJS.ErrnoException).code ?? '');
+    const why = /MISMATCH/.test(code) ? 'the key does not belong to the certificate' : 'they are not a PEM certificate and its private key';
+    throw new UsageError(`--tls-cert and --tls-key: ${why}`);
+  }
+  return tls;
 }
 
 /** The sandbox's fixtures hold passwords and the API secret: loopback only by default. */
@@ -33,6 +60,7 @@ export default defineCommand<Opts>({
     'bo sandbox serve',
     'bo sandbox serve --memory --port 0',
     'bo sandbox serve --memory --accounts 100000 --seed 7',
+    'bo sandbox serve --tls-cert cert.pem --tls-key key.pem',
   ],
   configure: (cmd) =>
     cmd
@@ -43,7 +71,9 @@ export default defineCommand<Opts>({
       .option('--memory', 'keep state in memory only')
       .option('--seed <n>', 'seed of the demo data (default 1)')
       .option('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)')
-      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header', 'bo'),
+      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header', 'bo')
+      .option('--tls-cert <file>', 'serve https with this PEM certificate (chain), with --tls-key')
+      .option('--tls-key <file>', 'the PEM private key of --tls-cert'),
   async run(ctx, _args, opts) {
     const port = wholeNumber('--port', opts.port ?? '4010', 0, 65535);
     const host = opts.host ?? '127.0.0.1';
@@ -54,6 +84,7 @@ export default defineCommand<Opts>({
     if (opts.state === '') throw new UsageError('--state needs a file path');
     const scheme = opts.apiKeyScheme ?? 'bo';
     if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(scheme)) throw new UsageError(`--api-key-scheme must be one word, got "${scheme}"`);
+    const tls = await readTls(opts.tlsCert, opts.tlsKey);
     const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { defaultStatePath }, { printServeBanner, formatEmail }] =
       await Promise.all([
         import('../../sandbox/seed.js'),
@@ -73,7 +104,7 @@ export default defineCommand<Opts>({
       : Store.memory(params, seedState);
     let server;
     try {
-      server = await startSandbox({ store, host, port, apiKeyScheme: scheme, onEmail: (mail) => ctx.io.stderr.write(formatEmail(mail)) });
+      server = await startSandbox({ store, host, port, tls, apiKeyScheme: scheme, onEmail: (mail) => ctx.io.stderr.write(formatEmail(mail)) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new UsageError(`--port ${port} is already in use; pick another or pass --port 0`);
@@ -83,7 +114,7 @@ export default defineCommand<Opts>({
     if (file && accounts > 10_000) {
       ctx.io.stderr.write(`warning: ${accounts} accounts in a state file: every write request rewrites it; --memory is faster for benchmarks\n`);
     }
-    await printServeBanner(ctx, server.url, file);
+    await printServeBanner(ctx, server.url, file, store, scheme);
     if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
     await server.close();
     ctx.io.stderr.write('sandbox stopped\n');
