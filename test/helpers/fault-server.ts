@@ -93,6 +93,13 @@ export const reply = {
   hangUp(): Step {
     return (req) => req.socket.destroy();
   },
+  /** Headers promising `declared` bytes of JSON, part of them, then the connection closes. */
+  truncated(declared = 4096): Step {
+    return (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(declared) });
+      res.write('{"items":[{"Uid":"acc_cut","Name":"Cu', () => req.socket.destroy());
+    };
+  },
   /** Never answers. */
   hang(): Step {
     return () => {};
