@@ -315,3 +315,47 @@ describe('hostile server: peak memory of the built binary', () => {
     expect(r.peakMb).toBeLessThan(170);
   }, 120_000);
 });
+
+describe('hostile server: an https base URL redirected to plain http (the built binary, trusting a test CA)', () => {
+  it.each([
+    ['301 to plain http (same host, another port)', 301],
+    ['308 to plain http (same host, another port)', 308],
+  ])('%s: exit 1, not followed, the credential never sent in clear', async (_name, status) => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const https = await import('node:https');
+    const { TEST_CERT, TEST_KEY } = await import('../api/tls-fixture.js');
+    const { runBin } = await import('../helpers/run-bin.js');
+    const seen: string[] = [];
+    const tls = https.createServer({ key: TEST_KEY, cert: TEST_CERT }, (req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(tls.address() as import('node:net').AddressInfo).port}`;
+    const cfg = tempConfig();
+    const ca = join(cfg.root, 'ca.pem');
+    writeFileSync(ca, TEST_CERT.slice(0, TEST_CERT.indexOf('-----END CERTIFICATE-----') + 26));
+    const before = elsewhere.requests.length;
+    try {
+      for (const kind of Object.keys(kinds) as Kind[]) {
+        const r = await runBin([...flags, ...kinds[kind].argv], {
+          env: { ...cfg.env, BO_BASE_URL: url, BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile', NODE_EXTRA_CA_CERTS: ca },
+        });
+        tally.runs++;
+        tally.faults++;
+        const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+        expect(errors, `${kind}\n${r.stderr}`).toHaveLength(1);
+        expect(errors[0], kind).toMatch(new RegExp(`^error: ${status} .*redirects to http://127\\.0\\.0\\.1:\\d+/\\S*; bo does not follow redirects$`));
+        expect(r.stderr).not.toContain('secret-hostile');
+        expect(r.code, kind).toBe(1);
+      }
+      expect(seen).toHaveLength(3);
+      expect(elsewhere.requests.length).toBe(before);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
+  }, 60_000);
+});
