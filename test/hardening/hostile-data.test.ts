@@ -4,7 +4,8 @@
 // (lone surrogates included) and 100 KB values, in values and in property names. Text
 // output (tables, record views, tab-separated rows, error lines, login messages and
 // prompts) shows none of them raw and keeps its shape (one row a record, one tab a
-// field); --json and --jsonl write them as \u escapes and parse back to what the API sent.
+// field), batch outcome lines and the --verbose trace included; --json and --jsonl
+// write them as \u escapes and parse back to what the API sent.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/auth/prompter-types.js';
@@ -23,7 +24,7 @@ const tally = { cases: 0, strings: 0, bytes: 0, leaks: 0 };
 afterAll(async () => {
   await server?.close();
   report('hostile data', `${tally.cases} runs showing ${tally.strings} generated hostile strings (${Math.round(tally.bytes / 1024)} KB) ` +
-    `in tables, record views, TSV, JSON, error lines and login prompts; ${tally.leaks} leaks`);
+    `in tables, record views, TSV, JSON, error lines, batch outcomes, the --verbose trace and login prompts; ${tally.leaks} leaks`);
 });
 
 const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' });
@@ -170,6 +171,47 @@ describe('hostile data, generated, in every output', () => {
         expect(r.stderr.length, shown).toBeLessThan(2000);
       }),
       opts(1325),
+    );
+  }, 300_000);
+});
+
+describe('hostile data in batch outcomes and in the --verbose trace', () => {
+  it('batch outcome lines: one a record, three fields, the server messages safe', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 6 }), async (descriptions) => {
+        count(descriptions);
+        let i = 0;
+        server.fallback((req, res, body) => reply.json(400, { error: 'validation_failed', error_description: descriptions[i++ % descriptions.length] })(req, res, body));
+        const uids = descriptions.map((_, k) => `acc_${k}`);
+        const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2027-01-31'], { env: env(), stdin: uids.join('\n') + '\n' });
+        server.fallback(undefined);
+        const shown = `descriptions ${JSON.stringify(descriptions).slice(0, 400)}\nstdout ${JSON.stringify(r.stdout.slice(0, 400))}`;
+        expect(r.code, shown).toBe(1);
+        expectSafe(r.stdout, shown);
+        expectSafe(r.stderr, shown);
+        const lines = r.stdout.replace(/\n$/, '').split('\n');
+        expect(lines.map((l) => l.split('\t')[0]).sort(), shown).toEqual([...uids].sort());
+        for (const line of lines) expect(line.split('\t'), shown).toHaveLength(3);
+      }),
+      opts(1328),
+    );
+  }, 300_000);
+
+  it('--verbose: response headers and bodies from the server are traced safe', async () => {
+    // A header value may carry 8-bit bytes (Node sends them as latin1): C1 controls included.
+    const headerValue = fc.string({ unit: fc.constantFrom('\u009b', '\u009d', '\u0085', '2J', ';', 'a', ' ', '\u00e9'), maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(recordArb, { minLength: 1, maxLength: 2 }), headerValue, async (gen, header) => {
+        const items = gen.map(toRecord);
+        count([...gen.flatMap((g) => Object.values(g)), header]);
+        server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items }, { 'x-note': header }));
+        const r = await runBo(['--verbose', 'accounts', 'list'], { env: env() });
+        const shown = `records ${JSON.stringify(items).slice(0, 300)}\nheader ${JSON.stringify(header)}\nstderr ${JSON.stringify(r.stderr.slice(0, 600))}`;
+        expect(r.code, shown).toBe(0);
+        expectSafe(r.stderr, shown);
+        expectSafe(r.stdout, shown);
+      }),
+      opts(1329),
     );
   }, 300_000);
 });
