@@ -202,6 +202,8 @@ const batchFaults = {
   r429wait: () => reply.rateLimited('0'),
   malformed: () => reply.malformed(200),
   e400: () => reply.json(400, { error: 'validation_failed', error_description: 'ToDate must be later' }),
+  // Past --timeout 1: never repeated, a write may have reached the server.
+  hang: () => reply.hang(),
 } as const;
 type BatchFault = keyof typeof batchFaults;
 const refusedBeforeActing = (f: BatchFault) => f === 'r429' || f === 'r429wait';
