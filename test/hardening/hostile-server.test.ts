@@ -163,7 +163,8 @@ describe('hostile server: each fault against a read, an update and a create', ()
       server.script(...steps);
       server.fallback(fault.persistent ? steps[0] : kinds[kind].ok());
       const started = Date.now();
-      const r = await runBo([...flags, ...kinds[kind].argv], { env: env() });
+      // --json: scripts also get one error object with a stable code, never null.
+      const r = await runBo(['--json', ...flags, ...kinds[kind].argv], { env: env() });
       server.fallback(undefined);
       tally.runs++;
       tally.faults += Math.min(server.requests.length, fault.persistent ? all : steps.length);
@@ -178,6 +179,11 @@ describe('hostile server: each fault against a read, an update and a create', ()
         expect(errors, shown).toHaveLength(1);
         expect(errors[0], shown).toMatch(want.error);
         expect(r.stdout, shown).toBe('');
+        const objects = r.stderr.split('\n').filter((l) => l.startsWith('{'));
+        expect(objects, shown).toHaveLength(1);
+        const { error } = JSON.parse(objects[0]!) as { error: { status: number | null; code: unknown; message: string } };
+        expect(typeof error.code === 'string' && error.code.length > 0, shown).toBe(true);
+        expect(error.message, shown).toBe(errors[0]!.slice('error: '.length));
       } else expect(errors, shown).toEqual([]);
       expect(server.requests.length, `${shown}\nrequests received`).toBe(want.requests);
       for (const req of server.requests) expect(req.method).toBe(kind);
