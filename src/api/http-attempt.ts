@@ -52,6 +52,14 @@ export class DecodeFailure extends Error {
 
 const DECODERS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
+/**
+ * Bytes of answers being read right now, by every exchange of this process. A batch
+ * keeps up to 16 requests in flight; were each answer capped on its own, 16 endless
+ * bodies would together hold 16 times the cap. So an answer is also dropped when the
+ * answers read at once would pass the cap: the process never buffers more than one.
+ */
+let heldByAll = 0;
+
 export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     if (init.signal?.aborted) return reject(new AbortFailure('aborted'));
@@ -60,6 +68,10 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     let sent = false;
     let settled = false;
     let decoder: import('node:stream').Transform | undefined;
+    /** This answer's share of heldByAll, given back when the exchange ends either way. */
+    let held = 0;
+    /** The answer's bytes so far; let go at once when it is dropped. */
+    const chunks: Buffer[] = [];
 
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
     const onAbort = () => fail(new AbortFailure('aborted'));
@@ -69,6 +81,8 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     function settle(): boolean {
       if (settled) return false;
       settled = true;
+      heldByAll -= held;
+      held = 0;
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', onAbort);
       return true;
@@ -78,6 +92,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       // Destroying closes the socket, so a hung or aborted request frees the server too.
       req.destroy();
       decoder?.destroy();
+      chunks.length = 0;
     }
 
     req.on('socket', (socket) => {
@@ -106,12 +121,13 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
         if (!res.complete) fail(new ConnectionFailure('ECONNRESET', true, new Error('response cut short')));
       });
       const collect = (source: NodeJS.ReadableStream, onError?: () => void) => {
-        const chunks: Buffer[] = [];
         let kept = 0;
         source.on('data', (chunk: Buffer) => {
           if (settled) return;
           kept += chunk.length;
-          if (kept > init.maxBytes) return fail(new TooLargeFailure('decoded'));
+          held += chunk.length;
+          heldByAll += chunk.length;
+          if (kept > init.maxBytes || heldByAll > init.maxBytes) return fail(new TooLargeFailure('decoded'));
           chunks.push(chunk);
         });
         if (onError) source.on('error', onError);

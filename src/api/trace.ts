@@ -2,6 +2,7 @@
 // every secret redacted (redact.ts) and the credential in use scrubbed by value as a
 // second net. Bodies are cut at about 2 KB so a 100-record page stays readable.
 
+import { neutralise } from '../output/neutralise.js';
 import { redactHeader, redactJson, redactText, redactUrl, scrubValues } from './redact.js';
 
 const BODY_LIMIT = 2048;
@@ -16,11 +17,16 @@ export interface Tracer {
   note(text: string): void;
 }
 
-/** Server text may carry escape sequences; a trace line must stay one harmless line. */
+/**
+ * Server text may carry escape sequences; a trace line must stay one harmless line.
+ * Controls are shown as `\x1b` (a trace keeps what a sequence said, to debug it), then
+ * the bidirectional and invisible characters are escaped as everywhere else (neutralise.ts).
+ */
 export function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
+  const controls = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) =>
     c === '\t' ? ' ' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
   );
+  return neutralise(controls);
 }
 
 export function formatBody(body: TracedBody): string | undefined {

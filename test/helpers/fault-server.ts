@@ -25,6 +25,10 @@ export interface FaultServer {
   url: string;
   port: number;
   requests: Received[];
+  /** TCP connections accepted so far (a request that never completed still counts). */
+  readonly connections: number;
+  /** The answer for requests once the script is used up (default: a 500). */
+  fallback(step: Step | undefined): void;
   /** Queue answers for the next requests, in order. Unscripted requests get a 500. */
   script(...steps: Step[]): void;
   close(): Promise<void>;
@@ -88,6 +92,13 @@ export const reply = {
   /** Closes the connection without answering ("socket hang up"). */
   hangUp(): Step {
     return (req) => req.socket.destroy();
+  },
+  /** Headers promising `declared` bytes of JSON, part of them, then the connection closes. */
+  truncated(declared = 4096): Step {
+    return (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(declared) });
+      res.write('{"items":[{"Uid":"acc_cut","Name":"Cu', () => req.socket.destroy());
+    };
   },
   /** Never answers. */
   hang(): Step {
@@ -174,23 +185,36 @@ export async function gzipBomb(size: number): Promise<Buffer> {
 export async function startFaultServer(): Promise<FaultServer> {
   const steps: Step[] = [];
   const requests: Received[] = [];
+  let connections = 0;
+  let fallback: Step | undefined;
+  // One close listener per connection, shared by the requests it carries (keep-alive).
+  const socketClosed = new WeakMap<object, Promise<void>>();
   const server = http.createServer((req, res) => {
-    const closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+    let closed = socketClosed.get(req.socket);
+    if (!closed) {
+      closed = new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+      socketClosed.set(req.socket, closed);
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, closed });
-      const step = steps.shift() ?? reply.json(500, { error: 'unscripted', error_description: 'fault server: no scripted answer left' });
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, closed: closed! });
+      const step = steps.shift() ?? fallback ?? reply.json(500, { error: 'unscripted', error_description: 'fault server: no scripted answer left' });
       step(req, res, body);
     });
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     requests,
+    get connections() {
+      return connections;
+    },
+    fallback: (step) => void (fallback = step),
     script: (...more) => void steps.push(...more),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,9 +1,15 @@
 // Where the login flow talks: stderr, one line at a time, plus one self-rewriting
-// status line for countdowns. Nothing the flow says ever goes to stdout.
+// status line for countdowns. Nothing the flow says ever goes to stdout. Its lines
+// carry API text (masked_destination, error descriptions, the setup URI), so they are
+// neutralised here, the one way out; only the QR drawing, ours, keeps its colours.
+
+import { neutralise } from '../../output/neutralise.js';
 
 export interface Screen {
-  /** One line of talk. */
+  /** One line of talk, shown neutralised (escape sequences, controls, bidi and invisible characters). */
   say(line: string): void;
+  /** One line of a drawing made by bo itself (the QR code), written as it is. */
+  picture(line: string): void;
   /** A line that replaces itself on a terminal (countdowns); null ends it. */
   status(line: string | null): void;
   /** stderr is a terminal: a person may be reading, so QR codes and secrets may be shown. */
@@ -14,14 +20,16 @@ export interface Screen {
 
 export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Screen {
   let statusShown = false;
+  const picture = (line: string) => {
+    if (statusShown && tty) stderr.write('\n');
+    statusShown = false;
+    stderr.write(`${line}\n`);
+  };
   return {
     tty,
     raw: stderr,
-    say(line) {
-      if (statusShown && tty) stderr.write('\n');
-      statusShown = false;
-      stderr.write(`${line}\n`);
-    },
+    say: (line) => picture(neutralise(line)),
+    picture,
     status(line) {
       if (line === null) {
         if (statusShown && tty) stderr.write('\n');
@@ -30,10 +38,10 @@ export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Scree
       }
       if (tty) {
         // Carriage return and erase-line: the countdown rewrites itself in place.
-        stderr.write(`\r\u001b[2K${line}`);
+        stderr.write(`\r\u001b[2K${neutralise(line)}`);
       } else if (!statusShown) {
         // A log gets the first line only, not one line per second.
-        stderr.write(`${line}\n`);
+        stderr.write(`${neutralise(line)}\n`);
       }
       statusShown = true;
     },

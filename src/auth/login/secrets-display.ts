@@ -41,7 +41,7 @@ export async function showTotpSetup(
   }
   screen.say('Scan this QR code with your authenticator app:');
   screen.say('');
-  for (const line of drawQr(e.otpauth_uri)) screen.say(`  ${line}`);
+  for (const line of drawQr(e.otpauth_uri)) screen.picture(`  ${line}`);
   screen.say('');
   screen.say(`Or enter this secret by hand: ${groupsOfFour(e.secret)}`);
   screen.say(`Setup URI: ${e.otpauth_uri}`);

@@ -1,0 +1,369 @@
+// Hostile server: every fault of the fault server against a read (GET), an update
+// (PUT) and a create (POST, not idempotent), with the exit code and message a user
+// sees and the number of requests the server received: a GET is retried where D30
+// allows, a write only when the server refused before acting (429), never after it may
+// have acted. Then batches (`-`) under random faults per record (seeded): every record
+// reported exactly once, each sent exactly as often as the retry rules allow.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/config-dir.js';
+import { gzipBomb, reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
+import { runBo } from '../helpers/run-bo.js';
+import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
+import { runBinMeasuredWithStdin } from './measured.js';
+
+let server: FaultServer;
+let elsewhere: FaultServer;
+let bomb: Buffer;
+beforeAll(async () => {
+  server = await startFaultServer();
+  elsewhere = await startFaultServer();
+  bomb = await gzipBomb(64 * 1024 * 1024);
+});
+const tally = { runs: 0, faults: 0, requests: 0 };
+afterAll(async () => {
+  await server?.close();
+  await elsewhere?.close();
+  report('hostile server', `${tally.runs} runs, ${tally.faults} faults injected, ${tally.requests} requests received; ` +
+    'no POST re-sent after it may have reached the server, every batch record reported exactly once');
+});
+
+const RETRIES = 2;
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' });
+const flags = ['--max-retries', String(RETRIES), '--timeout', '1'];
+
+const kinds = {
+  GET: { argv: ['accounts', 'list', '--limit', '5'], ok: () => reply.json(200, { metadata: { limit: 5, offset: 0, total: 1 }, items: [{ Uid: 'acc_1', Name: 'One' }] }) },
+  PUT: { argv: ['accounts', 'extend-trial', 'acc_1', '--to', '2027-01-31'], ok: () => reply.json(200, 'Trial extended') },
+  POST: { argv: ['lists', 'create', '--name', 'News'], ok: () => reply.json(200, { Uid: 'list_1', Name: 'News' }) },
+} as const;
+type Kind = keyof typeof kinds;
+
+interface Fault {
+  name: string;
+  /** The answers, in order; `persistent` repeats the first for every request. */
+  steps: () => Step[];
+  persistent?: boolean;
+  /** Per method: exit code, the error line, requests received. */
+  expect: (kind: Kind) => { code: number; error: RegExp | null; requests: number } | null;
+}
+
+const all = RETRIES + 1;
+const ORIGIN = String.raw`http://127\.0\.0\.1:\d+`;
+const faults: Fault[] = [
+  {
+    name: 'connection reset after the request',
+    steps: () => [reply.reset()],
+    persistent: true,
+    expect: (k) => ({ code: 1, error: new RegExp(`^error: ${k} ${ORIGIN}/api/v1/\\S+ failed: the connection was reset$`), requests: k === 'GET' ? all : 1 }),
+  },
+  {
+    name: 'connection closed without an answer',
+    steps: () => [reply.hangUp()],
+    persistent: true,
+    expect: (k) => ({ code: 1, error: /failed: the server closed the connection$/, requests: k === 'GET' ? all : 1 }),
+  },
+  {
+    name: 'no answer past the timeout',
+    steps: () => [reply.hang()],
+    persistent: true,
+    expect: () => ({ code: 1, error: /timed out/, requests: 1 }),
+  },
+  {
+    name: 'a body cut short',
+    steps: () => [reply.truncated()],
+    persistent: true,
+    expect: (k) => ({ code: 1, error: /^error: .+/, requests: k === 'GET' ? all : 1 }),
+  },
+  {
+    name: 'an endless body',
+    steps: () => [reply.endless()],
+    expect: () => ({ code: 1, error: /the answer is larger than 32 MB, more than bo accepts for one response$/, requests: 1 }),
+  },
+  {
+    name: 'a gzip bomb',
+    steps: () => [reply.gzipBomb(bomb)],
+    expect: () => ({ code: 1, error: /the answer is larger than 32 MB, more than bo accepts for one response$/, requests: 1 }),
+  },
+  {
+    name: 'an HTML page with status 200',
+    steps: () => [reply.html(200, 'Welcome to nginx')],
+    expect: () => ({ code: 1, error: /^error: unexpected answer from the server/, requests: 1 }),
+  },
+  {
+    // Writes are left out: a 2xx text answer to a write is taken as success today
+    // (reported, not fixed here: the HTTP core is another change's file).
+    name: 'a text/plain answer where a JSON list belongs',
+    steps: () => [reply.text(200, 'OK')],
+    expect: (k) => (k === 'GET' ? { code: 1, error: /^error: unexpected answer from the server \(200\): not a list/, requests: 1 } : null),
+  },
+  {
+    name: 'binary bytes as application/octet-stream where a JSON list belongs',
+    steps: () => [reply.text(200, '\u0089PNG\r\n\u001a\n\u0000\u001b]0;pwned\u0007', { 'content-type': 'application/octet-stream' })],
+    expect: (k) => (k === 'GET' ? { code: 1, error: /^error: unexpected answer from the server \(200\): not a list/, requests: 1 } : null),
+  },
+  {
+    name: 'invalid JSON',
+    steps: () => [reply.malformed(200)],
+    expect: () => ({ code: 1, error: /^error: unexpected answer from the server \(200 OK\)/, requests: 1 }),
+  },
+  {
+    name: 'an HTML 500 page',
+    steps: () => [reply.html(500, 'Internal Server Error')],
+    expect: () => ({ code: 1, error: /^error: 500 Internal Server Error/, requests: 1 }),
+  },
+  {
+    name: 'an HTML 502 page from a gateway',
+    steps: () => [reply.html(502, '502 Bad Gateway')],
+    persistent: true,
+    expect: (k) => ({ code: 1, error: /^error: 502 Bad Gateway/, requests: k === 'GET' ? all : 1 }),
+  },
+  {
+    name: 'a burst of 503 that ends',
+    steps: () => [reply.json(503, { error: 'unavailable', error_description: 'Try later' }), reply.empty(503)],
+    expect: (k) => (k === 'GET' ? { code: 0, error: null, requests: 3 } : { code: 1, error: /^error: 503 Service Unavailable/, requests: 1 }),
+  },
+  {
+    name: 'a 429 storm without Retry-After',
+    steps: () => [reply.json(429, { error: 'rate_limited', error_description: 'Too many requests' })],
+    persistent: true,
+    expect: () => ({ code: 5, error: /^error: 429 Too Many Requests/, requests: all }),
+  },
+  {
+    name: 'a 429 storm with Retry-After: 1',
+    steps: () => [reply.rateLimited('1')],
+    persistent: true,
+    expect: () => ({ code: 5, error: /^error: 429 Too Many Requests/, requests: all }),
+  },
+  {
+    name: 'a 429 with a Retry-After of a day',
+    steps: () => [reply.rateLimited('86400')],
+    persistent: true,
+    expect: () => ({ code: 5, error: /1 d/, requests: 1 }),
+  },
+  {
+    name: 'a redirect to another origin',
+    steps: () => [reply.redirect(302, `${elsewhere.url}/api/v1/crm/accounts`)],
+    expect: () => ({ code: 1, error: /redirects to .*bo does not follow redirects/, requests: 1 }),
+  },
+  {
+    name: 'a redirect to another host by name',
+    steps: () => [reply.redirect(307, 'http://evil.example/api/v1/steal')],
+    expect: () => ({ code: 1, error: /bo does not follow redirects/, requests: 1 }),
+  },
+];
+
+describe('hostile server: each fault against a read, an update and a create', () => {
+  for (const fault of faults) {
+    const applies = (Object.keys(kinds) as Kind[]).filter((k) => fault.expect(k) !== null);
+    it.each(applies)(`${fault.name}: %s`, async (kind) => {
+      server.requests.length = 0;
+      const seenElsewhere = elsewhere.requests.length;
+      const steps = fault.steps();
+      server.script(...steps);
+      server.fallback(fault.persistent ? steps[0] : kinds[kind].ok());
+      const started = Date.now();
+      // --json: scripts also get one error object with a stable code, never null.
+      const r = await runBo(['--json', ...flags, ...kinds[kind].argv], { env: env() });
+      server.fallback(undefined);
+      tally.runs++;
+      tally.faults += Math.min(server.requests.length, fault.persistent ? all : steps.length);
+      tally.requests += server.requests.length;
+
+      const want = fault.expect(kind)!;
+      const shown = `${fault.name} / ${kind}\nexit ${r.code}\nstderr ${r.stderr.slice(0, 500)}`;
+      expect(r.code, shown).toBe(want.code);
+      expect(r.stderr, shown).not.toMatch(STACK_OR_JS_MESSAGE);
+      const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+      if (want.error) {
+        expect(errors, shown).toHaveLength(1);
+        expect(errors[0], shown).toMatch(want.error);
+        expect(r.stdout, shown).toBe('');
+        const objects = r.stderr.split('\n').filter((l) => l.startsWith('{'));
+        expect(objects, shown).toHaveLength(1);
+        const { error } = JSON.parse(objects[0]!) as { error: { status: number | null; code: unknown; message: string } };
+        expect(typeof error.code === 'string' && error.code.length > 0, shown).toBe(true);
+        expect(error.message, shown).toBe(errors[0]!.slice('error: '.length));
+      } else expect(errors, shown).toEqual([]);
+      expect(server.requests.length, `${shown}\nrequests received`).toBe(want.requests);
+      for (const req of server.requests) expect(req.method).toBe(kind);
+      // No redirect is followed, whatever its target.
+      expect(elsewhere.requests.length).toBe(seenElsewhere);
+      // A Retry-After of a day is reported at once, not waited out.
+      expect(Date.now() - started, shown).toBeLessThan(15_000);
+    });
+  }
+});
+
+// Batches: each record gets its own sequence of answers (seeded), looked up by the
+// record's key whichever order the pool sends them in.
+const batchFaults = {
+  ok: () => null,
+  reset: () => reply.reset(),
+  hangUp: () => reply.hangUp(),
+  truncated: () => reply.truncated(),
+  html500: () => reply.html(500, 'Internal Server Error'),
+  e503: () => reply.json(503, { error: 'unavailable', error_description: 'Try later' }),
+  r429: () => reply.json(429, { error: 'rate_limited', error_description: 'Too many requests' }),
+  r429wait: () => reply.rateLimited('0'),
+  malformed: () => reply.malformed(200),
+  e400: () => reply.json(400, { error: 'validation_failed', error_description: 'ToDate must be later' }),
+  // Past --timeout 1: never repeated, a write may have reached the server.
+  hang: () => reply.hang(),
+} as const;
+type BatchFault = keyof typeof batchFaults;
+const refusedBeforeActing = (f: BatchFault) => f === 'r429' || f === 'r429wait';
+
+/** What the retry rules say for a write: how many requests arrive, and whether the last one succeeded. */
+function expectedFor(sequence: BatchFault[]): { requests: number; ok: boolean } {
+  for (let attempt = 0; ; attempt++) {
+    const answer = sequence[attempt] ?? 'ok';
+    if (refusedBeforeActing(answer) && attempt < RETRIES) continue;
+    // A malformed 200 is "unexpected answer": the record is not counted as done.
+    return { requests: attempt + 1, ok: answer === 'ok' };
+  }
+}
+
+const batchKinds = {
+  'PUT accounts extend-trial -': {
+    argv: ['accounts', 'extend-trial', '-', '--to', '2027-01-31'],
+    key: (i: number) => `acc_b${i}`,
+    keyOf: (url: string, _body: string) => decodeURIComponent(/\/crm\/accounts\/([^/]+)\/extend-trial/.exec(url)?.[1] ?? ''),
+    ok: reply.json(200, 'Trial extended'),
+  },
+  'POST lists subscribe --email -': {
+    argv: ['lists', 'subscribe', 'list_1', '--email', '-'],
+    key: (i: number) => `b${i}@example.com`,
+    keyOf: (_url: string, body: string) => (JSON.parse(body) as { Person?: { Email?: string } }).Person?.Email ?? '',
+    ok: reply.json(200, { Uid: 'sub_1' }),
+  },
+};
+
+describe('batches under faults: every record reported once, each sent as often as the rules allow', () => {
+  const RECORDS = 12;
+  for (const [name, kind] of Object.entries(batchKinds)) {
+    it(name, async () => {
+      const sequences = fc.array(fc.constantFrom(...(Object.keys(batchFaults) as BatchFault[])), { maxLength: 3 });
+      await fc.assert(
+        fc.asyncProperty(fc.array(sequences, { minLength: RECORDS, maxLength: RECORDS }), fc.integer({ min: 1, max: 6 }), async (plan, concurrency) => {
+          server.requests.length = 0;
+          const attempts = new Map<string, number>();
+          const bySeq = new Map(plan.map((seq, i) => [kind.key(i), seq]));
+          server.fallback((req, res, body) => {
+            const key = kind.keyOf(req.url ?? '', body);
+            const n = attempts.get(key) ?? 0;
+            attempts.set(key, n + 1);
+            const fault = bySeq.get(key)?.[n];
+            const step = fault ? batchFaults[fault]() : null;
+            (step ?? kind.ok)(req, res, body);
+          });
+          const stdin = plan.map((_, i) => kind.key(i)).join('\n') + '\n';
+          const r = await runBo([...flags, ...kind.argv, '--concurrency', String(concurrency)], { env: env(), stdin });
+          server.fallback(undefined);
+          tally.runs++;
+          tally.requests += server.requests.length;
+          tally.faults += plan.flat().length;
+
+          const shown = `plan ${JSON.stringify(plan)}\nexit ${r.code}\nstdout ${r.stdout}\nstderr ${r.stderr.slice(0, 800)}`;
+          expect(r.stderr, shown).not.toMatch(STACK_OR_JS_MESSAGE);
+          const lines = r.stdout.trimEnd().split('\n');
+          expect(lines, shown).toHaveLength(RECORDS);
+          const outcomes = new Map(lines.map((l) => [l.split('\t')[0]!, l.split('\t')[1]!]));
+          let allOk = true;
+          plan.forEach((seq, i) => {
+            const key = kind.key(i);
+            const want = expectedFor(seq);
+            allOk &&= want.ok;
+            expect(outcomes.get(key) === 'ok', `${shown}\n${key} ${JSON.stringify(seq)}`).toBe(want.ok);
+            expect(attempts.get(key) ?? 0, `${shown}\n${key} ${JSON.stringify(seq)}: requests received`).toBe(want.requests);
+          });
+          expect(outcomes.size, shown).toBe(RECORDS);
+          expect(r.code, shown).toBe(allOk ? 0 : 1);
+        }),
+        { seed: 1315, numRuns: Math.max(4, Math.ceil(fuzzRuns(200) / 50)), endOnFailure: true },
+      );
+    }, 600_000);
+  }
+});
+
+describe('hostile server: peak memory of the built binary', () => {
+  const measure = (argv: string[], stdin = '') => runBinMeasuredWithStdin([...flags, ...argv], env(), stdin);
+
+  it.each([
+    ['an endless body to a create (POST)', ['lists', 'create', '--name', 'News'], () => reply.endless()],
+    ['a gzip bomb to an update (PUT)', ['accounts', 'extend-trial', 'acc_1', '--to', '2027-01-31'], () => reply.gzipBomb(bomb)],
+  ])('%s: under 150 MB', async (_name, argv, step) => {
+    server.requests.length = 0;
+    server.script(step());
+    const r = await measure(argv);
+    tally.runs++;
+    tally.faults++;
+    expect(r.stderr).toMatch(/^error: .*the answer is larger than 32 MB, more than bo accepts for one response$/m);
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(1);
+    expect(r.peakMb).toBeLessThan(150);
+  }, 120_000);
+
+  it.each([4, 16])('a batch of 16 whose every answer is endless or a gzip bomb, %i in flight', async (concurrency) => {
+    server.requests.length = 0;
+    let n = 0;
+    server.fallback((req, res, body) => (n++ % 2 === 0 ? reply.endless() : reply.gzipBomb(bomb))(req, res, body));
+    const uids = Array.from({ length: 16 }, (_, i) => `acc_m${i}`);
+    const r = await measure(['accounts', 'extend-trial', '-', '--to', '2027-01-31', '--concurrency', String(concurrency)], uids.join('\n') + '\n');
+    server.fallback(undefined);
+    tally.runs++;
+    tally.faults += 16;
+    expect(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')[0])).toEqual(expect.arrayContaining(uids));
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(16);
+    expect(r.code).toBe(1);
+    expect(server.requests).toHaveLength(16);
+    // The answers read at once never hold more than one cap (32 MB; 16 caps, 330 MB,
+    // before they shared it); what each dropped answer held is garbage until V8 collects
+    // it, which it does after about 64 MB of such buffers: hence a bound above 150 MB.
+    expect(r.peakMb).toBeLessThan(170);
+  }, 120_000);
+});
+
+describe('hostile server: an https base URL redirected to plain http (the built binary, trusting a test CA)', () => {
+  it.each([
+    ['301 to plain http (same host, another port)', 301],
+    ['308 to plain http (same host, another port)', 308],
+  ])('%s: exit 1, not followed, the credential never sent in clear', async (_name, status) => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const https = await import('node:https');
+    const { TEST_CERT, TEST_KEY } = await import('../api/tls-fixture.js');
+    const { runBin } = await import('../helpers/run-bin.js');
+    const seen: string[] = [];
+    const tls = https.createServer({ key: TEST_KEY, cert: TEST_CERT }, (req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(status, { location: `${elsewhere.url}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(tls.address() as import('node:net').AddressInfo).port}`;
+    const cfg = tempConfig();
+    const ca = join(cfg.root, 'ca.pem');
+    writeFileSync(ca, TEST_CERT.slice(0, TEST_CERT.indexOf('-----END CERTIFICATE-----') + 26));
+    const before = elsewhere.requests.length;
+    try {
+      for (const kind of Object.keys(kinds) as Kind[]) {
+        const r = await runBin([...flags, ...kinds[kind].argv], {
+          env: { ...cfg.env, BO_BASE_URL: url, BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile', NODE_EXTRA_CA_CERTS: ca },
+        });
+        tally.runs++;
+        tally.faults++;
+        const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+        expect(errors, `${kind}\n${r.stderr}`).toHaveLength(1);
+        expect(errors[0], kind).toMatch(new RegExp(`^error: ${status} .*redirects to http://127\\.0\\.0\\.1:\\d+/\\S*; bo does not follow redirects$`));
+        expect(r.stderr).not.toContain('secret-hostile');
+        expect(r.code, kind).toBe(1);
+      }
+      expect(seen).toHaveLength(3);
+      expect(elsewhere.requests.length).toBe(before);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
+  }, 60_000);
+});
