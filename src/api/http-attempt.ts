@@ -4,6 +4,8 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 
 export interface RawResponse {
   status: number;
@@ -60,6 +62,25 @@ const DECODERS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
  */
 let heldByAll = 0;
 
+/**
+ * Frees the buffers of an answer dropped for its size now, not when V8 next collects:
+ * Buffers live outside the heap, and V8 lets tens of MB of them pile up before it
+ * does, so a batch dropping one oversized answer after another would hold several caps'
+ * worth of garbage. Only this rare path asks for a collection (a server gone wrong).
+ */
+let collectGarbage: (() => void) | null | undefined;
+function reclaim(): void {
+  if (collectGarbage === undefined) {
+    try {
+      v8.setFlagsFromString('--expose-gc');
+      collectGarbage = vm.runInNewContext('gc') as () => void;
+    } catch {
+      collectGarbage = null;
+    }
+  }
+  collectGarbage?.();
+}
+
 export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     if (init.signal?.aborted) return reject(new AbortFailure('aborted'));
@@ -93,6 +114,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       req.destroy();
       decoder?.destroy();
       chunks.length = 0;
+      if (err instanceof TooLargeFailure) reclaim();
     }
 
     req.on('socket', (socket) => {

@@ -318,8 +318,8 @@ describe('hostile server: peak memory of the built binary', () => {
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(16);
     // The answers read at once never hold more than one cap (32 MB; 16 caps, 330 MB,
-    // before they shared it); what each dropped answer held is garbage until V8 collects
-    // it, which it does after about 64 MB of such buffers: hence a bound above 150 MB.
+    // before they shared it), and what a dropped answer held is collected at once. Node 20
+    // stays under 150 MB here; Node 24 starts ~15 MB larger and peaks at 150-160 MB.
     expect(r.peakMb).toBeLessThan(170);
   }, 120_000);
 });
