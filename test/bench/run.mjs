@@ -37,7 +37,7 @@ if (want('keychain') && !process.env.BO_KEYRING_SESSION && process.platform === 
   process.exit(r.status ?? 1);
 }
 
-if (!existsSync(join(root, 'dist/bo.js')) || !existsSync(join(root, 'dist/top-help.json'))) {
+if (!existsSync(join(root, 'dist/bo.cjs')) || !existsSync(join(root, 'dist/top-help.json'))) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
 
