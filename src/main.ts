@@ -3,6 +3,7 @@
 
 import { CommanderError, type Command } from 'commander';
 import { fstatSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { commands } from './commands/index.js';
 import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
@@ -26,10 +27,13 @@ export interface RunOptions {
 
 export function processIo(): Io {
   return {
-    stdin: process.stdin,
+    // Made when first read: creating process.stdin costs ~1 ms that most commands never use.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdoutSharesStderr: process.stdout.isTTY && process.stderr.isTTY ? sameFile(1, 2) : undefined,
