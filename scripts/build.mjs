@@ -176,3 +176,18 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// dist/keychain-early.cjs: the keychain read bin/bo.js starts before loading the bundle
+// (src/auth/stores/keychain-early.ts), so the helper process runs beside the start-up.
+// Self-contained like complete.cjs, and CommonJS for the same reason.
+await build({
+  entryPoints: ['src/auth/stores/keychain-early.ts'],
+  outfile: 'dist/keychain-early.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  external: ['@napi-rs/keyring'],
+  logLevel: 'warning',
+});
