@@ -120,14 +120,15 @@ function finishMain(metafile) {
  * Built-ins the main bundle names at load time but uses only on some paths: commander
  * requires child_process (for executable subcommands, which bo has none of), and the
  * HTTP client https and tls (for https:// and proxies). Loading https with tls and
- * crypto costs ~2 ms, child_process ~0.7 ms (measured on Node 20); here each becomes
+ * crypto costs ~2 ms, child_process ~0.7 ms, fs/promises ~0.8 ms (measured on Node 20,
+ * with timers/promises for retries); here each becomes
  * an object of getters, built from the module's own keys at build time, that requires
  * the real module on first use.
  */
 const deferBuiltins = {
   name: 'defer-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?(https|tls|child_process)$/ }, (args) =>
+    b.onResolve({ filter: /^(node:)?(https|tls|child_process|fs\/promises|timers\/promises)$/ }, (args) =>
       args.namespace === 'defer-builtins' ? undefined : { path: args.path.replace(/^(node:)?/, 'node:'), namespace: 'defer-builtins' },
     );
     b.onLoad({ filter: /.*/, namespace: 'defer-builtins' }, async (args) => {
