@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { scanArgv, startEarlyKeychainRead } from '../../src/auth/stores/keychain-early.js';
+import { startEarlyKeychainRead } from '../../src/auth/stores/keychain-early.js';
+import { scanArgv } from '../../src/argv-scan.js';
 import { createKeychainStore, EARLY_READ } from '../../src/auth/stores/keychain.js';
 import { runBin } from '../helpers/run-bin.js';
 import { keyringEnv } from '../helpers/keyring.js';

@@ -10,6 +10,7 @@
 // keychain.ts takes the early answer only for the same item and time limit, and the
 // helper never keeps `bo` running unless taken.
 
+import { scanArgv } from '../../argv-scan.js';
 import { currentProfileName, loadConfig, profileSettings } from '../../config/config.js';
 import { EARLY_READ, KEYCHAIN_SERVICE, keychainTimeoutMs, type EarlyKeychainRead } from './keychain.js';
 import { startKeychainChild, type Env } from './keychain-child.js';
@@ -18,27 +19,6 @@ import { startKeychainChild, type Env } from './keychain-child.js';
 const API_COMMANDS = new Set([
   'accounts', 'addons', 'api', 'articles', 'broadcasts', 'coupons', 'deals', 'drips', 'lists', 'memberships', 'payment-info', 'people', 'subscriptions',
 ]);
-
-/** Global options that take a value (src/program.ts addGlobalOptions). */
-const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--timeout', '--max-retries']);
-
-/** The command word and the -p/--profile value, as far as a plain scan of argv tells. */
-export function scanArgv(argv: string[]): { command?: string; profile?: string; help: boolean } {
-  let command: string | undefined;
-  let profile: string | undefined;
-  let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') break;
-    if (arg === '-h' || arg === '--help') help = true;
-    else if (arg === '-p' || arg === '--profile') profile = argv[++i];
-    else if (arg.startsWith('--profile=')) profile = arg.slice('--profile='.length);
-    else if (/^-p[^-]/.test(arg)) profile = arg.slice(2);
-    else if (VALUE_OPTIONS.has(arg)) i++;
-    else if (!arg.startsWith('-') && command === undefined) command = arg;
-  }
-  return { command, profile, help };
-}
 
 /**
  * Starts the read when this run is going to make it; leaves it where keychain.ts finds
