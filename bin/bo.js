@@ -54,7 +54,88 @@ if (help) {
     });
   }
 } else {
-  import('../dist/bo.js').then(async ({ run }) => {
-    process.exitCode = await run(argv);
+  // A command that reads its credential from the keychain: start that read now, so the
+  // helper process runs while the bundle loads (src/auth/stores/keychain-early.ts).
+  // Not with a credential in the environment, which wins and needs no keychain.
+  const env = process.env;
+  if (!env.BO_TOKEN && !env.BO_API_KEY && !env.BO_API_SECRET) {
+    try {
+      const stop = require('../dist/keychain-early.cjs').startEarlyKeychainRead(argv, env, () => require.resolve('@napi-rs/keyring'));
+      if (stop) process.on('exit', stop); // an early read nobody took must not outlive `bo`
+    } catch {
+      // not built, or no keychain module: the keychain is read the usual way
+    }
+  }
+  const bundle = loadBundle();
+  bundle.run(argv).then((code) => {
+    process.exitCode = code;
+    bundle.saveCodeCache();
   });
+}
+
+/**
+ * dist/bo.cjs, loaded as require() would load it but compiled by vm.Script with a V8
+ * code cache: Node 20 has no module.enableCompileCache, and compiling the bundle's
+ * functions is a large part of a command's start-up (scripts/build.mjs). The cache is
+ * a file in the user's cache folder named by the Node version and the build (the
+ * bundle's first line); V8 checks it too and rejects one made by another V8 or with
+ * other flags, and then the bundle simply compiles. Every failure to read or write it
+ * is silent: it only ever makes `bo` start sooner.
+ */
+function loadBundle() {
+  const vm = require('node:vm');
+  const file = join(dist, 'bo.cjs');
+  const source = readFileSync(file, 'utf8');
+  const id = /^\/\/ bo build ([0-9a-f]+)\n/.exec(source)?.[1];
+  const cacheFile = codeCacheFile(id);
+  let cachedData;
+  try {
+    cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
+  } catch {
+    cachedData = undefined; // not made yet
+  }
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __bo_import_from_bin) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
+  const mod = { exports: {} };
+  // Its import() of dist/lazy/ files and node: built-ins, made here (see scripts/build.mjs).
+  const importFromBundle = (spec) => import(spec.startsWith('./') ? require('node:url').pathToFileURL(join(dist, spec)).href : spec);
+  script.runInThisContext()(mod.exports, require('node:module').createRequire(file), mod, file, dist, importFromBundle);
+  return {
+    run: mod.exports.run,
+    /** After the run, when there was no usable cache: its functions compiled so far are in it. */
+    saveCodeCache() {
+      if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
+      try {
+        const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
+        mkdirSync(join(cacheFile, '..'), { recursive: true, mode: 0o700 });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        renameSync(tmp, cacheFile); // whole or not at all, even with runs in parallel
+        // Caches of earlier builds (for this Node) would only pile up.
+        const { readdirSync, rmSync } = require('node:fs');
+        const folder = join(cacheFile, '..');
+        const node = `code-${process.version}-${process.arch}-`;
+        for (const name of readdirSync(folder)) {
+          if (name.startsWith(node) && name.endsWith('.v8') && !name.startsWith(`${node}${id}-`)) rmSync(join(folder, name), { force: true });
+        }
+      } catch {
+        // a read-only or missing home: `bo` works the same, only without the cache
+      }
+    },
+  };
+}
+
+/** Where the code cache of build `id` lives: the platform's per-user cache folder. */
+function codeCacheFile(id) {
+  if (!id) return undefined;
+  const env = process.env;
+  let base;
+  if (process.platform === 'win32') base = env.LOCALAPPDATA && join(env.LOCALAPPDATA, 'bo', 'Cache');
+  else if (process.platform === 'darwin') base = env.HOME && join(env.HOME, 'Library', 'Caches', 'bo');
+  else base = env.XDG_CACHE_HOME?.startsWith('/') ? join(env.XDG_CACHE_HOME, 'bo') : env.HOME && join(env.HOME, '.cache', 'bo');
+  // One cache per first word (the command group, mostly): a cache holds what its first
+  // run compiled, so `bo config set` first must not leave `bo accounts list` uncached.
+  const word = argv.find((a) => !a.startsWith('-'));
+  const group = word && /^[a-z][a-z0-9-]{0,30}$/.test(word) ? word : '-';
+  return base && join(base, `code-${process.version}-${process.arch}-${id}-${group}.v8`);
 }

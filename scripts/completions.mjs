@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 
-const { run } = await import(new URL('../dist/bo.js', import.meta.url).href);
+const { run } = await import(new URL('../dist/bo.cjs', import.meta.url).href);
 const files = { bash: 'bo.bash', zsh: '_bo', fish: 'bo.fish' };
 const dir = new URL('../completions/', import.meta.url);
 mkdirSync(dir, { recursive: true });

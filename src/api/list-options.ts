@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../output/errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, moreRecordsNote, type ListQuery } from './paginate.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from './paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -127,7 +127,7 @@ export function parseListOptions(opts: RawListOptions): ListOptions {
  */
 export function emptyPageNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
   if (selection.page === undefined || printed > 0 || total === undefined) return undefined;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const n = groupDigits;
   if (total === 0) return `page ${n(selection.page)} is empty: there are no records`;
   const pages = Math.ceil(total / selection.pageSize);
   const range = pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;

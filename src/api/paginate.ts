@@ -207,6 +207,14 @@ export function listRecords<T>(
 /** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */
 export function moreRecordsNote(shown: number, total: number | undefined): string | undefined {
   if (total === undefined || shown >= total) return undefined;
-  const n = (x: number) => x.toLocaleString('en-US');
-  return `showing ${n(shown)} of ${n(total)}; pass --all for every record`;
+  return `showing ${groupDigits(shown)} of ${groupDigits(total)}; pass --all for every record`;
+}
+
+/**
+ * A count with comma thousands separators, as toLocaleString('en-US') writes it, but
+ * without it: its first call loads the ICU locale data, ~10 ms of every list command's
+ * start-up (measured on Node 20, test/bench/run.mjs).
+ */
+export function groupDigits(n: number): string {
+  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
 }

@@ -1,6 +1,7 @@
 // D13 paging against a server that applies its own cap, and against odd servers.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fetchPage, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
+import fc from 'fast-check';
+import { fetchPage, groupDigits, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
 import { parseListOptions } from '../../src/api/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { ApiError } from '../../src/output/errors.js';
@@ -173,5 +174,11 @@ describe('listRecords: what a list command prints', () => {
     expect(moreRecordsNote(100, 100)).toBeUndefined();
     expect(moreRecordsNote(100, undefined)).toBeUndefined();
     expect(moreRecordsNote(100, 5432)).toBe('showing 100 of 5,432; pass --all for every record');
+    expect(moreRecordsNote(1000, 1234567)).toBe('showing 1,000 of 1,234,567; pass --all for every record');
+  });
+
+  it('groups digits in threes as en-US does, without loading the locale data', () => {
+    fc.assert(fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (n) => groupDigits(n) === n.toLocaleString('en-US')));
+    for (const n of [0, 7, 999, 1000, 99_999, 100_000, 1_000_000]) expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
   });
 });

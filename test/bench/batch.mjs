@@ -21,7 +21,7 @@ const args = process.argv.slice(2);
 const i = args.indexOf('--records');
 const records = i >= 0 ? Number(args[i + 1]) : 1000;
 if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive whole number');
-if (!existsSync(join(root, 'dist', 'bo.js'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+if (!existsSync(join(root, 'dist', 'bo.cjs'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;

@@ -24,7 +24,7 @@ const runs = opt('--runs', 50);
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
-if (!existsSync(new URL('../../dist/bo.js', import.meta.url))) {
+if (!existsSync(new URL('../../dist/bo.cjs', import.meta.url))) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
 

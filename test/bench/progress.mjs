@@ -25,8 +25,8 @@ const records = opt('--records', 20_000);
 const runs = opt('--runs', 5);
 if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive whole number');
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive whole number');
-if (!existsSync(join(root, 'dist', 'bo.js'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-const { run } = await import(pathToFileURL(join(root, 'dist', 'bo.js')).href);
+if (!existsSync(join(root, 'dist', 'bo.cjs'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+const { run } = await import(pathToFileURL(join(root, 'dist', 'bo.cjs')).href);
 
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;

@@ -34,7 +34,7 @@ describe('bench scripts (smoke)', () => {
       '`bo --help`',
       '`accounts list --json`, key from env, served sandbox',
       'the same, key from a real keychain',
-      expect.stringMatching(/^2 × `bo (addons expire|accounts get) <uid>`/),
+      '2 × `bo addons expire <uid>` in a shell loop',
       '`accounts list --all --jsonl`, 300 accounts',
       'peak RSS of that export',
       '`bo --sandbox accounts list`, first run (cold)',

@@ -28,7 +28,7 @@ const runs = opt('--runs', 3);
 const env = { ...process.env, COLUMNS: '160', LINES: '50', LANG: process.env.LANG || 'C.UTF-8' };
 delete env.NODE_EXTRA_CA_CERTS;
 
-if (!existsSync(new URL('../../dist/bo.js', import.meta.url))) {
+if (!existsSync(new URL('../../dist/bo.cjs', import.meta.url))) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
 try {

@@ -98,7 +98,7 @@ describe('the npm package', () => {
     const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions)\//.test(p));
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|map)$|(^|\/)(test|src|fixtures?)\//.test(p))).toEqual([]);
-    for (const needed of ['bin/bo.js', 'dist/bo.js', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'README.md', 'package.json']) {
+    for (const needed of ['bin/bo.js', 'dist/bo.cjs', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'README.md', 'package.json']) {
       expect(paths).toContain(needed);
     }
   });

@@ -10,14 +10,18 @@
 // native code cannot be terminated and keeps the process from exiting. A child
 // process can be killed, so every call runs in one (about 40–70 ms) and is bounded by
 // BO_KEYCHAIN_TIMEOUT seconds (default 10). The secret travels over the child's
-// stdin/stdout, never its argv, and the child gets the run's own environment.
+// stdin/stdout, never its argv, and the child gets the run's own environment
+// (src/auth/stores/keychain-child.ts). So that those 40-70 ms overlap the start-up,
+// bin/bo.js starts the read of a command's credential before it loads the bundle when
+// the profile records one in the keychain (src/auth/stores/keychain-early.ts); `get`
+// takes that answer when it asked for the same item.
 
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Credential, CredentialStore } from '../credential-types.js';
 import { AuthError, type ErrorDetails } from '../../output/errors.js';
 import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
+import { startKeychainChild, type ChildResult, type KeychainCall, type KeychainRequest } from './keychain-child.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -36,31 +40,6 @@ export class KeychainUnavailableError extends AuthError {
   }
 }
 
-// Runs in the child: one operation read as JSON from stdin, the answer as JSON on stdout.
-const CHILD = `
-const { Entry } = require(process.argv[1]);
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => (input += d));
-process.stdin.on('end', () => {
-  let answer;
-  try {
-    // A parse error would quote the input, and the input may hold the secret.
-    let req;
-    try { req = JSON.parse(input); } catch { throw new Error('malformed request from bo'); }
-    const entry = new Entry(req.service, req.account, { linux: { store: 'secret-service' } });
-    if (req.op === 'get') answer = { ok: true, value: entry.getPassword() };
-    else if (req.op === 'set') answer = { ok: true, value: (entry.setPassword(req.value), null) };
-    else answer = { ok: true, value: entry.deleteCredential() };
-  } catch (err) {
-    answer = { ok: false, message: String((err && err.message) || err) };
-  }
-  process.stdout.write(JSON.stringify(answer));
-});`;
-
-type Request = { op: 'get' } | { op: 'set'; value: string } | { op: 'delete' };
-type Answer = { ok: true; value: unknown } | { ok: false; message: string };
-
 export function keychainTimeoutMs(env: Env): number {
   const text = env.BO_KEYCHAIN_TIMEOUT;
   if (text === undefined || text === '') return 10_000;
@@ -78,17 +57,22 @@ export function createKeychainStore(env: Env): CredentialStore {
   const timeoutMs = keychainTimeoutMs(env);
   const name = describe(process.platform);
 
-  const call = async (account: string, request: Request): Promise<unknown> => {
-    let modulePath: string;
-    try {
-      modulePath = createRequire(import.meta.url).resolve('@napi-rs/keyring');
-    } catch {
-      throw new KeychainUnavailableError('the @napi-rs/keyring module is not installed');
+  const call = async (account: string, request: KeychainRequest): Promise<unknown> => {
+    const early = request.op === 'get' ? takeEarlyRead(account, timeoutMs) : undefined;
+    let running: KeychainCall;
+    if (early) {
+      running = early;
+    } else {
+      let modulePath: string;
+      try {
+        modulePath = createRequire(import.meta.url).resolve('@napi-rs/keyring');
+      } catch {
+        throw new KeychainUnavailableError('the @napi-rs/keyring module is not installed');
+      }
+      running = startKeychainChild(modulePath, env, { ...request, service: KEYCHAIN_SERVICE, account }, timeoutMs);
     }
-    const childEnv = { ...env };
-    // Debugger or loader flags meant for `bo` itself must not apply to the helper.
-    delete childEnv.NODE_OPTIONS;
-    const answer = await runChild(modulePath, childEnv, { ...request, service: KEYCHAIN_SERVICE, account }, timeoutMs);
+    const answer = await running.result;
+    if ('failed' in answer) throw childFailure(answer);
     if (!answer.ok) throw classify(answer.message, name);
     return answer.value;
   };
@@ -125,35 +109,36 @@ function classify(message: string, name: string): AuthError {
   return new KeychainUnavailableError(`${name}: ${detail}`);
 }
 
-function runChild(modulePath: string, env: Env, request: object, timeoutMs: number): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CHILD, modulePath], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new KeychainUnavailableError(`no answer within ${timeoutMs / 1000} s; BO_KEYCHAIN_TIMEOUT sets the limit`));
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new KeychainUnavailableError(`cannot start the keychain helper: ${e.message}`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(out) as Answer);
-      } catch {
-        const firstLine = err.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${code}`;
-        reject(new KeychainUnavailableError(`the keychain helper failed: ${firstLine.trim()}`));
-      }
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(JSON.stringify(request));
-  });
+function childFailure(result: Extract<ChildResult, { failed: string }>): KeychainUnavailableError {
+  if (result.failed === 'timeout') return new KeychainUnavailableError(result.detail);
+  if (result.failed === 'spawn') return new KeychainUnavailableError(`cannot start the keychain helper: ${result.detail}`);
+  return new KeychainUnavailableError(`the keychain helper failed: ${result.detail}`);
+}
+
+/** What bin/bo.js leaves for this run: a read of the keychain started before the bundle loaded. */
+export interface EarlyKeychainRead {
+  service: string;
+  account: string;
+  timeoutMs: number;
+  call: KeychainCall;
+}
+
+/** Where bin/bo.js (through dist/keychain-early.cjs) leaves it; a global, as the two are separate bundles. */
+export const EARLY_READ = Symbol.for('bo.keychain.earlyRead');
+
+/**
+ * The early read, once, when it asked what this `get` asks (same item, same time
+ * limit); the helper already ran beside the start-up (src/auth/stores/keychain-early.ts).
+ */
+function takeEarlyRead(account: string, timeoutMs: number): KeychainCall | undefined {
+  const slot = globalThis as { [EARLY_READ]?: EarlyKeychainRead };
+  const early = slot[EARLY_READ];
+  if (!early) return undefined;
+  delete slot[EARLY_READ];
+  if (early.service !== KEYCHAIN_SERVICE || early.account !== account || early.timeoutMs !== timeoutMs) {
+    early.call.stop();
+    return undefined;
+  }
+  early.call.hold();
+  return early.call;
 }

@@ -1,0 +1,110 @@
+// The keychain helper process (why a process: src/auth/stores/keychain.ts). One
+// operation per child, sent as JSON on its stdin; the answer comes back as JSON on its
+// stdout. This file holds no error classes: it is bundled twice, into dist/bo.cjs and
+// into dist/keychain-early.cjs (a read started by bin/bo.js before the bundle loads),
+// and what it returns is plain data that keychain.ts turns into errors.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export type Env = Record<string, string | undefined>;
+
+export type KeychainRequest = { op: 'get' } | { op: 'set'; value: string } | { op: 'delete' };
+
+/** What the helper answered, or why there is no answer. */
+export type ChildResult =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string }
+  | { failed: 'timeout' | 'spawn' | 'helper'; detail: string };
+
+export interface KeychainCall {
+  readonly result: Promise<ChildResult>;
+  /** Keeps `bo` running until the answer (a call started unreferenced, see `detached`). */
+  hold(): void;
+  /** Kills the helper if it still runs. */
+  stop(): void;
+}
+
+// Runs in the child: one operation read as JSON from stdin, the answer as JSON on stdout.
+const CHILD = `
+const { Entry } = require(process.argv[1]);
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  let answer;
+  try {
+    // A parse error would quote the input, and the input may hold the secret.
+    let req;
+    try { req = JSON.parse(input); } catch { throw new Error('malformed request from bo'); }
+    const entry = new Entry(req.service, req.account, { linux: { store: 'secret-service' } });
+    if (req.op === 'get') answer = { ok: true, value: entry.getPassword() };
+    else if (req.op === 'set') answer = { ok: true, value: (entry.setPassword(req.value), null) };
+    else answer = { ok: true, value: entry.deleteCredential() };
+  } catch (err) {
+    answer = { ok: false, message: String((err && err.message) || err) };
+  }
+  process.stdout.write(JSON.stringify(answer));
+});`;
+
+/**
+ * Starts the helper for one request. The secret travels over its stdin/stdout, never
+ * its argv, and it gets the run's own environment. `detached`: the helper, its pipes
+ * and its timer do not keep `bo` alive until someone calls hold().
+ */
+export function startKeychainChild(
+  modulePath: string,
+  env: Env,
+  request: KeychainRequest & { service: string; account: string },
+  timeoutMs: number,
+  detached = false,
+): KeychainCall {
+  const childEnv = { ...env };
+  // Debugger or loader flags meant for `bo` itself must not apply to the helper.
+  delete childEnv.NODE_OPTIONS;
+  let child: ChildProcess | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const result = new Promise<ChildResult>((resolve) => {
+    const finish = (r: ChildResult) => {
+      done = true;
+      clearTimeout(timer);
+      resolve(r);
+    };
+    try {
+      child = spawn(process.execPath, ['-e', CHILD, modulePath], { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    } catch (e) {
+      return finish({ failed: 'spawn', detail: (e as Error).message });
+    }
+    let out = '';
+    let err = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    timer = setTimeout(() => {
+      child!.kill('SIGKILL');
+      finish({ failed: 'timeout', detail: `no answer within ${timeoutMs / 1000} s; BO_KEYCHAIN_TIMEOUT sets the limit` });
+    }, timeoutMs);
+    child.on('error', (e) => finish({ failed: 'spawn', detail: e.message }));
+    child.on('close', (code) => {
+      if (done) return;
+      try {
+        finish(JSON.parse(out) as ChildResult);
+      } catch {
+        const firstLine = err.split('\n').find((l) => /error/i.test(l)) ?? `exit code ${code}`;
+        finish({ failed: 'helper', detail: firstLine.trim() });
+      }
+    });
+    child.stdin!.on('error', () => undefined);
+    child.stdin!.end(JSON.stringify(request));
+  });
+  const handles = () => [child, child?.stdin, child?.stdout, child?.stderr, timer] as Array<{ ref?(): unknown; unref?(): unknown } | undefined | null>;
+  if (detached) for (const h of handles()) h?.unref?.();
+  return {
+    result,
+    hold: () => {
+      for (const h of handles()) h?.ref?.();
+    },
+    stop: () => {
+      if (!done) child?.kill('SIGKILL');
+    },
+  };
+}
