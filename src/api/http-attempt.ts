@@ -4,8 +4,6 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 
 export interface RawResponse {
   status: number;
@@ -72,6 +70,9 @@ let collectGarbage: (() => void) | null | undefined;
 function reclaim(): void {
   if (collectGarbage === undefined) {
     try {
+      // Loaded here, on this rare path only, and synchronously (the buffers go now).
+      const v8 = process.getBuiltinModule('node:v8') as typeof import('node:v8');
+      const vm = process.getBuiltinModule('node:vm') as typeof import('node:vm');
       v8.setFlagsFromString('--expose-gc');
       collectGarbage = vm.runInNewContext('gc') as () => void;
     } catch {
