@@ -106,6 +106,13 @@ function classify(message: string, name: string): AuthError {
   if (/ambiguous/i.test(detail)) {
     return new AuthError(`the keychain holds more than one "${KEYCHAIN_SERVICE}" item for this profile (${detail})`);
   }
+  // Two D-Bus answers a user cannot act on, said in plain words.
+  if (/not provided by any \.service files|ServiceUnknown/i.test(detail)) {
+    return new KeychainUnavailableError(`${name}: no Secret Service is running on the session bus (gnome-keyring, KeePassXC …)`);
+  }
+  if (/did not receive a reply|NoReply/i.test(detail)) {
+    return new KeychainUnavailableError(`${name}: the Secret Service did not answer`);
+  }
   return new KeychainUnavailableError(`${name}: ${detail}`);
 }
 
