@@ -16,8 +16,8 @@
 // import() otherwise. The first line names the build, the key of its code cache.
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (ESM, built
-// in a second pass, one file per group): the sandbox server, @inquirer/prompts,
-// cli-table3 and chalk. Nothing there may hand a project error class back to the
+// in a second pass, one file per group): the sandbox server and @inquirer/prompts.
+// Nothing there may hand a project error class back to the
 // main bundle (its copy of the class would differ); the sandbox talks HTTP, the
 // libraries are third-party. Native modules stay external.
 //
@@ -38,7 +38,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const lazy = {
   inquirer: ['@inquirer/prompts'],
-  table: ['cli-table3', 'chalk'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
 };
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
@@ -84,7 +83,7 @@ const lazyEntries = {
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => {
       const specs = lazy[args.path].map((spec) => (spec.startsWith('src/') ? `./${spec}` : spec));
       const contents = specs
-        .map((spec) => `export * from '${spec}';${spec === 'cli-table3' ? ` export { default } from '${spec}';` : ''}`)
+        .map((spec) => `export * from '${spec}';`)
         .join('\n');
       return { contents, resolveDir: root, loader: 'js' };
     });
