@@ -10,7 +10,7 @@ import { tempConfig } from '../helpers/config-dir.js';
 import { gzipBomb, reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
-import { runBinMeasuredWithStdin } from './measured.js';
+import { runBinMeasured } from '../helpers/run-bin-measured.js';
 
 let server: FaultServer;
 let elsewhere: FaultServer;
@@ -287,7 +287,7 @@ describe('batches under faults: every record reported once, each sent as often a
 });
 
 describe('hostile server: peak memory of the built binary', () => {
-  const measure = (argv: string[], stdin = '') => runBinMeasuredWithStdin([...flags, ...argv], env(), stdin);
+  const measure = (argv: string[], stdin = '') => runBinMeasured([...flags, ...argv], env(), 120_000, stdin);
 
   it.each([
     ['an endless body to a create (POST)', ['lists', 'create', '--name', 'News'], () => reply.endless()],
