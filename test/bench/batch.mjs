@@ -9,12 +9,13 @@
 // The seed has fewer running add-ons than N, so the records cycle through them: the
 // first expire of each ends it, the repeats answer "already ended" (expiring is
 // idempotent); both runs send exactly the same N requests in the same order.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { benchEnv, serveSandbox } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -23,20 +24,8 @@ const records = i >= 0 ? Number(args[i + 1]) : 1000;
 if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive whole number');
 if (!existsSync(join(root, 'dist', 'bo.cjs'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-const child = spawn(process.execPath, ['bin/bo.js', 'sandbox', 'serve', '--memory', '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-let serveErr = '';
-child.stderr.on('data', (d) => (serveErr += d));
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-    const m = /^(http:\/\/\S+)\n/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${serveErr}`)));
-});
+const env = benchEnv();
+const { url, child } = await serveSandbox({ env, cwd: root });
 
 const work = mkdtempSync(join(tmpdir(), 'bo-bench-batch-'));
 try {

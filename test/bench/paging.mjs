@@ -8,10 +8,11 @@
 //
 // NODE_EXTRA_CA_CERTS is unset in spawned processes: loading a CA bundle would add
 // to every Node start and skew the baseline.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { benchEnv, serveSandbox } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -21,8 +22,7 @@ const opt = (name, fallback) => {
 };
 const accounts = opt('--accounts', 100_000);
 const runs = opt('--runs', 50);
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
+const env = benchEnv();
 
 if (!existsSync(new URL('../../dist/bo.cjs', import.meta.url))) {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -43,20 +43,7 @@ for (let i = 0; i < 10; i++) {
 const nodeMs = median(baseline);
 
 const started = performance.now();
-const child = spawn(process.execPath, ['bin/bo.js', 'sandbox', 'serve', '--memory', '--port', '0', '--accounts', String(accounts)], {
-  cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'],
-});
-let stderr = '';
-child.stderr.on('data', (d) => (stderr += d));
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-    const m = /^(http:\/\/\S+)\n/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-});
+const { url, child } = await serveSandbox({ args: ['--accounts', String(accounts)], env, cwd: root });
 const startupMs = performance.now() - started;
 
 try {

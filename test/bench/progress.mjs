@@ -7,13 +7,14 @@
 // under BO_NO_PROGRESS=1; reports the time, never asserts it (the machine is shared).
 //
 //   npm run build && node test/bench/progress.mjs [--records N] [--runs N]
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { benchEnv, serveSandbox } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -28,24 +29,8 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a posit
 if (!existsSync(join(root, 'dist', 'bo.cjs'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 const { run } = await import(pathToFileURL(join(root, 'dist', 'bo.cjs')).href);
 
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
-const child = spawn(process.execPath, ['bin/bo.js', 'sandbox', 'serve', '--memory', '--port', '0', '--accounts', String(records)], {
-  cwd: root,
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let serveErr = '';
-child.stderr.on('data', (d) => (serveErr += d));
-const url = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-    const m = /^(http:\/\/\S+)\n/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${serveErr}`)));
-});
+const env = benchEnv();
+const { url, child } = await serveSandbox({ args: ['--accounts', String(records)], env, cwd: root });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const work = mkdtempSync(join(tmpdir(), 'bo-bench-progress-'));

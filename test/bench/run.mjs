@@ -11,11 +11,12 @@
 //                           [--export-runs 10] [--only name,name]
 //
 // Reports; asserts nothing (test/bench/smoke.test.ts runs it tiny so it cannot rot).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveSandbox } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -80,20 +81,7 @@ function row(figure, value, target, ok, detail = '') {
 
 /** `bo sandbox serve` as a real process over an in-memory world of `n` accounts. */
 async function serve(n) {
-  const child = spawn(node, [bo, 'sandbox', 'serve', '--memory', '--port', '0', '--accounts', String(n)], {
-    env: baseEnv, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  const url = await new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/\S+)\n/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
+  const { url, child } = await serveSandbox({ args: ['--accounts', String(n)], env: baseEnv, node, bo });
   const fixtures = await (await fetch(`${url}/__sandbox/fixtures`)).json();
   // Waits for the exit: the server writes its code cache as it ends, in the bench's HOME.
   const exited = new Promise((resolve) => child.once('exit', resolve));
