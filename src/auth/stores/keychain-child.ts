@@ -4,7 +4,7 @@
 // into dist/keychain-early.cjs (a read started by bin/bo.js before the bundle loads),
 // and what it returns is plain data that keychain.ts turns into errors.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 
 export type Env = Record<string, string | undefined>;
 
@@ -71,6 +71,9 @@ export function startKeychainChild(
       resolve(r);
     };
     try {
+      // Loaded here, not at the top: dist/keychain-early.cjs is loaded by every command
+      // that may read the keychain, and child_process costs ~7 ms to load (measured).
+      const { spawn } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
       child = spawn(process.execPath, ['-e', CHILD, modulePath], { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     } catch (e) {
       return finish({ failed: 'spawn', detail: (e as Error).message });
