@@ -190,4 +190,7 @@ await build({
   legalComments: 'none',
   external: ['@napi-rs/keyring'],
   logLevel: 'warning',
+  // keychain.ts finds the keyring library from import.meta.url, in code this bundle
+  // leaves out (bin/bo.js passes the early read the library's path itself).
+  logOverride: { 'empty-import-meta': 'silent' },
 });

@@ -14,7 +14,12 @@ export type KeychainRequest = { op: 'get' } | { op: 'set'; value: string } | { o
 export type ChildResult =
   | { ok: true; value: unknown }
   | { ok: false; message: string }
-  | { failed: 'timeout' | 'spawn' | 'helper'; detail: string };
+  | { failed: 'timeout' | 'spawn' | 'helper' | 'module'; detail: string };
+
+/** What a read that ran out of time answers, however it was being made. */
+export function timeoutResult(timeoutMs: number): ChildResult {
+  return { failed: 'timeout', detail: `no answer within ${timeoutMs / 1000} s; BO_KEYCHAIN_TIMEOUT sets the limit` };
+}
 
 export interface KeychainCall {
   readonly result: Promise<ChildResult>;
@@ -84,7 +89,7 @@ export function startKeychainChild(
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
     timer = setTimeout(() => {
       child!.kill('SIGKILL');
-      finish({ failed: 'timeout', detail: `no answer within ${timeoutMs / 1000} s; BO_KEYCHAIN_TIMEOUT sets the limit` });
+      finish(timeoutResult(timeoutMs));
     }, timeoutMs);
     child.on('error', (e) => finish({ failed: 'spawn', detail: e.message }));
     child.on('close', (code) => {

@@ -13,7 +13,8 @@
 import { scanArgv } from '../../argv-scan.js';
 import { currentProfileName, loadConfig, profileSettings } from '../../config/config.js';
 import { EARLY_READ, KEYCHAIN_SERVICE, keychainTimeoutMs, type EarlyKeychainRead } from './keychain.js';
-import { startKeychainChild, type Env } from './keychain-child.js';
+import type { Env } from './keychain-child.js';
+import { startKeychainGet } from './keychain-read.js';
 
 /** Command groups that send requests with the profile's credential. */
 const API_COMMANDS = new Set([
@@ -33,7 +34,7 @@ export function startEarlyKeychainRead(argv: string[], env: Env, resolveKeyring:
     const profile = currentProfileName({ profile: flag || env.BO_PROFILE || '' }, cfg);
     if (profileSettings(cfg, profile)['credential-store'] !== 'keychain') return undefined;
     const timeoutMs = keychainTimeoutMs(env);
-    const call = startKeychainChild(resolveKeyring(), env, { op: 'get', service: KEYCHAIN_SERVICE, account: profile }, timeoutMs, true);
+    const call = startKeychainGet(resolveKeyring, env, { service: KEYCHAIN_SERVICE, account: profile }, timeoutMs, true);
     const early: EarlyKeychainRead = { service: KEYCHAIN_SERVICE, account: profile, timeoutMs, call };
     (globalThis as { [EARLY_READ]?: EarlyKeychainRead })[EARLY_READ] = early;
     return call.stop;

@@ -8,8 +8,11 @@
 // that accepts but never answers, that call blocked the event loop for over a minute,
 // so no timer could fire. In a worker_thread the timer fires, but a thread stuck in
 // native code cannot be terminated and keeps the process from exiting. A child
-// process can be killed, so every call runs in one (about 40–70 ms) and is bounded by
-// BO_KEYCHAIN_TIMEOUT seconds (default 10). The secret travels over the child's
+// process can be killed, so every library call runs in one (about 40–70 ms) and is
+// bounded by BO_KEYCHAIN_TIMEOUT seconds (default 10). A read on Linux first asks the
+// Secret Service in-process over D-Bus, without the library and its helper
+// (src/auth/stores/keychain-read.ts); the helper remains for writes, other platforms
+// and every case that reader leaves to the library. The secret travels over the child's
 // stdin/stdout, never its argv, and the child gets the run's own environment
 // (src/auth/stores/keychain-child.ts). So that those 40-70 ms overlap the start-up,
 // bin/bo.js starts the read of a command's credential before it loads the bundle when
@@ -22,6 +25,7 @@ import { AuthError, type ErrorDetails } from '../../output/errors.js';
 import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
 import { startKeychainChild, type ChildResult, type KeychainCall, type KeychainRequest } from './keychain-child.js';
+import { startKeychainGet } from './keychain-read.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -62,10 +66,12 @@ export function createKeychainStore(env: Env): CredentialStore {
     let running: KeychainCall;
     if (early) {
       running = early;
+    } else if (request.op === 'get') {
+      running = startKeychainGet(keyringModulePath, env, { service: KEYCHAIN_SERVICE, account }, timeoutMs);
     } else {
       let modulePath: string;
       try {
-        modulePath = createRequire(import.meta.url).resolve('@napi-rs/keyring');
+        modulePath = keyringModulePath();
       } catch {
         throw new KeychainUnavailableError('the @napi-rs/keyring module is not installed');
       }
@@ -73,7 +79,7 @@ export function createKeychainStore(env: Env): CredentialStore {
     }
     const answer = await running.result;
     if ('failed' in answer) throw childFailure(answer);
-    if (!answer.ok) throw classify(answer.message, name);
+    if (!answer.ok) throw classify(answer.message, name, account);
     return answer.value;
   };
 
@@ -100,11 +106,22 @@ export function createKeychainStore(env: Env): CredentialStore {
   };
 }
 
-function classify(message: string, name: string): AuthError {
+/** Where the keyring library is, for its helper process; throws when it is not installed. */
+function keyringModulePath(): string {
+  return createRequire(import.meta.url).resolve('@napi-rs/keyring');
+}
+
+function classify(message: string, name: string, profile: string): AuthError {
   // Messages from keyring-rs name the platform failure; none of them carries the secret.
   const detail = message.replace(/\s+/g, ' ').trim();
-  if (/ambiguous/i.test(detail)) {
-    return new AuthError(`the keychain holds more than one "${KEYCHAIN_SERVICE}" item for this profile (${detail})`);
+  // keyring-rs: "Entry is matched by 2 credentials: [Entry { … path … }]" — the count is
+  // what a user can act on, not the debug dump of the items' D-Bus paths.
+  const ambiguous = /matched by (\d+) credentials|ambiguous/i.exec(detail);
+  if (ambiguous) {
+    return new AuthError(`the keychain holds ${ambiguous[1] ?? 'several'} items for service "${KEYCHAIN_SERVICE}" and profile "${profile}"; bo cannot tell which one is its own`, {
+      // The library refuses to delete them too, so `bo logout` cannot help here.
+      hint: `remove them with a keyring manager (Seahorse), or: secret-tool clear service ${KEYCHAIN_SERVICE} username ${profile}; then sign in again`,
+    });
   }
   // Two D-Bus answers a user cannot act on, said in plain words.
   if (/not provided by any \.service files|ServiceUnknown/i.test(detail)) {
@@ -119,6 +136,7 @@ function classify(message: string, name: string): AuthError {
 function childFailure(result: Extract<ChildResult, { failed: string }>): KeychainUnavailableError {
   if (result.failed === 'timeout') return new KeychainUnavailableError(result.detail);
   if (result.failed === 'spawn') return new KeychainUnavailableError(`cannot start the keychain helper: ${result.detail}`);
+  if (result.failed === 'module') return new KeychainUnavailableError(result.detail);
   return new KeychainUnavailableError(`the keychain helper failed: ${result.detail}`);
 }
 
