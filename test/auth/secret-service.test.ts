@@ -114,6 +114,32 @@ describe('reading an item in-process (Secret Service)', () => {
   });
 });
 
+describe('a bus that is not what it should be', () => {
+  async function answering(respond: (socket: import('node:net').Socket) => void) {
+    const dir = mkdtempSync(join(tmpdir(), 'bo-odd-bus-'));
+    const server = createServer(respond);
+    await new Promise<void>((resolve) => server.listen(join(dir, 'bus'), resolve));
+    try {
+      return await readSecretService(join(dir, 'bus'), 'bo', 'x').answer;
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('refusing the authentication: left to the library', async () => {
+    expect(await answering((socket) => socket.end('REJECTED EXTERNAL\r\n'))).toBe('defer');
+  });
+
+  it('answering bytes that are not D-Bus: left to the library', async () => {
+    expect(await answering((socket) => socket.once('data', () => socket.write('OK 0123\r\nHTTP/1.1 400 Bad Request\r\n\r\n')))).toBe('defer');
+  });
+
+  it('closing the connection midway: left to the library', async () => {
+    expect(await answering((socket) => socket.once('data', () => socket.end('OK 0123\r\n')))).toBe('defer');
+  });
+});
+
 describe('a bus that accepts and never answers', () => {
   let server: Server;
   let dir: string;

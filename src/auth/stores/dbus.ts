@@ -357,12 +357,16 @@ export class DbusConnection {
   private pending = new Map<number, { resolve(body: DbusValue[]): void; reject(err: Error): void }>();
   private input: Buffer = Buffer.alloc(0);
   private authenticated = false;
-  private queued: Buffer[] = [];
   private failure?: Error;
 
   constructor(private readonly socket: Socket) {
     const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-    socket.write(Buffer.concat([Buffer.from([0]), Buffer.from(`AUTH EXTERNAL ${Buffer.from(String(uid)).toString('hex')}\r\n`)]));
+    // Pipelined, as sd-bus does: the authentication, BEGIN and the first calls go out in
+    // one write, without waiting for the bus's OK — one round trip less (the bus answers
+    // OK first; a refusal means the calls were never read, and the connection fails).
+    socket.cork();
+    process.nextTick(() => socket.uncork());
+    socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(uid)).toString('hex')}\r\nBEGIN\r\n`, 'latin1');
     socket.on('data', (chunk: Buffer) => {
       try {
         this.receive(chunk);
@@ -372,7 +376,7 @@ export class DbusConnection {
     });
     socket.on('error', (err) => this.fail(err));
     socket.on('close', () => this.fail(new DbusError('the bus closed the connection')));
-    // Every call waits for Hello's answer in order; its own answer is not needed.
+    // The bus's first message must be Hello; its answer (our unique name) is not needed.
     this.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' }).catch(() => undefined);
   }
 
@@ -382,8 +386,7 @@ export class DbusConnection {
     const serial = ++this.serial;
     const message = encodeCall(serial, call);
     const reply = new Promise<DbusValue[]>((resolve, reject) => this.pending.set(serial, { resolve, reject }));
-    if (this.authenticated) this.socket.write(message);
-    else this.queued.push(message);
+    this.socket.write(message);
     return reply;
   }
 
@@ -403,9 +406,6 @@ export class DbusConnection {
       this.input = this.input.subarray(eol + 2);
       if (!line.startsWith('OK ')) throw new DbusError(`the bus refused authentication (${line.slice(0, 80)})`);
       this.authenticated = true;
-      // BEGIN and the calls made meanwhile go out together.
-      this.socket.write(Buffer.concat([Buffer.from('BEGIN\r\n'), ...this.queued]));
-      this.queued = [];
     }
     for (;;) {
       const n = messageLength(this.input);
