@@ -25,24 +25,23 @@ export class MemorySocket extends Duplex {
     // Data is pushed by the peer as it is written.
   }
 
+  // What one end writes reaches the other on a later tick, in order, as from a socket:
+  // never inside the writer's own call (a server's res.end() does not run the client's
+  // response handlers before it returns).
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.peer.push(chunk);
+    process.nextTick(deliver, this.peer, chunk);
     callback();
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    this.peer.push(null);
+    process.nextTick(deliver, this.peer, null);
     callback();
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    // As a TCP reset: the other end ends and closes too (its reader sees a cut-short
-    // message, not a hang).
-    const peer = this.peer;
-    if (!peer.destroyed) {
-      peer.push(null);
-      peer.destroy();
-    }
+    // As a TCP reset: after what was already written, the other end ends and closes
+    // too (its reader sees a cut-short message, not a hang).
+    process.nextTick(reset, this.peer);
     callback(error);
   }
 
@@ -72,6 +71,16 @@ export class MemorySocket extends Duplex {
     if (this.writableFinished) this.destroy();
     else this.once('finish', () => this.destroy());
   }
+}
+
+function deliver(to: MemorySocket, chunk: Buffer | null): void {
+  if (!to.destroyed) to.push(chunk);
+}
+
+function reset(end: MemorySocket): void {
+  if (end.destroyed) return;
+  end.push(null);
+  end.destroy();
 }
 
 /** [client end, server end]. */
