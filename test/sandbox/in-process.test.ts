@@ -174,3 +174,25 @@ describe('the in-memory connection under the HTTP core', () => {
     client.close();
   });
 });
+
+describe('what the built bo --sandbox loads', () => {
+  // Node built-ins loaded beyond a bare start, written by a preload at exit.
+  function builtinsOf(args: string[], env: Record<string, string>): string[] {
+    const hook = join(dir, 'builtins-hook.cjs');
+    writeFileSync(hook, "const base = new Set(process.moduleLoadList); process.on('exit', () => require('fs').writeSync(2, '\\nBUILTINS ' + process.moduleLoadList.filter((m) => !base.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));");
+    const r = spawnSync(process.execPath, ['-r', hook, binPath, ...args], { env: { PATH: process.env.PATH ?? '', HOME: dir, ...env }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return /BUILTINS (.*)\n/.exec(r.stderr)![1]!.split(' ');
+  }
+
+  it('neither seeding nor reading loads crypto, zlib, os, child_process, the net listen path or the ESM loader', () => {
+    const { env } = fresh();
+    for (const run of ['seeds', 'reads']) {
+      const loaded = builtinsOf(['--sandbox', 'accounts', 'list', '--limit', '2'], env as Record<string, string>);
+      expect(loaded, run).toContain('http'); // the client's HTTP core runs
+      for (const unwanted of ['crypto', 'zlib', 'os', 'child_process', 'cluster', 'dgram', 'dns', 'internal/fs/promises', 'internal/modules/esm/translators']) {
+        expect(loaded, `${run}: ${unwanted}`).not.toContain(unwanted);
+      }
+    }
+  });
+});
