@@ -21,6 +21,8 @@ if (argv[0] === '__complete') {
 
 const only = argv.length === 1 ? argv[0] : undefined;
 const dist = join(__dirname, '..', 'dist');
+/** Files of dist/ loaded by loadBundle, by name: { exports, id, script, cacheFile, cachedData }. */
+const loaded = new Map();
 let help;
 if (only === '--version' || only === '--help' || only === '-h') {
   try {
@@ -66,28 +68,32 @@ if (help) {
       // not built, or no keychain module: the keychain is read the usual way
     }
   }
-  const bundle = loadBundle();
-  bundle.run(argv).then((code) => {
+  loadBundle('bo.cjs').run(argv).then((code) => {
     process.exitCode = code;
-    bundle.saveCodeCache();
+    saveCodeCaches();
   });
 }
 
 /**
- * dist/bo.cjs, loaded as require() would load it but compiled by vm.Script with a V8
- * code cache: Node 20 has no module.enableCompileCache, and compiling the bundle's
- * functions is a large part of a command's start-up (scripts/build.mjs). The cache is
- * a file in the user's cache folder named by the Node version and the build (the
- * bundle's first line); V8 checks it too and rejects one made by another V8 or with
- * other flags, and then the bundle simply compiles. Every failure to read or write it
- * is silent: it only ever makes `bo` start sooner.
+ * dist/bo.cjs (and the CommonJS lazy files it imports, dist/lazy/*.cjs), loaded as
+ * require() would load them but compiled by vm.Script with a V8 code cache: Node 20
+ * has no module.enableCompileCache, and compiling the bundle's functions is a large
+ * part of a command's start-up (scripts/build.mjs). Each cache is a file in the user's
+ * cache folder named by the Node version and the build (the files' first line); V8
+ * checks it too and rejects one made by another V8 or with other flags, and then the
+ * file simply compiles. Every failure to read or write it is silent: it only ever
+ * makes `bo` start sooner.
  */
-function loadBundle() {
+function loadBundle(name) {
+  const known = loaded.get(name);
+  if (known) return known.exports;
   const vm = require('node:vm');
-  const file = join(dist, 'bo.cjs');
+  const file = join(dist, name);
+  const dir = join(file, '..');
   const source = readFileSync(file, 'utf8');
   const id = /^\/\/ bo build ([0-9a-f]+)\n/.exec(source)?.[1];
-  const cacheFile = codeCacheFile(id);
+  // dist/bo.cjs: code-…-<group>.v8; dist/lazy/sandbox.cjs: code-…-<group>.sandbox.v8.
+  const cacheFile = codeCacheFile(id, name === 'bo.cjs' ? '' : `.${name.replace(/^.*\//, '').replace(/\.cjs$/, '')}`);
   let cachedData;
   try {
     cachedData = cacheFile ? readFileSync(cacheFile) : undefined;
@@ -97,36 +103,59 @@ function loadBundle() {
   const wrapped = `(function (exports, require, module, __filename, __dirname, __bo_import_from_bin) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
   const mod = { exports: {} };
-  // Its import() of dist/lazy/ files and node: built-ins, made here (see scripts/build.mjs).
-  const importFromBundle = (spec) => import(spec.startsWith('./') ? require('node:url').pathToFileURL(join(dist, spec)).href : spec);
-  script.runInThisContext()(mod.exports, require('node:module').createRequire(file), mod, file, dist, importFromBundle);
-  return {
-    run: mod.exports.run,
-    /** After the run, when there was no usable cache: its functions compiled so far are in it. */
-    saveCodeCache() {
-      if (!cacheFile || (cachedData && !script.cachedDataRejected)) return;
-      try {
-        const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
-        mkdirSync(join(cacheFile, '..'), { recursive: true, mode: 0o700 });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, cacheFile); // whole or not at all, even with runs in parallel
-        // Caches of earlier builds (for this Node) would only pile up.
-        const { readdirSync, rmSync } = require('node:fs');
-        const folder = join(cacheFile, '..');
-        const node = `code-${process.version}-${process.arch}-`;
-        for (const name of readdirSync(folder)) {
-          if (name.startsWith(node) && name.endsWith('.v8') && !name.startsWith(`${node}${id}-`)) rmSync(join(folder, name), { force: true });
-        }
-      } catch {
-        // a read-only or missing home: `bo` works the same, only without the cache
-      }
-    },
+  loaded.set(name, { exports: mod.exports, id, script, cacheFile, cachedData });
+  // Its import() of other dist/ files and of node: built-ins, made here (see
+  // scripts/build.mjs): a CommonJS file loads as this one, a built-in is required
+  // (import() of node:zlib takes ~2.5 ms more, the ESM loader; measured on Node 20),
+  // the rest (ESM) is imported.
+  const importFromBundle = (spec) => {
+    if (spec.startsWith('./')) {
+      const target = require('node:path').relative(dist, join(dir, spec)).replaceAll('\\', '/');
+      if (target.endsWith('.cjs')) return Promise.resolve().then(() => loadBundle(target));
+      return import(require('node:url').pathToFileURL(join(dist, target)).href);
+    }
+    return spec.startsWith('node:') ? Promise.resolve().then(() => require(spec)) : import(spec);
   };
+  script.runInThisContext()(mod.exports, require('node:module').createRequire(file), mod, file, dir, importFromBundle);
+  loaded.get(name).exports = mod.exports;
+  return mod.exports;
+}
+
+/** After the run, for each file loaded without a usable cache: its functions compiled so far. */
+function saveCodeCaches() {
+  const made = [];
+  let id;
+  for (const file of loaded.values()) {
+    const { script, cacheFile, cachedData } = file;
+    id = file.id; // one build: the same in every file (scripts/build.mjs)
+    if (!cacheFile || (cachedData && !script.cachedDataRejected)) continue;
+    try {
+      const { mkdirSync, renameSync, writeFileSync } = require('node:fs');
+      mkdirSync(join(cacheFile, '..'), { recursive: true, mode: 0o700 });
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      renameSync(tmp, cacheFile); // whole or not at all, even with runs in parallel
+      made.push(cacheFile);
+    } catch {
+      // a read-only or missing home: `bo` works the same, only without the cache
+    }
+  }
+  if (made.length === 0) return;
+  try {
+    // Caches of earlier builds (for this Node) would only pile up.
+    const { readdirSync, rmSync } = require('node:fs');
+    const folder = join(made[0], '..');
+    const node = `code-${process.version}-${process.arch}-`;
+    for (const name of readdirSync(folder)) {
+      if (name.startsWith(node) && name.endsWith('.v8') && !name.startsWith(`${node}${id}-`)) rmSync(join(folder, name), { force: true });
+    }
+  } catch {
+    // as above
+  }
 }
 
 /** Where the code cache of build `id` lives: the platform's per-user cache folder. */
-function codeCacheFile(id) {
+function codeCacheFile(id, suffix) {
   if (!id) return undefined;
   const env = process.env;
   let base;
@@ -137,5 +166,5 @@ function codeCacheFile(id) {
   // run compiled, so `bo config set` first must not leave `bo accounts list` uncached.
   const word = argv.find((a) => !a.startsWith('-'));
   const group = word && /^[a-z][a-z0-9-]{0,30}$/.test(word) ? word : '-';
-  return base && join(base, `code-${process.version}-${process.arch}-${id}-${group}.v8`);
+  return base && join(base, `code-${process.version}-${process.arch}-${id}-${group}${suffix}.v8`);
 }

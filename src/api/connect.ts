@@ -32,13 +32,16 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
   let closeSandbox: (() => Promise<void>) | undefined;
+  let agent: import('node:http').Agent | undefined;
 
   if (globals.sandbox) {
     // Wins over --base-url, BO_BASE_URL and every credential source: a user who asked
     // for the sandbox never reaches a tenant.
-    const { openEmbeddedSandbox } = await import('../sandbox/embedded.js');
-    const sandbox = await openEmbeddedSandbox(io.env);
+    // In this process, over in-memory connections: no port, no socket (embedded.ts).
+    const { connectEmbeddedSandbox } = await import('../sandbox/embedded.js');
+    const sandbox = await connectEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
+    agent = sandbox.agent;
     apiKeyScheme = sandbox.apiKey.scheme;
     closeSandbox = sandbox.close;
     try {
@@ -75,6 +78,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     signal: options.signal ?? ctx.signal,
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
     env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
+    agent,
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;

@@ -50,6 +50,11 @@ export interface HttpClientOptions {
   userAgent?: string;
   /** The most one answer may hold, compressed or decompressed; default 32 MB (response-cap.ts). */
   maxResponseBytes?: number;
+  /**
+   * The agent that makes the connections: the embedded sandbox's, which connects in
+   * memory (src/sandbox/embedded.ts). Absent: a keep-alive agent over real sockets.
+   */
+  agent?: import('node:http').Agent;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
   env?: Record<string, string | undefined>;
 }

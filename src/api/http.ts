@@ -89,13 +89,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
   // Through a proxy when HTTPS_PROXY/HTTP_PROXY applies to the base URL (proxy-env.ts):
-  // the tunnelling agent is loaded then, on the first request, and not otherwise.
-  const proxy = proxyFor(base, options.env);
-  let agent: http.Agent | undefined = proxy
+  // the tunnelling agent is loaded then, on the first request, and not otherwise. An
+  // agent passed in (the embedded sandbox's, in memory) makes every connection.
+  const proxy = options.agent ? undefined : proxyFor(base, options.env);
+  let agent: http.Agent | undefined = options.agent ?? (proxy
     ? undefined
     : secure
       ? new https.Agent({ keepAlive: true, rejectUnauthorized: true })
-      : new http.Agent({ keepAlive: true });
+      : new http.Agent({ keepAlive: true }));
   let closed = false;
   let noted = false;
   async function agentFor(): Promise<http.Agent> {

@@ -88,7 +88,7 @@ describe('--dry-run', () => {
     const r = await runBo(['--sandbox', '--no-log', 'addons', 'expire', 'sa_1', '--dry-run', '--json'], { env: { ...t.env, BO_DATA_DIR: t.root } });
     expect(r.code).toBe(0);
     const planned = JSON.parse(r.stdout);
-    expect(planned.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/billing\/subscriptionaddons\/sa_1\/expire\?donotlog=1$/);
+    expect(planned.url).toBe('http://127.0.0.1/api/v1/billing/subscriptionaddons/sa_1/expire?donotlog=1');
     expect(r.stderr).toContain('profile "sandbox"');
   });
 

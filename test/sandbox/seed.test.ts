@@ -73,3 +73,24 @@ describe('--accounts for benchmarks', () => {
     }
   }, 60_000);
 });
+
+describe('seeded secrets', () => {
+  const users = (seed: number) => {
+    const auth = seedState({ seed, accounts: 60 }, NOW).auth as { users: Array<{ kind: string; totpSecret: string | null; recoveryCodes: string[] }> };
+    return auth.users;
+  };
+
+  it('are the same for the same seed, differ by seed and by user, and are well formed', () => {
+    const a = users(1);
+    expect(users(1)).toEqual(a);
+    const secrets = a.filter((u) => u.totpSecret !== null).map((u) => u.totpSecret!);
+    expect(secrets).toHaveLength(2); // totp and both
+    for (const s of secrets) expect(s).toMatch(/^[A-Z2-7]{32}$/); // 160 bits in base32
+    expect(new Set(secrets).size).toBe(2);
+    const codes = a.flatMap((u) => u.recoveryCodes);
+    expect(codes).toHaveLength(30); // totp, email, both: ten each
+    for (const c of codes) expect(c).toMatch(/^[a-hjkmnp-z2-9]{4}-[a-hjkmnp-z2-9]{4}$/);
+    expect(new Set(codes).size).toBe(30);
+    expect(users(2).map((u) => u.totpSecret)).not.toEqual(a.map((u) => u.totpSecret));
+  });
+});

