@@ -71,8 +71,10 @@ function integer(flag: string, value: string, min: number, max: number, what: st
   return n;
 }
 
-export function parseListOptions(opts: RawListOptions): ListOptions {
+/** `tableFields`: the `fields` to ask for when --fields is not given (output/columns.ts). */
+export function parseListOptions(opts: RawListOptions, tableFields?: string): ListOptions {
   const query: ListQuery = {};
+  if (tableFields !== undefined) query.fields = tableFields;
   const page = opts.page === undefined ? undefined : integer('--page', opts.page, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
   const pageSize =
     opts.pageSize === undefined ? undefined : integer('--page-size', opts.pageSize, 1, MAX_PAGE_SIZE, `an integer from 1 to ${MAX_PAGE_SIZE}`);

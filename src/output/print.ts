@@ -18,6 +18,11 @@ export interface Column<R = any> {
   fixed?: boolean;
   /** The header is a property path the user typed (--fields): shown as typed. */
   verbatim?: boolean;
+  /**
+   * The record's own properties this column reads. When every column of a list says,
+   * a table (or TSV, CSV) asks the API for just those (columns.ts tableFields).
+   */
+  from?: string[];
 }
 
 /** @deprecated the old name of neutralise(). */

@@ -11,12 +11,12 @@ interface Opts extends RawListOptions {
 }
 
 export const accountColumns: Column<Account>[] = [
-  { header: 'Uid', get: (a) => a.Uid },
-  { header: 'Name', get: (a) => a.Name },
+  { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
+  { header: 'Name', get: (a) => a.Name, from: ['Name'] },
   // AccountStage is an integer; the label comes from the API, never from our lists.
-  { header: 'Stage', get: (a) => [a.AccountStage, a.AccountStageLabel].filter((v) => v != null).join(' ') },
-  { header: 'Currency', get: (a) => a.Currency },
-  { header: 'Created', get: (a) => a.Created, kind: 'date' },
+  { header: 'Stage', get: (a) => [a.AccountStage, a.AccountStageLabel].filter((v) => v != null).join(' '), from: ['AccountStage', 'AccountStageLabel'] },
+  { header: 'Currency', get: (a) => a.Currency, from: ['Currency'] },
+  { header: 'Created', get: (a) => a.Created, kind: 'date', from: ['Created'] },
 ];
 
 export default defineCommand<Opts>({
@@ -40,7 +40,7 @@ export default defineCommand<Opts>({
         .option('--segment <uid>', 'only accounts in this segment'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor }, { checkUid }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor, tableFields }, { checkUid }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/crm.js'),
@@ -48,7 +48,7 @@ export default defineCommand<Opts>({
         import('../../output/columns.js'),
         import('../../input/validate.js'),
       ]);
-    const selection = parseListOptions(opts);
+    const selection = parseListOptions(opts, tableFields(ctx, accountColumns, opts.fields));
     const q = checkSearch('--q', opts.q) ?? checkSearch('--search', opts.search);
     if (opts.segment !== undefined) checkUid('--segment', opts.segment);
     const client = await ctx.api();

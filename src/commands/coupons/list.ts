@@ -10,13 +10,17 @@ interface Opts extends RawListOptions {
 }
 
 export const couponColumns: Column<DiscountCoupon>[] = [
-  { header: 'Uid', get: (c) => c.Uid },
-  { header: 'Code', get: (c) => c.UniqueIdentifier },
-  { header: 'Name', get: (c) => c.Name },
-  { header: 'Discount', get: (c) => (c.PercentOff != null ? `${c.PercentOff}%` : c.AmountOff) },
-  { header: 'Active', get: (c) => c.IsActive },
-  { header: 'Redeemed', get: (c) => (c.MaxRedemptions ? `${c.TimesRedeemed ?? 0}/${c.MaxRedemptions}` : c.TimesRedeemed) },
-  { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date' },
+  { header: 'Uid', get: (c) => c.Uid, from: ['Uid'] },
+  { header: 'Code', get: (c) => c.UniqueIdentifier, from: ['UniqueIdentifier'] },
+  { header: 'Name', get: (c) => c.Name, from: ['Name'] },
+  { header: 'Discount', get: (c) => (c.PercentOff != null ? `${c.PercentOff}%` : c.AmountOff), from: ['PercentOff', 'AmountOff'] },
+  { header: 'Active', get: (c) => c.IsActive, from: ['IsActive'] },
+  {
+    header: 'Redeemed',
+    get: (c) => (c.MaxRedemptions ? `${c.TimesRedeemed ?? 0}/${c.MaxRedemptions}` : c.TimesRedeemed),
+    from: ['MaxRedemptions', 'TimesRedeemed'],
+  },
+  { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date', from: ['RedeemBy'] },
 ];
 
 export default defineCommand<Opts>({
@@ -39,7 +43,7 @@ export default defineCommand<Opts>({
         .option('--plan <uid>', 'only coupons that apply to this plan'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
+    const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =
       await Promise.all([
         import('../../api/list-options.js'),
         import('../../api/billing.js'),
@@ -48,7 +52,7 @@ export default defineCommand<Opts>({
         import('../../input/validate.js'),
         import('../../output/errors.js'),
       ]);
-    const selection = parseListOptions(opts);
+    const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));
     checkSearch('--search', opts.search);
     if (opts.plan !== undefined) checkUid('--plan', opts.plan);
     const client = await ctx.api();

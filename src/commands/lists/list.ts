@@ -4,13 +4,13 @@ import type { EmailList } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
 
 export const emailListColumns: Column<EmailList>[] = [
-  { header: 'Uid', get: (l) => l.Uid },
-  { header: 'Name', get: (l) => l.Name },
-  { header: 'Active', get: (l) => l.CountSubscriptionsActive, kind: 'number' },
-  { header: 'Unconfirmed', get: (l) => l.CountSubscriptionsNotConfirmed, kind: 'number' },
-  { header: 'Double opt-in', get: (l) => l.RequiresDoubleOptIn },
-  { header: 'Internal', get: (l) => l.IsInternal },
-  { header: 'Created', get: (l) => l.Created, kind: 'date' },
+  { header: 'Uid', get: (l) => l.Uid, from: ['Uid'] },
+  { header: 'Name', get: (l) => l.Name, from: ['Name'] },
+  { header: 'Active', get: (l) => l.CountSubscriptionsActive, kind: 'number', from: ['CountSubscriptionsActive'] },
+  { header: 'Unconfirmed', get: (l) => l.CountSubscriptionsNotConfirmed, kind: 'number', from: ['CountSubscriptionsNotConfirmed'] },
+  { header: 'Double opt-in', get: (l) => l.RequiresDoubleOptIn, from: ['RequiresDoubleOptIn'] },
+  { header: 'Internal', get: (l) => l.IsInternal, from: ['IsInternal'] },
+  { header: 'Created', get: (l) => l.Created, kind: 'date', from: ['Created'] },
 ];
 
 export default defineCommand<RawListOptions>({
@@ -21,13 +21,13 @@ export default defineCommand<RawListOptions>({
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
   configure: (cmd) => addListOptions(cmd),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor }] = await Promise.all([
+    const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor, tableFields }] = await Promise.all([
       import('../../api/list-options.js'),
       import('../../api/email.js'),
       import('../../output/print.js'),
       import('../../output/columns.js'),
     ]);
-    const selection = parseListOptions(opts);
+    const selection = parseListOptions(opts, tableFields(ctx, emailListColumns, opts.fields));
     const client = await ctx.api();
     let total: number | undefined;
     const records = listLists(client, selection, (meta) => {

@@ -1,0 +1,70 @@
+// A list printed as its default columns (table, TSV, CSV) asks the API for only the
+// properties those columns read (columns.ts tableFields); --json, --jsonl and --fields
+// ask as before. What is printed must not change: each row equals the columns applied
+// to the whole record, read with --json.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/config-dir.js';
+import { runBo } from '../helpers/run-bo.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { accountColumns } from '../../src/commands/accounts/list.js';
+import { couponColumns } from '../../src/commands/coupons/list.js';
+import { emailListColumns } from '../../src/commands/lists/list.js';
+import type { Column } from '../../src/output/print.js';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb.close());
+
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
+
+/** Runs bo with --verbose; answers its exit code, stdout, and the query of its GET of `path` (from the trace). */
+async function traced(argv: string[], path: string, options: { env: Record<string, string>; stdoutIsTTY?: boolean }) {
+  const r = await runBo(['--verbose', ...argv], options);
+  const urls = [...r.stderr.matchAll(/^> GET (\S+)$/gm)].map((m) => new URL(m[1]!));
+  const url = urls.find((u) => u.pathname === `/api/v1${path}`);
+  expect(url, r.stderr).toBeDefined();
+  return { code: r.code, stdout: r.stdout, fields: url!.searchParams.get('fields') };
+}
+
+/** A TSV cell as bo prints it when piped. */
+const cell = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+const lists: Array<{ argv: string[]; path: string; columns: Column[]; fields: string }> = [
+  { argv: ['accounts', 'list'], path: '/crm/accounts', columns: accountColumns, fields: 'Name,AccountStage,AccountStageLabel,Currency,Created' },
+  { argv: ['coupons', 'list'], path: '/billing/discountcoupons', columns: couponColumns, fields: 'UniqueIdentifier,Name,PercentOff,AmountOff,IsActive,MaxRedemptions,TimesRedeemed,RedeemBy' },
+  { argv: ['lists', 'list'], path: '/email/lists', columns: emailListColumns, fields: 'Name,CountSubscriptionsActive,CountSubscriptionsNotConfirmed,RequiresDoubleOptIn,IsInternal,Created' },
+];
+
+describe.each(lists)('bo $argv.0 $argv.1', ({ argv, path, columns, fields }) => {
+  it('piped: asks for the columns\' properties only, and prints what the whole records give', async () => {
+    const e = env();
+    const whole = await traced([...argv, '--json', '--limit', '20'], path, { env: e });
+    expect(whole).toMatchObject({ code: 0, fields: null });
+    const records = JSON.parse(whole.stdout) as Array<Record<string, unknown>>;
+    expect(records.length).toBeGreaterThan(0);
+
+    const piped = await traced([...argv, '--limit', '20'], path, { env: e });
+    expect(piped).toMatchObject({ code: 0, fields });
+    expect(piped.stdout).toBe(records.map((r) => `${columns.map((c) => cell(c.get(r))).join('\t')}\n`).join(''));
+  });
+
+  it('as a table and as CSV: the same narrow request', async () => {
+    const e = env();
+    expect(await traced([...argv, '--limit', '3'], path, { env: e, stdoutIsTTY: true })).toMatchObject({ code: 0, fields });
+    expect(await traced(['--csv', ...argv, '--limit', '3'], path, { env: e })).toMatchObject({ code: 0, fields });
+  });
+
+  it('--jsonl asks for whole records; --fields asks for what it names', async () => {
+    const e = env();
+    expect(await traced(['--jsonl', ...argv, '--limit', '3'], path, { env: e })).toMatchObject({ code: 0, fields: null });
+    expect(await traced([...argv, '--limit', '3', '--fields', 'Name,Created'], path, { env: e })).toMatchObject({ code: 0, fields: 'Name,Created' });
+  });
+});
+
+it('a list whose columns show a child record asks for whole records (naming a child may cap pages at 25)', async () => {
+  const coupon = (sb.fixtures as unknown as { coupons: string[] }).coupons[0]!;
+  const r = await traced(['coupons', 'redemptions', coupon, '--limit', '3'], `/billing/discountcoupons/${coupon}/redemptions`, { env: env() });
+  expect(r).toMatchObject({ code: 0, fields: null });
+});
