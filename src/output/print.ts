@@ -136,8 +136,10 @@ function headerOf(c: Column): string {
 async function listProgress(ctx: Context, records: unknown) {
   const { longWorkTotal, progressWanted, startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
-  if (!total || !progressWanted(ctx.io, ctx.globals.verbose)) return undefined;
-  return startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
+  if (!total) return undefined;
+  // Started (and ended) even when not drawn: it marks the long work for the heap (progress.ts).
+  const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
+  return { end: progress.end, onRecord: progressWanted(ctx.io, ctx.globals.verbose) ? progress.update : undefined };
 }
 
 /**
@@ -153,7 +155,7 @@ export async function printList<R>(
 ): Promise<number> {
   const mode = outputMode(ctx, options.forceJson === true);
   const progress = await listProgress(ctx, records);
-  const onRecord = progress ? (done: number) => progress.update(done) : undefined;
+  const onRecord = progress?.onRecord;
   let count: number;
   try {
     count = await writeList(ctx, mode, untilAborted(records, ctx.signal), columns, onRecord);

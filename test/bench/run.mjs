@@ -179,9 +179,16 @@ try {
       await served.close();
       served = await serve(small);
       const smallEnv = { ...expEnv, BO_BASE_URL: served.url, BO_API_KEY: served.fixtures.apiKey.key, BO_API_SECRET: served.fixtures.apiKey.secret };
-      const b10 = measured([node, bo, 'accounts', 'list', '--all', '--jsonl'], smallEnv);
-      const grow = rss100 / b10.kib - 1;
-      row('peak RSS of that export', `${fmt(rss100 / 1024, 0)} MiB at ${accounts.toLocaleString('en-US')}, ${fmt(b10.kib / 1024, 0)} MiB at ${small.toLocaleString('en-US')}`,
+      // The smaller export as many times, and its highest peak too: the highest of n runs
+      // against one run would compare the worst case with a typical one.
+      let rss10 = 0;
+      for (let i = 0; i < exportRuns; i++) {
+        const b10 = measured([node, bo, 'accounts', 'list', '--all', '--jsonl'], smallEnv);
+        if (b10.lines !== small) throw new Error(`export printed ${b10.lines} records of ${small}`);
+        rss10 = Math.max(rss10, b10.kib);
+      }
+      const grow = rss100 / rss10 - 1;
+      row('peak RSS of that export', `${fmt(rss100 / 1024, 0)} MiB at ${accounts.toLocaleString('en-US')}, ${fmt(rss10 / 1024, 0)} MiB at ${small.toLocaleString('en-US')} (highest of ${exportRuns} runs each)`,
         '≤ 100 MiB, within 10 % between 10 k and 100 k', rss100 / 1024 <= 100 && Math.abs(grow) <= 0.1, `${grow >= 0 ? '+' : ''}${fmt(grow * 100, 1)} %`);
     }
   } finally {

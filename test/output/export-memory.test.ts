@@ -1,0 +1,91 @@
+// The performance target of a whole export (README "Performance"): the built `bo`,
+// as a real process under /usr/bin/time -v, writes every one of 100,000 accounts
+// from a served sandbox as JSON lines, and its peak resident set stays within
+// 100 MiB. Memory only: how fast it goes is the bench's business (test/bench/run.mjs).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error a plain .mjs helper of the bench, without types
+import { benchEnv, serveSandbox } from '../bench/serve-sandbox.mjs';
+import { binPath } from '../helpers/run-bin.js';
+
+const ACCOUNTS = 100_000;
+
+interface Served {
+  url: string;
+  child: import('node:child_process').ChildProcess;
+}
+
+/** Runs `bo` under /usr/bin/time -v; stdout is counted and checked as it streams, not kept. */
+function exportMeasured(env: Record<string, string>): Promise<{ code: number | null; stderr: string; lines: number; uids: Set<string>; bad: number; peakMib: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-v', process.execPath, binPath, 'accounts', 'list', '--all', '--jsonl'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let rest = '';
+    let lines = 0;
+    let bad = 0;
+    const uids = new Set<string>();
+    const line = (text: string) => {
+      lines++;
+      try {
+        const uid = (JSON.parse(text) as { Uid?: unknown }).Uid;
+        if (typeof uid === 'string') uids.add(uid);
+        else bad++;
+      } catch {
+        bad++;
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      const parts = (rest + d).split('\n');
+      rest = parts.pop()!;
+      for (const p of parts) line(p);
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (rest !== '') line(rest);
+      const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      if (!kb) return reject(new Error(`no /usr/bin/time report in: ${stderr.slice(-500)}`));
+      resolve({ code, stderr, lines, uids, bad, peakMib: Number(kb[1]) / 1024 });
+    });
+  });
+}
+
+describe('an export of 100,000 accounts (built binary, served sandbox)', () => {
+  let served: Served;
+  let home: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'bo-export-'));
+    const base = benchEnv() as Record<string, string>;
+    for (const name of ['NODE_OPTIONS', 'BO_SANDBOX', 'BO_PROFILE', 'BO_BASE_URL', 'BO_TOKEN', 'BO_API_KEY', 'BO_API_SECRET', 'BO_DEBUG']) delete base[name];
+    Object.assign(base, { HOME: home, BO_CONFIG_DIR: join(home, 'config'), BO_DATA_DIR: join(home, 'data'), NO_COLOR: '1' });
+    served = await serveSandbox({ args: ['--accounts', String(ACCOUNTS)], env: base, bo: binPath });
+    const fixtures = (await (await fetch(`${served.url}/__sandbox/fixtures`)).json()) as { apiKey: { key: string; secret: string; scheme: string } };
+    env = { ...base, BO_BASE_URL: served.url, BO_API_KEY: fixtures.apiKey.key, BO_API_SECRET: fixtures.apiKey.secret };
+    if (fixtures.apiKey.scheme !== 'bo') env.BO_API_KEY_SCHEME = fixtures.apiKey.scheme;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (served) {
+      const exited = new Promise((resolve) => served.child.once('exit', resolve));
+      served.child.kill('SIGINT');
+      await exited;
+    }
+    rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+  });
+
+  it('prints every account once, as JSON lines, within 100 MiB of peak resident memory', async () => {
+    const r = await exportMeasured(env);
+    expect(r.code, r.stderr.slice(-500)).toBe(0);
+    expect(r.lines).toBe(ACCOUNTS);
+    expect(r.bad).toBe(0);
+    expect(r.uids.size).toBe(ACCOUNTS);
+    expect(r.peakMib).toBeLessThanOrEqual(100);
+  }, 180_000);
+});
