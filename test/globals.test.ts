@@ -29,7 +29,7 @@ describe('global options', () => {
       const env = { ...sandboxEnv(), ...extra };
       const r = await runBo([...args, 'accounts', 'list', '--limit', '1'], { env });
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/crm\/accounts\?limit=1&offset=0$/m);
+      expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/crm\/accounts\?fields=Name%2CAccountStage%2CAccountStageLabel%2CCurrency%2CCreated&limit=1&offset=0$/m);
       expect(r.stderr).toMatch(/^< 200 OK \(\d+ ms\)$/m);
       expect(r.stderr).toContain('authorization: bo [redacted]');
       expect(r.stderr).not.toContain(sb.fixtures.apiKey.secret);

@@ -72,7 +72,7 @@ describe('bo --sandbox in-process', () => {
     const r = await runBo(['--sandbox', '--verbose', 'accounts', 'list', '--limit', '1'], { env });
     expect(r.code).toBe(0);
     const lines = r.stderr.split('\n');
-    expect(lines).toContain('> GET http://127.0.0.1/api/v1/crm/accounts?limit=1&offset=0');
+    expect(lines).toContain('> GET http://127.0.0.1/api/v1/crm/accounts?fields=Name%2CAccountStage%2CAccountStageLabel%2CCurrency%2CCreated&limit=1&offset=0');
     expect(lines).toContain('> authorization: bo [redacted]');
     expect(lines.some((l) => /^< 200 OK \(\d+ ms\)$/.test(l))).toBe(true);
     expect(lines).toContain('< content-type: application/json; charset=utf-8');
