@@ -90,7 +90,7 @@ function loadBundle(name) {
   const vm = require('node:vm');
   const file = join(dist, name);
   const dir = join(file, '..');
-  const source = readFileSync(file, 'utf8');
+  const source = readFileSync(file, 'latin1'); // ASCII, as scripts/build.mjs checks: no UTF-8 decoding
   const id = /^\/\/ bo build ([0-9a-f]+)\n/.exec(source)?.[1];
   // dist/bo.cjs: code-…-<group>.v8; dist/lazy/sandbox.cjs: code-…-<group>.sandbox.v8.
   const cacheFile = codeCacheFile(id, name === 'bo.cjs' ? '' : `.${name.replace(/^.*\//, '').replace(/\.cjs$/, '')}`);

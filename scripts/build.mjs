@@ -130,7 +130,13 @@ function writeCjs(bundles) {
   const hash = createHash('sha256');
   for (const b of bundles) hash.update(b.text);
   const id = hash.digest('hex').slice(0, 20);
-  for (const b of bundles) writeFileSync(b.file, `// bo build ${id}\n${b.text}`);
+  for (const b of bundles) {
+    // bin/bo.js reads them as latin1, ~0.6 ms sooner than as UTF-8 for dist/bo.cjs
+    // (measured, Node 20): esbuild escapes every non-ASCII character (charset: ascii).
+    const at = b.text.search(/[^\x00-\x7f]/);
+    if (at >= 0) throw new Error(`build: ${b.file} holds a non-ASCII character at ${at}: ${JSON.stringify(b.text.slice(at - 20, at + 20))}`);
+    writeFileSync(b.file, `// bo build ${id}\n${b.text}`);
+  }
 }
 
 /**
