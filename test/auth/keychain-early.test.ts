@@ -2,7 +2,6 @@
 // process's 40-70 ms overlap the start-up). A stand-in keyring module, run by the real
 // helper process, logs each read, so a test sees how many reads were made and for
 // which item; the real Secret Service is used where a test says so (.ci/keyring.sh).
-import { createServer, type Server } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { startEarlyKeychainRead } from '../../src/auth/stores/keychain-early.js'
 import { scanArgv } from '../../src/argv-scan.js';
 import { createKeychainStore, EARLY_READ } from '../../src/auth/stores/keychain.js';
 import { runBin } from '../helpers/run-bin.js';
-import { keyringEnv } from '../helpers/keyring.js';
+import { keyringEnv, startFakeBus, type FakeBus } from '../helpers/keyring.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
 
 let dir: string;
@@ -123,17 +122,11 @@ describe('the early keychain read', () => {
 });
 
 describe('the early read in the built bo', () => {
-  let bus: Server;
-  let busDir: string;
+  let bus: FakeBus;
   beforeAll(async () => {
-    busDir = mkdtempSync(join(tmpdir(), 'bo-silent-bus-'));
-    bus = createServer((socket) => socket.on('data', () => undefined));
-    await new Promise<void>((resolve) => bus.listen(join(busDir, 'bus'), resolve));
+    bus = await startFakeBus();
   });
-  afterAll(() => {
-    bus.close();
-    rmSync(busDir, { recursive: true, force: true });
-  });
+  afterAll(() => bus.close());
 
   it('sends the keychain credential of the profile', async () => {
     const server = await startFaultServer();
@@ -158,7 +151,7 @@ describe('the early read in the built bo', () => {
     const home = mkdtempSync(join(dir, 'home-'));
     mkdirSync(join(home, 'bo'));
     writeFileSync(join(home, 'bo', 'config.json'), JSON.stringify({ profiles: { default: { 'base-url': 'http://127.0.0.1:9', 'credential-store': 'keychain' } } }));
-    const env = { HOME: home, BO_CONFIG_DIR: join(home, 'bo'), DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(busDir, 'bus')}`, BO_KEYCHAIN_TIMEOUT: '20' };
+    const env = { HOME: home, BO_CONFIG_DIR: join(home, 'bo'), DBUS_SESSION_BUS_ADDRESS: bus.address, BO_KEYCHAIN_TIMEOUT: '20' };
     const started = Date.now();
     const r = await runBin(['accounts', 'list', '--limit', 'many'], { env });
     expect(r.code).toBe(2);

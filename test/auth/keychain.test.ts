@@ -1,14 +1,10 @@
 // The keychain store against a real gnome-keyring (run under .ci/keyring.sh): what it
 // writes is read back with secret-tool, the way another program would see it.
-import { createServer, type Server } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore, KeychainUnavailableError } from '../../src/auth/stores/keychain.js';
 import { AuthError } from '../../src/output/errors.js';
 import type { Credential } from '../../src/auth/credential-types.js';
-import { keyringEnv, secretToolCount, secretToolLookup, secretToolStore, uniqueProfile } from '../helpers/keyring.js';
+import { keyringEnv, secretToolCount, secretToolLookup, secretToolStore, startFakeBus, uniqueProfile, type FakeBus } from '../helpers/keyring.js';
 
 const token: Credential = { kind: 'token', token: 'h.p.s', expiresAt: '2030-01-01T00:00:00.000Z', username: 'a@example.com' };
 const apiKey: Credential = { kind: 'apiKey', key: 'ak_live_1', secret: 'sk_very_secret' };
@@ -76,22 +72,16 @@ describe('keychain store (Secret Service)', () => {
   });
 
   describe('a bus that accepts and never answers', () => {
-    let server: Server;
-    let dir: string;
+    let bus: FakeBus;
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'bo-silent-bus-'));
-      server = createServer((socket) => socket.on('data', () => undefined));
-      await new Promise<void>((resolve) => server.listen(join(dir, 'bus'), resolve));
+      bus = await startFakeBus();
     });
-    afterAll(() => {
-      server.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => bus.close());
 
     it('gives up after BO_KEYCHAIN_TIMEOUT seconds instead of hanging', async () => {
       const store = createKeychainStore({
         PATH: sessionEnv().PATH!,
-        DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}`,
+        DBUS_SESSION_BUS_ADDRESS: bus.address,
         BO_KEYCHAIN_TIMEOUT: '1',
       });
       const started = Date.now();

@@ -3,7 +3,6 @@
 // library answers for the same item, without the library's helper process, and leaves
 // every case it does not handle to that helper.
 import { execFileSync, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -15,7 +14,7 @@ import { startKeychainGet } from '../../src/auth/stores/keychain-read.js';
 import { readSecretService, sessionBusPath } from '../../src/auth/stores/secret-service.js';
 import { unixBusPath } from '../../src/auth/stores/dbus.js';
 import { AuthError } from '../../src/output/errors.js';
-import { keyringEnv, secretToolStore, uniqueProfile } from '../helpers/keyring.js';
+import { keyringEnv, secretToolStore, startFakeBus, uniqueProfile, type FakeBus } from '../helpers/keyring.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runTraced } from '../hardening/traced-run.js';
 
@@ -116,14 +115,11 @@ describe('reading an item in-process (Secret Service)', () => {
 
 describe('a bus that is not what it should be', () => {
   async function answering(respond: (socket: import('node:net').Socket) => void) {
-    const dir = mkdtempSync(join(tmpdir(), 'bo-odd-bus-'));
-    const server = createServer(respond);
-    await new Promise<void>((resolve) => server.listen(join(dir, 'bus'), resolve));
+    const bus = await startFakeBus(respond);
     try {
-      return await readSecretService(join(dir, 'bus'), 'bo', 'x').answer;
+      return await readSecretService(bus.path, 'bo', 'x').answer;
     } finally {
-      server.close();
-      rmSync(dir, { recursive: true, force: true });
+      bus.close();
     }
   }
 
@@ -141,20 +137,14 @@ describe('a bus that is not what it should be', () => {
 });
 
 describe('a bus that accepts and never answers', () => {
-  let server: Server;
-  let dir: string;
+  let bus: FakeBus;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'bo-silent-bus-'));
-    server = createServer((socket) => socket.on('data', () => undefined));
-    await new Promise<void>((resolve) => server.listen(join(dir, 'bus'), resolve));
+    bus = await startFakeBus();
   });
-  afterAll(() => {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => bus.close());
 
   it('a read gives up after BO_KEYCHAIN_TIMEOUT seconds, naming the limit', async () => {
-    const store = createKeychainStore({ PATH: process.env.PATH ?? '', DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}`, BO_KEYCHAIN_TIMEOUT: '1' });
+    const store = createKeychainStore({ PATH: process.env.PATH ?? '', DBUS_SESSION_BUS_ADDRESS: bus.address, BO_KEYCHAIN_TIMEOUT: '1' });
     const started = Date.now();
     const err = await store.get(uniqueProfile('ss-silent')).catch((e: unknown) => e);
     const elapsed = Date.now() - started;
@@ -165,7 +155,7 @@ describe('a bus that accepts and never answers', () => {
   });
 
   it('a read nobody takes ends when stopped, and keeps nothing running', async () => {
-    const call = startKeychainGet(keyringModule, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}` }, { service: 'bo', account: 'x' }, 60_000, true);
+    const call = startKeychainGet(keyringModule, { DBUS_SESSION_BUS_ADDRESS: bus.address }, { service: 'bo', account: 'x' }, 60_000, true);
     call.stop();
     const settled = await Promise.race([call.result.then(() => 'answered'), new Promise((r) => setTimeout(() => r('pending'), 200))]);
     expect(settled).toBe('pending'); // no helper was started after the stop

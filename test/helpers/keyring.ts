@@ -2,6 +2,10 @@
 // `bash .ci/keyring.sh npx vitest run`, which starts a private D-Bus session and an
 // unlocked keyring; without it they fail (never skip) and say how to run them.
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** The environment a `bo` run needs to reach the session's Secret Service. */
 export function keyringEnv(): Record<string, string> {
@@ -43,4 +47,31 @@ export function secretToolCount(profile: string): number {
 /** Writes an item as another program would, with secret-tool. */
 export function secretToolStore(profile: string, secret: string): void {
   execFileSync('secret-tool', ['store', '--label', 'test item', 'service', 'bo', 'username', profile], { input: secret });
+}
+
+export interface FakeBus {
+  /** The socket's path. */
+  path: string;
+  /** As DBUS_SESSION_BUS_ADDRESS. */
+  address: string;
+  close(): void;
+}
+
+/**
+ * A Unix socket posing as the session bus: `respond` handles each connection. By
+ * default it accepts and never answers (a hung bus).
+ */
+export async function startFakeBus(respond: (socket: Socket) => void = (socket) => socket.on('data', () => undefined)): Promise<FakeBus> {
+  const dir = mkdtempSync(join(tmpdir(), 'bo-fake-bus-'));
+  const path = join(dir, 'bus');
+  const server = createServer(respond);
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  return {
+    path,
+    address: `unix:path=${path}`,
+    close: () => {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
