@@ -1,14 +1,15 @@
 // The keychain read of a command's credential, started by bin/bo.js before it loads
-// the bundle, so that the helper process (40-70 ms, src/auth/stores/keychain.ts) runs
-// beside the start-up instead of after it. Built alone into dist/keychain-early.cjs.
+// the bundle, so that it runs beside the start-up instead of after it: on Linux the
+// in-process Secret Service read (keychain-read.ts), else the library's helper process
+// (40-70 ms, src/auth/stores/keychain.ts). Built alone into dist/keychain-early.cjs.
 //
 // Started only when the run would read that item anyway: a command that talks to the
 // API, no credential in the environment, no --help, not the sandbox, and a profile
 // whose config records a credential in the keychain. Anything unexpected (a config
 // that does not load, an odd argument) means no early read: `bo` then reads the
-// keychain as before. A guess that turns out wrong costs only the helper's time:
+// keychain as before. A guess that turns out wrong costs only that read's time:
 // keychain.ts takes the early answer only for the same item and time limit, and the
-// helper never keeps `bo` running unless taken.
+// read never keeps `bo` running unless taken.
 
 import { scanArgv } from '../../argv-scan.js';
 import { currentProfileName, loadConfig, profileSettings } from '../../config/config.js';
