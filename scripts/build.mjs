@@ -133,6 +133,9 @@ function writeCjs(bundles) {
   for (const b of bundles) {
     // bin/bo.js reads them as latin1, ~0.6 ms sooner than as UTF-8 for dist/bo.cjs
     // (measured, Node 20): esbuild escapes every non-ASCII character (charset: ascii).
+    // bin/bo.js hands them its own require(), which resolves from bin/: only built-ins.
+    const foreign = /\brequire\(["'`](?!node:)[^)]*\)/.exec(b.text);
+    if (foreign) throw new Error(`build: ${b.file} requires ${foreign[0]}; only node: built-ins are required from bin/bo.js`);
     const at = b.text.search(/[^\x00-\x7f]/);
     if (at >= 0) throw new Error(`build: ${b.file} holds a non-ASCII character at ${at}: ${JSON.stringify(b.text.slice(at - 20, at + 20))}`);
     writeFileSync(b.file, `// bo build ${id}\n${b.text}`);
@@ -142,8 +145,9 @@ function writeCjs(bundles) {
 /**
  * Built-ins the main bundle names at load time but uses only on some paths: commander
  * requires child_process (for executable subcommands, which bo has none of), and the
- * HTTP client https and tls (for https:// and proxies). Loading https with tls and
- * crypto costs ~2 ms, child_process ~0.7 ms, fs/promises ~0.8 ms (measured on Node 20,
+ * HTTP client http (not under `bo --sandbox`, which calls the sandbox directly), https
+ * and tls (for https:// and proxies). Loading http costs ~1.5 ms, https with tls and
+ * crypto ~2 ms, child_process ~0.7 ms, fs/promises ~0.8 ms (measured on Node 20,
  * with timers/promises for retries); here each becomes
  * an object of getters, built from the module's own keys at build time, that requires
  * the real module on first use.
@@ -164,7 +168,7 @@ const deferBuiltins = (names) => ({
     });
   },
 });
-const mainDeferred = ['https', 'tls', 'child_process', 'fs/promises', 'timers/promises'];
+const mainDeferred = ['http', 'https', 'tls', 'child_process', 'fs/promises', 'timers/promises'];
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const cjs = {

@@ -32,16 +32,16 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
   let closeSandbox: (() => Promise<void>) | undefined;
-  let agent: import('node:http').Agent | undefined;
+  let transport: import('./http-attempt.js').Exchange | undefined;
 
   if (globals.sandbox) {
     // Wins over --base-url, BO_BASE_URL and every credential source: a user who asked
     // for the sandbox never reaches a tenant.
-    // In this process, over in-memory connections: no port, no socket (embedded.ts).
-    const { connectEmbeddedSandbox } = await import('../sandbox/embedded.js');
+    // In this process, each request handed over as a call: no port, no socket (embedded.ts).
+    const [{ connectEmbeddedSandbox }, { directExchange }] = await Promise.all([import('../sandbox/embedded.js'), import('./http-attempt.js')]);
     const sandbox = await connectEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
-    agent = sandbox.agent;
+    transport = directExchange(sandbox.answer);
     apiKeyScheme = sandbox.apiKey.scheme;
     closeSandbox = sandbox.close;
     try {
@@ -78,7 +78,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     signal: options.signal ?? ctx.signal,
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
     env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
-    agent,
+    transport,
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;

@@ -1,6 +1,7 @@
 // One request/response exchange on node:http(s), with no retries and no judgement
 // about the status. It knows one thing the retry policy needs (D30): whether any byte
-// of the request may have left, i.e. whether the socket ever connected.
+// of the request may have left, i.e. whether the socket ever connected. Or, for the
+// sandbox in this process (`bo --sandbox`), the same exchange as a call (directExchange).
 
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -17,7 +18,8 @@ export interface ExchangeInit {
   method: string;
   headers: Record<string, string>;
   body?: Buffer;
-  agent: http.Agent;
+  /** The connections of `exchange`; a direct exchange has none. */
+  agent?: http.Agent;
   /** Covers connecting, sending and reading the whole response. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -80,6 +82,62 @@ function reclaim(): void {
     }
   }
   collectGarbage?.();
+}
+
+/** How a request reaches the server: `exchange` (node:http), or `directExchange`. */
+export type Exchange = (url: URL, init: ExchangeInit) => Promise<RawResponse>;
+
+/** A request as a server in this process takes it (src/sandbox/server.ts SandboxRequest). */
+export interface DirectRequest {
+  method: string;
+  /** Path and query. */
+  target: string;
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+  clientKey: string;
+}
+
+export type DirectServer = (request: DirectRequest) => Promise<{ status: number; statusText: string; headers: Record<string, string>; text: string }>;
+
+/**
+ * The exchange with a server in this process: the request handed over as values, the
+ * answer taken back, under the same rules as over a socket: the time limit, Ctrl-C,
+ * the size cap. The server's own failure reads as a connection that broke after the
+ * request left. Nothing here is a class of the server's code (a lazy chunk, whose
+ * classes are not these).
+ */
+export function directExchange(server: DirectServer): Exchange {
+  return (url, init) =>
+    new Promise((resolve, reject) => {
+      if (init.signal?.aborted) return reject(new AbortFailure('aborted'));
+      let settled = false;
+      const onAbort = () => settle(() => reject(new AbortFailure('aborted')));
+      const timer = setTimeout(() => settle(() => reject(new TimeoutFailure('timeout'))), init.timeoutMs);
+      init.signal?.addEventListener('abort', onAbort, { once: true });
+      function settle(then: () => void): void {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        init.signal?.removeEventListener('abort', onAbort);
+        then();
+      }
+      const request: DirectRequest = {
+        method: init.method,
+        target: `${url.pathname}${url.search}`,
+        headers: { host: url.host, ...init.headers },
+        body: init.body ?? Buffer.alloc(0),
+        clientKey: 'in-process',
+      };
+      server(request).then(
+        (answer) =>
+          settle(() => {
+            const body = Buffer.from(answer.text, 'utf8');
+            if (body.length > init.maxBytes) reject(new TooLargeFailure('received'));
+            else resolve({ status: answer.status, statusText: answer.statusText, headers: answer.headers, body });
+          }),
+        (err: unknown) => settle(() => reject(new ConnectionFailure('ECONNRESET', true, err))),
+      );
+    });
 }
 
 export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {

@@ -51,10 +51,10 @@ export interface HttpClientOptions {
   /** The most one answer may hold, compressed or decompressed; default 32 MB (response-cap.ts). */
   maxResponseBytes?: number;
   /**
-   * The agent that makes the connections: the embedded sandbox's, which connects in
-   * memory (src/sandbox/embedded.ts). Absent: a keep-alive agent over real sockets.
+   * How requests reach the server: the embedded sandbox's direct exchange, in this
+   * process (src/sandbox/embedded.ts). Absent: node:http(s) over a keep-alive agent.
    */
-  agent?: import('node:http').Agent;
+  transport?: import('./http-attempt.js').Exchange;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
   env?: Record<string, string | undefined>;
 }

@@ -89,18 +89,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
   // Through a proxy when HTTPS_PROXY/HTTP_PROXY applies to the base URL (proxy-env.ts):
-  // the tunnelling agent is loaded then, on the first request, and not otherwise. An
-  // agent passed in (the embedded sandbox's, in memory) makes every connection.
-  const proxy = options.agent ? undefined : proxyFor(base, options.env);
-  let agent: http.Agent | undefined = options.agent ?? (proxy
+  // the tunnelling agent is loaded then, on the first request, and not otherwise. A
+  // transport passed in (the embedded sandbox's, in this process) needs no connection.
+  const send = options.transport ?? exchange;
+  const proxy = options.transport ? undefined : proxyFor(base, options.env);
+  let agent: http.Agent | undefined = options.transport || proxy
     ? undefined
     : secure
       ? new https.Agent({ keepAlive: true, rejectUnauthorized: true })
-      : new http.Agent({ keepAlive: true }));
+      : new http.Agent({ keepAlive: true });
   let closed = false;
   let noted = false;
-  async function agentFor(): Promise<http.Agent> {
-    if (agent || !proxy) return agent!;
+  async function agentFor(): Promise<http.Agent | undefined> {
+    if (agent || !proxy) return agent;
     const { createProxyAgent } = await import('./proxy.js');
     if (!agent) {
       agent = createProxyAgent(proxy, base);
@@ -190,12 +191,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     for (let retry = 0; ; retry++) {
       const canRetry = retry < maxRetries;
       tracer?.request(method, url, headers, req.body === undefined ? undefined : { json: req.body });
-      const started = performance.now();
+      // Not performance.now(): its first use loads perf_hooks, ~1 ms of every command (Node 20).
+      const started = process.hrtime.bigint();
       let raw: RawResponse;
       try {
         if (proxy && !noted) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
         noted = true;
-        raw = await exchange(url, { method, headers, body, agent: await agentFor(), timeoutMs: options.timeoutMs, signal, maxBytes });
+        raw = await send(url, { method, headers, body, agent: await agentFor(), timeoutMs: options.timeoutMs, signal, maxBytes });
       } catch (err) {
         if (err instanceof AbortFailure) throw new InterruptedError();
         if (err instanceof TimeoutFailure) {
@@ -243,7 +245,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
 
       const parsed = parseBody(raw.status, raw.headers, raw.body);
-      tracer?.response(raw.status, raw.statusText, performance.now() - started, raw.headers, traced(parsed));
+      tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));
       const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
       // A wait longer than the cap is not waited for, nor shortened: the answer stands.
       const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_WAIT_MS;

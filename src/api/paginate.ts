@@ -13,6 +13,7 @@
 import { ApiError } from '../output/errors.js';
 import { longWork } from '../output/progress.js';
 import type { HttpClient, QueryValue } from './http-types.js';
+import { paged, type Paged } from '../output/pages.js';
 
 export interface PageMeta {
   /** The page size the server applied. */
@@ -86,37 +87,48 @@ export async function fetchPage<T>(
   };
 }
 
-export async function* paginate<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<T, void, undefined> {
+/**
+ * The records of a walk, one by one or (PAGES, pages.ts) a page at a time: each page
+ * read is handed on whole, less any record before `position` or past `max`.
+ */
+export function paginate<T>(client: HttpClient, options: PaginateOptions): Paged<T> {
+  return paged(() => walkPages<T>(client, options));
+}
+
+async function* walkPages<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<T[], void, undefined> {
   const max = options.max ?? Infinity;
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
   let position = 0;
   let yielded = 0;
-  // Yields the records of `page` from `position` on; false when the walk is over.
-  function* take(page: Page<T>): Generator<T, boolean, undefined> {
+  // The records of `page` from `position` on, and whether the walk goes on after it.
+  function take(page: Page<T>): { records: T[]; more: boolean } {
     options.onPage?.(page.meta);
     const start = page.meta.offset * page.meta.limit;
     const before = position;
-    for (let i = Math.max(0, position - start); i < page.items.length && yielded < max; i++) {
-      yielded++;
-      position = start + i + 1;
-      yield page.items[i] as T;
-    }
+    const from = Math.max(0, position - start);
+    const count = Math.min(page.items.length - from, max - yielded);
+    const records = (from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count))) as T[];
+    yielded += records.length;
+    if (records.length > 0) position = start + from + records.length;
     const { total } = page.meta;
-    if (yielded >= max) return false;
-    if (page.items.length === 0 || (total !== undefined && position >= total)) return false;
+    let more = true;
+    if (yielded >= max) more = false;
+    else if (page.items.length === 0 || (total !== undefined && position >= total)) more = false;
     // A short page is the last one, whether or not the server sent a total.
-    if (page.items.length < page.meta.limit) return false;
+    else if (page.items.length < page.meta.limit) more = false;
     // No progress with the size the server itself applied: it is not paging; stop
     // rather than ask for the same page forever.
-    if (position === before && page.meta.limit === limit) return false;
-    return true;
+    else if (position === before && page.meta.limit === limit) more = false;
+    return { records, more };
   }
 
   while (yielded < max) {
     const offset = Math.floor(position / limit);
     const page = await fetchPage<T>(client, { ...options, limit, offset });
-    if (!(yield* take(page))) return;
+    const first = take(page);
+    if (first.records.length > 0) yield first.records;
+    if (!first.more) return;
     const applied = page.meta.limit;
     const { total } = page.meta;
     limit = applied;
@@ -139,12 +151,14 @@ export async function* paginate<T>(client: HttpClient, options: PaginateOptions)
       while (inFlight.length < concurrency && next <= last) launch();
       const expected = next - inFlight.length;
       const current = await inFlight.shift()!;
-      if (current.meta.limit !== applied || current.meta.offset !== expected) {
-        more = yield* take(current);
+      const fits = current.meta.limit === applied && current.meta.offset === expected;
+      const taken = take(current);
+      more = taken.more;
+      if (taken.records.length > 0) yield taken.records;
+      if (!fits) {
         if (more) limit = current.meta.limit;
         break;
       }
-      more = yield* take(current);
     }
     if (!more) return;
   }
@@ -197,11 +211,11 @@ export function listRecords<T>(
     return Number.isFinite(selection.max) ? paginate<T>(client, walk) : walkAll<T>(client, walk);
   }
   const page = selection.page;
-  return (async function* () {
+  return paged(async function* () {
     const one = await fetchPage<T>(client, { ...request, query, limit: selection.pageSize, offset: page });
     onPage?.(one.meta);
-    yield* one.items;
-  })();
+    yield one.items;
+  });
 }
 
 /** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */

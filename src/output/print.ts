@@ -6,6 +6,7 @@
 
 import type { Context } from '../context.js';
 import { jsonText, neutralise } from './neutralise.js';
+import { pagesOf } from './pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -158,7 +159,7 @@ export async function printList<R>(
   const onRecord = progress?.onRecord;
   let count: number;
   try {
-    count = await writeList(ctx, mode, untilAborted(records, ctx.signal), columns, onRecord);
+    count = await writeList(ctx, mode, untilAborted(pagesOf(records), ctx.signal), columns, onRecord);
   } finally {
     progress?.end();
   }
@@ -169,7 +170,7 @@ export async function printList<R>(
 async function writeList<R>(
   ctx: Context,
   mode: OutputMode,
-  source: AsyncIterable<R>,
+  pages: AsyncIterable<readonly R[]>,
   columns: Column<R>[],
   onRecord?: (done: number) => void,
 ): Promise<number> {
@@ -177,10 +178,12 @@ async function writeList<R>(
     const { writeTable, options: tableOptions } = await tables();
     let read = 0;
     const rows = (async function* () {
-      for await (const r of source) {
-        yield columns.map((c) => cellText(c.get(r), c.kind, true));
-        read++;
-        onRecord?.(read);
+      for await (const page of pages) {
+        for (const r of page) {
+          yield columns.map((c) => cellText(c.get(r), c.kind, true));
+          read++;
+          onRecord?.(read);
+        }
       }
     })();
     const head = columns.map((c) => ({
@@ -190,42 +193,38 @@ async function writeList<R>(
     }));
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
-  const csv = mode === 'csv' ? await import('./csv.js') : undefined;
+  // The text of the record at `index`, and what ends the list (or stands for none).
+  let line: (r: R, index: number) => string;
+  let last = '';
+  let empty = '';
+  if (mode === 'json') {
+    // '[' waits for the first record, so a list that fails before it prints nothing;
+    // one that fails midway leaves an unterminated array: invalid, never a short list.
+    line = (r, i) => `${i === 0 ? '[\n' : ',\n'}${jsonText(r)}`;
+    last = '\n]\n';
+    empty = '[]\n';
+  } else if (mode === 'jsonl') {
+    line = (r) => `${jsonText(r)}\n`;
+  } else if (mode === 'csv') {
+    // The header row waits for the first record, as '[' does: a list that fails
+    // before it prints nothing; an empty one is the header alone.
+    const { csvRow } = await import('./csv.js');
+    const header = csvRow(columns.map(headerOf));
+    line = (r, i) => `${i === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
+    empty = header;
+  } else {
+    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
+  }
   const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
   let count = 0;
   try {
-    if (mode === 'json') {
-      // '[' waits for the first record, so a list that fails before it prints nothing;
-      // one that fails midway leaves an unterminated array: invalid, never a short list.
-      for await (const r of source) {
-        await out.add(`${count === 0 ? '[\n' : ',\n'}${jsonText(r)}`);
-        count++;
-        onRecord?.(count);
-      }
-      await out.add(count === 0 ? '[]\n' : '\n]\n');
-    } else if (mode === 'jsonl') {
-      for await (const r of source) {
-        await out.add(`${jsonText(r)}\n`);
-        count++;
-        onRecord?.(count);
-      }
-    } else if (csv) {
-      // The header row waits for the first record, as '[' does: a list that fails
-      // before it prints nothing; an empty one is the header alone.
-      const header = csv.csvRow(columns.map(headerOf));
-      for await (const r of source) {
-        await out.add(`${count === 0 ? header : ''}${csv.csvRow(columns.map((c) => c.get(r)))}`);
-        count++;
-        onRecord?.(count);
-      }
-      if (count === 0) await out.add(header);
-    } else {
-      for await (const r of source) {
-        await out.add(`${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`);
-        count++;
-        onRecord?.(count);
-      }
+    // A page is written in one synchronous loop, waiting only for stdout to take a
+    // full chunk.
+    for await (const page of pages) {
+      for (const r of page) if (out.push(line(r, count++))) await out.flush();
+      onRecord?.(count);
     }
+    await out.add(count === 0 ? empty : last);
     await out.flush();
   } catch (err) {
     // What was already read is still shown (the rows before a failing page).

@@ -9,6 +9,7 @@
 
 import type { Clock, Io } from '../context.js';
 import { symbols, type Symbols } from './symbols.js';
+import { PAGES, type Paged } from './pages.js';
 
 /** Least time between two redraws: at most ten a second. */
 export const REDRAW_MS = 100;
@@ -138,8 +139,8 @@ export interface LongWork<T> extends AsyncIterable<T> {
   [LONG_WORK]: () => number | undefined;
 }
 
-export function longWork<T>(records: AsyncIterable<T>, total: () => number | undefined): LongWork<T> {
-  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [LONG_WORK]: total };
+export function longWork<T>(records: Paged<T>, total: () => number | undefined): LongWork<T> & Paged<T> {
+  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [PAGES]: () => records[PAGES](), [LONG_WORK]: total };
 }
 
 /** The total reader of a list marked as long work; undefined for any other list. */

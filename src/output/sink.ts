@@ -42,10 +42,19 @@ export class ChunkWriter {
 
   /** Adds text; writes a full chunk (waiting for drain) or schedules an idle flush. */
   async add(text: string): Promise<void> {
+    if (this.push(text)) return this.flush();
+  }
+
+  /**
+   * Adds text without waiting: true when a full chunk is ready, which the caller then
+   * flush()es. For a loop over a page of records: one await a chunk, not a record.
+   */
+  push(text: string): boolean {
     if (this.signal.aborted) throw new InterruptedError();
     this.chunk += text;
-    if (this.chunk.length >= CHUNK) return this.flush();
+    if (this.chunk.length >= CHUNK) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
+    return false;
   }
 
   /** Writes what is pending and waits for the stream to take it. */

@@ -1,14 +1,13 @@
 // The embedded sandbox behind `bo --sandbox` and the local `bo sandbox …` commands:
 // the server in-process over the state file in the data folder, seeded on first use.
 // Several `bo --sandbox` processes share that file safely (store.ts). `bo --sandbox`
-// reaches it over in-memory connections (connectEmbeddedSandbox); the `bo sandbox …`
-// admin commands, which use fetch, over a server on 127.0.0.1:0.
+// hands it each request in this process (connectEmbeddedSandbox); the `bo sandbox …`
+// admin commands, which use fetch, reach it over a server on 127.0.0.1:0.
 
-import { Agent } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from './seed.js';
-import { openInProcessSandbox, startSandbox } from './server.js';
+import { openInProcessSandbox, startSandbox, type SandboxAnswer, type SandboxRequest } from './server.js';
 import { Store } from './store.js';
 
 /**
@@ -57,33 +56,27 @@ export async function openEmbeddedSandbox(env: Record<string, string | undefined
 /**
  * The base URL `bo --sandbox` requests name (its --verbose trace, --dry-run): loopback,
  * which the client's base-URL policy accepts for http, though no request to it ever
- * leaves the process. An address, not "localhost": node:http's agent asks net.isIP()
- * of the host, and for a name that compiles its IPv6 pattern, ~4 ms (measured, Node 20).
+ * leaves the process.
  */
 export const IN_PROCESS_URL = 'http://127.0.0.1';
 
 export interface ConnectedSandbox {
   url: string;
   apiKey: EmbeddedSandbox['apiKey'];
-  /** Keep-alive agent whose connections go to the sandbox in memory; for the HTTP client. */
-  agent: Agent;
+  /** Answers a request in this process: the HTTP client's transport (src/api/http-attempt.ts directExchange). */
+  answer(request: SandboxRequest): Promise<SandboxAnswer>;
   close(): Promise<void>;
 }
 
-/** `bo --sandbox`: the sandbox in this process, reached through `agent` without a socket. */
+/** `bo --sandbox`: the sandbox in this process, without a server or a socket. */
 export async function connectEmbeddedSandbox(env: Record<string, string | undefined>): Promise<ConnectedSandbox> {
   const store = await openState(env);
   const sandbox = await openInProcessSandbox({ store, issuer: EMBEDDED_ISSUER, url: IN_PROCESS_URL });
   const { key, secret } = await store.read((db) => db.state.apiKey);
-  const agent = new Agent({ keepAlive: true });
-  agent.createConnection = () => sandbox.connect() as ReturnType<Agent['createConnection']>;
   return {
     url: sandbox.url,
     apiKey: { scheme: 'bo', key, secret },
-    agent,
-    close: async () => {
-      agent.destroy();
-      await sandbox.close();
-    },
+    answer: (request) => sandbox.answer(request),
+    close: () => sandbox.close(),
   };
 }

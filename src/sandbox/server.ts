@@ -1,10 +1,11 @@
-// The sandbox over node:http: transport (body limits, content types, D6 errors),
-// auth (D1, D2, D4), one store transaction per request, and the activity log.
+// The sandbox: transport (body limits, content types, D6 errors), auth (D1, D2, D4),
+// one store transaction per request, and the activity log. `answer` takes a request
+// as plain values and gives the response's status, headers and body text; a node:http
+// server (startSandbox) or, in `bo --sandbox`, the client itself (openInProcessSandbox)
+// carries them.
 
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { memorySocketPair, type MemorySocket } from './memory-socket.js';
 import { verifyBearer } from './auth-slice.js';
 import { HttpError } from './http-error.js';
 import { Deferred, matchPath, type AuthMode, type Reply, type Route, type RouteRequest, type ServerInfo } from './router.js';
@@ -45,7 +46,18 @@ const ROUTES: Route[] = [...tokenRoutes, ...crmRoutes, ...billingRoutes, ...emai
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const { host = '127.0.0.1', port = 0 } = options;
-  const { server, info } = await prepare(options);
+  const info = await prepare(options, true);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res, options.store, info, options.onEmail).catch((err) => {
+      if (!res.headersSent) write(res, plainAnswer({ status: 500, body: errorBody('server_error', String((err as Error)?.message ?? err)) }));
+      else res.destroy();
+    });
+  };
+  // https only when asked.
+  const server: HttpServer = options.tls
+    ? (await import('node:https')).createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : (await import('node:http')).createServer(handler);
+  server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -69,81 +81,103 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
 }
 
+/** A request as the sandbox reads it: what a node:http server would have parsed. */
+export interface SandboxRequest {
+  method: string;
+  /** The request-target: path and query, as written. */
+  target: string;
+  /** Lower-cased names. */
+  headers: Record<string, string | undefined>;
+  body: Buffer;
+  /** Who is calling, for the per-client rate limits (D10). */
+  clientKey: string;
+}
+
+/** A response as the sandbox writes it. */
+export interface SandboxAnswer {
+  status: number;
+  /** The reason phrase node:http would send with `status`. */
+  statusText: string;
+  headers: Record<string, string>;
+  /** UTF-8; empty for a response without a body. */
+  text: string;
+}
+
 export interface InProcessSandbox {
   /** The base URL requests name; no socket is ever opened for it. */
   url: string;
   store: Store;
-  /** A new connection to the server, in memory (an http.Agent's createConnection). */
-  connect(): Duplex;
+  answer(request: SandboxRequest): Promise<SandboxAnswer>;
   close(): Promise<void>;
 }
 
 /**
- * The same server, never listening: each connection is an in-memory socket pair whose
- * server end is handed to node:http as an accepted connection (memory-socket.ts). For
- * `bo --sandbox`, where client and server share the process: a loopback server loads
- * 13 more built-ins (net's listen path: cluster, child_process, dgram, dns…) and opens
- * two sockets; measured on Node 20, everything else the same, ~5 ms of wall and CPU
- * time of a `bo --sandbox accounts list` (~100 ms).
+ * The same sandbox without a server: `bo --sandbox` hands it each request as values and
+ * takes the answer back (src/api/http-attempt.ts directExchange), in this process. An
+ * HTTP server and client talking over an in-memory connection cost ~10 ms of a `bo
+ * --sandbox accounts list` (loading node:http's server and client, then framing and
+ * parsing each request and answer twice; measured on Node 20); a loopback server,
+ * ~5 ms more and two sockets.
  */
 export async function openInProcessSandbox(options: Omit<SandboxOptions, 'host' | 'port' | 'tls'> & { url: string }): Promise<InProcessSandbox> {
-  const { server, info } = await prepare(options);
+  const info = await prepare(options, false);
   info.url = options.url;
   if (!info.issuer) info.issuer = info.url;
-  const open = new Set<MemorySocket>();
   return {
     url: info.url,
     store: options.store,
-    connect() {
-      const [client, end] = memorySocketPair();
-      open.add(end);
-      end.once('close', () => open.delete(end));
-      server.emit('connection', end);
-      return client;
+    async answer(request) {
+      const size = request.body.length;
+      const body: BodyResult = size > MAX_BODY_BYTES ? tooLarge() : { ok: true, text: request.body.toString('utf8') };
+      return answer(request, body, options.store, info, options.onEmail);
     },
-    async close() {
-      for (const end of open) end.destroy();
-    },
+    async close() {},
   };
 }
 
-/** The server and what its routes see, before it listens (or not). */
-async function prepare(options: SandboxOptions): Promise<{ server: HttpServer; info: ServerInfo }> {
+/** What the routes see, before any request. */
+async function prepare(options: SandboxOptions, warm: boolean): Promise<ServerInfo> {
   const { store } = options;
   const info: ServerInfo = { url: '', issuer: options.issuer ?? '', apiKeyScheme: options.apiKeyScheme ?? 'bo', reseed: () => store.seeded() };
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res, store, info, options.onEmail).catch((err) => {
-      if (!res.headersSent) send(res, { status: 500, body: errorBody('server_error', String((err as Error)?.message ?? err)) });
-      else res.destroy();
-    });
-  };
-  // https only when asked: the embedded sandbox never loads the TLS stack.
-  const server = options.tls
-    ? (await import('node:https')).createServer({ cert: options.tls.cert, key: options.tls.key }, handler)
-    : createServer(handler);
-  server.keepAliveTimeout = 5_000;
-  // Accounts are the big list (100,000 with --accounts): index them before the first request.
-  await store.read((db) => db.warm('Account'));
-  return { server, info };
+  // Accounts are the big list (100,000 with --accounts): a server indexes them before
+  // the first request. Not in process: that serves one command, which may not need them.
+  if (warm) await store.read((db) => db.warm('Account'));
+  return info;
 }
 
 function errorBody(code: string, description: string): Record<string, unknown> {
   return { error: code, error_description: description };
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+/** Reason phrases of the statuses the sandbox sends, as node:http sends them. */
+const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  429: 'Too Many Requests', 500: 'Internal Server Error',
+};
+export const REASON_PHRASES: Readonly<Record<number, string>> = REASONS;
+
+/** A reply as it goes out: JSON text with its type and length, or no body. */
+function plainAnswer(reply: Omit<Reply, 'body'> & { body?: unknown }): SandboxAnswer {
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...reply.headers };
-  if (reply.body === undefined) {
-    res.writeHead(reply.status, headers).end();
-    return;
-  }
+  const statusText = REASONS[reply.status] ?? '';
+  if (reply.body === undefined) return { status: reply.status, statusText, headers, text: '' };
   const text = JSON.stringify(reply.body);
   headers['content-type'] = 'application/json; charset=utf-8';
   headers['content-length'] = String(Buffer.byteLength(text));
-  res.writeHead(reply.status, headers).end(text);
+  return { status: reply.status, statusText, headers, text };
+}
+
+function write(res: ServerResponse, answer: SandboxAnswer): void {
+  res.writeHead(answer.status, answer.headers).end(answer.text === '' ? undefined : answer.text);
 }
 
 type BodyResult = { ok: true; text: string } | { ok: false; reply: Reply };
+
+function tooLarge(): BodyResult {
+  return { ok: false, reply: { status: 413, body: errorBody('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`) } };
+}
 
 /** Reads the whole body; past the limit it keeps draining (so the client sees the 413) but stops storing. */
 function readBody(req: IncomingMessage): Promise<BodyResult> {
@@ -155,11 +189,7 @@ function readBody(req: IncomingMessage): Promise<BodyResult> {
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('error', reject);
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) {
-        resolve({ ok: false, reply: { status: 413, body: errorBody('payload_too_large', `request body is larger than ${MAX_BODY_BYTES} bytes`) } });
-      } else resolve({ ok: true, text: Buffer.concat(chunks).toString('utf8') });
-    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? tooLarge() : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
   });
 }
 
@@ -177,9 +207,9 @@ function findRoute(method: string, path: string): { route: Route; params: Record
   return { status: 404, body: errorBody('not_found', `no such endpoint: ${method} ${path}`) };
 }
 
-function parseJson(req: IncomingMessage, text: string): { body: unknown } | Reply {
+function parseJson(contentType: string | undefined, text: string): { body: unknown } | Reply {
   if (text.length === 0) return { body: undefined };
-  const type = String(req.headers['content-type'] ?? '');
+  const type = String(contentType ?? '');
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
     return { status: 415, body: errorBody('unsupported_media_type', `a request body must be application/json, got ${type === '' ? 'no Content-Type' : JSON.stringify(type)}`) };
   }
@@ -190,23 +220,35 @@ function parseJson(req: IncomingMessage, text: string): { body: unknown } | Repl
   }
 }
 
+/** A request that came over node:http: read, answered, written back. */
 async function handle(req: IncomingMessage, res: ServerResponse, store: Store, info: ServerInfo, onEmail?: (m: Mail) => void): Promise<void> {
+  const request: SandboxRequest = {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    headers: req.headers as Record<string, string | undefined>,
+    body: Buffer.alloc(0),
+    clientKey: req.socket.remoteAddress ?? 'unknown',
+  };
+  // §1/§7 301 (answer): no body to read.
+  if (req.headers['x-forwarded-proto'] === 'http') req.resume();
+  const body = req.headers['x-forwarded-proto'] === 'http' ? ({ ok: true, text: '' } as const) : await readBody(req);
+  write(res, await answer(request, body, store, info, onEmail));
+}
+
+async function answer(req: SandboxRequest, body: BodyResult, store: Store, info: ServerInfo, onEmail?: (m: Mail) => void): Promise<SandboxAnswer> {
   // The request-target is a path, taken as written: resolved against a base, "//x/…"
   // would name a host (and an absolute-form "http://x/…" another server).
-  const target = req.url ?? '/';
+  const target = req.target;
   const url = new URL(`http://sandbox.invalid${target.startsWith('/') ? target : `/${target}`}`);
-  const method = (req.method ?? 'GET').toUpperCase();
+  const method = req.method.toUpperCase();
   const path = url.pathname;
   // §1/§7 301: behind a TLS proxy a plain-HTTP request is redirected. The sandbox itself
   // speaks HTTP on loopback (D3), so it redirects only a request a proxy marked as http.
   if (req.headers['x-forwarded-proto'] === 'http') {
-    req.resume();
-    const location = `https://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-    res.writeHead(301, { location, 'content-length': '0' }).end();
-    return;
+    const location = `https://${req.headers.host ?? 'localhost'}${target}`;
+    return { status: 301, statusText: REASONS[301]!, headers: { location, 'content-length': '0' }, text: '' };
   }
   const logged = path.startsWith('/api/v1/') && url.searchParams.get('donotlog') !== '1';
-  const body = await readBody(req);
 
   // Routing and body-size refusals come first; a malformed body is reported only to
   // a caller who passed authentication.
@@ -214,10 +256,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
     if (!body.ok) return body.reply;
     const found = findRoute(method, path);
     if (!('route' in found)) return found;
-    return { ...found, parsed: parseJson(req, body.text) };
+    return { ...found, parsed: parseJson(req.headers['content-type'], body.text) };
   })();
 
-  const clientKey = req.socket.remoteAddress ?? 'unknown';
+  const clientKey = req.clientKey;
   let mails: readonly Mail[] = [];
   const reply = await store.transact((tx) => {
     let result: Reply;
@@ -246,8 +288,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
   for (const mail of mails) onEmail?.(mail);
   if (reply.body instanceof Deferred) {
     const build = reply.body.build;
-    send(res, { ...reply, body: await store.read((db) => build(db)) });
-  } else send(res, reply);
+    return plainAnswer({ ...reply, body: await store.read((db) => build(db)) });
+  }
+  return plainAnswer(reply);
 }
 
 /** Checks the Authorization header for the route's mode; returns who is calling. */

@@ -7,6 +7,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { withFileLock } from '../files/locked-file.js';
+import type { Kind, Rec } from './schema.js';
 import type { State } from './state.js';
 
 const STALE_MS = 30_000;
@@ -46,7 +47,7 @@ export function readState(path: string): State | undefined {
   }
   let state: State;
   try {
-    state = JSON.parse(text) as State;
+    state = parseState(text);
   } catch (err) {
     // Our writes are atomic, so this is an edit from outside: say how to start over.
     throw new Error(`the sandbox state file ${path} is not valid JSON (${(err as Error).message}); delete it to start over`);
@@ -55,10 +56,67 @@ export function readState(path: string): State | undefined {
   return state;
 }
 
+/**
+ * The file is one JSON value, laid out by writeStateAtomically so that each kind of
+ * record sits on a line of its own after a first line with everything else:
+ *
+ *   {"format":"bo-sandbox/1","version":7,…,"records":{
+ *   "Account":{…}
+ *   ,"Person":{…}
+ *   }}
+ *
+ * JSON.stringify never writes a raw line break, so the lines are found without
+ * parsing; each kind is parsed when first read. Measured on Node 20: `bo --sandbox
+ * accounts list` parsed 415 KB of records to use the 55 KB of accounts. Any other
+ * layout (an older file, an edit) is parsed whole.
+ */
+const RECORDS_HEAD = ',"records":{';
+
+/** The text of each kind not read yet, by records object: written back as it was read. */
+const unread = new WeakMap<object, Map<string, string>>();
+
+function parseState(text: string): State {
+  const lines = text.split('\n');
+  const head = lines[0]!;
+  if (lines.length < 2 || !head.endsWith(RECORDS_HEAD) || lines.at(-1) !== '}}') return JSON.parse(text) as State;
+  const state = JSON.parse(`${head.slice(0, -RECORDS_HEAD.length)}}`) as State;
+  const records: State['records'] = {};
+  const texts = new Map<string, string>();
+  unread.set(records, texts);
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = lines[i]!.startsWith(',') ? lines[i]!.slice(1) : lines[i]!;
+    const colon = line.indexOf('":');
+    if (!line.startsWith('"') || colon < 0) return JSON.parse(text) as State;
+    const kind = JSON.parse(line.slice(0, colon + 1)) as Kind;
+    const body = line.slice(colon + 2);
+    texts.set(kind, body);
+    let value: Record<string, Rec> | undefined;
+    Object.defineProperty(records, kind, {
+      enumerable: true,
+      configurable: true,
+      // Once read, the caller may change it: from then on it is written from the value.
+      get: () => {
+        texts.delete(kind);
+        return (value ??= JSON.parse(body) as Record<string, Rec>);
+      },
+      set: (next: Record<string, Rec>) => {
+        texts.delete(kind);
+        value = next;
+      },
+    });
+  }
+  state.records = records;
+  return state;
+}
+
 export function writeStateAtomically(path: string, state: State): void {
-  // `format` and `version` first, whatever order the object was built in (readVersion).
-  const { format, version, ...rest } = state;
-  writeFileAtomic(path, JSON.stringify({ format, version, ...rest }));
+  // `format` and `version` first, whatever order the object was built in (readVersion);
+  // then each kind of record on its own line (parseState).
+  const { format, version, records, ...rest } = state;
+  const head = JSON.stringify({ format, version, ...rest });
+  const texts = unread.get(records);
+  const kinds = Object.keys(records).map((kind) => `${JSON.stringify(kind)}:${texts?.get(kind) ?? JSON.stringify(records[kind as Kind])}`);
+  writeFileAtomic(path, `${head.slice(0, -1)}${RECORDS_HEAD}\n${kinds.join('\n,')}\n}}`);
 }
 
 /** Removes temp files left by a crashed writer (never the live file). */

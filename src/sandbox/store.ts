@@ -41,7 +41,10 @@ export class Store {
   static async file(options: StoreOptions & { file: string }): Promise<Store> {
     const store = new Store(options);
     removeStaleTemps(options.file);
-    await store.transact(() => undefined);
+    // A state on disk is read without the lock (every write is an atomic rename); only
+    // a missing one, or one that may be reseeded, is made under it.
+    if (options.reseedOnMismatch || readVersion(options.file) === undefined) await store.transact(() => undefined);
+    else await store.read(() => undefined);
     return store;
   }
 

@@ -1,7 +1,8 @@
-// `bo --sandbox` reaches the embedded sandbox over in-memory connections, never a
-// socket (src/sandbox/memory-socket.ts), while the client's HTTP core runs as against
-// any server: reads, writes, refusals, --verbose, paging and sign-in behave as before.
-// (`bo sandbox serve` and the tests' sandboxes stay real HTTP servers.)
+// `bo --sandbox` hands each request to the embedded sandbox in its own process, never
+// over a socket or an HTTP server (src/api/http-attempt.ts directExchange), while the
+// client's HTTP core runs as against any server: reads, writes, refusals, --verbose,
+// paging, sign-in, time limits, Ctrl-C and the size cap behave as before. (`bo sandbox
+// serve` and the tests' sandboxes stay real HTTP servers.)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,48 +131,57 @@ describe.skipIf(!strace)('the built bo --sandbox, traced', () => {
   });
 });
 
-describe('the in-memory connection under the HTTP core', () => {
-  // A bare node:http server fed through memorySocketPair, as the embedded sandbox is.
-  async function clientOf(handler: import('node:http').RequestListener, timeoutMs = 5_000) {
-    const http = await import('node:http');
-    const { memorySocketPair } = await import('../../src/sandbox/memory-socket.js');
+describe('the direct exchange under the HTTP core', () => {
+  type Answer = { status: number; statusText: string; headers: Record<string, string>; text: string };
+  async function clientOf(server: (req: import('../../src/api/http-attempt.js').DirectRequest) => Promise<Answer>, options: { timeoutMs?: number; signal?: AbortSignal; maxResponseBytes?: number } = {}) {
+    const { directExchange } = await import('../../src/api/http-attempt.js');
     const { createHttpClient } = await import('../../src/api/http.js');
-    const server = http.createServer(handler);
-    const agent = new http.Agent({ keepAlive: true });
-    agent.createConnection = () => {
-      const [client, end] = memorySocketPair();
-      server.emit('connection', end);
-      return client as unknown as import('node:net').Socket;
-    };
-    return createHttpClient({ baseUrl: 'http://127.0.0.1', credential: null, apiKeyScheme: 'bo', timeoutMs, maxRetries: 0, noLog: false, agent });
+    return createHttpClient({
+      baseUrl: 'http://127.0.0.1', credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo', timeoutMs: options.timeoutMs ?? 5_000,
+      maxRetries: 0, noLog: false, signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
+    });
   }
+  const json = (status: number, body: unknown): Answer => ({ status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
 
-  it('keeps one connection alive across requests', async () => {
-    const peers = new Set<unknown>();
-    const client = await clientOf((req, res) => {
-      peers.add(req.socket);
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ path: req.url }));
+  it('hands over method, path and query, headers and body, and reads the answer as from a socket', async () => {
+    const seen: unknown[] = [];
+    const client = await clientOf(async (req) => {
+      seen.push({ method: req.method, target: req.target, auth: req.headers.authorization, type: req.headers['content-type'], body: req.body.toString() });
+      return json(200, { ok: true });
     });
-    for (const path of ['/a', '/b', '/c']) expect((await client.request({ method: 'GET', path })).body).toEqual({ path: `/api/v1${path}` });
-    expect(peers.size).toBe(1);
-    client.close();
+    expect((await client.request({ method: 'POST', path: '/email/lists', query: { a: '1' }, body: { Name: 'x' } })).body).toEqual({ ok: true });
+    expect(seen).toEqual([{ method: 'POST', target: '/api/v1/email/lists?a=1', auth: 'bo k:s', type: 'application/json', body: '{"Name":"x"}' }]);
+    await expect(clientOf(async () => json(404, { error: 'not_found', error_description: 'no such thing' })).then((c) => c.request({ method: 'GET', path: '/x' })))
+      .rejects.toMatchObject({ status: 404, message: expect.stringContaining('no such thing') });
   });
 
-  it('an answer cut short by the server is a network error, as over a socket', async () => {
-    const client = await clientOf((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
-      res.write('{"partial":');
-      setImmediate(() => res.destroy());
-    });
-    await expect(client.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 'network', message: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1\/api\/v1\/x failed/) });
-    client.close();
-  });
-
-  it('a server that never answers times out, as over a socket', async () => {
-    const client = await clientOf(() => {}, 200);
+  it('a sandbox that never answers times out, as over a socket', async () => {
+    const client = await clientOf(() => new Promise(() => {}), { timeoutMs: 200 });
     await expect(client.request({ method: 'GET', path: '/slow' })).rejects.toMatchObject({ code: 'timeout' });
-    client.close();
+  });
+
+  it('Ctrl-C while the sandbox works ends the request at once', async () => {
+    const controller = new AbortController();
+    const client = await clientOf(() => new Promise(() => {}), { signal: controller.signal });
+    const pending = client.request({ method: 'GET', path: '/slow' });
+    setTimeout(() => controller.abort(), 20);
+    const { ExitCode } = await import('../../src/output/errors.js');
+    await expect(pending).rejects.toMatchObject({ message: 'interrupted', exitCode: ExitCode.interrupted });
+  });
+
+  it('an answer past the size cap is dropped, and a sandbox that fails reads as a broken connection', async () => {
+    const big = await clientOf(async () => json(200, { text: 'x'.repeat(2000) }), { maxResponseBytes: 1000 });
+    await expect(big.request({ method: 'GET', path: '/big' })).rejects.toMatchObject({ code: 'too_large' });
+    const broken = await clientOf(async () => {
+      throw new Error('state file gone');
+    });
+    await expect(broken.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 'network', message: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1\/api\/v1\/x failed/) });
+  });
+
+  it('the sandbox reason phrases are the ones node:http sends', async () => {
+    const http = await import('node:http');
+    const { REASON_PHRASES } = await import('../../src/sandbox/server.js');
+    for (const [status, text] of Object.entries(REASON_PHRASES)) expect(text, status).toBe(http.STATUS_CODES[Number(status)]);
   });
 });
 
@@ -185,12 +195,12 @@ describe('what the built bo --sandbox loads', () => {
     return /BUILTINS (.*)\n/.exec(r.stderr)![1]!.split(' ');
   }
 
-  it('neither seeding nor reading loads crypto, zlib, os, child_process, the net listen path or the ESM loader', () => {
+  it('neither seeding nor reading loads node:http, crypto, zlib, os, child_process, the net listen path or the ESM loader', () => {
     const { env } = fresh();
     for (const run of ['seeds', 'reads']) {
       const loaded = builtinsOf(['--sandbox', 'accounts', 'list', '--limit', '2'], env as Record<string, string>);
-      expect(loaded, run).toContain('http'); // the client's HTTP core runs
-      for (const unwanted of ['crypto', 'zlib', 'os', 'child_process', 'cluster', 'dgram', 'dns', 'internal/fs/promises', 'internal/modules/esm/translators']) {
+      expect(loaded, run).toContain('vm'); // the bundle did load: the list is whole
+      for (const unwanted of ['http', '_http_client', '_http_server', 'crypto', 'zlib', 'os', 'child_process', 'cluster', 'dgram', 'dns', 'internal/fs/promises', 'internal/modules/esm/translators']) {
         expect(loaded, `${run}: ${unwanted}`).not.toContain(unwanted);
       }
     }

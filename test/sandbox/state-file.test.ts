@@ -131,10 +131,11 @@ describe('reading', () => {
     const a = await openFile(file);
     await a.transact((tx) => tx.put('EmailList', { Uid: 'l1', _objectType: 'EmailList', Name: 'AAAA' }));
     const before = statSync(file);
-    const state = JSON.parse(readFileSync(file, 'utf8'));
-    state.records.EmailList.l1.Name = 'BBBB';
-    state.version += 1;
-    const text = JSON.stringify(state);
+    const old = readFileSync(file, 'utf8');
+    const version = Number(/"version":(\d+)/.exec(old)![1]);
+    expect(String(version + 1)).toHaveLength(String(version).length);
+    const text = old.replace('"Name":"AAAA"', '"Name":"BBBB"').replace(`"version":${version},`, `"version":${version + 1},`);
+    expect(text).not.toBe(old);
     expect(Buffer.byteLength(text)).toBe(before.size);
     writeFileSync(file, text);
     utimesSync(file, before.atime, before.mtime);
@@ -160,6 +161,77 @@ describe('reading', () => {
     } finally {
       parse.mockRestore();
     }
+  });
+});
+
+describe('the layout: one kind of record a line, each parsed when first read', () => {
+  const parsesOf = async <T>(fn: () => Promise<T>) => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const value = await fn();
+      return { value, texts: parse.mock.calls.map(([text]) => String(text)) };
+    } finally {
+      parse.mockRestore();
+    }
+  };
+
+  it('is one JSON value with every record, each kind on its own line', async () => {
+    const file = join(dir, 'layout.json');
+    const store = await openFile(file);
+    await store.transact((tx) => tx.put('EmailList', { Uid: 'l1', _objectType: 'EmailList', Name: 'one' }));
+    const text = readFileSync(file, 'utf8');
+    const whole = JSON.parse(text);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^\{"format":"bo-sandbox\/1","version":\d+,.*,"records":\{$/);
+    expect(lines.at(-1)).toBe('}}');
+    const kinds = lines.slice(1, -1).map((line) => /^,?"(\w+)":\{/.exec(line)![1]);
+    expect(kinds.sort()).toEqual(Object.keys(whole.records).sort());
+    expect(whole.records.EmailList.l1.Name).toBe('one');
+    expect(Object.keys(whole.records.Account)).toHaveLength(params.accounts);
+  });
+
+  it('a store opened on it parses only the kinds a request reads', async () => {
+    const file = join(dir, 'lazy.json');
+    await openFile(file);
+    const invoiceLine = readFileSync(file, 'utf8').split('\n').find((line) => /^,?"Invoice":/.test(line))!;
+    const invoices = invoiceLine.slice(invoiceLine.indexOf(':') + 1);
+    const { value, texts } = await parsesOf(async () => {
+      const store = await openFile(file);
+      return store.read((db) => db.all('Account').map((a) => a.Name));
+    });
+    expect(value).toHaveLength(params.accounts);
+    expect(texts.some((t) => t.includes('"_objectType":"Account"'))).toBe(true);
+    expect(texts).not.toContain(invoices);
+    expect(texts.some((t) => t.includes('"_objectType":"Invoice"'))).toBe(false);
+    // and what was never read is still there, whole, to read later
+    const store = await openFile(file);
+    expect(await store.read((db) => db.all('Invoice').length)).toBe(Object.keys(JSON.parse(invoices)).length);
+  });
+
+  it('a write keeps the text of the kinds it did not read, and another process reads it all back', async () => {
+    const file = join(dir, 'keep.json');
+    await openFile(file);
+    const line = (text: string, kind: string) => text.split('\n').find((l) => new RegExp(`^,?"${kind}":`).test(l))!.replace(/^,/, '');
+    const before = readFileSync(file, 'utf8');
+    const store = await openFile(file);
+    await store.transact((tx) => tx.put('EmailList', { Uid: 'kept', _objectType: 'EmailList', Name: 'kept' }));
+    const after = readFileSync(file, 'utf8');
+    expect(line(after, 'Invoice')).toBe(line(before, 'Invoice'));
+    expect(line(after, 'EmailList')).not.toBe(line(before, 'EmailList'));
+    expect(JSON.parse(after).records.Invoice).toEqual(JSON.parse(before).records.Invoice);
+    const other = await openFile(file);
+    expect(await other.read((db) => db.get('EmailList', 'kept')?.Name)).toBe('kept');
+  });
+
+  it('still reads a file of one line (an earlier layout, or an edit)', async () => {
+    const file = join(dir, 'one-line.json');
+    await openFile(file);
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    state.records.Account[Object.keys(state.records.Account)[0]!].Name = 'Edited by hand';
+    writeFileSync(file, JSON.stringify(state));
+    const store = await openFile(file);
+    expect(await store.read((db) => db.all('Account').some((a) => a.Name === 'Edited by hand'))).toBe(true);
+    expect(await store.read((db) => db.all('Invoice').length)).toBe(Object.keys(state.records.Invoice).length);
   });
 });
 

@@ -1,0 +1,50 @@
+// A list that can also be read a page at a time. The API walk (paginate.ts) makes
+// them; printList writes each page in one synchronous loop. Read record by record, an
+// export of 100,000 accounts went through several async generators, a promise and an
+// abort listener for every record: measured on Node 20, that per-record machinery
+// and the garbage it left were a third of the CPU time of `--all --jsonl`.
+
+export const PAGES = Symbol('pages');
+
+/** The records of a list, one by one, or (PAGES) a page at a time. */
+export interface Paged<T> extends AsyncIterable<T> {
+  [PAGES](): AsyncIterable<readonly T[]>;
+}
+
+/** A list from its pages: read whole, or record by record as any async iterable. */
+export function paged<T>(pages: () => AsyncIterable<readonly T[]>): Paged<T> {
+  return {
+    [PAGES]: pages,
+    async *[Symbol.asyncIterator]() {
+      for await (const page of pages()) yield* page;
+    },
+  };
+}
+
+/** Records in groups of this many when a plain iterable has no pages of its own. */
+const GROUP = 100;
+
+/**
+ * `source` a page at a time: its own pages when it has them; a synchronous list in
+ * groups of 100; any other async list one record at a time (each as a page of one).
+ */
+export function pagesOf<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
+  const own = (source as Partial<Paged<T>>)[PAGES];
+  if (typeof own === 'function') return own.call(source);
+  if (Symbol.iterator in source) return groups(source as Iterable<T>);
+  return (async function* () {
+    for await (const record of source as AsyncIterable<T>) yield [record];
+  })();
+}
+
+function* groups<T>(source: Iterable<T>): Generator<T[]> {
+  let group: T[] = [];
+  for (const record of source) {
+    group.push(record);
+    if (group.length === GROUP) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length > 0) yield group;
+}
