@@ -4,7 +4,7 @@
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
 import { redactText, scrubValues } from './redact.js';
-import { neutralise } from '../output/neutralise.js';
+import { isPlainJsonText, markPlain, neutralise } from '../output/neutralise.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -73,7 +73,9 @@ export function parseBody(status: number, headers: Record<string, string>, raw: 
       if (saysJson) return { kind: 'malformed', text };
       return { kind: 'text', text };
     }
-    return valueNestsDeeperThan(value, MAX_JSON_DEPTH) ? tooDeep : { kind: 'json', value };
+    if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) return tooDeep;
+    if (isPlainJsonText(raw)) markPlain(value);
+    return { kind: 'json', value };
   }
   return { kind: 'text', text };
 }

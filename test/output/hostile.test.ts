@@ -102,6 +102,20 @@ describe('hostile API text in JSON output', () => {
     expect(JSON.parse(r.stdout)).toEqual(listed);
   });
 
+  it('--jsonl escapes them from a page written in ASCII with \\u escapes too (no fast path for it)', async () => {
+    const ascii = JSON.stringify(page).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(ascii).toMatch(/^[\x00-\x7e]*$/);
+    server.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(ascii);
+    });
+    const r = await runBo(['--jsonl', 'accounts', 'list'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(UNSAFE_IN_JSON);
+    expect(r.stdout).toContain('\\u202e');
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(listed);
+  });
+
   it('--jsonl escapes them and each line parses back to its record', async () => {
     server.script(reply.json(200, page));
     const r = await runBo(['--jsonl', 'accounts', 'list'], { env: env() });

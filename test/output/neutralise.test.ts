@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonText, neutralise } from '../../src/output/neutralise.js';
+import { isPlainJsonText, jsonText, neutralise } from '../../src/output/neutralise.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases, escapedCases, keptCases, sequenceCases } from './hostile-text.js';
 
 describe('neutralise (text output)', () => {
@@ -58,6 +58,23 @@ describe('jsonText (--json, --jsonl, bo api)', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('plain JSON text (a page the server sent without escapes or non-ASCII)', () => {
+  it('is told apart by its bytes: any text that passes holds nothing jsonText escapes', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, ascii) => {
+        // as a server may write it: non-ASCII raw, or every non-ASCII character as \uXXXX
+        const raw = JSON.stringify(value);
+        const text = ascii ? raw.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : raw;
+        if (!isPlainJsonText(Buffer.from(text, 'utf8'))) return;
+        expect(JSON.stringify(JSON.parse(text))).not.toMatch(UNSAFE_IN_JSON);
+      }),
+      { numRuns: 2000 },
+    );
+    for (const text of ['{"a":"\\u202e"}', '{"a":"\u202e"}', '{"a":"\u007f"}', '{"é":1}']) expect(isPlainJsonText(Buffer.from(text)), text).toBe(false);
+    expect(isPlainJsonText(Buffer.from('{"a":"tab\\tnew\\nline \\"q\\" \\\\ /"}'))).toBe(true);
   });
 });
 
