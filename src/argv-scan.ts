@@ -1,5 +1,6 @@
 // What a plain scan of argv tells before commander parses it: the command word (the
-// group, or a top-level verb) and the -p/--profile value. Start-up uses it to do less
+// group, or a top-level verb), the word after it (a group's verb, or an argument) and
+// the -p/--profile value. Start-up uses it to do less
 // (src/main.ts builds only the named group's commands; bin/bo.js starts the keychain
 // read of the profile early). Only a guess: a caller falls back to the full way when
 // the scan finds nothing it knows, and commander stays the judge of the arguments.
@@ -7,8 +8,9 @@
 /** Global options that take a value (src/program.ts addGlobalOptions; test/argv-scan.test.ts keeps them in step). */
 export const GLOBAL_VALUE_OPTIONS: readonly string[] = ['-p', '--profile', '--base-url', '--timeout', '--max-retries'];
 
-export function scanArgv(argv: readonly string[]): { command?: string; profile?: string; help: boolean } {
+export function scanArgv(argv: readonly string[]): { command?: string; verb?: string; profile?: string; help: boolean } {
   let command: string | undefined;
+  let verb: string | undefined;
   let profile: string | undefined;
   let help = false;
   for (let i = 0; i < argv.length; i++) {
@@ -20,6 +22,7 @@ export function scanArgv(argv: readonly string[]): { command?: string; profile?:
     else if (/^-p[^-]/.test(arg)) profile = arg.slice(2);
     else if (GLOBAL_VALUE_OPTIONS.includes(arg)) i++;
     else if (!arg.startsWith('-') && command === undefined) command = arg;
+    else if (!arg.startsWith('-') && verb === undefined) verb = arg;
   }
-  return { command, profile, help };
+  return { command, verb, profile, help };
 }

@@ -15,9 +15,9 @@ describe('argv scan', () => {
   });
 
   it('finds the command word past global options and their values', () => {
-    expect(scanArgv(['-p', 'accounts', '--base-url', 'http://x', 'addons', 'expire'])).toEqual({ command: 'addons', profile: 'accounts', help: false });
+    expect(scanArgv(['-p', 'accounts', '--base-url', 'http://x', 'addons', 'expire'])).toEqual({ command: 'addons', verb: 'expire', profile: 'accounts', help: false });
     expect(scanArgv(['-pprod', '--json', 'accounts', '-h'])).toEqual({ command: 'accounts', profile: 'prod', help: true });
-    expect(scanArgv(['--profile=stage', '--timeout', '5', 'api', '/x'])).toEqual({ command: 'api', profile: 'stage', help: false });
+    expect(scanArgv(['--profile=stage', '--timeout', '5', 'api', '/x'])).toEqual({ command: 'api', verb: '/x', profile: 'stage', help: false });
     expect(scanArgv(['--', '-p', 'x'])).toEqual({ command: undefined, profile: undefined, help: false });
   });
 });
@@ -45,6 +45,22 @@ describe('the tree built for one group', () => {
       const text = r.stdout + r.stderr;
       for (const group of new Set(commands.filter((d) => !d.hidden).map((d) => d.path[0]))) expect(text, `${argv.join(' ')}: ${group}`).toContain(`  ${group}`);
     }
+  });
+
+  it('a command built alone says what it says in the whole tree: help, a wrong option, too many arguments', async () => {
+    // `bo help accounts list` builds the whole tree (help is not a group); `bo accounts list …` builds the one command.
+    const alone = await runBo(['accounts', 'list', '--help']);
+    const whole = await runBo(['help', 'accounts', 'list']);
+    expect(alone.code).toBe(0);
+    expect(alone.stdout).toMatch(/^Usage: bo accounts list /);
+    expect(alone.stdout).toBe(whole.stdout);
+    const wrong = await runBo(['accounts', 'list', '--limt', '5']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("unknown option '--limt'");
+    expect(wrong.stderr).toContain('(Did you mean --limit?)');
+    const extra = await runBo(['accounts', 'get', 'acc_1', 'acc_2']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toMatch(/too many arguments/);
   });
 
   it('reads a value-taking global option after the command word as before', async () => {

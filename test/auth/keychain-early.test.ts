@@ -115,7 +115,7 @@ describe('the early keychain read', () => {
   });
 
   it('finds the command word past global options and their values', () => {
-    expect(scanArgv(['-p', 'accounts', '--base-url', 'http://x', 'addons', 'expire'])).toEqual({ command: 'addons', profile: 'accounts', help: false });
+    expect(scanArgv(['-p', 'accounts', '--base-url', 'http://x', 'addons', 'expire'])).toEqual({ command: 'addons', verb: 'expire', profile: 'accounts', help: false });
     expect(scanArgv(['-pprod', '--json', 'accounts', '-h'])).toEqual({ command: 'accounts', profile: 'prod', help: true });
     expect(scanArgv(['--', '-p', 'x'])).toEqual({ command: undefined, profile: undefined, help: false });
   });
