@@ -56,13 +56,14 @@ if (help) {
     });
   }
 } else {
-  // A command that reads its credential from the keychain: start that read now, so the
-  // helper process runs while the bundle loads (src/auth/stores/keychain-early.ts).
-  // Not with a credential in the environment, which wins and needs no keychain.
+  // A command that reads its credential from the keychain: start that read now, so it
+  // runs while the bundle loads (src/auth/stores/keychain-early.ts, which decides; it
+  // loads with its own code cache). Not with a credential in the environment, which
+  // wins and needs no keychain.
   const env = process.env;
   if (!env.BO_TOKEN && !env.BO_API_KEY && !env.BO_API_SECRET) {
     try {
-      const stop = require('../dist/keychain-early.cjs').startEarlyKeychainRead(argv, env, () => require.resolve('@napi-rs/keyring'));
+      const stop = loadBundle('keychain-early.cjs').startEarlyKeychainRead(argv, env, () => require.resolve('@napi-rs/keyring'));
       if (stop) process.on('exit', stop); // an early read nobody took must not outlive `bo`
     } catch {
       // not built, or no keychain module: the keychain is read the usual way

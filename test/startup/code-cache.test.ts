@@ -21,21 +21,24 @@ describe('the code cache of the bundle', () => {
     const { cache, env } = fresh();
     const first = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
-    // One for dist/bo.cjs and one for the sandbox it loaded (dist/lazy/sandbox.cjs).
+    // One for dist/bo.cjs, one for the sandbox it loaded (dist/lazy/sandbox.cjs) and one
+    // for the file that decides on an early keychain read (dist/keychain-early.cjs).
     const name = `code-${process.version}-${process.arch}-${buildId()}-accounts.v8`;
     const sandbox = name.replace('.v8', '.sandbox.v8');
-    expect(cacheFiles(cache)).toEqual([sandbox, name]);
-    for (const file of [name, sandbox]) expect(statSync(join(cache, 'bo', file)).mode & 0o777).toBe(0o600);
+    const early = name.replace('.v8', '.keychain-early.v8');
+    expect(cacheFiles(cache)).toEqual([early, sandbox, name]);
+    for (const file of [name, sandbox, early]) expect(statSync(join(cache, 'bo', file)).mode & 0o777).toBe(0o600);
     expect(statSync(join(cache, 'bo')).mode & 0o777).toBe(0o700);
-    const made = [name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs);
+    const made = [name, sandbox, early].map((file) => statSync(join(cache, 'bo', file)).mtimeMs);
 
     const second = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(second).toEqual(first);
-    expect([name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs)).toEqual(made); // used, not made again
+    expect([name, sandbox, early].map((file) => statSync(join(cache, 'bo', file)).mtimeMs)).toEqual(made); // used, not made again
 
     const config = await runBin(['config', 'list'], { env });
     expect(config.code).toBe(0);
-    expect(cacheFiles(cache)).toEqual([sandbox, name, name.replace('-accounts.v8', '-config.v8')]);
+    const configName = name.replace('-accounts.v8', '-config.v8');
+    expect(cacheFiles(cache)).toEqual([early, sandbox, name, configName.replace('.v8', '.keychain-early.v8'), configName]);
   });
 
   it('is ignored and replaced when it is garbage, and the run is the same', async () => {
@@ -63,7 +66,9 @@ describe('the code cache of the bundle', () => {
     writeFileSync(join(cache, 'bo', otherNode), 'x');
     expect((await runBin(['--sandbox', 'accounts', 'list', '--limit', '1'], { env })).code).toBe(0);
     const current = `code-${process.version}-${process.arch}-${buildId()}`;
-    expect(cacheFiles(cache)).toEqual([otherNode, `${current}-accounts.sandbox.v8`, `${current}-accounts.v8`, `${current}-config.v8`].sort());
+    expect(cacheFiles(cache)).toEqual(
+      [otherNode, ...['accounts.sandbox', 'accounts', 'accounts.keychain-early', 'config', 'config.keychain-early'].map((n) => `${current}-${n}.v8`)].sort(),
+    );
   });
 
   it('changes nothing a user sees when the cache folder cannot be written', async () => {
