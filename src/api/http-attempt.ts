@@ -5,6 +5,7 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { collectGarbage } from '../output/heap.js';
 
 export interface RawResponse {
   status: number;
@@ -68,20 +69,8 @@ let heldByAll = 0;
  * does, so a batch dropping one oversized answer after another would hold several caps'
  * worth of garbage. Only this rare path asks for a collection (a server gone wrong).
  */
-let collectGarbage: (() => void) | null | undefined;
 function reclaim(): void {
-  if (collectGarbage === undefined) {
-    try {
-      // Loaded here, on this rare path only, and synchronously (the buffers go now).
-      const v8 = process.getBuiltinModule('node:v8') as typeof import('node:v8');
-      const vm = process.getBuiltinModule('node:vm') as typeof import('node:vm');
-      v8.setFlagsFromString('--expose-gc');
-      collectGarbage = vm.runInNewContext('gc') as () => void;
-    } catch {
-      collectGarbage = null;
-    }
-  }
-  collectGarbage?.();
+  collectGarbage();
 }
 
 /** How a request reaches the server: `exchange` (node:http), or `directExchange`. */

@@ -135,12 +135,12 @@ function headerOf(c: Column): string {
  * is told of each record in the writing loop itself: no extra layer per record.
  */
 async function listProgress(ctx: Context, records: unknown) {
-  const { longWorkTotal, progressWanted, startProgress } = await import('./progress.js');
+  const { longWorkTotal, startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
   if (!total) return undefined;
   // Started (and ended) even when not drawn: it marks the long work for the heap (progress.ts).
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
-  return { end: progress.end, onRecord: progressWanted(ctx.io, ctx.globals.verbose) ? progress.update : undefined };
+  return { end: progress.end, onRecord: progress.update };
 }
 
 /**

@@ -9,6 +9,7 @@
 
 import type { Clock, Io } from '../context.js';
 import { symbols, type Symbols } from './symbols.js';
+import { longWorkHeap } from './heap.js';
 import { PAGES, type Paged } from './pages.js';
 
 /** Least time between two redraws: at most ten a second. */
@@ -60,45 +61,22 @@ export function progressText(sym: Symbols, done: number, total: number | undefin
 }
 
 /**
- * Long work keeps V8's young generation at its first size (1 MiB a semi-space) instead
- * of letting it grow to 16: an export allocates its whole volume (260 MB of JSON for
- * 100,000 accounts) as short-lived pages and records, and with four pages in flight
- * enough survives each scavenge that V8 grows the semi-spaces to their cap, and lets
- * that much more dead page text and response buffers pile up between collections.
- * Measured on `accounts list --all --jsonl` (test/bench/run.mjs, Node 20, 2 cores):
- * peak RSS 114–132 MiB at 100,000 accounts and 97–115 at 10,000 by default, 85–94 and
- * 81–87 with this. It costs scavenges (~1,850 instead of ~110), some 10–25 % more CPU
- * time, but part of an export's time is spent waiting for the server: its rate stayed 0.94–1.04 × the
- * 4-way floor client (0.81–0.96 × without). `--max-semi-space-size` would do the same
- * but only from the command line (it is fixed when the heap is made). Set at run time
- * when long work starts (V8 reads this flag each time it considers growing), so no
- * command that does not page pays anything for it; and put
- * back to V8's default (2) when it ends: the flags are part of the code cache's key
- * (bin/bo.js), and a cache written after an export would otherwise be refused once by
- * the next ordinary command.
- */
-function heapForLongWork(on: boolean): void {
-  try {
-    const v8 = process.getBuiltinModule('node:v8') as typeof import('node:v8');
-    v8.setFlagsFromString(`--semi-space-growth-factor=${on ? 1 : 2}`);
-  } catch {
-    // not a Node that has it: the work runs the same, with V8's own sizing
-  }
-}
-
-/**
  * The progress of long work (a list's every page, a batch), from its start to its
- * end(), which it also marks for the heap (heapForLongWork). `total` reads the whole
+ * end(), which it also marks for the heap (heap.ts longWorkHeap): update() is called
+ * whether or not a line is drawn. `total` reads the whole
  * count at each drawing, once known (a list's first page says it; stdin never does).
  */
 export function startProgress(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
-  heapForLongWork(true);
+  const heap = longWorkHeap();
   const line = progressLine(env);
   return {
-    update: line.update,
+    update(done) {
+      heap.step(done);
+      line.update(done);
+    },
     end() {
       line.end();
-      heapForLongWork(false);
+      heap.end();
     },
   };
 }
