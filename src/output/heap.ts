@@ -32,45 +32,67 @@ export function collectGarbage(): void {
 const RECORDS_PER_COLLECTION = 5000;
 
 /**
- * Long work keeps V8's young generation at its first size (1 MiB a semi-space) instead
- * of letting it grow to 16: an export allocates its whole volume (260 MB of JSON for
- * 100,000 accounts) as short-lived pages and records, and with four pages in flight
- * enough survives each scavenge that V8 grows the semi-spaces to their cap, and lets
- * that much more dead page text and response buffers pile up between collections.
- * `--max-semi-space-size` would do the same but only from the command line (it is
- * fixed when the heap is made); `--semi-space-growth-factor` is read each time V8
- * considers growing, so it works at run time. What still survives the young
- * generation, the old one lets grow until V8 decides to collect it, at a different
- * moment in each run: so every 5,000 records a full collection bounds it.
+ * Long work keeps V8's young generation at 4 MiB a semi-space instead of letting it
+ * grow to 16: an export allocates its whole volume (260 MB of JSON for 100,000
+ * accounts) as short-lived pages and records, and with four pages in flight enough
+ * survives each scavenge that V8 grows the semi-spaces to their cap, and lets that much
+ * more dead page text and response buffers pile up between collections.
+ * `--max-semi-space-size` would cap it but only from the command line (it is fixed when
+ * the heap is made); `--semi-space-growth-factor` is read each time V8 considers
+ * growing, so it works at run time. What survives the young generation, the old one
+ * lets grow until V8 decides to collect it, at a different moment in each run: so every
+ * 5,000 records a full collection bounds it.
  *
- * Measured on `accounts list --all --jsonl` (Node 20, 2 cores): peak RSS 114–152 MiB
- * at 100,000 accounts by default; 88–105 with the small young generation (a bench run:
- * 101 MiB, and +15.6 % against 10,000 accounts); with the collections too, 84–88 (the
- * bench: 90 MiB, -1.9 % against 10,000), for no CPU time that stands out of the noise
- * (3.9–4.4 s against 4.1–4.3 s, alternating runs; every 2,500 records cost more).
- * Set when long work starts, so no command that does not page pays anything for it,
- * and put back (V8's default growth factor is 2) at the end.
+ * Measured on `accounts list --all --jsonl` (Node 20, 2 cores): peak RSS 114-152 MiB at
+ * 100,000 accounts by default. Kept at 1 MiB a semi-space: 88-105 MiB (a bench run:
+ * 101, +15.6 % against 10,000 accounts), but ~1,700 scavenges took a third of the CPU
+ * time. With the collections: 84-88 MiB at 1 MiB; at 4 MiB, 91-94 MiB (the bench: 91,
+ * +7.6 % against 10,000) and 3.6-4.1 s of CPU instead of 4.4-5.0 (the bench's rate 0.86
+ * of the 4-way client). Every 2,500 records cost more CPU for 2 MiB less. Node 24:
+ * 100-107 MiB. Set when long work starts, so no command that does not page pays
+ * anything for it, and put back (V8's default growth factor is 2) at the end.
  */
 export function longWorkHeap(): { step(done: number): void; end(): void } {
-  setGrowthFactor(1);
-  let last = 0;
+  let v8: typeof import('node:v8') | undefined;
+  try {
+    v8 = process.getBuiltinModule('node:v8') as typeof import('node:v8');
+  } catch {
+    v8 = undefined; // not a Node that has it: the work runs the same, with V8's own sizing
+  }
+  // V8 doubles the young generation (factor 2, its default) or keeps it (factor 1): let
+  // it double until it holds YOUNG_BYTES, then keep it there. Looked at every
+  // STEER_RECORDS records, about a page: a page allocates too little for two doublings.
+  let factor = 2;
+  const steer = () => {
+    const young = v8?.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+    const wanted = young < YOUNG_BYTES ? 2 : 1;
+    if (wanted !== factor) factor = setGrowthFactor(v8, wanted);
+  };
+  steer();
+  let steered = 0;
+  let collected = 0;
   return {
     step(done) {
-      if (done - last < RECORDS_PER_COLLECTION) return;
-      last = done;
-      collectGarbage();
+      if (done - steered >= STEER_RECORDS) {
+        steered = done;
+        steer();
+      }
+      if (done - collected >= RECORDS_PER_COLLECTION) {
+        collected = done;
+        collectGarbage();
+      }
     },
     end() {
-      setGrowthFactor(2);
+      if (factor !== 2) factor = setGrowthFactor(v8, 2);
     },
   };
 }
 
-function setGrowthFactor(factor: number): void {
-  try {
-    const v8 = process.getBuiltinModule('node:v8') as typeof import('node:v8');
-    v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
-  } catch {
-    // not a Node that has it: the work runs the same, with V8's own sizing
-  }
+/** The young generation during long work: both semi-spaces, 4 MiB each. */
+const YOUNG_BYTES = 8 * 1024 * 1024;
+const STEER_RECORDS = 100;
+
+function setGrowthFactor(v8: typeof import('node:v8') | undefined, factor: number): number {
+  v8?.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+  return factor;
 }
