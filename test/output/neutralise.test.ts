@@ -61,10 +61,18 @@ describe('jsonText (--json, --jsonl, bo api)', () => {
   });
 });
 
-describe('plain JSON text (a page the server sent without escapes or non-ASCII)', () => {
+// Characters of a string: ASCII, letters and symbols that leave a page plain, and every
+// character JSON output must escape (and the controls JSON escapes itself).
+const PLAIN_OR_NOT = fc.oneof(
+  fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }),
+  fc.constantFrom('é', 'ß', 'Müller', '中', '😀', '€', '\u00a0', '£', '’', '…'),
+  fc.constantFrom(...[...allCases, ...range(0x7f, 0x9f)].map((c) => c.raw).filter((raw) => raw !== '')),
+);
+
+describe('plain JSON text (a page the server sent without escapes or characters to escape)', () => {
   it('is told apart by its bytes: any text that passes holds nothing jsonText escapes', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.boolean(), (value, ascii) => {
+      fc.property(fc.jsonValue({ stringUnit: PLAIN_OR_NOT }), fc.boolean(), (value, ascii) => {
         // as a server may write it: non-ASCII raw, or every non-ASCII character as \uXXXX
         const raw = JSON.stringify(value);
         const text = ascii ? raw.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : raw;
@@ -73,7 +81,10 @@ describe('plain JSON text (a page the server sent without escapes or non-ASCII)'
       }),
       { numRuns: 2000 },
     );
-    for (const text of ['{"a":"\\u202e"}', '{"a":"\u202e"}', '{"a":"\u007f"}', '{"é":1}']) expect(isPlainJsonText(Buffer.from(text)), text).toBe(false);
+    for (const text of ['{"a":"\\u202e"}', '{"a":"\u202e"}', '{"a":"\u007f"}', '{"a":"\u0085"}', '{"a":"\u061c"}', '{"a":"\ufeff"}', '{"a":"\u{e0041}"}']) {
+      expect(isPlainJsonText(Buffer.from(text)), text).toBe(false);
+    }
+    for (const text of ['{"é":"Müller, 中, 😀"}', '{"a":"plain"}']) expect(isPlainJsonText(Buffer.from(text)), text).toBe(true);
     expect(isPlainJsonText(Buffer.from('{"a":"tab\\tnew\\nline \\"q\\" \\\\ /"}'))).toBe(true);
   });
 });
