@@ -76,7 +76,7 @@ function reclaim(): void {
 /** How a request reaches the server: `exchange` (node:http), or `directExchange`. */
 export type Exchange = (url: URL, init: ExchangeInit) => Promise<RawResponse>;
 
-/** A request as a server in this process takes it (src/sandbox/server.ts SandboxRequest). */
+/** A request as a server in this process takes it (src/sandbox/answer.ts SandboxRequest). */
 export interface DirectRequest {
   method: string;
   /** Path and query. */

@@ -7,7 +7,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from './seed.js';
-import { openInProcessSandbox, startSandbox, type SandboxAnswer, type SandboxRequest } from './server.js';
+import type { SandboxAnswer, SandboxRequest } from './answer.js';
+import { openInProcessSandbox, startSandbox } from './server.js';
 import { Store } from './store.js';
 
 /**

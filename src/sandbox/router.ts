@@ -1,5 +1,5 @@
 // The routing table's types and matcher. Each routes/<area>.ts exports a list of
-// routes; server.ts owns transport, auth and the transaction around a handler.
+// routes; answer.ts owns transport rules, auth and the transaction around a handler.
 
 import type { Db } from './db.js';
 import { render } from './render.js';

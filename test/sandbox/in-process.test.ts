@@ -180,7 +180,7 @@ describe('the direct exchange under the HTTP core', () => {
 
   it('the sandbox reason phrases are the ones node:http sends', async () => {
     const http = await import('node:http');
-    const { REASON_PHRASES } = await import('../../src/sandbox/server.js');
+    const { REASON_PHRASES } = await import('../../src/sandbox/answer.js');
     for (const [status, text] of Object.entries(REASON_PHRASES)) expect(text, status).toBe(http.STATUS_CODES[Number(status)]);
   });
 });
