@@ -66,6 +66,11 @@ export function plainAnswer(reply: Omit<Reply, 'body'> & { body?: unknown }): Sa
   return { status: reply.status, statusText, headers, text };
 }
 
+/** The answer when answering failed past the routes (the store): 500, saying why. */
+export function failedAnswer(err: unknown): SandboxAnswer {
+  return plainAnswer({ status: 500, body: errorBody('server_error', String((err as Error)?.message ?? err)) });
+}
+
 export type BodyResult = { ok: true; text: string } | { ok: false; reply: Reply };
 
 export function tooLarge(): BodyResult {

@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answer, errorBody, MAX_BODY_BYTES, plainAnswer, tooLarge, type BodyResult, type SandboxAnswer, type SandboxRequest } from './answer.js';
+import { answer, failedAnswer, MAX_BODY_BYTES, tooLarge, type BodyResult, type SandboxAnswer, type SandboxRequest } from './answer.js';
 import type { ServerInfo } from './router.js';
 import type { Mail } from './state.js';
 import type { Store } from './store.js';
@@ -35,7 +35,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const info = await prepare(options, true);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res, options.store, info, options.onEmail).catch((err) => {
-      if (!res.headersSent) write(res, plainAnswer({ status: 500, body: errorBody('server_error', String((err as Error)?.message ?? err)) }));
+      if (!res.headersSent) write(res, failedAnswer(err));
       else res.destroy();
     });
   };
@@ -93,7 +93,9 @@ export async function openInProcessSandbox(options: Omit<SandboxOptions, 'host' 
     async answer(request) {
       const size = request.body.length;
       const body: BodyResult = size > MAX_BODY_BYTES ? tooLarge() : { ok: true, text: request.body.toString('utf8') };
-      return answer(request, body, options.store, info, options.onEmail);
+      // As the server does: the store failing (a lock never freed, a state file edited
+      // by hand) is a 500 that says why, not a broken connection.
+      return answer(request, body, options.store, info, options.onEmail).catch(failedAnswer);
     },
     async close() {},
   };

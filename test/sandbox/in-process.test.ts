@@ -178,6 +178,22 @@ describe('the direct exchange under the HTTP core', () => {
     await expect(broken.request({ method: 'GET', path: '/x' })).rejects.toMatchObject({ code: 'network', message: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1\/api\/v1\/x failed/) });
   });
 
+  it('the embedded sandbox failing past its routes (its state file) answers 500 saying why, as the served one does', async () => {
+    const { Store } = await import('../../src/sandbox/store.js');
+    const { seedState } = await import('../../src/sandbox/seed.js');
+    const { openInProcessSandbox } = await import('../../src/sandbox/server.js');
+    const store = Store.memory({ seed: 1, accounts: 3 }, seedState);
+    store.transact = async () => {
+      throw new Error('the sandbox state file is locked by another process');
+    };
+    const sandbox = await openInProcessSandbox({ store, url: 'http://127.0.0.1' });
+    const client = await clientOf((req) => sandbox.answer(req));
+    await expect(client.request({ method: 'GET', path: '/crm/accounts' })).rejects.toMatchObject({
+      status: 500,
+      message: expect.stringContaining('the sandbox state file is locked by another process'),
+    });
+  });
+
   it('the sandbox reason phrases are the ones node:http sends', async () => {
     const http = await import('node:http');
     const { REASON_PHRASES } = await import('../../src/sandbox/answer.js');
