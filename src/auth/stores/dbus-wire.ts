@@ -30,6 +30,8 @@ const DESTINATION = 6;
 const SIGNATURE = 8;
 /** Larger answers are not what a secret lookup gets: refuse rather than buffer them. */
 const MAX_MESSAGE = 1 << 20;
+/** Containers (arrays, structs, variants) nested deeper are refused, as the specification's limit of 64. */
+const MAX_DEPTH = 64;
 
 class Writer {
   private buf = Buffer.alloc(256);
@@ -99,10 +101,14 @@ function typeEnd(sig: string, i: number): number {
   if (c === '(' || c === '{') {
     const close = c === '(' ? ')' : '}';
     let j = i + 1;
+    let fields = 0;
     while (sig[j] !== close) {
       if (j >= sig.length) throw new DbusError(`bad signature ${sig}`);
       j = typeEnd(sig, j);
+      fields++;
     }
+    // No empty structs; a dict entry is a key and a value.
+    if (fields === 0 || (c === '{' && fields !== 2)) throw new DbusError(`bad signature ${sig}`);
     return j + 1;
   }
   if (!c || !'ybnqiuxtdsogvh'.includes(c)) throw new DbusError(`bad signature ${sig}`);
@@ -161,6 +167,7 @@ function write(w: Writer, type: string, value: DbusValue): void {
 
 class Reader {
   pos = 0;
+  private depth = 0;
   constructor(
     private readonly buf: Buffer,
     private readonly little: boolean,
@@ -180,6 +187,16 @@ class Reader {
     return v;
   }
   read(type: string): DbusValue {
+    const container = type[0] === 'a' || type[0] === '(' || type[0] === '{' || type[0] === 'v';
+    if (!container) return this.readType(type);
+    if (++this.depth > MAX_DEPTH) throw new DbusError('D-Bus value nested too deeply');
+    try {
+      return this.readType(type);
+    } finally {
+      this.depth--;
+    }
+  }
+  private readType(type: string): DbusValue {
     switch (type[0]) {
       case 'y':
         this.need(1);
@@ -223,6 +240,8 @@ class Reader {
       }
       case 'v': {
         const sig = this.read('g') as string;
+        const types = splitTypes(sig);
+        if (types.length !== 1) throw new DbusError(`a variant holds one complete type, got "${sig}"`);
         return { variant: sig, value: this.read(sig) };
       }
       case 'h':
@@ -239,7 +258,11 @@ class Reader {
           return bytes;
         }
         const items: DbusValue[] = [];
-        while (this.pos < end) items.push(this.read(elem));
+        while (this.pos < end) {
+          const at = this.pos;
+          items.push(this.read(elem));
+          if (this.pos === at) throw new DbusError('malformed D-Bus array');
+        }
         if (this.pos !== end) throw new DbusError('malformed D-Bus array');
         return items;
       }
