@@ -21,7 +21,9 @@ export default defineCommand<LoginFlags>({
     'what would be asked: --username, --password-stdin, --code or --code-command, --enroll, --recovery-codes-file. ' +
     '--code-command runs through the shell each time a code is needed; during authenticator enrollment the new ' +
     'secret is in BO_TOTP_SECRET. Its first 6-digit number is used and the command (children too) is then ended; ' +
-    'it has BO_CODE_COMMAND_TIMEOUT seconds (default 120) and 64 KiB of output to print one, else exit 4.',
+    'it has BO_CODE_COMMAND_TIMEOUT seconds (default 120) and 64 KiB of output to print one, else exit 4. ' +
+    "The server's answers are checked: a token of printable ASCII without spaces, at most 16 KiB, else exit 1 and " +
+    'nothing stored; a base32 secret; --qr-png writes only a PNG. The expiry shown is the token\'s own (JWT exp).',
   examples: [
     'bo login',
     'bo login --username ada@example.com',
