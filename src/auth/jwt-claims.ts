@@ -21,10 +21,12 @@ export function decodeJwt(token: string): DecodedJwt | null {
   }
 }
 
-/** `exp` as a Date, when the token has a numeric one. */
+/** `exp` as a Date, when the token has a numeric one that makes a date. */
 export function expiryOf(jwt: DecodedJwt | null): Date | undefined {
   const exp = jwt?.payload.exp;
-  return typeof exp === 'number' ? new Date(exp * 1000) : undefined;
+  if (typeof exp !== 'number') return undefined;
+  const at = new Date(exp * 1000);
+  return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
 export type Verification = { valid: true; kid: string } | { valid: false; reason: string };

@@ -20,6 +20,7 @@ import { isInvalidGrant, isRateLimited, retryAfterSeconds, statusOf, codeOf } fr
 import type { EnrollMethod, LoginOptions } from './login/options.js';
 import type { Screen } from './login/screen.js';
 import { keepRecoveryCodes, showTotpSetup } from './login/secrets-display.js';
+import { tokenExpiry, usableToken, usableTotpSecret } from './login/server-answers.js';
 import { symbols } from '../output/symbols.js';
 
 export interface LoginDeps {
@@ -36,8 +37,10 @@ export interface LoginDeps {
 }
 
 export interface LoginResult {
+  /** Checked: fit for an Authorization header (server-answers.ts). */
   accessToken: string;
-  expiresIn: number;
+  /** The token's own expiry (its JWT `exp`, else `expires_in`), when known. */
+  expiresAt: Date | undefined;
   username: string;
 }
 
@@ -99,9 +102,13 @@ class LoginFlow {
         case 'enroll-confirm':
           state = await this.confirmEnrollment(state);
           break;
-        case 'done':
+        case 'done': {
+          // The codes first: they are shown once, and 2FA is on whatever the token is.
           await keepRecoveryCodes(this.d.screen, state.recoveryCodes, this.d.options.recoveryCodesFile, symbols(this.d.env).box);
-          return { accessToken: state.token.access_token, expiresIn: state.token.expires_in, username: this.username };
+          const accessToken = usableToken(state.token.access_token);
+          const expiresAt = tokenExpiry(accessToken, state.token.expires_in, this.d.clock.now());
+          return { accessToken, expiresAt, username: this.username };
+        }
       }
     }
   }
@@ -226,6 +233,8 @@ class LoginFlow {
     try {
       if (method === 'totp') {
         const e = await this.d.api.beginTotp(token);
+        // Before it is shown or reaches --code-command (BO_TOTP_SECRET).
+        usableTotpSecret(e.secret);
         const again = this.totpSecretsShown++ > 0;
         if (again) {
           this.d.screen.say(

@@ -20,7 +20,10 @@ export default defineCommand<LoginFlags>({
     'or read from the first line of stdin with --password-stdin. Without a terminal (or with --no-input), pass ' +
     'what would be asked: --username, --password-stdin, --code or --code-command, --enroll, --recovery-codes-file. ' +
     '--code-command runs through the shell each time a code is needed; during authenticator enrollment the new ' +
-    'secret is in BO_TOTP_SECRET.',
+    'secret is in BO_TOTP_SECRET. Its first 6-digit number is used and the command (children too) is then ended; ' +
+    'it has BO_CODE_COMMAND_TIMEOUT seconds (default 120) and 64 KiB of output to print one, else exit 4. ' +
+    "The server's answers are checked: a token of printable ASCII without spaces, at most 16 KiB, else exit 1 and " +
+    'nothing stored; a base32 secret; --qr-png writes only a PNG. The expiry shown is the token\'s own (JWT exp).',
   examples: [
     'bo login',
     'bo login --username ada@example.com',
@@ -40,7 +43,7 @@ export default defineCommand<LoginFlags>({
       .option('--recovery-codes-file <file>', 'write the recovery codes from enrollment to a new 0600 file')
       .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, flags) {
-    const options = parseLoginFlags(flags);
+    const options = parseLoginFlags(flags, ctx.io.env);
     const { signInAndStore } = await import('../auth/login/sign-in.js');
     await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true });
   },

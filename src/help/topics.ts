@@ -25,6 +25,7 @@ export const environment: EnvVariable[] = [
   },
   { names: ['BO_MAX_RESPONSE_MB'], meaning: 'the most one answer may hold, in MB (1 to 4096, default 32); wins over the max-response-mb setting' },
   { names: ['BO_KEYCHAIN_TIMEOUT'], meaning: 'seconds before a keychain call gives up (default 10)' },
+  { names: ['BO_CODE_COMMAND_TIMEOUT'], meaning: 'seconds the --code-command of bo login has to print a code (default 120)' },
   { names: ['DBUS_SESSION_BUS_ADDRESS'], meaning: 'the session bus, where the Linux keychain (the Secret Service) is found' },
   {
     names: ['BO_TOTP_SECRET'],

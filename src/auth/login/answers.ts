@@ -186,7 +186,12 @@ export class Answers {
   }
 
   private commandCode(extra: Record<string, string>): Promise<string> {
-    return runCodeCommand(this.s.options.codeCommand!, { ...this.s.env, ...extra }, this.s.screen.raw, this.s.signal);
+    return runCodeCommand(this.s.options.codeCommand!, {
+      env: { ...this.s.env, ...extra },
+      stderr: this.s.screen.raw,
+      signal: this.s.signal,
+      timeoutMs: this.s.options.codeCommandTimeoutMs,
+    });
   }
 
   private need(flag: string, why: string, hint?: string): Prompter {

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../output/errors.js';
 import type { Mechanism } from '../../api/tokens.js';
+import { parseTimeout } from '../../config/settings.js';
 
 export type EnrollMethod = 'totp' | 'email';
 
@@ -15,6 +16,8 @@ export interface LoginOptions {
   code?: string;
   /** Run through the shell whenever a code is needed; its first 6-digit number is used. */
   codeCommand?: string;
+  /** How long --code-command has to print a code (BO_CODE_COMMAND_TIMEOUT), in ms. */
+  codeCommandTimeoutMs?: number;
   mechanism?: Mechanism;
   /** Read a recovery code from the next line of stdin. */
   recoveryCodeStdin: boolean;
@@ -29,6 +32,8 @@ export interface RawLoginFlags {
   passwordStdin?: boolean;
   code?: string;
   codeCommand?: string;
+  /** How long --code-command has to print a code (BO_CODE_COMMAND_TIMEOUT), in ms. */
+  codeCommandTimeoutMs?: number;
   mechanism?: string;
   recoveryCodeStdin?: boolean;
   enroll?: string;
@@ -38,7 +43,7 @@ export interface RawLoginFlags {
 
 const controlChars = /[\u0000-\u001f\u007f]/;
 
-export function parseLoginFlags(raw: RawLoginFlags): LoginOptions {
+export function parseLoginFlags(raw: RawLoginFlags, env: Record<string, string | undefined> = {}): LoginOptions {
   const options: LoginOptions = {
     passwordStdin: raw.passwordStdin === true,
     recoveryCodeStdin: raw.recoveryCodeStdin === true,
@@ -60,6 +65,8 @@ export function parseLoginFlags(raw: RawLoginFlags): LoginOptions {
     if (raw.codeCommand.trim() === '') throw new UsageError('--code-command must not be empty');
     if (options.code !== undefined) throw new UsageError('--code and --code-command cannot be used together');
     options.codeCommand = raw.codeCommand;
+    const timeout = env.BO_CODE_COMMAND_TIMEOUT;
+    if (timeout !== undefined && timeout !== '') options.codeCommandTimeoutMs = parseTimeout(timeout, 'BO_CODE_COMMAND_TIMEOUT') * 1000;
   }
   if (raw.mechanism !== undefined) {
     const m = raw.mechanism.trim().toLowerCase();

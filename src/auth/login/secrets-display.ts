@@ -7,7 +7,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import type { TotpEnrollment } from '../../api/tokens.js';
 import { BoError } from '../../output/errors.js';
 import { symbolsFor, type BoxChars } from '../../output/symbols.js';
+import { neutralise } from '../../output/neutralise.js';
 import { drawQr } from '../qr.js';
+import { pngBytes } from './server-answers.js';
 import type { Screen } from './screen.js';
 
 /** "JBSWY3DPEHPK3PXP" → "JBSW Y3DP EHPK 3PXP": easier to type into an app by hand. */
@@ -31,8 +33,9 @@ export async function showTotpSetup(
 ): Promise<void> {
   if (qrPng) {
     // After a restart the file holds this run's earlier, now void, QR code: replace it.
+    const png = pngBytes(e.qr_code_png_base64);
     if (options.replaceQrPng) await rm(qrPng, { force: true });
-    await writeSecretFile(qrPng, Buffer.from(e.qr_code_png_base64, 'base64'), '--qr-png');
+    await writeSecretFile(qrPng, png, '--qr-png');
     screen.say(`Wrote the QR code to ${qrPng} (it holds the secret: delete it once scanned).`);
   }
   if (!screen.tty) {
@@ -64,7 +67,10 @@ export function recoveryBox(codes: string[], box: BoxChars = symbolsFor(true).bo
   ];
 }
 
-export async function keepRecoveryCodes(screen: Screen, codes: string[], file: string | undefined, box?: BoxChars): Promise<void> {
+export async function keepRecoveryCodes(screen: Screen, given: string[], file: string | undefined, box?: BoxChars): Promise<void> {
+  // Codes come from the server: escape sequences and controls never reach the file or
+  // the screen (refusing them instead would lose the good ones, shown only this once).
+  const codes = given.map((c) => neutralise(c).trim()).filter((c) => c !== '');
   if (codes.length === 0) return;
   let written = false;
   if (file) {

@@ -32,6 +32,14 @@ export function tenantHost(baseUrl: string): string {
   }
 }
 
+/** " until 2027-03-01", with the time when that is within two days; "" when unknown. */
+export function until(expiresAt: Date | undefined, now: Date): string {
+  if (!expiresAt) return '';
+  const [date, time] = expiresAt.toISOString().split('T') as [string, string];
+  const soon = expiresAt.getTime() - now.getTime() < 2 * 24 * 3600 * 1000;
+  return soon ? ` until ${date} ${time.slice(0, 5)} UTC` : ` until ${date}`;
+}
+
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // The profile name is checked before anything is sent.
   const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
@@ -54,19 +62,18 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       readLine: () => lines.next(),
       options,
     });
-    const expiresAt = new Date(ctx.clock.now().getTime() + result.expiresIn * 1000).toISOString();
     // The token belongs to the origin that issued it and is sent nowhere else; under
     // --sandbox, to the embedded sandbox itself (it listens on a new port every run).
     const sandbox = ctx.globals.sandbox;
     await store.set(profile, {
       kind: 'token',
       token: result.accessToken,
-      expiresAt,
+      ...(result.expiresAt ? { expiresAt: result.expiresAt.toISOString() } : {}),
       username: result.username,
       origin: sandbox ? EMBEDDED_SANDBOX_ORIGIN : originOf(http.baseUrl)!,
     });
     const tenant = sandbox ? 'sandbox' : tenantHost(http.baseUrl);
-    ctx.io.stderr.write(`Signed in as ${result.username} (${tenant}) until ${expiresAt.slice(0, 10)}.\n`);
+    ctx.io.stderr.write(`Signed in as ${result.username} (${tenant})${until(result.expiresAt, ctx.clock.now())}.\n`);
     // The profile records where the token is (so a run need not ask the keychain when
     // nothing is stored) and the base URL it was issued for, replacing an older one.
     const saved = rememberStored(ctx.io.env, profile, store.backend, sandbox ? undefined : http.baseUrl);
