@@ -2,22 +2,16 @@
 // nothing sent, whatever the order (commander alone lets the last one win). Every pair
 // in the command tree is found by walking it, so a new pair is covered without edits.
 import type { Command, Option } from 'commander';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { tempConfig } from './helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+import { reply, useFaultServer } from './helpers/fault-server.js';
 import { runBo } from './helpers/run-bo.js';
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-  server.fallback(reply.json(200, { Uid: 'x1' }));
-});
-afterAll(() => server.close());
-afterEach(() => void server.requests.splice(0));
+const fault = useFaultServer(reply.json(200, { Uid: 'x1' }));
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: fault().url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
 
 interface Pair {
   /** A runnable command line up to the flags: the verb's words, its arguments, its required options. */
@@ -66,13 +60,13 @@ describe('contradicting options', () => {
         }
       }
     }
-    expect(server.requests).toHaveLength(0);
+    expect(fault().requests).toHaveLength(0);
   });
 
   it('one of the pair, repeated, is sent; --no-primary sends IsPrimary false', async () => {
     const r = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--no-primary', '--no-primary'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
-    expect(server.requests.map((q) => q.body)).toEqual(['{"IsPrimary":false}']);
+    expect(fault().requests.map((q) => q.body)).toEqual(['{"IsPrimary":false}']);
   });
 
   it('the --json error object on stderr says so too', async () => {
@@ -84,7 +78,7 @@ describe('contradicting options', () => {
   it('the global --no-input and bo api --input are no pair; a value after --x that looks like --no-x is a value', async () => {
     const api = await runBo(['api', '-X', 'POST', '/email/lists', '--input', '-', '--no-input'], { env: env(), stdin: '{"Name":"x"}' });
     expect(api.code, api.stderr).toBe(0);
-    expect(server.requests.map((q) => q.body)).toEqual(['{"Name":"x"}']);
+    expect(fault().requests.map((q) => q.body)).toEqual(['{"Name":"x"}']);
     const role = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--role', '--no-primary', '--primary'], { env: env() });
     expect(role.stderr).toBe('error: --role must be a whole number from 0 to 2147483647, not "--no-primary"\n');
   });
