@@ -94,7 +94,7 @@ async function parseField(ctx: Context, field: string): Promise<Field> {
 /** A number goes into a JSON body only if the body carries the value typed (input/number.ts). */
 function jsonValue(f: Field): unknown {
   if (typeof f.value === 'number' && !sentExactly(f.text, f.value)) {
-    throw inexactError(`-F ${f.key}`, f.text, 'to send the digits as a string, give the body as JSON with --input');
+    throw inexactError(`-F ${f.key}=${f.text}`, f.text, 'to send the digits as a string, give the body as JSON with --input');
   }
   return f.value;
 }

@@ -45,10 +45,10 @@ export function sentExactly(text: string, n: number): boolean {
   return Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER && decimalValue(JSON.stringify(n)) === decimalValue(text);
 }
 
-/** The one message for a number a double would change; `flag` e.g. "--amount" or "-F Amount". */
-export function inexactError(flag: string, text: string, hint?: string): UsageError {
+/** The one message for a number `text` a double would change; `typed` shows it as given ("--amount 1.5", "-F Amount=1.5"). */
+export function inexactError(typed: string, text: string, hint?: string): UsageError {
   const why = /[.]/.test(text) ? 'at most 15 significant digits are always kept' : `whole numbers go up to ${Number.MAX_SAFE_INTEGER}`;
-  return new UsageError(`${flag} ${text.trim()} has more digits than can be sent exactly (${why})`, hint === undefined ? {} : { hint });
+  return new UsageError(`${typed} has more digits than can be sent exactly (${why})`, hint === undefined ? {} : { hint });
 }
 
 function checkValue(flag: string, text: string, n: number, min: number | undefined, max: number | undefined, what: string): number {
@@ -57,7 +57,7 @@ function checkValue(flag: string, text: string, n: number, min: number | undefin
   const outside = () => new UsageError(`${flag} must be ${what}${range(min, max)}, not ${JSON.stringify(text)}`);
   // A bound the message can state comes first ("--role must be … from 0 to 2147483647").
   if ((below && !big(min)) || (above && !big(max))) throw outside();
-  if (!sentExactly(text, n)) throw inexactError(flag, text);
+  if (!sentExactly(text, n)) throw inexactError(`${flag} ${text.trim()}`, text);
   if (below || above) throw outside();
   return n === 0 ? 0 : n;
 }

@@ -42,7 +42,7 @@ describe('numbers sent exactly', () => {
     for (const value of ['123456789012345678901', '0.1000000000000000055511151231257827']) {
       const r = await runBo(['api', '-X', 'POST', '/crm/deals', '-F', `Amount=${value}`], { env: env() });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^error: -F Amount ${value} has more digits than can be sent exactly .*\\n.*--input`));
+      expect(r.stderr).toMatch(new RegExp(`^error: -F Amount=${value} has more digits than can be sent exactly .*\\n.*--input`));
     }
     expect(fault().requests).toHaveLength(0);
   });
