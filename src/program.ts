@@ -3,6 +3,7 @@
 // modules) load here.
 
 import { Command, Option } from 'commander';
+import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
@@ -84,5 +85,33 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
   }
   for (const group of groupCommands.values()) addHelpCommand(group);
   addHelpCommand(program);
+  refuseContradictions(program);
   return program;
+}
+
+/**
+ * `--x` and `--no-x` of one command given both ways: commander lets the last one win;
+ * this refuses it instead (exit 2, nothing sent), in whatever order and however often
+ * they come. A pair is two options of the same command with one attribute name, one of
+ * them negated: the global `--no-input` and `bo api --input <file>` belong to different
+ * commands, so they are no pair. Runs on `cmd` and every command below it.
+ */
+export function refuseContradictions(cmd: Command): void {
+  for (const no of cmd.options.filter((o) => o.negate)) {
+    const yes = cmd.options.find((o) => !o.negate && o.attributeName() === no.attributeName());
+    if (yes === undefined) continue;
+    const key = no.attributeName();
+    // Before commander stores the value: a value already set from the command line by
+    // the other spelling is a contradiction (the negated one stores false).
+    const check = (negated: boolean) => () => {
+      if (cmd.getOptionValueSource(key) === 'cli' && (cmd.getOptionValue(key) === false) !== negated) {
+        cmd.error(`error: ${yes.long} and ${no.long} contradict each other`, { exitCode: 2, code: 'bo.contradictingOptions' });
+      }
+    };
+    // A Command is an EventEmitter (commander's typings declare only `on`).
+    const events = cmd as unknown as EventEmitter;
+    events.prependListener(`option:${yes.name()}`, check(false));
+    events.prependListener(`option:${no.name()}`, check(true));
+  }
+  for (const sub of cmd.commands) refuseContradictions(sub);
 }

@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
+import { inexactError, sentExactly } from '../input/number.js';
 import { UsageError } from '../output/errors.js';
 import type { Method, RequestOptions } from './http-types.js';
 import { redactUserInfo } from './redact.js';
@@ -58,9 +59,9 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate walks GET lists; it does not go with -X ${method}`);
   const fieldsInQuery = method === 'GET' || method === 'DELETE' || body !== undefined;
   if (fieldsInQuery) {
-    for (const [k, v] of fields) query.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+    for (const f of fields) query.append(f.key, f.text);
   } else if (fields.length > 0) {
-    body = Object.fromEntries(fields);
+    body = Object.fromEntries(fields.map((f) => [f.key, jsonValue(f)]));
   }
   if (body !== undefined && (method === 'GET' || method === 'DELETE')) {
     throw new UsageError(`--input sends a body, which ${method} does not take; pass -X POST or -X PUT`);
@@ -68,17 +69,34 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   return { method, path, query, body, anonymous: opts.auth === false || takesNoCredentials(method, path) };
 }
 
-async function parseField(ctx: Context, field: string): Promise<[string, unknown]> {
+/** A -F field: its JSON value (true, false, null, a number, else text) and the text a query carries. */
+interface Field {
+  key: string;
+  value: unknown;
+  text: string;
+}
+
+async function parseField(ctx: Context, field: string): Promise<Field> {
   const eq = field.indexOf('=');
   if (eq <= 0) throw new UsageError(`-F/--field must be key=value, got ${JSON.stringify(field)}`);
   const key = field.slice(0, eq);
   const raw = field.slice(eq + 1);
-  if (raw.startsWith('@')) return [key, await readText(ctx, raw.slice(1), `-F ${key}`)];
-  if (raw === 'true') return [key, true];
-  if (raw === 'false') return [key, false];
-  if (raw === 'null') return [key, null];
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isSafeInteger(Math.trunc(Number(raw)))) return [key, Number(raw)];
-  return [key, raw];
+  if (raw.startsWith('@')) {
+    const text = await readText(ctx, raw.slice(1), `-F ${key}`);
+    return { key, value: text, text };
+  }
+  const literals: Record<string, unknown> = { true: true, false: false, null: null };
+  if (Object.hasOwn(literals, raw)) return { key, value: literals[raw], text: raw };
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) return { key, value: Number(raw), text: raw };
+  return { key, value: raw, text: raw };
+}
+
+/** A number goes into a JSON body only if the body carries the value typed (input/number.ts). */
+function jsonValue(f: Field): unknown {
+  if (typeof f.value === 'number' && !sentExactly(f.text, f.value)) {
+    throw inexactError(`-F ${f.key}=${f.text}`, f.text, 'to send the digits as a string, give the body as JSON with --input');
+  }
+  return f.value;
 }
 
 async function readText(ctx: Context, file: string, flag: string): Promise<string> {

@@ -18,7 +18,7 @@ export default defineCommand<Opts>({
   description:
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise. ' +
-    'Values true, false, null and numbers are sent as JSON; @file reads a file. The method defaults to ' +
+    'Values true, false, null and numbers are sent as JSON (a number a JSON double would round is refused); @file reads a file. The method defaults to ' +
     'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
     'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
     'POST /crm/people/requestMagicLink and POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. ' +

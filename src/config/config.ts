@@ -2,7 +2,7 @@
 //
 // Our own small module rather than the `conf` package: importing `conf` (ajv, atomically,
 // dot-prop …) costs about 130 ms on every command, while all we need is one JSON file
-// read with readFileSync and written atomically (src/files/atomic-file.ts).
+// read in one go (src/files/regular-file.ts) and written atomically (src/files/atomic-file.ts).
 //
 // Every change goes through updateConfig: under the file's lock (src/files/
 // locked-file.ts, shared with the credentials file and the sandbox state file) it
@@ -16,8 +16,9 @@
 
 import { join, isAbsolute } from 'node:path';
 import type { Globals } from '../context.js';
-import { UsageError } from '../output/errors.js';
-import { readTextIfExists, removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
+import { BoError, UsageError } from '../output/errors.js';
+import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
+import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 
@@ -88,8 +89,9 @@ export function updateConfig<T>(env: Env, mutate: (cfg: BoConfig) => T): T {
 function readConfig(path: string): BoConfig {
   let text: string | undefined;
   try {
-    text = readTextIfExists(path);
+    text = readTextIfExists(path, 'the config file');
   } catch (err) {
+    if (err instanceof BoError) throw err;
     throw new UsageError(`cannot read the config file ${path}: ${(err as Error).message}`);
   }
   if (text === undefined || text.trim() === '') return { profiles: {} };

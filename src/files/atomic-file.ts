@@ -1,21 +1,12 @@
 // Private files written so that a crash or a full disk never leaves half a file:
 // a temp file in the same folder (same filesystem, so rename is atomic), fsync, then
 // rename over the old one. Used for config.json, the --insecure-storage credentials
-// file and the sandbox state file; all are created 0600 in a 0700 folder.
+// file and the sandbox state file; all are created 0600 in a 0700 folder. They are
+// read with regular-file.ts.
 
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { isAlive } from './process-alive.js';
-
-/** The text of a file, or undefined when it does not exist. Other errors propagate. */
-export function readTextIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
 
 export function writeFileAtomic(path: string, text: string): void {
   const dir = dirname(path);

@@ -2,9 +2,12 @@
 // append-only file so that logging a read never rewrites the (possibly huge) state.
 // Written under the state file's lock (store.ts).
 
-import { appendFileSync, closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { NotRegularFileError, openRegularFile, readTextIfExists } from '../files/regular-file.js';
 import { MAX_ACTIVITY, type ActivityEntry } from './state.js';
+
+const LOG = 'the sandbox activity log';
 
 /**
  * The activity log beside the state file (`<file>.activity.jsonl`), appended under the
@@ -26,14 +29,17 @@ export function appendActivity(path: string, entries: readonly ActivityEntry[]):
 }
 
 function endsMidLine(file: string): boolean {
-  let fd: number;
+  // Not a regular file is an error (a FIFO would block the append after this); any
+  // other failure to open is left to the append to report.
+  let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
-  } catch {
-    return false;
+    fd = openRegularFile(file, LOG);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw err;
   }
+  if (fd === undefined) return false;
   try {
-    const size = statSync(file).size;
+    const size = fstatSync(fd).size;
     if (size === 0) return false;
     const last = Buffer.alloc(1);
     readSync(fd, last, 0, 1, size - 1);
@@ -44,13 +50,8 @@ function endsMidLine(file: string): boolean {
 }
 
 export function readActivity(path: string): ActivityEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(activityPath(path), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
+  const text = readTextIfExists(activityPath(path), LOG);
+  if (text === undefined) return [];
   const out: ActivityEntry[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;

@@ -4,13 +4,15 @@
 // STALE_MS, is taken over. The atomic write and the lock are the ones the CLI's config
 // and credentials files use (src/files/).
 
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
+import { openRegularFile, readTextIfExists } from '../files/regular-file.js';
 import { withFileLock } from '../files/locked-file.js';
 import type { Kind, Rec } from './schema.js';
 import type { State } from './state.js';
 
 const STALE_MS = 30_000;
+const STATE_FILE = 'the sandbox state file';
 const WAIT_MS = 60_000;
 
 /**
@@ -20,13 +22,8 @@ const WAIT_MS = 60_000;
  * write that landed within one timestamp tick. Undefined when there is no file.
  */
 export function readVersion(path: string): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const fd = openRegularFile(path, STATE_FILE);
+  if (fd === undefined) return undefined;
   try {
     const head = Buffer.alloc(128);
     const n = readSync(fd, head, 0, head.length, 0);
@@ -38,13 +35,8 @@ export function readVersion(path: string): number | undefined {
 }
 
 export function readState(path: string): State | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const text = readTextIfExists(path, STATE_FILE);
+  if (text === undefined) return undefined;
   let state: State;
   try {
     state = parseState(text);

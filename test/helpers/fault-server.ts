@@ -6,6 +6,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as zlib from 'node:zlib';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export interface Received {
   method: string;
@@ -180,6 +181,22 @@ export async function gzipBomb(size: number): Promise<Buffer> {
   gzip.end(']}');
   await done;
   return Buffer.concat(out);
+}
+
+/**
+ * One fault server for a test file, started before its tests and closed after them,
+ * its recorded requests cleared after each test; `fallback` answers every request.
+ * Call at the top of the file; the function returned gives the running server.
+ */
+export function useFaultServer(fallback?: Step): () => FaultServer {
+  let server: FaultServer;
+  beforeAll(async () => {
+    server = await startFaultServer();
+    server.fallback(fallback);
+  });
+  afterAll(() => server.close());
+  afterEach(() => void server.requests.splice(0));
+  return () => server;
 }
 
 export async function startFaultServer(): Promise<FaultServer> {

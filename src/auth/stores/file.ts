@@ -10,9 +10,10 @@ import { chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Credential, CredentialStore } from '../credential-types.js';
 import { configDir, type Env } from '../../config/config.js';
-import { readTextIfExists, removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
+import { removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
+import { readTextIfExists } from '../../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../../files/locked-file.js';
-import { AuthError } from '../../output/errors.js';
+import { AuthError, BoError } from '../../output/errors.js';
 import { asCredential } from './credential-json.js';
 
 interface FileShape {
@@ -30,8 +31,9 @@ export function createFileStore(env: Env): CredentialStore {
   const read = (): FileShape => {
     let text: string | undefined;
     try {
-      text = readTextIfExists(path);
+      text = readTextIfExists(path, 'the credentials file');
     } catch (err) {
+      if (err instanceof BoError) throw err;
       throw new AuthError(`cannot read the credentials file ${path}: ${(err as Error).message}`);
     }
     if (text === undefined || text.trim() === '') return { profiles: {} };
