@@ -1,8 +1,8 @@
 // Turns `bo api` arguments into a request, checking everything before anything is sent.
 
-import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { inexactError, sentExactly } from '../input/number.js';
+import { readFileText, readStreamText } from '../input/read-text.js';
 import { UsageError } from '../output/errors.js';
 import type { Method, RequestOptions } from './http-types.js';
 import { redactUserInfo } from './redact.js';
@@ -99,13 +99,9 @@ function jsonValue(f: Field): unknown {
   return f.value;
 }
 
-async function readText(ctx: Context, file: string, flag: string): Promise<string> {
-  if (file === '-') return readStdin(ctx);
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+/** A file's text, or stdin's with `-` (the one reader: whole, and UTF-8 or refused). */
+function readText(ctx: Context, file: string, flag: string): Promise<string> {
+  return file === '-' ? readStreamText(flag, ctx.io.stdin) : readFileText(flag, file);
 }
 
 async function readInput(ctx: Context, file: string): Promise<unknown> {
@@ -115,10 +111,4 @@ async function readInput(ctx: Context, file: string): Promise<unknown> {
   } catch (err) {
     throw new UsageError(`--input is not valid JSON: ${(err as Error).message}`);
   }
-}
-
-async function readStdin(ctx: Context): Promise<string> {
-  let text = '';
-  for await (const chunk of ctx.io.stdin) text += chunk.toString();
-  return text;
 }

@@ -2,8 +2,8 @@
 // special; "@@..." stands for literal text starting with "@"). Lengths are counted in
 // characters (Unicode code points), as the service counts them, so an emoji is one.
 
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../output/errors.js';
+import { readFileText } from './read-text.js';
 
 const EMAIL = /^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$/;
 
@@ -22,13 +22,7 @@ async function valueOrFile(flag: string, text: string): Promise<string> {
   if (!text.startsWith('@')) return text;
   const path = text.slice(1);
   if (path === '') throw new UsageError(`${flag} names no file after "@"`);
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : 'unreadable';
-    throw new UsageError(`${flag} cannot read ${JSON.stringify(path)}: ${why}`);
-  }
+  return readFileText(flag, path);
 }
 
 /** Text within the length bounds, in characters; `@file` reads the file. */

@@ -7,7 +7,8 @@ export const binPath = fileURLToPath(new URL('../../bin/bo.js', import.meta.url)
 
 export interface RunBinOptions {
   env?: Record<string, string | undefined>;
-  stdin?: string;
+  /** Bytes on stdin, ended after them; an array is written a piece at a time, 20 ms apart. */
+  stdin?: string | Uint8Array | Array<string | Uint8Array>;
   /** Kill after this many ms (the test then sees signal SIGKILL). */
   timeoutMs?: number;
   /** Called with the child once it runs (e.g. to send SIGINT). */
@@ -38,8 +39,19 @@ export function runBin(argv: string[], options: RunBinOptions = {}): Promise<Run
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    if (Array.isArray(options.stdin)) void writeApart(child.stdin, options.stdin);
+    else if (options.stdin !== undefined) child.stdin.end(options.stdin);
     else child.stdin.end();
     options.onSpawn?.(child);
   });
+}
+
+/** Each piece in a write of its own, so the reader gets them in separate reads. */
+async function writeApart(stdin: import('node:stream').Writable, pieces: Array<string | Uint8Array>): Promise<void> {
+  stdin.on('error', () => undefined);
+  for (const piece of pieces) {
+    stdin.write(piece);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  stdin.end();
 }

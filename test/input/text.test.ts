@@ -77,6 +77,18 @@ describe('checkText', () => {
   it('takes @@ as literal text starting with @', async () => {
     expect(await checkText('--name', '@@team', { max: 5 })).toBe('@team');
   });
+
+  it('refuses an @file that is not UTF-8 naming the flag (exit 2), and drops a byte order mark', async () => {
+    const latin1 = join(dir, 'latin1.txt');
+    writeFileSync(latin1, Buffer.from('Caf\xe9 cr\xe8me\n', 'latin1'));
+    const err = await refused(checkText('--body', `@${latin1}`, {}));
+    expect(err.message).toBe(`--body: ${JSON.stringify(latin1)} is not valid UTF-8`);
+    expect(err.hint).toMatch(/iconv/);
+    expect(err.exitCode).toBe(2);
+    const bom = join(dir, 'bom.txt');
+    writeFileSync(bom, '\uFEFFCafé');
+    expect(await checkText('--name', `@${bom}`, { max: 4 })).toBe('Café');
+  });
 });
 
 describe('checkJson', () => {

@@ -24,16 +24,7 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
 async function readTls(certFile: string | undefined, keyFile: string | undefined): Promise<{ cert: string; key: string } | undefined> {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) throw new UsageError('--tls-cert and --tls-key must be given together');
-  const { readFile } = await import('node:fs/promises');
-  const read = async (flag: string, file: string): Promise<string> => {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : 'unreadable';
-      throw new UsageError(`${flag} cannot read ${JSON.stringify(file)}: ${why}`);
-    }
-  };
+  const { readFileText: read } = await import('../../input/read-text.js');
   const tls = { cert: await read('--tls-cert', certFile), key: await read('--tls-key', keyFile) };
   try {
     (await import('node:tls')).createSecureContext(tls);

@@ -1,0 +1,86 @@
+// Text `bo api` reads whole (`--input -`, `-F key=@-`, `-F key=@file`), on the built
+// binary with stdin a real pipe written in pieces that cut characters in two: what the
+// server receives is the text as typed, and bytes that are not UTF-8 are refused (exit
+// 2, naming the flag) with nothing sent.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfig } from '../helpers/config-dir.js';
+import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { runBin } from '../helpers/run-bin.js';
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer();
+  server.fallback(reply.json(200, { ok: true }));
+});
+afterAll(() => server.close());
+
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k', BO_API_SECRET: 's' });
+
+/** `bytes` in pieces of `size` bytes: with an odd size every piece ends inside a character. */
+function pieces(bytes: Buffer, size: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
+  return out;
+}
+
+const text = 'é'.repeat(1000) + '€𝄞'.repeat(200);
+
+describe('bo api reads stdin and files as whole UTF-8 text', () => {
+  it('--input -: a character cut across reads arrives whole', async () => {
+    const before = server.requests.length;
+    const stdin = pieces(Buffer.from(JSON.stringify({ Name: 'x', Description: text })), 101);
+    const r = await runBin(['api', '/email/lists', '--input', '-'], { env: env(), stdin, timeoutMs: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sent = server.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.body)).toEqual({ Name: 'x', Description: text });
+  }, 90_000);
+
+  it('-F key=@-: a character cut across reads arrives whole', async () => {
+    const before = server.requests.length;
+    const r = await runBin(['api', '/email/lists', '-F', 'Name=x', '-F', 'Description=@-'], {
+      env: env(),
+      stdin: pieces(Buffer.from(text), 77),
+      timeoutMs: 60_000,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sent = server.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]!.body).Description).toBe(text);
+  }, 90_000);
+
+  it('refuses stdin that is not UTF-8 naming the flag, exit 2, nothing sent', async () => {
+    const before = server.requests.length;
+    const cases: Array<[string[], string]> = [
+      [['api', '/email/lists', '--input', '-'], '--input'],
+      [['api', '/email/lists', '-F', 'Name=x', '-F', 'Description=@-'], '-F Description'],
+    ];
+    for (const [args, flag] of cases) {
+      const r = await runBin(args, { env: env(), stdin: Buffer.from('{"Name":"caf\xe9"}', 'latin1') });
+      expect(r.stderr, flag).toMatch(new RegExp(`^error: ${flag}: stdin is not valid UTF-8\\n`));
+      expect(r.code, flag).toBe(2);
+    }
+    expect(server.requests.length).toBe(before);
+  }, 60_000);
+
+  it('refuses a file that is not UTF-8 (--input file, -F key=@file) naming the flag, exit 2, nothing sent', async () => {
+    const before = server.requests.length;
+    const dir = mkdtempSync(join(tmpdir(), 'bo-latin1-'));
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, Buffer.from('{"Name":"caf\xe9"}', 'latin1'));
+    for (const [args, flag] of [
+      [['api', '/email/lists', '--input', file], '--input'],
+      [['api', '/email/lists', '-F', 'Name=x', '-F', `Description=@${file}`], '-F Description'],
+    ] as Array<[string[], string]>) {
+      const r = await runBin(args, { env: env() });
+      expect(r.stderr, flag).toContain(`error: ${flag}: ${JSON.stringify(file)} is not valid UTF-8\n`);
+      expect(r.code, flag).toBe(2);
+    }
+    expect(server.requests.length).toBe(before);
+  }, 60_000);
+});
