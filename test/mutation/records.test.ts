@@ -1,0 +1,193 @@
+// Batch lines (readRecords, parseLine): what a line becomes (a target, an error, or
+// nothing for a blank line or a comment), whatever its bytes and wherever the reads of
+// stdin cut it; the 64 KiB limit; and a reader that stops when its consumer does.
+import { PassThrough, Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkUid } from '../../src/input/validate.js';
+import { MAX_LINE_BYTES, parseLine, readRecords, type BatchRecord } from '../../src/mutation/records.js';
+
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+async function collect(chunks: Buffer[], key = 'Uid'): Promise<BatchRecord[]> {
+  const out: BatchRecord[] = [];
+  for await (const rec of readRecords(Readable.from(chunks), key, checkUid)) out.push(rec);
+  return out;
+}
+
+/** `bytes` cut at the given offsets (sorted, deduplicated, within the buffer). */
+function cut(bytes: Buffer, at: number[]): Buffer[] {
+  const points = [...new Set(at.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
+  const out: Buffer[] = [];
+  let from = 0;
+  for (const p of [...points, bytes.length]) {
+    out.push(bytes.subarray(from, p));
+    from = p;
+  }
+  return out.filter((b) => b.length > 0);
+}
+
+/** What the lines should give: split on "\n" at once, each line parsed alone. */
+function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] {
+  const out: BatchRecord[] = [];
+  let from = 0;
+  let line = 0;
+  while (from < bytes.length) {
+    let nl = bytes.indexOf(10, from);
+    if (nl < 0) nl = bytes.length;
+    const rec = parseLine(bytes.subarray(from, nl), ++line, key, checkUid);
+    if (rec) out.push(rec);
+    from = nl + 1;
+  }
+  return out;
+}
+
+/** Pieces of a line: ASCII, multi-byte characters, JSON-looking starts, "\r", invalid bytes. */
+const fragment = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 6 }).map(utf8),
+  fc.constantFrom('sa_1', 'é', '€', '𝄞', '{"Uid":"u_1"}', '{"Uid":', '["a"]', '"q"', '#', ' ', '\r', '\t').map(utf8),
+  fc.constantFrom(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), Buffer.from([0xf0, 0x9d, 0x84])),
+);
+const line = fc.array(fragment, { maxLength: 6 }).map((parts) => Buffer.concat(parts.map((p) => Buffer.from(p.filter((b) => b !== 10)))));
+const input = fc
+  .tuple(fc.array(line, { maxLength: 12 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .map(([lines, eol, trailing]) => Buffer.concat([Buffer.from(lines.map((l) => l.toString('latin1')).join(eol), 'latin1'), Buffer.from(trailing ? eol : '')]));
+
+describe('parseLine', () => {
+  it('gives a target, an error or (blank, comment) nothing for any UTF-8 line, and never throws', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.tuple(fc.constantFrom('{', '[', '"', '#', '{"Uid":', ' ', '\r'), fc.string({ unit: 'binary' })).map(([a, b]) => a + b),
+      fc.string({ unit: 'binary' }).map((s) => JSON.stringify({ Uid: s })),
+    );
+    fc.assert(
+      fc.property(text.map((s) => s.replace(/\n/g, '')), (s) => {
+        const rec = parseLine(utf8(s), 7, 'Uid', checkUid);
+        if (rec === undefined) {
+          expect(s.trim() === '' || s.trim().startsWith('#'), JSON.stringify(s)).toBe(true);
+          return;
+        }
+        expect(rec.line).toBe(7);
+        if ('target' in rec) {
+          const t = s.trim();
+          expect([t, /^\{/.test(t) ? (JSON.parse(t) as { Uid: string }).Uid : t]).toContain(rec.target);
+          expect(/^[[""]/.test(t), 'a JSON string or array is never a target').toBe(false);
+        } else {
+          expect(rec.error).toMatch(/^line 7\b/);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses a line over 64 KiB, counted in bytes with the line ending aside', () => {
+    expect(MAX_LINE_BYTES).toBe(65_536);
+    const ok = parseLine(utf8('a'.repeat(MAX_LINE_BYTES)), 1, 'Uid', checkUid);
+    expect(ok).toEqual({ line: 1, target: 'a'.repeat(MAX_LINE_BYTES) });
+    expect(parseLine(utf8(`${'a'.repeat(MAX_LINE_BYTES)}\r`), 1, 'Uid', checkUid)).toEqual(ok);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom('a', 'é', '€', '𝄞', ' '), (over, ch) => {
+        const body = ch.repeat(Math.ceil((MAX_LINE_BYTES + over) / utf8(ch).length));
+        const rec = parseLine(utf8(body), 3, 'Uid', checkUid);
+        expect(rec).toEqual({ line: 3, error: `line 3: ${utf8(body).length.toLocaleString('en-US')} bytes, over the 64 KiB a line may hold` });
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('refuses bytes that are not UTF-8 as an invalid line (nothing for it is sent)', () => {
+    expect(parseLine(Buffer.from('bad\xff\xfeutf', 'latin1'), 2, 'Uid', checkUid)).toEqual({ line: 2, error: 'line 2: not valid UTF-8' });
+    expect(parseLine(Buffer.from('e@exa\xffmple.com', 'latin1'), 4, 'Email', (_l, v) => v)).toEqual({ line: 4, error: 'line 4: not valid UTF-8' });
+    expect(parseLine(Buffer.from([0xc3]), 1, 'Uid', checkUid)).toEqual({ line: 1, error: 'line 1: not valid UTF-8' });
+  });
+
+  it('takes a record object with the key; anything else that starts like JSON is invalid', () => {
+    const p = (text: string) => parseLine(utf8(text), 1, 'Uid', checkUid);
+    expect(p('{"Uid":"sa_1","Note":"x"}')).toEqual({ line: 1, target: 'sa_1' });
+    expect(p('  sa_2 \r')).toEqual({ line: 1, target: 'sa_2' });
+    for (const bad of ['"quoted"', '["arr"]', '[]', '"sa_1"', '{"Uid": 5}', '{}', '{"Uid":', '[not json']) {
+      const rec = p(bad);
+      expect(rec && 'error' in rec, bad).toBe(true);
+    }
+    expect(p('"quoted"')).toEqual({ line: 1, error: 'line 1: starts like JSON but is not a record; give the value alone or {"Uid": "…"}' });
+    expect(p('["arr"]')).toEqual({ line: 1, error: 'line 1: starts like JSON but is not a record; give the value alone or {"Uid": "…"}' });
+    expect(p('{"Uid": 5}')).toEqual({ line: 1, error: 'line 1: the record has no "Uid" string' });
+    expect(p('# a comment')).toBeUndefined();
+    expect(p(' \t\r')).toBeUndefined();
+  });
+});
+
+describe('readRecords', () => {
+  it('gives the same records wherever the reads cut the input (inside a character, between \\r and \\n)', async () => {
+    await fc.assert(
+      fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
+        const whole = await collect([bytes]);
+        expect(whole).toEqual(expected(bytes));
+        expect(await collect(cut(bytes, at))).toEqual(whole);
+        // One byte a read: every boundary at once.
+        expect(await collect(cut(bytes, [...bytes.keys()]))).toEqual(whole);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives a line over 64 KiB as one invalid line, read in any pieces, and goes on', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: -2, max: 3 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 30 }), async (delta, eol, at) => {
+        const long = 'x'.repeat(MAX_LINE_BYTES + delta);
+        const bytes = utf8(`sa_1${eol}${long}${eol}sa_2${eol}${long}`);
+        const records = await collect(cut(bytes, at.map((n) => n * 4099)));
+        expect(records).toEqual(expected(bytes));
+        expect(records.map((r) => ('target' in r ? r.target.length : r.error))).toEqual(
+          delta <= 0
+            ? [4, MAX_LINE_BYTES + delta, 4, MAX_LINE_BYTES + delta]
+            : [4, `line 2: ${(MAX_LINE_BYTES + delta).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`, 4, `line 4: ${(MAX_LINE_BYTES + delta).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`],
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('reads a 40 MB line in linear time and reports it as one invalid line', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'u');
+    const chunks = [utf8('sa_1\n'), ...Array.from({ length: 640 }, () => chunk), utf8('\nsa_2\n')];
+    const records = await collect(chunks);
+    expect(records).toEqual([
+      { line: 1, target: 'sa_1' },
+      { line: 2, error: `line 2: ${(640 * 64 * 1024).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold` },
+      { line: 3, target: 'sa_2' },
+    ]);
+  });
+
+  it('stops reading when its consumer leaves a for await early: the input is destroyed', async () => {
+    const stdin = new PassThrough();
+    stdin.write('sa_1\nsa_2\n');
+    const seen: BatchRecord[] = [];
+    for await (const rec of readRecords(stdin, 'Uid', checkUid)) {
+      seen.push(rec);
+      break;
+    }
+    expect(seen).toEqual([{ line: 1, target: 'sa_1' }]);
+    expect(stdin.destroyed).toBe(true);
+  });
+
+  it('ends at once on return() while a read waits on idle input', async () => {
+    const stdin = new PassThrough();
+    const records = readRecords(stdin, 'Uid', checkUid);
+    const pending = records.next();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await records.return!();
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(stdin.destroyed).toBe(true);
+  });
+
+  it('ends without an error when its input is destroyed while a read waits', async () => {
+    const stdin = new PassThrough();
+    stdin.write('sa_1\nsa_');
+    const records = readRecords(stdin, 'Uid', checkUid);
+    expect(await records.next()).toEqual({ done: false, value: { line: 1, target: 'sa_1' } });
+    const pending = records.next();
+    setTimeout(() => stdin.destroy(), 20);
+    expect(await pending).toEqual({ done: true, value: undefined });
+  });
+});
