@@ -6,6 +6,12 @@ import type { Command } from 'commander';
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 16;
 
+/** How stdin is read in a batch; the limit is records.ts's MAX_LINE_BYTES. */
+const BATCH_LINES = `
+Batch lines (-): blank lines and # comments are skipped. A line over 64 KiB, not
+valid UTF-8, or starting like JSON ({ [ ") without being a record with the key is
+an invalid line: reported by its number, nothing sent for it; the others go on.`;
+
 /** Adds --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast). */
 export function mutationFlags(cmd: Command, options: { batch: boolean }): Command {
   cmd
@@ -14,7 +20,8 @@ export function mutationFlags(cmd: Command, options: { batch: boolean }): Comman
   if (options.batch) {
     cmd
       .option('--concurrency <n>', `batch: requests in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`)
-      .option('--fail-fast', 'batch: stop at the first failure');
+      .option('--fail-fast', 'batch: stop at the first failure')
+      .addHelpText('after', BATCH_LINES);
   }
   return cmd;
 }

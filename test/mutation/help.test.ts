@@ -1,5 +1,6 @@
 // Every mutation verb and its group shows examples in --help, a batch one for each verb.
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE_BYTES } from '../../src/mutation/records.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const verbs = [
@@ -29,6 +30,7 @@ describe('mutation help', () => {
     expect(examples).toMatch(new RegExp(`\\n {2}bo ${group} ${verb} `));
     expect(examples).toMatch(new RegExp(`\\| bo ${group} ${verb} - `));
     for (const flag of ['--dry-run', '--yes', '--concurrency <n>', '--fail-fast']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).toContain(`A line over ${MAX_LINE_BYTES / 1024} KiB, not\nvalid UTF-8`);
     expect(r.stdout).not.toMatch(/\bD\d+\b/);
   });
 
