@@ -1,14 +1,23 @@
-// The one reader of text a user hands `bo` whole: a file (`@file`, `--input file`,
-// `--tls-cert`) or stdin (`--input -`, `-F key=@-`). The bytes are gathered and decoded
-// once, so a character split across two reads arrives whole; bytes that are not UTF-8
-// are refused naming the flag (exit 2), never sent as U+FFFD. A leading byte order mark
-// is dropped. Batch lines (src/mutation/records.ts) are decoded here too, line by line.
+// The one reader of text a user hands `bo`: a whole file (`@file`, `--input file`,
+// `--tls-cert`), all of stdin (`--input -`, `-F key=@-`), its first line (a secret or
+// token read with `-`), or its lines (batches, src/mutation/records.ts). Bytes are
+// gathered and decoded once per text or line, so a character split across two reads
+// arrives whole; bytes that are not UTF-8 are refused naming the flag (exit 2), never
+// sent as U+FFFD. A leading byte order mark is dropped.
 
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../output/errors.js';
 
 const HINT = 'save it as UTF-8 first, e.g. iconv -f latin1 -t utf-8';
+
+/** The most a line may hold, in bytes, its line ending aside (64 KiB). */
+export const MAX_LINE_BYTES = 64 * 1024;
+
+/** A line too long to keep: only its length in bytes is known. */
+export interface Overlong {
+  bytes: number;
+}
 
 /** The text of UTF-8 bytes, or undefined when they are not UTF-8 (nothing replaced). */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
@@ -40,4 +49,58 @@ export async function readFileText(flag: string, path: string): Promise<string> 
   const text = decodeUtf8(bytes);
   if (text === undefined) throw new UsageError(`${flag}: ${JSON.stringify(path)} is not valid UTF-8`, { hint: HINT });
   return withoutBom(text);
+}
+
+/**
+ * The lines of a stream as bytes, without "\n" or "\r\n"; a line over MAX_LINE_BYTES
+ * as its length only. Each chunk is scanned once and a line kept as the pieces it came
+ * in, so reading is linear; a line past the limit is counted up to its newline, not
+ * kept. Leaving early (return()) destroys the stream; so may the reader, while a read
+ * waits: that ends the lines without an error.
+ */
+export async function* linesOf(input: NodeJS.ReadableStream): AsyncGenerator<Buffer | Overlong> {
+  let pieces: Buffer[] = [];
+  let size = 0;
+  let last = 0;
+  // One byte over is allowed while reading: it may be the "\r" of "\r\n".
+  const add = (piece: Buffer) => {
+    size += piece.length;
+    if (piece.length > 0) last = piece[piece.length - 1]!;
+    if (size > MAX_LINE_BYTES + 1) pieces = [];
+    else if (piece.length > 0) pieces.push(piece);
+  };
+  const take = (): Buffer | Overlong => {
+    const end = size > 0 && last === 13 ? size - 1 : size;
+    const out = end > MAX_LINE_BYTES ? { bytes: end } : Buffer.concat(pieces, size).subarray(0, end);
+    pieces = [];
+    size = 0;
+    return out;
+  };
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      let start = 0;
+      for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, start)) {
+        add(bytes.subarray(start, nl));
+        yield take();
+        start = nl + 1;
+      }
+      add(bytes.subarray(start));
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE' && (input as { destroyed?: boolean }).destroyed) return;
+    throw err;
+  }
+  if (size > 0) yield take();
+}
+
+/** The first line of a stream (stdin), trimmed; the rest is not read. */
+export async function readFirstLine(flag: string, stream: NodeJS.ReadableStream): Promise<string> {
+  for await (const line of linesOf(stream)) {
+    if (!(line instanceof Uint8Array)) throw new UsageError(`${flag}: the first line of stdin is over ${MAX_LINE_BYTES / 1024} KiB`);
+    const text = decodeUtf8(line);
+    if (text === undefined) throw new UsageError(`${flag}: stdin is not valid UTF-8`, { hint: HINT });
+    return withoutBom(text).trim();
+  }
+  return '';
 }

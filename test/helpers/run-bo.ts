@@ -6,8 +6,8 @@ import type { Io } from '../../src/context.js';
 
 export interface RunBoOptions extends Omit<RunOptions, 'io'> {
   env?: Record<string, string | undefined>;
-  /** Text on stdin (ended after it). */
-  stdin?: string;
+  /** Text (or bytes) on stdin (ended after it). */
+  stdin?: string | Uint8Array;
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;

@@ -2,7 +2,6 @@
 // is never a flag (it would sit in shell history and `ps`): it comes from the first
 // line of stdin with --secret-stdin, or from a hidden prompt on a terminal.
 import { defineCommand } from '../../command.js';
-import type { Context } from '../../context.js';
 
 interface Opts {
   key?: string;
@@ -60,7 +59,7 @@ export default defineCommand<Opts>({
 
     let secret: string;
     if (opts.secretStdin) {
-      secret = await firstLine(ctx);
+      secret = await (await import('../../input/read-text.js')).readFirstLine('--secret-stdin', ctx.io.stdin);
       if (secret === '') throw new AuthError('--secret-stdin: stdin held no secret', { code: 'input_required' });
     } else if (ctx.globals.input) {
       secret = await (await ctx.prompter()).password('API secret', { validate: (v) => (v ? true : 'the secret is required') });
@@ -80,13 +79,3 @@ export default defineCommand<Opts>({
     if (names.length) warn(ctx, `${names.join(' and ')} in the environment ${names.length > 1 ? 'take' : 'takes'} precedence over this key.`);
   },
 });
-
-/** The first line of stdin, without its line ending; the rest is not read. */
-async function firstLine(ctx: Context): Promise<string> {
-  let text = '';
-  for await (const chunk of ctx.io.stdin) {
-    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    if (text.includes('\n')) break;
-  }
-  return (text.split(/\r?\n/)[0] ?? '').trim();
-}

@@ -2,6 +2,7 @@
 // never a card number), the last four digits and the expiry year. Messages never
 // quote the token.
 import type { Context } from '../../context.js';
+import { readFirstLine } from '../../input/read-text.js';
 import { UsageError } from '../../output/errors.js';
 
 /** 12-19 digits, possibly grouped by spaces or dashes, passing the Luhn check. */
@@ -21,21 +22,12 @@ export function looksLikeCardNumber(text: string): boolean {
   return sum % 10 === 0;
 }
 
-async function firstLine(ctx: Context): Promise<string> {
-  let text = '';
-  for await (const chunk of ctx.io.stdin as AsyncIterable<Buffer | string>) {
-    text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    if (text.includes('\n')) break;
-  }
-  return text.split('\n')[0]!.replace(/\r$/, '');
-}
-
 export async function readPaymentToken(ctx: Context, flag: string): Promise<string> {
   const fromStdin = flag === '-';
   if (fromStdin && ctx.io.stdinIsTTY) {
     throw new UsageError('--payment-token - reads the token from stdin, but stdin is a terminal: pipe the token in');
   }
-  const value = (fromStdin ? await firstLine(ctx) : flag).trim();
+  const value = (fromStdin ? await readFirstLine('--payment-token', ctx.io.stdin) : flag).trim();
   const where = fromStdin ? '--payment-token (read from stdin)' : '--payment-token';
   if (value === '') throw new UsageError(`${where} must not be empty`);
   if (looksLikeCardNumber(value)) {

@@ -86,6 +86,20 @@ describe('bo auth set-key', () => {
     expect(store.items.size).toBe(0);
   });
 
+  it('--secret-stdin that is not UTF-8: exit 2 naming the flag, nothing stored, the bytes not echoed', async () => {
+    const t = tempConfig();
+    const store = createMemoryStore();
+    const r = await runBo(['auth', 'set-key', '--key', 'k', '--secret-stdin'], {
+      env: { ...t.env, BO_BASE_URL: TENANT },
+      credentials: store,
+      stdin: Buffer.from('sk_caf\xe9_secret\n', 'latin1'),
+    });
+    expect(r.stderr).toMatch(/^error: --secret-stdin: stdin is not valid UTF-8\n/);
+    expect(r.stderr).not.toContain('sk_caf');
+    expect(r.code).toBe(2);
+    expect(store.items.size).toBe(0);
+  });
+
   it('has no flag that takes the secret', async () => {
     const t = tempConfig();
     const r = await runBo(['auth', 'set-key', '--key', 'k', '--secret', 's'], { env: { ...t.env, BO_BASE_URL: TENANT }, credentials: createMemoryStore() });

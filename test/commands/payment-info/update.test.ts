@@ -90,11 +90,12 @@ describe('bo payment-info update', () => {
       [['--payment-token', 'tok_1', '--exp-year', '30'], '', /^error: --exp-year must be a four-digit year/],
       [['--payment-token', 'tok_1', '--exp-year', pastYear], '', new RegExp(`^error: --exp-year ${pastYear} is in the past`)],
       [['--payment-token', 'tok 1'], '', /^error: --payment-token must be a token without spaces/],
-    ] as Array<[string[], string, RegExp]>) {
+      [['--payment-token', '-'], Buffer.from('tok_caf\xe9\n', 'latin1'), /^error: --payment-token: stdin is not valid UTF-8\n/],
+    ] as Array<[string[], string | Buffer, RegExp]>) {
       const r = await runBo(['payment-info', 'update', '--account', uid, ...argv], { env: env(), stdin });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
-      for (const secret of ['4242 4242', '5555-5555', '4111111111111111']) expect(r.stderr).not.toContain(secret);
+      for (const secret of ['4242 4242', '5555-5555', '4111111111111111', 'tok_caf']) expect(r.stderr).not.toContain(secret);
     }
     const noAccount = await runBo(['payment-info', 'update', '--account', '-', '--payment-token', 'tok_1'], { env: env(), stdin: `${uid}\n` });
     expect(noAccount.code).toBe(2);
