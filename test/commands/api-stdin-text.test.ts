@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { cutBytes } from '../helpers/cut-bytes.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 
@@ -20,11 +21,7 @@ afterAll(() => server.close());
 const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k', BO_API_SECRET: 's' });
 
 /** `bytes` in pieces of `size` bytes: with an odd size every piece ends inside a character. */
-function pieces(bytes: Buffer, size: number): Buffer[] {
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += size) out.push(bytes.subarray(at, at + size));
-  return out;
-}
+const pieces = (bytes: Buffer, size: number) => cutBytes(bytes, Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => i * size));
 
 const text = 'é'.repeat(1000) + '€𝄞'.repeat(200);
 

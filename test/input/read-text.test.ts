@@ -6,18 +6,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES, readFirstLine, readStreamText } from '../../src/input/read-text.js';
 import { UsageError } from '../../src/output/errors.js';
+import { cutBytes } from '../helpers/cut-bytes.js';
 
-/** `bytes` cut at the given offsets. */
-function cut(bytes: Buffer, at: number[]): Readable {
-  const points = [...new Set(at.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
-  const pieces: Buffer[] = [];
-  let from = 0;
-  for (const p of [...points, bytes.length]) {
-    pieces.push(bytes.subarray(from, p));
-    from = p;
-  }
-  return Readable.from(pieces.filter((b) => b.length > 0));
-}
+/** `bytes` as a stream whose reads are cut at the given offsets. */
+const cut = (bytes: Buffer, at: number[]) => Readable.from(cutBytes(bytes, at));
 
 async function refused(p: Promise<unknown>): Promise<UsageError> {
   const err = await p.then(() => undefined, (e: unknown) => e);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkUid } from '../../src/input/validate.js';
 import { MAX_LINE_BYTES, parseLine, readRecords, type BatchRecord } from '../../src/mutation/records.js';
+import { cutBytes } from '../helpers/cut-bytes.js';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
@@ -13,18 +14,6 @@ async function collect(chunks: Buffer[], key = 'Uid'): Promise<BatchRecord[]> {
   const out: BatchRecord[] = [];
   for await (const rec of readRecords(Readable.from(chunks), key, checkUid)) out.push(rec);
   return out;
-}
-
-/** `bytes` cut at the given offsets (sorted, deduplicated, within the buffer). */
-function cut(bytes: Buffer, at: number[]): Buffer[] {
-  const points = [...new Set(at.map((n) => n % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const p of [...points, bytes.length]) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  return out.filter((b) => b.length > 0);
 }
 
 /** What the lines should give: split on "\n" at once, each line parsed alone. */
@@ -123,9 +112,9 @@ describe('readRecords', () => {
       fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
         const whole = await collect([bytes]);
         expect(whole).toEqual(expected(bytes));
-        expect(await collect(cut(bytes, at))).toEqual(whole);
+        expect(await collect(cutBytes(bytes, at))).toEqual(whole);
         // One byte a read: every boundary at once.
-        expect(await collect(cut(bytes, [...bytes.keys()]))).toEqual(whole);
+        expect(await collect(cutBytes(bytes, [...bytes.keys()]))).toEqual(whole);
       }),
       { numRuns: 500 },
     );
@@ -136,7 +125,7 @@ describe('readRecords', () => {
       fc.asyncProperty(fc.integer({ min: -2, max: 3 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 30 }), async (delta, eol, at) => {
         const long = 'x'.repeat(MAX_LINE_BYTES + delta);
         const bytes = utf8(`sa_1${eol}${long}${eol}sa_2${eol}${long}`);
-        const records = await collect(cut(bytes, at.map((n) => n * 4099)));
+        const records = await collect(cutBytes(bytes, at.map((n) => n * 4099)));
         expect(records).toEqual(expected(bytes));
         expect(records.map((r) => ('target' in r ? r.target.length : r.error))).toEqual(
           delta <= 0
