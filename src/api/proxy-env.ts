@@ -113,6 +113,19 @@ export function proxyFor(target: URL, env: Env | undefined): ProxyChoice | undef
   return { url, variable, shown };
 }
 
+/** The user and password a proxy URL carries, percent-decoded; undefined when it has none. */
+export function proxyUserInfo(url: URL): { user: string; password: string } | undefined {
+  if (!url.username && !url.password) return undefined;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  return { user: decode(url.username), password: decode(url.password) };
+}
+
 /**
  * The proxy could not be reached, or refused the tunnel. Its message names the proxy
  * (never its user or password) and is shown as is; http.ts wraps it like any other

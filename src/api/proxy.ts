@@ -13,7 +13,7 @@ import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import { reason } from './network-errors.js';
-import { ProxyFailure, type ProxyChoice } from './proxy-env.js';
+import { ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
 type Callback = (err: Error | null, stream: Duplex) => void;
 type ConnectOptions = http.ClientRequestArgs & tls.ConnectionOptions;
@@ -24,15 +24,8 @@ function bare(host: string): string {
 
 /** user:password from the proxy URL as a Basic credential, or undefined. */
 function proxyAuthorization(url: URL): string | undefined {
-  if (!url.username && !url.password) return undefined;
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}`;
+  const info = proxyUserInfo(url);
+  return info && `Basic ${Buffer.from(`${info.user}:${info.password}`).toString('base64')}`;
 }
 
 export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
