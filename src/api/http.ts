@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Credential } from '../auth/credential-types.js';
-import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
+import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
 import { MAX_WAIT_MS, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
@@ -18,7 +18,7 @@ import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
-import { ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
+import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -250,13 +250,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!(err instanceof ConnectionFailure)) throw err;
         const viaProxy = err.cause instanceof ProxyFailure ? err.cause : undefined;
         const text = viaProxy?.message ?? describeFailure(err, method, url);
-        if (canRetry && !viaProxy?.permanent && isRetryableFailure(method, err)) {
+        if (canRetry && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
           tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
           continue;
         }
         tracer?.note(text);
+        if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
         throw new BoError(text, { code: 'network', cause: err.cause, hint: viaProxy?.hint ?? failureHint(err, method) });
       }
