@@ -30,6 +30,8 @@ export interface ProxyOptions {
   auth?: string;
   /** The status for a missing or wrong Proxy-Authorization: 407, or 401 as tinyproxy answers. */
   challenge?: 401 | 407;
+  /** The reason phrase of that answer, instead of the standard one. */
+  reason?: string;
   /** Answer every CONNECT with this status instead of tunnelling. */
   refuse?: number;
   /** An https:// proxy (the test certificate): the client speaks TLS to the proxy too. */
@@ -58,8 +60,8 @@ export async function startConnectProxy(options: ProxyOptions = {}): Promise<Con
     if (expected && req.headers['proxy-authorization'] !== expected) {
       client.end(
         options.challenge === 401
-          ? 'HTTP/1.0 401 Unauthorized\r\nWWW-Authenticate: Basic realm="tinyproxy"\r\nContent-Length: 0\r\n\r\n'
-          : 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n',
+          ? `HTTP/1.0 401 ${options.reason ?? 'Unauthorized'}\r\nWWW-Authenticate: Basic realm="tinyproxy"\r\nContent-Length: 0\r\n\r\n`
+          : `HTTP/1.1 407 ${options.reason ?? 'Proxy Authentication Required'}\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n`,
       );
       return;
     }

@@ -167,6 +167,19 @@ describe('a proxy that asks for its own user and password (the built binary)', (
     expect(r.stderr).toContain('"code":"auth"');
     expect(server.seen).toEqual([]);
   });
+
+  it('a refusal whose reason phrase echoes the password: the password is not shown', async () => {
+    const server = await tls();
+    const p = await proxy({ auth: 'alice:the-right-one', reason: 'Bad password hunter2-pw9' });
+    const r = await runBin(['--json', 'accounts', 'list'], {
+      env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: `http://alice:hunter2-pw9@127.0.0.1:${p.port}` },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) rejected the user and password it was given: 407 Bad password [redacted]`,
+    );
+    expect(r.stdout + r.stderr).not.toContain('hunter2-pw9');
+  });
 });
 
 describe('an https:// proxy', () => {
