@@ -5,6 +5,7 @@
 import type { Credential, CredentialStore } from './auth/credential-types.js';
 import type { HttpClient } from './api/http-types.js';
 import type { Prompter } from './auth/prompter-types.js';
+import type { SecretValues } from './api/secret-values.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream;
@@ -76,4 +77,6 @@ export interface Context {
   api(options?: ApiOptions): Promise<HttpClient>;
   /** Aborted on Ctrl-C: long waits and requests listen to it. */
   signal: AbortSignal;
+  /** The secrets this run holds (credential, password, codes, payment token…): never shown in errors or traces. */
+  secrets: SecretValues;
 }

@@ -13,6 +13,7 @@ import { BoError, ExitCode, InterruptedError, UsageError, errorCode, exitCodeOf 
 import { neutralise } from './output/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
+import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
 
 export interface RunOptions {
@@ -94,6 +95,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   }
 
   let globals: Globals | undefined;
+  // The secrets the command comes to hold, scrubbed from every error it reports.
+  const secrets = new SecretValues();
   // What a command opened (HTTP agents, the embedded sandbox), closed when it ends.
   const closers: Array<() => unknown> = [];
   const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
@@ -101,7 +104,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     if (globals.csv && def.printsRecords !== true) {
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
-    const ctx = createContext(io, globals, options, controller.signal, closers);
+    const ctx = createContext(io, globals, options, controller.signal, closers, secrets);
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
 
@@ -133,7 +136,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       return ExitCode.usage;
     }
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
-    reportError(final, io, globals ?? safeGlobals(program.opts(), io));
+    reportError(final, io, globals ?? safeGlobals(program.opts(), io), secrets);
     return exitCodeOf(final);
   } finally {
     if (usingProcess) process.off('SIGINT', onSigint);
@@ -217,6 +220,7 @@ function createContext(
   options: RunOptions,
   signal: AbortSignal,
   closers: Array<() => unknown>,
+  secrets: SecretValues,
 ): Context {
   let store: Promise<CredentialStore> | undefined;
   let prompter: Promise<Prompter> | undefined;
@@ -225,6 +229,7 @@ function createContext(
     globals,
     clock: options.clock ?? realClock,
     signal,
+    secrets,
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
@@ -242,18 +247,18 @@ function createContext(
   return ctx;
 }
 
-function reportError(err: unknown, io: Io, globals: Globals): void {
+function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
   const bo = err instanceof BoError ? err : undefined;
-  const message = bo ? bo.message : err instanceof Error ? err.message : String(err);
+  const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
   io.stderr.write(`error: ${oneLine(message)}\n`);
-  if (bo?.hint) io.stderr.write(`hint: ${oneLine(bo.hint)}\n`);
+  if (bo?.hint) io.stderr.write(`hint: ${oneLine(secrets.scrub(bo.hint))}\n`);
   if (globals.json || globals.jsonl) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.
     writeJsonError(io, { status: bo?.status || null, code: errorCode(err), message });
   }
   if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {
-    io.stderr.write(`${err.stack}\n`);
+    io.stderr.write(`${secrets.scrub(err.stack)}\n`);
   }
 }
 

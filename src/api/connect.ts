@@ -79,6 +79,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
     env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
     transport,
+    secrets: ctx.secrets,
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;

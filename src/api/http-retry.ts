@@ -2,6 +2,7 @@
 // policy is tested on its own; http.ts applies it.
 
 import type { Method } from './http-types.js';
+import { PROXY_AUTH, PROXY_DENIED } from './proxy-env.js';
 
 /** D30: the most a single wait may last, whatever Retry-After says. */
 export const MAX_WAIT_MS = 60_000;
@@ -18,9 +19,14 @@ export function isRetryableStatus(method: Method, status: number): boolean {
   return method === 'GET' && (status === 502 || status === 503 || status === 504);
 }
 
-/** Failures that trying again cannot fix: a wrong host name, a certificate problem. */
+/**
+ * Failures that trying again cannot fix: a wrong host name, a certificate problem, a
+ * proxy that refused the tunnel or its user and password (trying those again could
+ * lock a directory account).
+ */
 function isPermanent(code: string): boolean {
-  return code === 'ENOTFOUND' || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^ERR_TLS_|^ERR_SSL_/.test(code);
+  if (code === 'ENOTFOUND' || code === PROXY_AUTH || code === PROXY_DENIED) return true;
+  return /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|^ERR_TLS_|^ERR_SSL_/.test(code);
 }
 
 /**

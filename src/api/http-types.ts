@@ -22,6 +22,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the client's: the login flow handles 429 itself, with a countdown (D10). */
   maxRetries?: number;
+  /** The answer's secret-named fields (a TOTP secret, recovery codes) are secrets the run holds from now on. */
+  secretAnswer?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -57,6 +59,11 @@ export interface HttpClientOptions {
   transport?: import('./http-attempt.js').Exchange;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
   env?: Record<string, string | undefined>;
+  /**
+   * The run's secrets (the context's), scrubbed from the trace and from error answers;
+   * the client adds its credential, the proxy's password and the secrets it sends.
+   */
+  secrets?: import('./secret-values.js').SecretValues;
 }
 
 export interface HttpClient {

@@ -7,17 +7,18 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Credential } from '../auth/credential-types.js';
-import { ApiError, BoError, InterruptedError, UsageError } from '../output/errors.js';
+import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
 import { MAX_WAIT_MS, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { redactText, redactUserInfo, scrubValues } from './redact.js';
+import { REDACTED, redactText, redactUserInfo } from './redact.js';
+import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
-import { ProxyFailure, proxyFor } from './proxy-env.js';
+import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -67,10 +68,19 @@ function authorization(credential: Credential | null, scheme: string): string | 
   return `${scheme} ${credential.key}:${credential.secret}`; // D1
 }
 
-/** Values the trace scrubs wherever they appear, beyond what field names reveal. */
+/**
+ * The credential's values, scrubbed wherever they appear, beyond what field names
+ * reveal. An API key's id alone is not secret: `bo auth status` names it.
+ */
 function secretsOf(credential: Credential | null): string[] {
   if (!credential) return [];
   return credential.kind === 'token' ? [credential.token] : [credential.secret, `${credential.key}:${credential.secret}`];
+}
+
+function scrubbed(body: ParsedBody, secrets: SecretValues): ParsedBody {
+  if (body.kind === 'json') return { kind: 'json', value: secrets.scrubValue(body.value) };
+  if (body.kind === 'empty') return body;
+  return { ...body, text: secrets.scrub(body.text) };
 }
 
 function traced(body: ParsedBody): TracedBody {
@@ -111,7 +121,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_MB * 1024 * 1024;
   const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
-  const secrets = secretsOf(options.credential);
+  // The run's registry (the context's), else the client's own: what it sends is added to it.
+  const secrets = options.secrets ?? new SecretValues();
+  secrets.add(...secretsOf(options.credential));
+  const proxyUser = proxy && proxyUserInfo(proxy.url);
+  if (proxyUser) secrets.add(proxyUser.password, `${proxyUser.user}:${proxyUser.password}`, proxy.url.password);
   const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
   const userAgent = options.userAgent ?? `bo/${VERSION} node/${process.versions.node}`;
   const baseUrl = base.href.replace(/\/+$/, '');
@@ -125,12 +139,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  function unexpected(raw: RawResponse, what: string): ApiError {
-    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${scrubValues(redactText(what), secrets)}`, {
+  function unexpected(raw: RawResponse, body: ParsedBody, what: string): ApiError {
+    return new ApiError(`unexpected answer from the server (${raw.status} ${raw.statusText}): ${redactText(what)}`, {
       status: raw.status,
       code: 'unexpected',
       headers: raw.headers,
-      body: raw.body.toString('utf8'),
+      body: bodyValue(body),
       hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
     });
   }
@@ -157,7 +171,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         hint: `Set it with --base-url ${root} or: bo config set base-url ${root}`,
       });
     }
-    const where = target ? sanitize(`${target.origin}${target.pathname}`, 200) : 'nowhere';
+    // A secret in the Location is already the marker; shown as such, not percent-encoded.
+    const where = target ? sanitize(`${target.origin}${target.pathname}`.replaceAll(encodeURIComponent(REDACTED), REDACTED), 200) : 'nowhere';
     return new ApiError(`${raw.status} ${raw.statusText}: the server redirects to ${where}; bo does not follow redirects`, {
       status: raw.status,
       code: 'redirect',
@@ -178,6 +193,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const auth = authorization(credential, options.apiKeyScheme || 'bo');
     if (auth) headers.authorization = auth;
     let body: Buffer | undefined;
+    // A password, code or payment token sent is a secret the run holds from now on.
+    secrets.addFields(req.body);
     if (req.body !== undefined) {
       body = Buffer.from(JSON.stringify(req.body), 'utf8');
       headers['content-type'] = 'application/json';
@@ -233,13 +250,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (!(err instanceof ConnectionFailure)) throw err;
         const viaProxy = err.cause instanceof ProxyFailure ? err.cause : undefined;
         const text = viaProxy?.message ?? describeFailure(err, method, url);
-        if (canRetry && !viaProxy?.permanent && isRetryableFailure(method, err)) {
+        if (canRetry && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
           tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
           continue;
         }
         tracer?.note(text);
+        if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
         throw new BoError(text, { code: 'network', cause: err.cause, hint: viaProxy?.hint ?? failureHint(err, method) });
       }
@@ -255,24 +273,33 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         await wait(ms, signal);
         continue;
       }
-      if (raw.status >= 200 && raw.status < 300) {
-        if (parsed.kind === 'malformed') throw unexpected(raw, parsed.reason ?? `malformed JSON: ${sanitize(parsed.text, 80)}`);
-        if (parsed.kind === 'text' && isHtml(raw.headers, parsed.text)) {
-          const title = bestMessage(parsed, raw.headers);
-          throw unexpected(raw, `an HTML page${title ? ` ("${title}")` : ''} instead of JSON`);
-        }
+      const ok = raw.status >= 200 && raw.status < 300;
+      if (ok && parsed.kind !== 'malformed' && !(parsed.kind === 'text' && isHtml(raw.headers, parsed.text))) {
+        if (req.secretAnswer) secrets.addFields(bodyValue(parsed));
         return { status: raw.status, headers: raw.headers, body: bodyValue(parsed) as T };
       }
-      if (raw.status >= 300 && raw.status < 400) throw redirectError(raw, url);
+      // An error from here on: a server may echo a secret (in a Location, in its
+      // error_description), so the answer is scrubbed before any message is made of it.
+      const failed: RawResponse = {
+        ...raw,
+        statusText: secrets.scrub(raw.statusText),
+        headers: Object.fromEntries(Object.entries(raw.headers).map(([k, v]) => [k, secrets.scrub(v)])),
+      };
+      const clean = scrubbed(parsed, secrets);
+      if (ok && clean.kind === 'malformed') throw unexpected(failed, clean, clean.reason ?? `malformed JSON: ${sanitize(clean.text, 80)}`);
+      if (ok) {
+        const title = bestMessage(clean, failed.headers);
+        throw unexpected(failed, clean, `an HTML page${title ? ` ("${title}")` : ''} instead of JSON`);
+      }
+      if (raw.status >= 300 && raw.status < 400) throw redirectError(failed, url);
       throw statusError({
         status: raw.status,
-        statusText: raw.statusText,
-        headers: raw.headers,
-        body: parsed,
+        statusText: failed.statusText,
+        headers: failed.headers,
+        body: clean,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
         retryIn: retryAfterMs === undefined ? undefined : humanWait(retryAfterMs),
-        secrets,
       });
     }
   }

@@ -113,18 +113,40 @@ export function proxyFor(target: URL, env: Env | undefined): ProxyChoice | undef
   return { url, variable, shown };
 }
 
+/** The user and password a proxy URL carries, percent-decoded; undefined when it has none. */
+export function proxyUserInfo(url: URL): { user: string; password: string } | undefined {
+  if (!url.username && !url.password) return undefined;
+  const decode = (s: string) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  return { user: decode(url.username), password: decode(url.password) };
+}
+
+/**
+ * The proxy refused its own user and password, or wants them (407, or 401 from
+ * tinyproxy): final on the first answer, since a proxy that checks them against a
+ * directory may count each try as a failed login (http-retry.ts), and an
+ * authentication failure (exit 4, code `auth`).
+ */
+export const PROXY_AUTH = 'EPROXYAUTH';
+/** The proxy refused the tunnel (403): final too, trying again cannot help. */
+export const PROXY_DENIED = 'EPROXYDENIED';
+
 /**
  * The proxy could not be reached, or refused the tunnel. Its message names the proxy
  * (never its user or password) and is shown as is; http.ts wraps it like any other
- * connection failure (exit 1, code `network`).
+ * connection failure (exit 1, code `network`), or as an authentication failure when
+ * its code is PROXY_AUTH.
  */
 export class ProxyFailure extends Error {
   constructor(
     message: string,
     readonly code: string,
     readonly hint: string,
-    /** Trying again cannot help: the proxy refused us (403, 407), not the network. */
-    readonly permanent: boolean,
     cause?: unknown,
   ) {
     super(message, cause === undefined ? undefined : { cause });

@@ -13,7 +13,7 @@ import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import { reason } from './network-errors.js';
-import { ProxyFailure, type ProxyChoice } from './proxy-env.js';
+import { PROXY_AUTH, PROXY_DENIED, ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
 type Callback = (err: Error | null, stream: Duplex) => void;
 type ConnectOptions = http.ClientRequestArgs & tls.ConnectionOptions;
@@ -24,15 +24,8 @@ function bare(host: string): string {
 
 /** user:password from the proxy URL as a Basic credential, or undefined. */
 function proxyAuthorization(url: URL): string | undefined {
-  if (!url.username && !url.password) return undefined;
-  const decode = (s: string) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  };
-  return `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}`;
+  const info = proxyUserInfo(url);
+  return info && `Basic ${Buffer.from(`${info.user}:${info.password}`).toString('base64')}`;
 }
 
 export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
@@ -50,7 +43,6 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
       `could not connect to ${where}: ${reason({ code, cause: err })}`,
       code,
       `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`,
-      false,
       err,
     );
   }
@@ -58,11 +50,22 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
   function refused(res: http.IncomingMessage): ProxyFailure {
     const status = res.statusCode ?? 0;
     const text = `${status} ${res.statusMessage || http.STATUS_CODES[status] || ''}`.trim().replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
-    const hint =
-      status === 407
-        ? `The proxy wants a user and password: put them in ${proxy.variable} (http://user:password@host:port).`
-        : `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
-    return new ProxyFailure(`${where} refused the tunnel to ${authority}: ${text}`, 'EPROXY', hint, status === 403 || status === 407);
+    // 407, or 401 as tinyproxy answers: about the proxy's own user and password.
+    if (status === 401 || status === 407) {
+      return auth
+        ? new ProxyFailure(
+            `${where} rejected the user and password it was given: ${text}`,
+            PROXY_AUTH,
+            `Check the user and password in ${proxy.variable} (http://user:password@host:port).`,
+          )
+        : new ProxyFailure(
+            `${where} wants a user and password for the tunnel to ${authority}: ${text}`,
+            PROXY_AUTH,
+            `Put them in ${proxy.variable}: http://user:password@host:port`,
+          );
+    }
+    const hint = `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
+    return new ProxyFailure(`${where} refused the tunnel to ${authority}: ${text}`, status === 403 ? PROXY_DENIED : 'EPROXY', hint);
   }
 
   function tunnel(options: ConnectOptions, callback: Callback): void {

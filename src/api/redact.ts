@@ -146,17 +146,5 @@ export function redactText(text: string): string {
     .replace(authWord, (_all, word: string) => `${word} ${REDACTED}`);
 }
 
-/** Replaces known secret values (the credential in use) wherever they appear. */
-export function scrubValues(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) {
-    if (s.length < 4) continue;
-    for (const form of new Set([s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1)])) {
-      out = out.split(form).join(REDACTED);
-    }
-  }
-  return out;
-}
-
 // redactUserInfo lives with the base URL rules (config/settings.ts): config never imports api.
 export { redactUserInfo } from '../config/settings.js';

@@ -3,7 +3,7 @@
 // any JSON shape, an HTML page, a text body, or none.
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
-import { redactText, scrubValues } from './redact.js';
+import { redactText } from './redact.js';
 import { isPlainJsonText, markPlain, neutralise } from '../output/neutralise.js';
 
 export type ParsedBody =
@@ -192,8 +192,6 @@ export interface StatusContext {
   retryAfter?: number;
   /** The same wait in words ("3 h 20 min"), shown in the message. */
   retryIn?: string;
-  /** The credential in use: a server that echoes it must not put it in the message. */
-  secrets?: readonly string[];
 }
 
 function headline(status: number, statusText: string, message: string | undefined): string {
@@ -204,7 +202,7 @@ function headline(status: number, statusText: string, message: string | undefine
 /** A non-2xx, non-3xx answer (after the retries) as the error the user sees. */
 export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
   const found = bestMessage(ctx.body, ctx.headers);
-  const message = found === undefined ? undefined : scrubValues(redactText(found), ctx.secrets ?? []);
+  const message = found === undefined ? undefined : redactText(found);
   const value = bodyValue(ctx.body);
   const code =
     value && typeof value === 'object' && typeof (value as { error?: unknown }).error === 'string'

@@ -111,7 +111,7 @@ function confirmOf(body: unknown): ConfirmResponse {
  */
 export function tokensApi(http: HttpClient, signal?: AbortSignal): TokensApi {
   const send = (path: string, body: Record<string, unknown>) =>
-    http.request({ method: 'POST', path, body, anonymous: true, signal, maxRetries: 0 });
+    http.request({ method: 'POST', path, body, anonymous: true, signal, maxRetries: 0, secretAnswer: true });
   const post = async (path: string, body: Record<string, unknown>) => (await send(path, body)).body;
   return {
     async signIn(username, password) {

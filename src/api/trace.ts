@@ -1,9 +1,10 @@
 // The --verbose trace: what was sent and what came back, one line per sink call, with
-// every secret redacted (redact.ts) and the credential in use scrubbed by value as a
-// second net. Bodies are cut at about 2 KB so a 100-record page stays readable.
+// every secret redacted by name (redact.ts) and every secret the run holds scrubbed by
+// value as a second net (secret-values.ts). Bodies are cut at about 2 KB so a 100-record page stays readable.
 
 import { neutralise } from '../output/neutralise.js';
-import { redactHeader, redactJson, redactText, redactUrl, scrubValues } from './redact.js';
+import { redactHeader, redactJson, redactText, redactUrl } from './redact.js';
+import type { SecretValues } from './secret-values.js';
 
 const BODY_LIMIT = 2048;
 
@@ -38,8 +39,8 @@ export function formatBody(body: TracedBody): string | undefined {
     : text;
 }
 
-export function createTracer(sink: (line: string) => void, secrets: readonly string[]): Tracer {
-  const emit = (line: string) => sink(oneLine(scrubValues(line, secrets)));
+export function createTracer(sink: (line: string) => void, secrets: SecretValues): Tracer {
+  const emit = (line: string) => sink(oneLine(secrets.scrub(line)));
   const headerLines = (mark: string, headers: Record<string, string>) => {
     for (const [name, value] of Object.entries(headers)) emit(`${mark} ${name}: ${redactHeader(name, value)}`);
   };

@@ -62,8 +62,9 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
   { code: 3, meaning: 'not found', script: 'the record does not exist: treat as absent, or check the Uid' },
   {
     code: 4,
-    meaning: 'authentication: no credentials, rejected credentials, not permitted, wrong password, a two-factor code refused or missing',
-    script: 'sign in again (bo login), or set BO_TOKEN or BO_API_KEY and BO_API_SECRET; check with bo auth status --verify',
+    meaning:
+      "authentication: no credentials, rejected credentials, not permitted, wrong password, a two-factor code refused or missing, a proxy's user and password refused or missing",
+    script: "sign in again (bo login), or set BO_TOKEN or BO_API_KEY and BO_API_SECRET; check with bo auth status --verify (a proxy's: fix HTTPS_PROXY)",
   },
   { code: 5, meaning: 'rate limited, after the retries', script: 'wait (the message says how long) and run it again' },
   { code: 130, meaning: 'interrupted (Ctrl-C)', script: 'stop; a write in flight may or may not have happened' },

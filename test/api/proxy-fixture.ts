@@ -28,6 +28,10 @@ export interface ConnectProxy {
 export interface ProxyOptions {
   /** "user:password" the proxy demands in Proxy-Authorization (407 otherwise). */
   auth?: string;
+  /** The status for a missing or wrong Proxy-Authorization: 407, or 401 as tinyproxy answers. */
+  challenge?: 401 | 407;
+  /** The reason phrase of that answer, instead of the standard one. */
+  reason?: string;
   /** Answer every CONNECT with this status instead of tunnelling. */
   refuse?: number;
   /** An https:// proxy (the test certificate): the client speaks TLS to the proxy too. */
@@ -54,7 +58,11 @@ export async function startConnectProxy(options: ProxyOptions = {}): Promise<Con
     client.on('error', () => {});
     const expected = options.auth ? `Basic ${Buffer.from(options.auth).toString('base64')}` : undefined;
     if (expected && req.headers['proxy-authorization'] !== expected) {
-      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      client.end(
+        options.challenge === 401
+          ? `HTTP/1.0 401 ${options.reason ?? 'Unauthorized'}\r\nWWW-Authenticate: Basic realm="tinyproxy"\r\nContent-Length: 0\r\n\r\n`
+          : `HTTP/1.1 407 ${options.reason ?? 'Proxy Authentication Required'}\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n`,
+      );
       return;
     }
     if (options.refuse) {

@@ -119,6 +119,69 @@ describe('https through a CONNECT proxy (the built binary)', () => {
   });
 });
 
+describe('a proxy that asks for its own user and password (the built binary)', () => {
+  // tinyproxy answers CONNECT with 401, others with 407. A proxy that checks them
+  // against a directory counts each try as a failed login: one try a run, whatever
+  // --max-retries says, and an authentication failure (exit 4, code auth).
+  const USER = 'alice';
+  const PASSWORD = 'pr0xy:p@ss/wörd';
+  const userInfo = `${USER}:${encodeURIComponent(PASSWORD)}`;
+  const forms = [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(`${USER}:${PASSWORD}`).toString('base64')];
+
+  it.each([401, 407] as const)('%s to a wrong user and password: one CONNECT, exit 4, "rejected the user and password it was given", the password never shown', async (status) => {
+    const server = await tls();
+    const p = await proxy({ auth: 'alice:the-right-one', challenge: status });
+    for (const mode of [[], ['--verbose', '--json']]) {
+      p.connects.length = 0;
+      const r = await runBin(['--max-retries', '3', ...mode, 'accounts', 'list'], {
+        env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: `http://${userInfo}@127.0.0.1:${p.port}` },
+      });
+      expect(r.code, r.stderr).toBe(4);
+      expect(p.connects).toHaveLength(1);
+      expect(p.connects[0]!.headers['proxy-authorization']).toBe(`Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`);
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith('error: ') || l.startsWith('hint: '));
+      expect(lines).toEqual([
+        `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) rejected the user and password it was given: ${status} ${status === 401 ? 'Unauthorized' : 'Proxy Authentication Required'}`,
+        'hint: Check the user and password in HTTPS_PROXY (http://user:password@host:port).',
+      ]);
+      if (mode.includes('--json')) expect(r.stderr).toContain('{"error":{"status":null,"code":"auth","message":"the proxy');
+      expect(r.stderr).not.toMatch(/retrying/);
+      for (const form of forms) expect(r.stdout + r.stderr).not.toContain(form);
+    }
+    expect(server.seen).toEqual([]);
+  });
+
+  it.each([401, 407] as const)('%s with no user and password given: one CONNECT, exit 4, "wants a user and password", put them in HTTPS_PROXY', async (status) => {
+    const server = await tls();
+    const p = await proxy({ auth: 'alice:the-right-one', challenge: status });
+    const r = await runBin(['--max-retries', '3', '--json', 'accounts', 'list'], {
+      env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(p.connects).toHaveLength(1);
+    expect(p.connects[0]!.headers['proxy-authorization']).toBeUndefined();
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual([
+      `error: the proxy ${p.url} (HTTPS_PROXY) wants a user and password for the tunnel to 127.0.0.1:${server.port}: ${status} ${status === 401 ? 'Unauthorized' : 'Proxy Authentication Required'}`,
+      'hint: Put them in HTTPS_PROXY: http://user:password@host:port',
+    ]);
+    expect(r.stderr).toContain('"code":"auth"');
+    expect(server.seen).toEqual([]);
+  });
+
+  it('a refusal whose reason phrase echoes the password: the password is not shown', async () => {
+    const server = await tls();
+    const p = await proxy({ auth: 'alice:the-right-one', reason: 'Bad password hunter2-pw9' });
+    const r = await runBin(['--json', 'accounts', 'list'], {
+      env: { ...trustingEnv(), BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: `http://alice:hunter2-pw9@127.0.0.1:${p.port}` },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) rejected the user and password it was given: 407 Bad password [redacted]`,
+    );
+    expect(r.stdout + r.stderr).not.toContain('hunter2-pw9');
+  });
+});
+
 describe('an https:// proxy', () => {
   it('TLS to the proxy, and the server\'s own TLS inside the tunnel (the built binary)', async () => {
     const server = await tls();
@@ -172,19 +235,31 @@ describe('https through a proxy, in-process', () => {
     expect(server.seen).toEqual([]);
   });
 
-  it('a refused proxy password: exit 1 on the first 407, not retried, the password not shown', async () => {
+  it('a refused proxy password: exit 4 on the first 407, not retried, the password not shown', async () => {
     const server = await tls();
     const p = await proxy({ auth: 'alice:right-pw' });
     const r = await runBo(['accounts', 'list'], {
       env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: `http://alice:wrong-pw@127.0.0.1:${p.port}` },
     });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4);
     expect(r.stderr.split('\n')[0]).toBe(
-      `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) refused the tunnel to 127.0.0.1:${server.port}: 407 Proxy Authentication Required`,
+      `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) rejected the user and password it was given: 407 Proxy Authentication Required`,
     );
     expect(r.stderr).not.toContain('wrong-pw');
     expect(p.connects).toHaveLength(1);
     expect(server.seen).toEqual([]);
+  });
+
+  it('a proxy that refuses the tunnel (403): exit 1 on the first answer, not retried', async () => {
+    const server = await tls();
+    const p = await proxy({ refuse: 403 });
+    const r = await runBo(['--max-retries', '3', '--json', 'accounts', 'list'], {
+      env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(`error: the proxy ${p.url} (HTTPS_PROXY) refused the tunnel to 127.0.0.1:${server.port}: 403 Forbidden`);
+    expect(r.stderr).toContain('"code":"network"');
+    expect(p.connects).toHaveLength(1);
   });
 
   it('a proxy variable that is not an http(s) proxy: exit 2 naming the variable, nothing sent, no password shown', async () => {
