@@ -15,11 +15,9 @@ export async function runMutation<Prep>(
   targetArg: string | undefined,
   flags: MutationFlags,
 ): Promise<void> {
-  const { checkUid, checkInteger } = await import('../input/validate.js');
+  const { checkUid, checkInteger, stdinNotAccepted } = await import('../input/validate.js');
   const check = spec.checkTarget ?? checkUid;
-  if (spec.single && targetArg === '-') {
-    throw new UsageError(`${spec.targetLabel} takes one value; - (read from stdin) is not accepted here`);
-  }
+  if (spec.single && targetArg === '-') throw stdinNotAccepted(spec.targetLabel);
   const batch = targetArg === '-';
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
     throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${spec.targetLabel} and the values on stdin`);
