@@ -19,6 +19,7 @@ import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { ProxyFailure, proxyFor } from './proxy-env.js';
 import { isDotSegment } from './path.js';
+import { checkNotApiRoot } from '../config/settings.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -42,6 +43,7 @@ export function validateBaseUrl(baseUrl: string): URL {
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
   }
+  checkNotApiRoot(url, 'the base URL');
   return url;
 }
 
