@@ -4,29 +4,21 @@
 // `\`, a `#`. The endpoints sent without credentials are matched on the path as the
 // server reads it. Properties over generated paths, against a recording server.
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/http.js';
 import { buildApiRequest } from '../../src/api/raw-request.js';
 import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/output/errors.js';
 import { tempConfig } from '../helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const RUNS = Number(process.env.BO_FUZZ_RUNS ?? 1000);
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.fallback(reply.json(200, { ok: true }));
-});
+const server = useFaultServer(reply.json(200, { ok: true }));
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: server().url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
 const pathOf = (url: string) => url.split('?')[0]!;
 
 /** A path as the server reads it: each segment's bytes, %XX escapes decoded, the rest as UTF-8. */
@@ -84,41 +76,41 @@ describe('bo api paths', () => {
     const r = await runBin(args, { env: env(), timeoutMs: 60_000 });
     expect(r.stderr.split('\n')[0]).toMatch(message);
     expect(r.code).toBe(2);
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
   });
 
   it('sends a path that keeps its shape exactly as typed', async () => {
     const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/d%20 1~é'], { env: env() });
     expect(r.code).toBe(0);
-    expect(server.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /api/v1/email/campaigns/drips/d%20%201~%C3%A9']);
+    expect(server().requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /api/v1/email/campaigns/drips/d%20%201~%C3%A9']);
   });
 
   it('matches the endpoints sent without credentials on the path as the server reads it', async () => {
     const r = await runBo(['api', '-X', 'POST', '/crm/people/request%4DagicLink', '-F', 'Email=a@example.com'], { env: env() });
     expect(r.code).toBe(0);
-    const [sent] = server.requests;
+    const [sent] = server().requests;
     expect(pathOf(sent!.url)).toBe('/api/v1/crm/people/request%4DagicLink');
     expect(sent!.headers.authorization).toBeUndefined();
     const sub = await runBo(['api', '/public/email/lists/l%31/subscription%73', '--input', '-'], { env: env(), stdin: '{"Person":{"Email":"a@example.com"}}' });
     expect(sub.code).toBe(0);
-    expect(server.requests[1]!.headers.authorization).toBeUndefined();
+    expect(server().requests[1]!.headers.authorization).toBeUndefined();
   });
 
   it('property: a generated path is refused (exit 2, nothing sent) or sent to exactly that path', async () => {
     const e = env();
     await fc.assert(
       fc.asyncProperty(typedPath, async (typed) => {
-        server.requests.length = 0;
+        server().requests.length = 0;
         const r = await runBo(['api', typed], { env: e });
         if (r.code === 2) {
           expect(r.stderr).toMatch(/^error: <path> /);
-          expect(server.requests).toEqual([]);
+          expect(server().requests).toEqual([]);
           return;
         }
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
-        expect(server.requests).toHaveLength(1);
-        expect(segmentBytes(pathOf(server.requests[0]!.url))).toEqual(segmentBytes(expectedPath(typed)));
+        expect(server().requests).toHaveLength(1);
+        expect(segmentBytes(pathOf(server().requests[0]!.url))).toEqual(segmentBytes(expectedPath(typed)));
       }),
       { numRuns: Math.min(RUNS, 200) },
     );

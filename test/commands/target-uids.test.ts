@@ -2,24 +2,16 @@
 // would resolve them, and the write would land on another endpoint), never `-` where
 // the verb reads no stdin, never invisible or bidirectional characters. On the built
 // binary, against a server that answers 200 to anything and records what it received.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.fallback(reply.json(200, { Uid: 'answered', Name: 'answered' }));
-});
+const server = useFaultServer(reply.json(200, { Uid: 'answered', Name: 'answered' }));
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
+const env = () => ({ ...tempConfig().env, BO_BASE_URL: server().url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
 const bo = (args: string[], stdin?: string) => runBin(args, { env: env(), stdin, timeoutMs: 60_000 });
-const sent = () => server.requests.map((r) => `${r.method} ${r.url}`);
+const sent = () => server().requests.map((r) => `${r.method} ${r.url}`);
 
 describe('"." and ".." are never Uids', () => {
   const cases: Array<[string[], string, string]> = [

@@ -3,21 +3,13 @@
 // flag, BO_BASE_URL, `config set`, a config file, login, set-key) with a hint naming
 // the URL to use; a tenant under another path prefix keeps working.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseBaseUrl } from '../../src/config/settings.js';
 import { tempConfig } from '../helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.fallback(reply.json(200, { items: [], metadata: { total: 0, limit: 100, offset: 0 } }));
-});
+const server = useFaultServer(reply.json(200, { items: [], metadata: { total: 0, limit: 100, offset: 0 } }));
 
 const keys = { BO_API_KEY: 'k1', BO_API_SECRET: 's1' };
 const message = (name: string, url: string) =>
@@ -61,49 +53,49 @@ describe('a base URL with /api/v1', () => {
 
   it('--base-url and BO_BASE_URL are refused by name, exit 2, nothing sent', async () => {
     const t = tempConfig();
-    const flag = await runBo(['--base-url', `${server.url}/api/v1`, 'accounts', 'list'], { env: { ...t.env, ...keys } });
-    expect(flag.stderr.split('\n')[0]).toBe(message('--base-url', `${server.url}/api/v1`));
+    const flag = await runBo(['--base-url', `${server().url}/api/v1`, 'accounts', 'list'], { env: { ...t.env, ...keys } });
+    expect(flag.stderr.split('\n')[0]).toBe(message('--base-url', `${server().url}/api/v1`));
     expect(flag.code).toBe(2);
-    const env = await runBo(['accounts', 'list'], { env: { ...t.env, ...keys, BO_BASE_URL: `${server.url}/api/v1/` } });
-    expect(env.stderr.split('\n')[0]).toBe(message('BO_BASE_URL', `${server.url}/api/v1`));
+    const env = await runBo(['accounts', 'list'], { env: { ...t.env, ...keys, BO_BASE_URL: `${server().url}/api/v1/` } });
+    expect(env.stderr.split('\n')[0]).toBe(message('BO_BASE_URL', `${server().url}/api/v1`));
     expect(env.code).toBe(2);
-    const verify = await runBo(['auth', 'status', '--verify'], { env: { ...t.env, ...keys, BO_BASE_URL: `${server.url}/api/v1` } });
+    const verify = await runBo(['auth', 'status', '--verify'], { env: { ...t.env, ...keys, BO_BASE_URL: `${server().url}/api/v1` } });
     expect(verify.code).toBe(2);
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
   });
 
   it('a config file that holds one is named with the command that fixes it; nothing sent', async () => {
     const t = tempConfig();
     mkdirSync(t.dir, { recursive: true });
-    writeFileSync(t.configFile, JSON.stringify({ profiles: { default: { 'base-url': `${server.url}/api/v1` } } }));
+    writeFileSync(t.configFile, JSON.stringify({ profiles: { default: { 'base-url': `${server().url}/api/v1` } } }));
     const r = await runBo(['accounts', 'list'], { env: { ...t.env, ...keys } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`has an invalid setting: profile "default" key "base-url" must be the tenant's URL without /api/v1`);
     expect(r.stderr).toContain('bo -p default config set base-url <value>');
-    expect(server.requests).toEqual([]);
-    expect((await runBo(['config', 'set', 'base-url', server.url], { env: t.env })).code).toBe(0);
+    expect(server().requests).toEqual([]);
+    expect((await runBo(['config', 'set', 'base-url', server().url], { env: t.env })).code).toBe(0);
   });
 
   it('login and auth set-key refuse it before anything is sent', async () => {
     const t = tempConfig();
-    const login = await runBo(['--base-url', `${server.url}/api/v1`, 'login', '--username', 'a@example.com', '--password-stdin', '--insecure-storage'], {
+    const login = await runBo(['--base-url', `${server().url}/api/v1`, 'login', '--username', 'a@example.com', '--password-stdin', '--insecure-storage'], {
       env: t.env,
       stdin: 'pw\n',
     });
-    expect(login.stderr.split('\n')[0]).toBe(message('--base-url', `${server.url}/api/v1`));
+    expect(login.stderr.split('\n')[0]).toBe(message('--base-url', `${server().url}/api/v1`));
     expect(login.code).toBe(2);
-    const setKey = await runBo(['--base-url', `${server.url}/api/v1`, 'auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], {
+    const setKey = await runBo(['--base-url', `${server().url}/api/v1`, 'auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], {
       env: t.env,
       stdin: 's\n',
     });
     expect(setKey.code).toBe(2);
-    expect(server.requests).toEqual([]);
+    expect(server().requests).toEqual([]);
   });
 
   it('a tenant under another path prefix keeps working: requests go to <prefix>/api/v1/…', async () => {
     const t = tempConfig();
-    const r = await runBo(['--base-url', `${server.url}/tenant-x`, 'accounts', 'list'], { env: { ...t.env, ...keys } });
+    const r = await runBo(['--base-url', `${server().url}/tenant-x`, 'accounts', 'list'], { env: { ...t.env, ...keys } });
     expect(r.code).toBe(0);
-    expect(server.requests.map((q) => q.url.split('?')[0])).toEqual(['/tenant-x/api/v1/crm/accounts']);
+    expect(server().requests.map((q) => q.url.split('?')[0])).toEqual(['/tenant-x/api/v1/crm/accounts']);
   });
 });
