@@ -6,7 +6,7 @@ import { inexactError, sentExactly } from '../input/number.js';
 import { UsageError } from '../output/errors.js';
 import type { Method, RequestOptions } from './http-types.js';
 import { redactUserInfo } from './redact.js';
-import { decodeSegment, checkRawPath } from './path.js';
+import { checkRawPath, decodeSegment } from './path.js';
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
