@@ -146,7 +146,7 @@ _bo_node() {
     60) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
     61) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
     62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '-h' '--help') ;;
+    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
     64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
     65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
@@ -378,6 +378,7 @@ _bo_flag() {
     '63 --paginate') REPLY=none ;;
     '63 --no-auth') REPLY=none ;;
     '63 --dry-run') REPLY=none ;;
+    '63 --yes') REPLY=none ;;
     '63 -h'|'63 --help') REPLY=none ;;
     '64 -h'|'64 --help') REPLY=none ;;
     '65 --port') REPLY=text ;;

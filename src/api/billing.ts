@@ -5,8 +5,7 @@
 import type { HttpClient, RequestOptions } from './http-types.js';
 import type { DiscountCoupon, DiscountCouponSubscription, Invoice } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
-
-const seg = encodeURIComponent;
+import { apiPath } from './path.js';
 
 /** One line of an invoice; a real tenant may name its fields differently. */
 export interface InvoiceLine {
@@ -77,7 +76,7 @@ export function listRedemptions(
   const query: ListQuery = { isActive: filters.active ? 'true' : undefined, q: filters.q };
   return listRecords<DiscountCouponSubscription>(
     client,
-    { path: `/billing/discountcoupons/${seg(couponUid)}/redemptions`, query },
+    { path: apiPath`/billing/discountcoupons/${couponUid}/redemptions`, query },
     selection,
     onPage,
   );
@@ -99,10 +98,10 @@ export interface UpgradeRequirement {
 
 /** PUT …/setsubscriptionupgraderequired: answers the subscription, or nothing. */
 export function requireUpgradeRequest(subscriptionUid: string, changes: UpgradeRequirement): RequestOptions {
-  return { method: 'PUT', path: `/billing/subscriptions/${seg(subscriptionUid)}/setsubscriptionupgraderequired`, body: changes };
+  return { method: 'PUT', path: apiPath`/billing/subscriptions/${subscriptionUid}/setsubscriptionupgraderequired`, body: changes };
 }
 
 /** PUT …/subscriptionaddons/{uid}/expire, no body: ends the add-on now; idempotent (D24). Answers a string. */
 export function expireAddOnRequest(subscriptionAddOnUid: string): RequestOptions {
-  return { method: 'PUT', path: `/billing/subscriptionaddons/${seg(subscriptionAddOnUid)}/expire` };
+  return { method: 'PUT', path: apiPath`/billing/subscriptionaddons/${subscriptionAddOnUid}/expire` };
 }

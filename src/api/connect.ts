@@ -17,7 +17,7 @@ const DEFAULT_TIMEOUT_S = 30;
 
 export async function connect(ctx: Context, options: ApiOptions = {}): Promise<HttpClient> {
   const { globals, io } = ctx;
-  const [config, { parseBaseUrl }, { createHttpClient }] = await Promise.all([
+  const [config, { baseUrlName, parseBaseUrl }, { createHttpClient }] = await Promise.all([
     import('../config/config.js'),
     import('../config/settings.js'),
     import('./http.js'),
@@ -62,7 +62,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
         hint: 'pass --base-url https://<tenant>, run `bo config set base-url <url>`, or try `bo --sandbox …`',
       });
     }
-    baseUrl = parseBaseUrl(url, globals.baseUrl ? '--base-url' : 'base-url');
+    baseUrl = parseBaseUrl(url, baseUrlName(globals.baseUrl, io.env));
     credential = await wanted(() => credentialFor(ctx, profile, baseUrl));
   }
 

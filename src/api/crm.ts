@@ -5,6 +5,7 @@ import { ApiError } from '../output/errors.js';
 import type { HttpClient, RequestOptions } from './http-types.js';
 import type { Account, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
+import { apiPath } from './path.js';
 
 /** GET /crm/accounts with `q`, `segmentUid` and the list options. */
 export function listAccounts(
@@ -38,13 +39,11 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
   return found ?? null;
 }
 
-const seg = encodeURIComponent;
-
 // ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
 
 /** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). Answers a string. */
 export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {
-  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/extend-trial`, body };
+  return { method: 'PUT', path: apiPath`/crm/accounts/${accountUid}/extend-trial`, body };
 }
 
 /** What a cancellation request carries (§2); note the one-l `CancelationReason` (D22). */
@@ -58,7 +57,7 @@ export interface CancellationInput {
 
 /** PUT …/cancel (D22): a cancellation request; answers the saved request (D17), or nothing. */
 export function cancelAccountRequest(accountUid: string, body: CancellationInput): RequestOptions {
-  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/cancel`, body };
+  return { method: 'PUT', path: apiPath`/crm/accounts/${accountUid}/cancel`, body };
 }
 
 /** The writable fields of a membership (§2); only the properties present change (D18). */
@@ -71,7 +70,7 @@ export interface MembershipChanges {
 
 /** PUT …/memberships/{uid}: answers the membership. */
 export function updateMembershipRequest(accountUid: string, membershipUid: string, changes: MembershipChanges): RequestOptions {
-  return { method: 'PUT', path: `/crm/accounts/${seg(accountUid)}/memberships/${seg(membershipUid)}`, body: changes };
+  return { method: 'PUT', path: apiPath`/crm/accounts/${accountUid}/memberships/${membershipUid}`, body: changes };
 }
 
 export interface DealChanges {
@@ -86,7 +85,7 @@ export interface DealChanges {
 
 /** PUT /crm/deals/{uid}: only the properties present change (D18); answers the deal. */
 export function updateDealRequest(dealUid: string, changes: DealChanges): RequestOptions {
-  return { method: 'PUT', path: `/crm/deals/${seg(dealUid)}`, body: changes };
+  return { method: 'PUT', path: apiPath`/crm/deals/${dealUid}`, body: changes };
 }
 
 /** POST /crm/people/requestMagicLink, sent with no Authorization header (D4); answers `{}` always (D19). */

@@ -5,8 +5,7 @@
 import type { HttpClient, RequestOptions } from './http-types.js';
 import type { BroadcastCampaign, EmailList } from './types.js';
 import { listRecords, type ListSelection, type PageMeta } from './paginate.js';
-
-const seg = encodeURIComponent;
+import { apiPath } from './path.js';
 
 /** The writable fields of an email list (§2); Name is required and unique (1-100 characters). */
 export interface EmailListInput {
@@ -27,7 +26,7 @@ export function listLists(client: HttpClient, selection: ListSelection, onPage?:
 
 /** GET /email/campaigns/broadcasts/{uid}. */
 export async function getBroadcast(client: HttpClient, broadcastUid: string): Promise<BroadcastCampaign> {
-  const res = await client.request<BroadcastCampaign>({ method: 'GET', path: `/email/campaigns/broadcasts/${seg(broadcastUid)}` });
+  const res = await client.request<BroadcastCampaign>({ method: 'GET', path: apiPath`/email/campaigns/broadcasts/${broadcastUid}` });
   return res.body;
 }
 
@@ -47,12 +46,12 @@ export interface DripMessageInput {
 
 /** POST …/drips/{uid}/messages: answers the created message; the campaign becomes inactive (§3, D25). */
 export function addDripMessageRequest(dripUid: string, message: DripMessageInput): RequestOptions {
-  return { method: 'POST', path: `/email/campaigns/drips/${seg(dripUid)}/messages`, body: message };
+  return { method: 'POST', path: apiPath`/email/campaigns/drips/${dripUid}/messages`, body: message };
 }
 
 /** DELETE /email/campaigns/drips/{uid}: removes the campaign and its messages; a second delete is 404 (D25). */
 export function deleteDripRequest(dripUid: string): RequestOptions {
-  return { method: 'DELETE', path: `/email/campaigns/drips/${seg(dripUid)}` };
+  return { method: 'DELETE', path: apiPath`/email/campaigns/drips/${dripUid}` };
 }
 
 export interface ListSubscriptionInput {
@@ -68,7 +67,7 @@ export interface ListSubscriptionInput {
 export function subscribeToListRequest(listUid: string, subscription: ListSubscriptionInput): RequestOptions {
   return {
     method: 'POST',
-    path: `/public/email/lists/${seg(listUid)}/subscriptions`,
+    path: apiPath`/public/email/lists/${listUid}/subscriptions`,
     body: { EmailList: { Uid: listUid }, ...subscription },
     anonymous: true,
   };

@@ -19,6 +19,8 @@ import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
+import { isDotSegment } from './path.js';
+import { checkNotApiRoot } from '../config/settings.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -42,10 +44,14 @@ export function validateBaseUrl(baseUrl: string): URL {
   if (url.username || url.password || url.search || url.hash) {
     throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
   }
+  checkNotApiRoot(url, 'the base URL');
   return url;
 }
 
 export function buildUrl(base: URL, path: string, options: { query?: Query; root?: boolean; noLog?: boolean }): URL {
+  // Setting the pathname resolves dot segments: a path carrying one would reach another
+  // endpoint. Paths are built by apiPath, or checked by `bo api`; this is the last check.
+  if (path.split('/').some(isDotSegment)) throw new UsageError(`the request path ${JSON.stringify(path)} has a "." or ".." segment`);
   const url = new URL(base.href);
   url.pathname = `${base.pathname.replace(/\/+$/, '')}${options.root ? '' : API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
   const params = url.searchParams;

@@ -6,17 +6,20 @@ import { readFileText, readStreamText } from '../input/read-text.js';
 import { UsageError } from '../output/errors.js';
 import type { Method, RequestOptions } from './http-types.js';
 import { redactUserInfo } from './redact.js';
+import { checkRawPath, decodeSegment } from './path.js';
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
 /** The endpoints that take no credentials (D4): the sandbox refuses them with one. */
 const ANONYMOUS: ReadonlyArray<{ method: Method; path: RegExp }> = [
-  { method: 'POST', path: /^\/crm\/people\/requestMagicLink\/?$/i },
-  { method: 'POST', path: /^\/public\/email\/lists\/[^/]+\/subscriptions\/?$/i },
+  { method: 'POST', path: /^\/crm\/people\/requestMagicLink$/i },
+  { method: 'POST', path: /^\/public\/email\/lists\/[^/]+\/subscriptions$/i },
 ];
 
+/** Matched on the path as the server reads it (escapes decoded): `request%4DagicLink` is the same endpoint. */
 export function takesNoCredentials(method: Method, path: string): boolean {
-  return ANONYMOUS.some((e) => e.method === method && e.path.test(path));
+  const normalised = path.split('/').map(decodeSegment).join('/');
+  return ANONYMOUS.some((e) => e.method === method && e.path.test(normalised));
 }
 
 /** -X in any case: get, Get and GET are the same method. */
@@ -48,9 +51,15 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
       hint: 'the host comes from --base-url or the profile (bo config set base-url <url>)',
     });
   }
-  const url = new URL(rawPath.startsWith('/') ? rawPath : `/${rawPath}`, 'http://placeholder');
-  const path = url.pathname.replace(/^\/api\/v1(?=\/|$)/, '') || '/';
-  const query = url.searchParams;
+  // Split by hand: a URL parser would read `//crm/…` as a host and resolve `..`.
+  if (rawPath.includes('#')) {
+    throw new UsageError(`<path> contains "#", which would cut it short; write %23 for a # in a value: ${JSON.stringify(rawPath)}`);
+  }
+  const q = rawPath.indexOf('?');
+  const typed = q < 0 ? rawPath : rawPath.slice(0, q);
+  const path = (typed.startsWith('/') ? typed : `/${typed}`).replace(/^\/api\/v1(?=\/|$)/, '');
+  checkRawPath(path, '<path>', rawPath);
+  const query = new URLSearchParams(q < 0 ? '' : rawPath.slice(q + 1));
   const fields = await Promise.all(opts.field.map((f) => parseField(ctx, f)));
   let body: unknown;
   if (opts.input !== undefined) body = await readInput(ctx, opts.input);

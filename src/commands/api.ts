@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { defineCommand } from '../command.js';
+import { mutationFlags } from '../mutation/flags.js';
 
 interface Opts {
   method?: string;
@@ -8,6 +9,7 @@ interface Opts {
   paginate?: boolean;
   auth?: boolean;
   dryRun?: boolean;
+  yes?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -22,7 +24,11 @@ export default defineCommand<Opts>({
     'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
     'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
     'POST /crm/people/requestMagicLink and POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. ' +
-    '--dry-run prints the method, URL and body that would be sent (--json: {"method","url","body"}) and sends nothing.',
+    'The path is sent as typed: one with an empty segment (// or a trailing /), a . or .. segment (also as %2e), ' +
+    'an encoded / or \\, or a # is refused (exit 2), since it would reach another endpoint. ' +
+    'On a protected profile every method but GET asks for confirmation, naming the profile and URL; ' +
+    'without a terminal (or with --no-input) pass --yes. ' +
+    '--dry-run prints the method, URL and body that would be sent (--json: {"method","url","body"}), sends nothing and never asks.',
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
@@ -31,17 +37,20 @@ export default defineCommand<Opts>({
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
     'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
+    'bo -p production api -X DELETE /email/campaigns/drips/drip_0001 --yes',
   ],
   configure: (cmd) =>
-    cmd
-      .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
-      // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
-      .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
-      .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
-      .option('--input <file>', 'JSON body from a file, or - for stdin')
-      .option('--paginate', 'walk every page of a list endpoint')
-      .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)')
-      .option('--dry-run', 'print the request that would be sent; send nothing'),
+    mutationFlags(
+      cmd
+        .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
+        // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
+        .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
+        .option('-F, --field <key=value>', 'a field (repeatable)', collect, [])
+        .option('--input <file>', 'JSON body from a file, or - for stdin')
+        .option('--paginate', 'walk every page of a list endpoint')
+        .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)'),
+      { batch: false },
+    ),
   run: async (ctx, [rawPath], opts) => {
     const { buildApiRequest } = await import('../api/raw-request.js');
     const request = await buildApiRequest(ctx, rawPath as string, opts);
@@ -50,6 +59,12 @@ export default defineCommand<Opts>({
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }
     const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
+    if (request.method !== 'GET') {
+      // A write through `bo api` confirms on a protected profile as every mutation does.
+      const { confirmMutation, profileInEffect, whereOf } = await import('../mutation/confirm.js');
+      const where = whereOf(ctx, await profileInEffect(ctx), client.baseUrl);
+      await confirmMutation(ctx, `Send ${request.method} ${request.path}`, where, { destructive: false, yes: opts.yes === true, batch: false });
+    }
     const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
       const { walkAll } = await import('../api/paginate.js');

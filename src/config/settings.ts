@@ -51,7 +51,28 @@ export function parseBaseUrl(text: string, name = 'base-url'): string {
   if (url.search || url.hash) {
     throw new UsageError(`${name} must not have a query or fragment, got "${redactUserInfo(text)}"`);
   }
+  checkNotApiRoot(url, name);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * `/api/v1` is added to every request, so a base URL that already carries it (the API
+ * root, or an endpoint pasted whole) would send everything to …/api/v1/api/v1/…. A
+ * tenant under another path prefix (https://host/tenant-x) is fine.
+ */
+export function checkNotApiRoot(url: URL, name: string): void {
+  const at = url.pathname.search(/\/api\/v1(?=\/|$)/i);
+  if (at < 0) return;
+  const root = `${url.origin}${url.pathname.slice(0, at)}`;
+  throw new UsageError(`${name} must be the tenant's URL without /api/v1 (bo adds it to every request), got "${url.origin}${url.pathname.replace(/\/+$/, '')}"`, {
+    hint: `drop /api/v1 and what follows: ${root}`,
+  });
+}
+
+/** What messages call the base URL given: the flag or BO_BASE_URL, else the profile's setting. */
+export function baseUrlName(given: string | undefined, env: Record<string, string | undefined>): string {
+  if (given === undefined) return 'base-url';
+  return given === env.BO_BASE_URL ? 'BO_BASE_URL' : '--base-url';
 }
 
 /** D1: the scheme word is one token in the Authorization header. */

@@ -32,6 +32,11 @@ export async function confirmMutation(
   if (!ok) throw new BoError('not confirmed; nothing was sent', { code: 'not_confirmed' });
 }
 
+/** Where requests go, as confirmations name it; the embedded sandbox listens on a new port every run: named, not its address. */
+export function whereOf(ctx: Context, profile: { profile: string; protected: boolean }, baseUrl: string): Where {
+  return { ...profile, origin: ctx.globals.sandbox ? 'the embedded sandbox' : baseUrl };
+}
+
 /** The profile in effect and whether it is protected; reads no credential. */
 export async function profileInEffect(ctx: Context): Promise<{ profile: string; protected: boolean }> {
   const config = await import('../config/config.js');

@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { ApiError, NotFoundError, UsageError } from '../output/errors.js';
 import { symbols } from '../output/symbols.js';
-import { confirmMutation, profileInEffect, type Where } from './confirm.js';
+import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
 
@@ -15,11 +15,9 @@ export async function runMutation<Prep>(
   targetArg: string | undefined,
   flags: MutationFlags,
 ): Promise<void> {
-  const { checkUid, checkInteger } = await import('../input/validate.js');
+  const { checkUid, checkInteger, stdinNotAccepted } = await import('../input/validate.js');
   const check = spec.checkTarget ?? checkUid;
-  if (spec.single && targetArg === '-') {
-    throw new UsageError(`${spec.targetLabel} takes one value; - (read from stdin) is not accepted here`);
-  }
+  if (spec.single && targetArg === '-') throw stdinNotAccepted(spec.targetLabel);
   const batch = targetArg === '-';
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
     throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${spec.targetLabel} and the values on stdin`);
@@ -35,8 +33,7 @@ export async function runMutation<Prep>(
   // second to answer, so fewer records end with an unknown outcome.
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
   const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
-  // The embedded sandbox listens on a new port every run: name it, not its address.
-  const where: Where = { ...profile, origin: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl };
+  const where: Where = whereOf(ctx, profile, client.baseUrl);
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
   await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
 

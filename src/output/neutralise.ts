@@ -32,6 +32,11 @@ const TEXT_UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\
 /** In JSON: DEL, C1 and the bidirectional and invisible set, joiners included (C0 JSON already escapes). */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
+/** Whether text holds a control (but C0, which JSON escapes), bidirectional or invisible character, joiners included. */
+export function hasHiddenCharacters(text: string): boolean {
+  return text.search(JSON_UNSAFE) !== -1;
+}
+
 function hex4(code: number): string {
   return `\\u${code.toString(16).padStart(4, '0')}`;
 }

@@ -29,7 +29,7 @@ export default defineCommand<Opts>({
   async run(ctx, _args, opts) {
     const { AuthError, UsageError } = await import('../../output/errors.js');
     const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
-    const { parseBaseUrl } = await import('../../config/settings.js');
+    const { baseUrlName, parseBaseUrl } = await import('../../config/settings.js');
     const { openCredentialStore, rememberStored } = await import('../../auth/credentials.js');
     const { EMBEDDED_SANDBOX_ORIGIN, originOf } = await import('../../auth/origin.js');
     const { envCredentialNames } = await import('../../auth/stores/env.js');
@@ -45,7 +45,7 @@ export default defineCommand<Opts>({
       if (!url) {
         throw new UsageError(`no base URL for profile "${profile}": pass --base-url <url> with the tenant this key belongs to`);
       }
-      baseUrl = parseBaseUrl(url, ctx.globals.baseUrl ? '--base-url' : 'base-url');
+      baseUrl = parseBaseUrl(url, baseUrlName(ctx.globals.baseUrl, ctx.io.env));
     }
     const origin = baseUrl === undefined ? EMBEDDED_SANDBOX_ORIGIN : originOf(baseUrl)!;
 
