@@ -55,6 +55,24 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * D30, the one policy of single commands and batches for a request the server refused
+ * (429, or 502-504 for GET): after `retry` retries, how long to wait before sending it
+ * again. The server's Retry-After (`retryAfterMs`) when it gave one, else the backoff;
+ * nothing when the retries are used up, nor when Retry-After asks for more than 60 s
+ * (`tooLong`): no command waits that out, it stops and says when to retry.
+ */
+export function nextAttempt(
+  retry: number,
+  maxRetries: number,
+  retryAfterMs: number | undefined,
+  random?: () => number,
+): { waitMs: number } | { waitMs: undefined; tooLong: boolean } {
+  const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_WAIT_MS;
+  if (tooLong || retry >= maxRetries) return { waitMs: undefined, tooLong };
+  return { waitMs: retryAfterMs ?? backoffMs(retry, random) };
+}
+
 /** The wait before the next attempt: the server's word when it gave one, capped at 60 s. */
 export function waitMs(retry: number, retryAfterHeader: string | undefined, random?: () => number): number {
   const server = parseRetryAfter(retryAfterHeader);

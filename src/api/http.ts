@@ -10,7 +10,7 @@ import type { Credential } from '../auth/credential-types.js';
 import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../output/errors.js';
 import { VERSION } from '../program.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
-import { MAX_WAIT_MS, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from './http-retry.js';
+import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
 import { REDACTED, redactText, redactUserInfo } from './redact.js';
@@ -272,9 +272,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));
       const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
       // A wait longer than the cap is not waited for, nor shortened: the answer stands.
-      const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_WAIT_MS;
-      if (canRetry && !tooLong && isRetryableStatus(method, raw.status)) {
-        const ms = waitMs(retry, raw.headers['retry-after']);
+      const ms = isRetryableStatus(method, raw.status) ? nextAttempt(retry, maxRetries, retryAfterMs).waitMs : undefined;
+      if (ms !== undefined) {
         tracer?.note(`${raw.status} ${raw.statusText}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
         await wait(ms, signal);
         continue;
