@@ -2,6 +2,7 @@
 // prints them; commands only throw.
 
 import { CommanderError, type Command } from 'commander';
+import { setMaxListeners } from 'node:events';
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { commands } from './commands/index.js';
@@ -9,7 +10,7 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import { BoError, ExitCode, InterruptedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
+import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
 import { neutralise } from './output/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -72,26 +73,57 @@ export const realClock: Clock = {
     }),
 };
 
+/** The signals that stop a run as Ctrl-C does, and the exit code each gives (128 + its number). */
+const STOP_SIGNALS = { SIGHUP: ExitCode.hangup, SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+/**
+ * Listeners on the run's signal: one for each request in flight (at most 16,
+ * --concurrency) and a few of the command's own. Node warns past 10; a leak still shows.
+ */
+const RUN_SIGNAL_LISTENERS = 64;
+/** After a signal, what stdout and stderr still hold gets this long to be written, no more. */
+const FLUSH_AFTER_SIGNAL_MS = 250;
+
 export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
   const usingProcess = !options.io;
   const io = options.io ?? processIo();
   const controller = new AbortController();
-  options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  // The first Ctrl-C aborts the command (prompts close, requests stop, exit 130); a
-  // second one, for a command stuck in something that cannot be aborted, leaves now.
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.interrupted);
-    controller.abort();
+  setMaxListeners(RUN_SIGNAL_LISTENERS, controller.signal);
+  // Exit codes follow the first signal; pipes never turn a failure into success.
+  let signalled: StopSignal | undefined;
+  let stdoutClosed = false;
+  const stopFor = (name: StopSignal) => {
+    signalled ??= name;
+    if (!controller.signal.aborted) controller.abort(new InterruptedError());
   };
+  options.signal?.addEventListener('abort', () => stopFor('SIGINT'), { once: true });
+  // The first Ctrl-C (SIGTERM, SIGHUP) stops the command: prompts close, requests stop,
+  // a batch reports what was in flight. A second one, or one while the run already stops
+  // for its closed stdout, leaves now.
+  const onSignal = (name: StopSignal) => {
+    if (controller.signal.aborted) process.exit(STOP_SIGNALS[signalled ?? name]);
+    stopFor(name);
+  };
+  const signalHandlers = Object.keys(STOP_SIGNALS).map((name) => [name, () => onSignal(name as StopSignal)] as const);
+  let verbose = false;
   if (usingProcess) {
-    process.on('SIGINT', onSigint);
-    // `bo … | head` closes the pipe early: that ends the output, it is not an error.
-    for (const stream of [process.stdout, process.stderr]) {
-      stream.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code === 'EPIPE') process.exit(ExitCode.ok);
-        throw err;
-      });
-    }
+    for (const [name, handler] of signalHandlers) process.on(name, handler);
+    // `bo … | head`: the reader left. A read ends there with 0; a batch stops sending and
+    // exits 141 (batch.ts). Once the run is over, a failure keeps its code.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      stdoutClosed = true;
+      if (!controller.signal.aborted) controller.abort(new OutputClosedError());
+    });
+    // A closed stderr loses the messages, never the exit code.
+    process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+    // Node's own warnings are for the developers of bo: shown with --verbose only.
+    process.removeAllListeners('warning');
+    process.on('warning', (warning) => {
+      if (verbose) io.stderr.write(`warning: ${oneLine(`${warning.name}: ${warning.message}`)}\n`);
+    });
   }
 
   let globals: Globals | undefined;
@@ -101,6 +133,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const closers: Array<() => unknown> = [];
   const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
     globals = resolveGlobals(cmd.optsWithGlobals(), io);
+    verbose = globals.verbose;
     if (globals.csv && def.printsRecords !== true) {
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
@@ -121,10 +154,21 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     c.configureOutput(program.configureOutput());
   }
 
+  let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+    code = signalled ? STOP_SIGNALS[signalled] : ExitCode.ok;
   } catch (err) {
+    code = exitFor(err);
+  } finally {
+    if (usingProcess) for (const [name, handler] of signalHandlers) process.off(name, handler);
+    await Promise.allSettled(closers.map(async (close) => close()));
+  }
+  // Stopped by a signal: a reader that stopped reading must not keep `bo` running.
+  if (usingProcess && signalled) setTimeout(() => process.exit(code), FLUSH_AFTER_SIGNAL_MS).unref();
+  return code;
+
+  function exitFor(err: unknown): number {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
         return ExitCode.ok;
@@ -136,11 +180,10 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       return ExitCode.usage;
     }
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
+    // A read whose reader left (`| head -1`) is done, not interrupted.
+    if (stdoutClosed && !signalled && final instanceof InterruptedError) return ExitCode.ok;
     reportError(final, io, globals ?? safeGlobals(program.opts(), io), secrets);
-    return exitCodeOf(final);
-  } finally {
-    if (usingProcess) process.off('SIGINT', onSigint);
-    await Promise.allSettled(closers.map(async (close) => close()));
+    return signalled ? STOP_SIGNALS[signalled] : exitCodeOf(final);
   }
 }
 

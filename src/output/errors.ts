@@ -8,7 +8,12 @@ export const ExitCode = {
   notFound: 3,
   auth: 4,
   rateLimited: 5,
+  /** SIGHUP, SIGINT (Ctrl-C), SIGTERM: 128 + the signal's number, as a shell reports it. */
+  hangup: 129,
   interrupted: 130,
+  /** A batch whose stdout closed (128 + SIGPIPE). */
+  outputClosed: 141,
+  terminated: 143,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -72,6 +77,17 @@ export class InterruptedError extends BoError {
   override readonly exitCode = ExitCode.interrupted;
   constructor(message = 'interrupted') {
     super(message);
+  }
+}
+
+/**
+ * A batch whose stdout was closed (`| head -1`): it stopped sending. Also the reason
+ * the run's signal carries then; a read simply ends (exit 0), src/main.ts decides.
+ */
+export class OutputClosedError extends BoError {
+  override readonly exitCode = ExitCode.outputClosed;
+  constructor(message = 'stdout was closed') {
+    super(message, { code: 'interrupted' });
   }
 }
 

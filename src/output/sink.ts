@@ -8,9 +8,11 @@ const CHUNK = 64 * 1024;
 /** A chunk waits at most this long for more text while the producer is idle. */
 const IDLE_FLUSH_MS = 30;
 
-/** Resolves when `stream` drains (or closes); rejects when `signal` aborts. */
+/** Resolves when `stream` drains (or closes, or has closed: its reader left); rejects when `signal` aborts. */
 export function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(new InterruptedError());
+  // A closed stream never says 'drain' nor 'close' again.
+  if ((stream as { destroyed?: boolean }).destroyed) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const cleanup = () => {
       stream.off('drain', onDrain);
@@ -29,6 +31,18 @@ export function drained(stream: NodeJS.WritableStream, signal: AbortSignal): Pro
 export async function writeOut(stream: NodeJS.WritableStream, text: string, signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw new InterruptedError();
   if (!stream.write(text)) await drained(stream, signal);
+}
+
+/**
+ * Writes `text` even after `signal` aborted, and waits for the stream to take it, but
+ * only until `signal` aborts: then the text stays queued, and a reader that stopped
+ * reading cannot hold the caller (nor `bo`, src/main.ts) any longer.
+ */
+export async function writeQueued(stream: NodeJS.WritableStream, text: string, signal: AbortSignal): Promise<void> {
+  if (stream.write(text) || signal.aborted) return;
+  await drained(stream, signal).catch((err: unknown) => {
+    if (!(err instanceof InterruptedError)) throw err;
+  });
 }
 
 export class ChunkWriter {
@@ -108,7 +122,11 @@ export async function* untilAborted<T>(source: AsyncIterable<T> | Iterable<T>, s
  * removed when the promise settles: racing one long-lived abort promise would keep
  * every item alive until the end.
  */
-function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function orAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {}); // given up: its failure is nobody's
+    return Promise.reject(new InterruptedError());
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new InterruptedError());
     signal.addEventListener('abort', onAbort, { once: true });

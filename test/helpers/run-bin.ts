@@ -1,5 +1,6 @@
 // runBin(argv): the built `bo` as a real process (bin/bo.js → dist/), for what only a
-// real process shows: exit codes set by the shim, signals, pipes, startup.
+// real process shows: exit codes set by the shim, signals, pipes, startup; runShell(script)
+// for pipes and FIFOs made by a shell.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -23,12 +24,24 @@ export interface RunBinResult {
 }
 
 export function runBin(argv: string[], options: RunBinOptions = {}): Promise<RunBinResult> {
+  return runProcess(process.execPath, [binPath, ...argv], options);
+}
+
+/**
+ * A bash script around the built `bo`, for pipes and FIFOs as a user's shell makes them:
+ * `$BO` in the script runs it (`exec $BO …` makes it the child the test signals).
+ */
+export function runShell(script: string, options: RunBinOptions = {}): Promise<RunBinResult> {
+  return runProcess('bash', ['-c', script.replaceAll('$BO', `"${process.execPath}" "${binPath}"`)], options);
+}
+
+function runProcess(command: string, args: string[], options: RunBinOptions): Promise<RunBinResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ HOME: process.env.HOME, PATH: process.env.PATH, ...options.env })) {
     if (v !== undefined) env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...argv], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
