@@ -1,40 +1,24 @@
 // A `-` batch: records streamed from stdin through one HttpClient (one keep-alive pool)
 // with at most `concurrency` requests in flight. A 429 pauses the whole batch for its
-// Retry-After before the record is tried again; a 401/403 stops it, since every later
-// record would fail too; Ctrl-C stops sending and reports what was in flight. Each
-// outcome is printed as it completes; the summary goes to stderr.
+// Retry-After (D30, the policy of single commands: a longer one stops it); a 401/403
+// stops it, since every later record would fail too; Ctrl-C (SIGTERM, SIGHUP) and a
+// closed stdout stop sending and report what was in flight. Each outcome is printed as
+// it completes; the summary goes to stderr, its counts adding up to the records read.
 
+import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
-import { AuthError, BoError, InterruptedError, RateLimitedError } from '../output/errors.js';
+import { nextAttempt } from '../api/http-retry.js';
+import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedError } from '../output/errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
-import { emptyTally, kindOf, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
+import { recordFeed } from './feed.js';
+import { emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
 import { startProgress } from '../output/progress.js';
-import { readRecords, type BatchRecord } from './records.js';
 import type { MutationSpec } from './types.js';
 
-const ABORTED = Symbol('aborted');
-const BACKOFF_MS = 1000;
-const MAX_WAIT_MS = 60_000;
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
+/** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
+const HALT_LISTENERS = 64;
 
 export async function runBatch<Prep>(
   ctx: Context,
@@ -44,38 +28,63 @@ export async function runBatch<Prep>(
   where: Where,
   options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string; requests: AbortSignal },
 ): Promise<void> {
-  const writer = outcomeWriter(ctx);
+  const writer = outcomeWriter(ctx, options.requests);
   // Records from stdin: no total, so done and rate only.
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose });
   let reported = 0;
   const tally = emptyTally();
-  const signal = ctx.signal;
-  let stop: 'auth' | 'failFast' | undefined;
-  let authFailure: BoError | undefined;
   let notAttempted = 0;
   let pausedUntil = 0;
   const inFlight = new Set<Promise<void>>();
 
+  // Aborted when the batch stops sending: the run's stop (a signal, a closed stdout) or its own.
+  const halt = new AbortController();
+  setMaxListeners(HALT_LISTENERS, halt.signal);
+  const onRunStop = () => halt.abort();
+  if (ctx.signal.aborted) halt.abort();
+  else ctx.signal.addEventListener('abort', onRunStop, { once: true });
+  let stop: { why: 'auth' | 'failFast' | 'rateLimited'; error?: BoError } | undefined;
+  const stopWith = (why: 'auth' | 'failFast' | 'rateLimited', error?: BoError) => {
+    stop ??= { why, error };
+    halt.abort();
+  };
+
   const report = async (o: Outcome) => {
     tally[kindOf(o)]++;
-    if (!o.ok && options.failFast && !signal.aborted) stop ??= 'failFast';
+    if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
     await writer.write(o, spec.done);
     progress.update(++reported);
   };
+  const refused = (base: { uid: string; line: number }, e: BoError): Outcome => ({
+    ...base,
+    ok: false,
+    status: e.status ?? null,
+    error: { code: e.code ?? 'failed', message: e.status === 404 ? 'not found' : e.message },
+  });
 
-  /** Every sender waits here while the server asked the batch to slow down. */
+  /** Every sender waits here while the server asked the batch to slow down; throws once the batch stops. */
   const gate = async () => {
+    if (halt.signal.aborted) throw new InterruptedError();
     for (let now = ctx.clock.now().getTime(); now < pausedUntil; now = ctx.clock.now().getTime()) {
-      await ctx.clock.sleep(pausedUntil - now, signal);
+      await ctx.clock.sleep(pausedUntil - now, halt.signal);
     }
   };
 
   const send = async (rec: { line: number; target: string }) => {
     const base = { uid: rec.target, line: rec.line };
     const req = spec.request(rec.target, prep);
+    // The 429 this record got while it waits to be sent again.
+    let refusal: BoError | undefined;
     for (let retry = 0; ; retry++) {
       try {
         await gate();
+      } catch {
+        // Stopped before it was sent (again): the server did not act on it.
+        if (refusal) return await report(refused(base, refusal));
+        notAttempted++;
+        return;
+      }
+      try {
         // The batch handles 429 itself, for all records at once.
         // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
         const res = await client.request({ ...req, maxRetries: 0, signal: options.requests });
@@ -85,67 +94,73 @@ export async function runBatch<Prep>(
           return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
         }
         const e = err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err));
-        if (e.status === 429 && retry < ctx.globals.maxRetries) {
-          const after = err instanceof RateLimitedError && err.retryAfter !== undefined ? err.retryAfter * 1000 : BACKOFF_MS * 2 ** retry;
-          pausedUntil = Math.max(pausedUntil, ctx.clock.now().getTime() + Math.min(MAX_WAIT_MS, after));
-          continue;
+        if (e.status === 429) {
+          const after = err instanceof RateLimitedError && err.retryAfter !== undefined ? err.retryAfter * 1000 : undefined;
+          const next = nextAttempt(retry, ctx.globals.maxRetries, after);
+          if (next.waitMs !== undefined) {
+            refusal = e;
+            pausedUntil = Math.max(pausedUntil, ctx.clock.now().getTime() + next.waitMs);
+            continue;
+          }
+          if (next.tooLong) stopWith('rateLimited', e);
         }
-        if (e.status === 401 || e.status === 403) {
-          stop = 'auth';
-          authFailure ??= e;
-        }
-        const message = e.status === 404 ? 'not found' : e.message;
-        return await report({ ...base, ok: false, status: e.status ?? null, error: { code: e.code ?? 'failed', message } });
+        if (e.status === 401 || e.status === 403) stopWith('auth', e);
+        return await report(refused(base, e));
       }
     }
   };
 
-  const records = readRecords(ctx.io.stdin, spec.recordKey ?? 'Uid', options.check)[Symbol.asyncIterator]();
+  const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', options.check, halt.signal);
   try {
-    for (;;) {
-      const next = await untilAborted(records.next(), signal);
-      if (next === ABORTED || next.done) break;
-      const rec: BatchRecord = next.value;
-      if (stop === 'failFast') break;
-      if (stop === 'auth') {
-        // Read on only to say how many records were not attempted.
-        if ('target' in rec) notAttempted++;
-        continue;
-      }
+    for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
         await report({ uid: '-', line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
         continue;
       }
-      while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
-      if (signal.aborted || stop === 'failFast') break;
-      if (stop === 'auth') {
+      while (inFlight.size >= options.concurrency && !halt.signal.aborted) await Promise.race(inFlight);
+      if (halt.signal.aborted) {
         notAttempted++;
-        continue;
+        break;
       }
       const p: Promise<void> = send(rec).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
+    // Stopped: stdin is let go now, not when what is in flight has answered.
+    feed.close();
     await Promise.all(inFlight);
   } finally {
+    feed.close();
+    ctx.signal.removeEventListener('abort', onRunStop);
     progress.end();
     await writer.end();
   }
 
-  say(ctx, summaryLine(tally, spec.done, where, notAttempted));
-  if (signal.aborted) {
+  const unread = !feed.complete;
+  say(ctx, summaryLine(tally, spec.done, where, notAttempted, unread));
+  const left = leftText(notAttempted, unread);
+  if (ctx.signal.aborted) {
+    if (ctx.signal.reason instanceof OutputClosedError) {
+      throw new OutputClosedError(`stdout was closed, so the batch stopped sending; ${left}`);
+    }
     throw new InterruptedError(`interrupted; requests still in flight were reported with an unknown outcome`);
   }
-  if (stop === 'auth' && authFailure) {
-    throw new AuthError(`batch stopped: ${authFailure.message}; ${notAttempted} record(s) not attempted`, {
-      status: authFailure.status,
-      code: authFailure.code,
-      hint: authFailure.hint,
+  if (stop?.why === 'auth' && stop.error) {
+    const e = stop.error;
+    throw new AuthError(`batch stopped: ${e.message}; ${left}`, { status: e.status, code: e.code, hint: e.hint });
+  }
+  if (stop?.why === 'rateLimited' && stop.error) {
+    const e = stop.error;
+    throw new RateLimitedError(`batch stopped: ${e.message}; ${left}`, {
+      status: 429,
+      code: e.code,
+      serverCode: e.serverCode,
+      retryAfter: e instanceof RateLimitedError ? e.retryAfter : undefined,
     });
   }
   const failed = tally.notFound + tally.invalid + tally.failed;
   if (failed > 0) {
     const total = failed + tally.done;
-    throw new BoError(`${failed} of ${total} record(s) failed${stop === 'failFast' ? '; stopped at the first failure (--fail-fast)' : ''}`, {
+    throw new BoError(`${failed} of ${total} record(s) failed${stop?.why === 'failFast' ? '; stopped at the first failure (--fail-fast)' : ''}`, {
       code: 'batch_failed',
     });
   }

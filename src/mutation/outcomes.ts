@@ -6,9 +6,7 @@ import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
 import { symbols } from '../output/symbols.js';
 import { jsonText } from '../output/neutralise.js';
-import { writeOut } from '../output/sink.js';
-
-const UNBOUND = new AbortController().signal;
+import { writeQueued } from '../output/sink.js';
 
 export interface Outcome {
   /** The target, or '-' for a malformed line. */
@@ -35,7 +33,11 @@ export interface OutcomeWriter {
   end(): Promise<void>;
 }
 
-export function outcomeWriter(ctx: Context): OutcomeWriter {
+/**
+ * `until`: the batch's requests signal. Outcomes are written after Ctrl-C too (the
+ * interrupted ones), but once it aborts none waits for a reader that stopped reading.
+ */
+export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const { json, jsonl } = ctx.globals;
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   // Under a non-UTF-8 locale the marks fall back to ASCII.
@@ -43,8 +45,7 @@ export function outcomeWriter(ctx: Context): OutcomeWriter {
   const green = (s: string) => (ctx.globals.color ? `\u001b[32m${s}\u001b[39m` : s);
   const red = (s: string) => (ctx.globals.color ? `\u001b[31m${s}\u001b[39m` : s);
   let count = 0;
-  // Outcomes are written after Ctrl-C too (the interrupted ones): not bound to the run's signal.
-  const out = (text: string) => writeOut(ctx.io.stdout, text, UNBOUND);
+  const out = (text: string) => writeQueued(ctx.io.stdout, text, until);
   return {
     async write(o, doneText) {
       count++;
@@ -67,13 +68,30 @@ export function emptyTally(): Tally {
   return { done: 0, notFound: 0, invalid: 0, failed: 0, interrupted: 0 };
 }
 
-/** `198 expired, 1 not found, 1 failed on https://acme.example.com (profile default)` */
-export function summaryLine(tally: Tally, done: string, where: { profile: string; origin: string }, notAttempted = 0): string {
+/**
+ * `198 expired, 1 not found, 1 failed on https://acme.example.com (profile default)`.
+ * The counts add up to the records read; `unread`: the batch stopped before the end of
+ * stdin, whose rest is not read just to count it.
+ */
+export function summaryLine(
+  tally: Tally,
+  done: string,
+  where: { profile: string; origin: string },
+  notAttempted = 0,
+  unread = false,
+): string {
   const parts = [`${tally.done} ${done}`];
   if (tally.notFound) parts.push(`${tally.notFound} not found`);
   if (tally.invalid) parts.push(`${tally.invalid} invalid`);
   if (tally.failed) parts.push(`${tally.failed} failed`);
   if (tally.interrupted) parts.push(`${tally.interrupted} interrupted (outcome unknown)`);
   if (notAttempted) parts.push(`${notAttempted} not attempted`);
-  return `${parts.join(', ')} on ${where.origin} (profile ${where.profile})`;
+  return `${parts.join(', ')} on ${where.origin} (profile ${where.profile})${unread ? '; the rest of stdin was not read' : ''}`;
+}
+
+/** What a stopped batch left: `3 record(s) not attempted, the rest of stdin not read`. */
+export function leftText(notAttempted: number, unread: boolean): string {
+  const parts = notAttempted || !unread ? [`${notAttempted} record(s) not attempted`] : [];
+  if (unread) parts.push('the rest of stdin not read');
+  return parts.join(', ');
 }

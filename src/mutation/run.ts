@@ -2,8 +2,9 @@
 // --dry-run (print what would be sent, send nothing), or confirm where needed and send
 // one request, or a `-` batch from stdin (batch.ts).
 
+import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
-import { ApiError, NotFoundError, UsageError } from '../output/errors.js';
+import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../output/errors.js';
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
@@ -81,12 +82,12 @@ async function dryRun<Prep>(
     say(ctx, `Dry run on ${place}: nothing was sent.`);
     return;
   }
-  const { readRecords } = await import('./records.js');
+  const { recordFeed } = await import('./feed.js');
   let count = 0;
   const invalid: string[] = [];
+  const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', check, ctx.signal);
   try {
-    for await (const rec of readRecords(ctx.io.stdin, spec.recordKey ?? 'Uid', check)) {
-      if (ctx.signal.aborted) break;
+    for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
         invalid.push(rec.error);
         say(ctx, `invalid: ${rec.error}`);
@@ -96,6 +97,7 @@ async function dryRun<Prep>(
       await writer.write(plan(spec.request(rec.target, prep)));
     }
   } finally {
+    feed.close();
     await writer.end();
   }
   say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${invalid.length ? `, ${invalid.length} invalid line(s) skipped` : ''}; nothing was sent.`);
@@ -105,10 +107,19 @@ async function dryRun<Prep>(
 /** What a batch gives requests in flight after Ctrl-C before they count as unknown. */
 const IN_FLIGHT_GRACE_MS = 1000;
 
-/** Aborts `ms` after `signal` does (at once if it already has). */
+/**
+ * Aborts `ms` after `signal` does (at once if it already has); never when it was the
+ * reader of stdout that left: requests in flight then finish.
+ */
 function graceSignal(signal: AbortSignal, ms: number): AbortSignal {
   const later = new AbortController();
-  if (signal.aborted) later.abort();
-  else signal.addEventListener('abort', () => setTimeout(() => later.abort(), ms).unref(), { once: true });
+  // A listener for each request in flight (at most 16) and a few of the batch's.
+  setMaxListeners(64, later.signal);
+  const closedOutput = () => signal.reason instanceof OutputClosedError;
+  if (signal.aborted) {
+    if (!closedOutput()) later.abort();
+  } else {
+    signal.addEventListener('abort', () => closedOutput() || setTimeout(() => later.abort(), ms).unref(), { once: true });
+  }
   return later.signal;
 }

@@ -105,18 +105,19 @@ describe('batches from stdin', () => {
     const f = await runBo(['addons', 'expire', '-', '--fail-fast', '--concurrency', '1'], { env: env(ff), stdin: uids(10).join('\n') });
     expect(f.code).toBe(1);
     expect(ff.received).toEqual(['sa_1', 'sa_2', 'sa_3']);
-    expect(f.stderr).toContain('2 expired, 1 failed on');
+    // sa_4 was read while sa_3 was in flight; the rest of stdin is left unread.
+    expect(f.stderr).toContain(`2 expired, 1 failed, 1 not attempted on ${ff.url} (profile default); the rest of stdin was not read\n`);
     expect(f.stderr).toContain('stopped at the first failure (--fail-fast)');
   });
 
-  it('a 401 midway stops the batch at once, says how many were not attempted, exit 4', async () => {
+  it('a 401 midway stops the batch at once, says what was not attempted and that stdin was left unread, exit 4', async () => {
     const s = await serve((uid) => (uid === 'sa_3' ? { status: 401, body: { error: 'unauthorized', error_description: 'bad key' } } : { status: 200 }));
     const r = await expire(s, uids(10).join('\n'), ['--concurrency', '1']);
     expect(r.code).toBe(4);
     expect(s.received).toEqual(['sa_1', 'sa_2', 'sa_3']);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3);
-    expect(r.stderr).toContain(`2 expired, 1 failed, 7 not attempted on ${s.url} (profile default)\n`);
-    expect(r.stderr).toMatch(/error: batch stopped: .*401.*; 7 record\(s\) not attempted\n/);
+    expect(r.stderr).toContain(`2 expired, 1 failed, 1 not attempted on ${s.url} (profile default); the rest of stdin was not read\n`);
+    expect(r.stderr).toMatch(/error: batch stopped: .*401.*; 1 record\(s\) not attempted, the rest of stdin not read\n/);
   });
 
   it('a 429 with Retry-After pauses the whole batch, then the record is tried again', async () => {
@@ -132,6 +133,68 @@ describe('batches from stdin', () => {
     expect(later.length).toBe(5);
     for (const t of later) expect(t - refusedAt).toBeGreaterThanOrEqual(950);
     expect(r.stderr).toBe(`8 expired on ${s.url} (profile default)\n`);
+  });
+
+  it('the summary counts add up to the records read: invalid lines past a stop are not lost, the rest of stdin is not read', async () => {
+    const s = await serve((uid) => (uid === 'sa_1' ? { status: 401, body: { error: 'unauthorized', error_description: 'bad key' } } : { status: 200 }));
+    // sa_2 is read while sa_1 is in flight; nothing after it is read.
+    const r = await expire(s, 'sa_1\nsa_2\na b\n{"Uid": \nsa_5\nx y\nsa_7\n', ['--concurrency', '1']);
+    expect(r.code).toBe(4);
+    expect(s.received).toEqual(['sa_1']);
+    expect(r.stdout).toBe('sa_1\t401\t401 Unauthorized: bad key\n');
+    expect(r.stderr).toContain(`0 expired, 1 failed, 1 not attempted on ${s.url} (profile default); the rest of stdin was not read\n`);
+    expect(r.stderr).toContain('; 1 record(s) not attempted, the rest of stdin not read\n');
+    // Invalid lines read before the stop are reported and counted with the others.
+    const t = await serve((uid) => (uid === 'sa_4' ? { status: 401 } : { status: 200 }));
+    const r2 = await expire(t, 'sa_1\na b\n{"Uid": \nsa_4\nsa_5\nx y\n', ['--concurrency', '1']);
+    expect(r2.code).toBe(4);
+    const lines = r2.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('-\tinvalid\t'))).toHaveLength(2);
+    // 1 + 1 + 2 + 1 = the five records read (x y never was).
+    expect(r2.stderr).toContain(`1 expired, 2 invalid, 1 failed, 1 not attempted on ${t.url} (profile default); the rest of stdin was not read\n`);
+  });
+
+  it('a Retry-After over 60 s stops the batch at once with exit 5, as a single command: the record is refused, the rest not attempted', async () => {
+    const s = await serve((uid) => (uid === 'sa_3' ? { status: 429, headers: { 'retry-after': '99999' }, body: { error: 'rate_limited', error_description: 'slow down' } } : { status: 200 }));
+    const r = await expire(s, uids(10).join('\n'), ['--concurrency', '1']);
+    expect(r.code).toBe(5);
+    expect(s.received).toEqual(['sa_1', 'sa_2', 'sa_3']);
+    expect(r.stdout.trimEnd().split('\n')).toEqual(['sa_1\tok\texpired', 'sa_2\tok\texpired', 'sa_3\t429\t429 Too Many Requests: slow down; retry in 1 d 3 h']);
+    expect(r.stderr).toBe(
+      `2 expired, 1 failed, 1 not attempted on ${s.url} (profile default); the rest of stdin was not read\n` +
+        'error: batch stopped: 429 Too Many Requests: slow down; retry in 1 d 3 h; 1 record(s) not attempted, the rest of stdin not read\n',
+    );
+    const single = await serve(() => ({ status: 429, headers: { 'retry-after': '99999' }, body: { error: 'rate_limited', error_description: 'slow down' } }));
+    const one = await runBo(['addons', 'expire', 'sa_1'], { env: env(single) });
+    expect(one.code).toBe(5);
+    expect(single.received).toEqual(['sa_1']);
+    expect(one.stderr).toBe('error: 429 Too Many Requests: slow down; retry in 1 d 3 h\n');
+  });
+
+  it('a record refused with 429 is sent at most --max-retries + 1 times, then reported as refused', async () => {
+    const s = await serve((uid) => (uid === 'sa_2' ? { status: 429, headers: { 'retry-after': '0' } } : { status: 200 }));
+    const r = await expire(s, uids(4).join('\n'), ['--max-retries', '2', '--concurrency', '1']);
+    expect(r.code).toBe(1);
+    expect(s.received.filter((u) => u === 'sa_2')).toHaveLength(3);
+    expect(r.stdout).toContain('sa_2\t429\t');
+    expect(r.stderr).toContain(`3 expired, 1 failed on ${s.url} (profile default)\n`);
+  });
+
+  it('Ctrl-C during a 429 pause: the refused record is reported as refused, not of unknown outcome', async () => {
+    // sa_1 is refused for 30 s; sa_2 goes through while it waits.
+    const s = await serve((uid) => (uid === 'sa_1' ? { status: 429, headers: { 'retry-after': '30' } } : { status: 200 }));
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      if (s.received.includes('sa_1') && s.received.includes('sa_2')) controller.abort();
+    }, 10);
+    const r = await expire(s, uids(6).join('\n'), ['--jsonl', '--concurrency', '2'], { signal: controller.signal });
+    clearInterval(timer);
+    expect(r.code).toBe(130);
+    const reported = new Map(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).map((o) => [o.uid, o]));
+    expect(s.received.filter((u) => u === 'sa_1')).toHaveLength(1);
+    expect(reported.get('sa_1')).toMatchObject({ ok: false, status: 429, error: { message: expect.stringMatching(/^429 Too Many Requests: refused sa_1; retry in 30 s$/) } });
+    for (const uid of s.received) expect(reported.has(uid), uid).toBe(true);
+    expect(r.stderr).not.toContain('interrupted (outcome unknown)');
   });
 
   it('Ctrl-C stops sending: what was in flight is reported as of unknown outcome, exit 130', async () => {
@@ -151,7 +214,7 @@ describe('batches from stdin', () => {
     const unknown = reported.filter((o) => !o.ok);
     expect(unknown.length).toBeGreaterThan(0);
     for (const o of unknown) expect(o.error).toEqual({ code: 'interrupted', message: 'interrupted: outcome unknown' });
-    expect(r.stderr).toMatch(/\d+ expired, \d+ interrupted \(outcome unknown\) on /);
+    expect(r.stderr).toMatch(/\d+ expired, \d+ interrupted \(outcome unknown\)(, 1 not attempted)? on .*; the rest of stdin was not read\n/);
   });
 
   it('Ctrl-C gives requests in flight up to a second: an answer within it is reported as it is', async () => {
