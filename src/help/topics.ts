@@ -67,8 +67,25 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
     script: "sign in again (bo login), or set BO_TOKEN or BO_API_KEY and BO_API_SECRET; check with bo auth status --verify (a proxy's: fix HTTPS_PROXY)",
   },
   { code: 5, meaning: 'rate limited, after the retries', script: 'wait (the message says how long) and run it again' },
-  { code: 130, meaning: 'interrupted (Ctrl-C)', script: 'stop; a write in flight may or may not have happened' },
+  { code: 129, meaning: 'hung up (SIGHUP): the same stop as Ctrl-C', script: 'as for 130' },
+  {
+    code: 130,
+    meaning: 'interrupted (Ctrl-C): sending stops; a batch gives what is in flight a second, reports the rest as "outcome unknown" and prints its summary',
+    script: 'stop; a write in flight may or may not have happened',
+  },
+  {
+    code: 141,
+    meaning: 'a batch whose stdout was closed (| head): it stopped sending, let what was in flight finish and printed its counts on stderr',
+    script: 'the batch did not finish: read its output in full, or run again the records it did not reach',
+  },
+  { code: 143, meaning: 'terminated (SIGTERM: timeout, a cancelled CI job, docker stop): the same stop as Ctrl-C', script: 'as for 130' },
 ];
+
+/** How pipes and signals bear on the exit code, after the list. */
+const pipeRule =
+  'Pipes and signals never turn a failure into success: an error keeps its code even when stderr is closed. ' +
+  'A read whose reader leaves early (bo accounts list --all | head -1) ends with 0; a batch whose stdout closes exits 141. ' +
+  'A second Ctrl-C leaves at once.';
 
 export const topicNames = ['environment', 'exit-codes'] as const;
 
@@ -91,7 +108,8 @@ export function renderTopic(name: string, layout: Layout): string | undefined {
   if (name === 'exit-codes') {
     return (
       `${layout.paragraph('Exit codes, and what a script should do about each.')}\n\n` +
-      `${exitCodes.map((c) => layout.item(String(c.code), 3, `${c.meaning}.\nScript: ${c.script}.`)).join('\n\n')}\n`
+      `${exitCodes.map((c) => layout.item(String(c.code), 3, `${c.meaning}.\nScript: ${c.script}.`)).join('\n\n')}\n\n` +
+      `${layout.paragraph(pipeRule)}\n`
     );
   }
   return undefined;

@@ -161,8 +161,11 @@ describe('help topics', () => {
   it('bo help exit-codes gives every code, its meaning and what a script should do', async () => {
     const r = await runBo(['help', 'exit-codes']);
     expect(r.code).toBe(0);
-    for (const code of [0, 1, 2, 3, 4, 5, 130]) expect(r.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
-    expect(r.stdout.match(/Script: /g)).toHaveLength(7);
+    for (const code of [0, 1, 2, 3, 4, 5, 129, 130, 141, 143]) expect(r.stdout).toMatch(new RegExp(`^  ${code} +\\S`, 'm'));
+    expect(r.stdout.match(/Script: /g)).toHaveLength(10);
+    // The pipe and signal rules.
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('Pipes and signals never turn a failure into success');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('a batch whose stdout closes exits 141');
     expect(r.stdout).not.toMatch(decisionNumber);
   });
 
