@@ -11,7 +11,7 @@ export interface RecordFeed {
   next(): Promise<BatchRecord | undefined>;
   /** True once stdin was read to its end. */
   readonly complete: boolean;
-  /** Stops reading (again and again is fine): stdin is destroyed unless it was read to its end. */
+  /** Stops reading (again and again is fine): stdin is let go unless it was read to its end. */
   close(): void;
 }
 
@@ -42,10 +42,8 @@ export function recordFeed(
     close() {
       if (closed) return;
       closed = true;
-      if (complete) return;
-      // The read waiting for a chunk ends with the stream; its end is nobody's concern now.
-      (stdin as { destroy?: () => void }).destroy?.();
-      records.return(undefined).catch(() => {});
+      // readRecords' return() ends stdin, even while a read waits on it; how is nobody's concern now.
+      if (!complete) records.return?.(undefined).catch(() => {});
     },
   };
 }
