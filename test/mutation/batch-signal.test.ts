@@ -27,8 +27,8 @@ function when(ready: () => boolean, then: () => void): void {
   }, 20);
 }
 
-// The first 10 answer at once, the others after 3 s, past the second given to what is in flight.
-const tenThenSlow = (uid: string): Answer => (Number(uid.split('_')[1]) <= 10 ? { status: 200 } : { status: 200, delayMs: 3000 });
+// The first 10 answer at once, the others never: past the second given to what is in flight.
+const tenThenSlow = (uid: string): Answer => (Number(uid.split('_')[1]) <= 10 ? { status: 200 } : { status: 200, hang: true });
 
 describe.each([
   ['SIGINT', 130],
@@ -107,8 +107,8 @@ describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo …
 
 describe('a batch whose stdout closes (| head -1)', () => {
   it('stops sending, lets what is in flight finish, reports the counts on stderr and exits 141, though the first record failed', async () => {
-    // sa_1 fails at once; every other record answers after 300 ms, when `head` has left.
-    server = await startBatchServer((uid) => (uid === 'sa_1' ? { status: 500 } : { status: 200, delayMs: 300 }));
+    // sa_1 fails at once; every other record answers after a second, when `head` has left.
+    server = await startBatchServer((uid) => (uid === 'sa_1' ? { status: 500 } : { status: 200, delayMs: 1000 }));
     const s = server;
     const file = `${tempConfig().root}/uids.txt`;
     writeFileSync(file, uids(20));
