@@ -57,26 +57,30 @@ describe.each([
 });
 
 describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo … -)', () => {
-  // bash opens the FIFO read-write on fd 3, which `bo` inherits: a writer that never
-  // closes, as `tail -f` is. The lines are in the FIFO before `bo` starts.
-  const holdOpen = (fifo: string, args: string) => `exec 3<>"${fifo}"; printf 'sa_1\\nsa_2\\n' >&3; exec $BO addons expire - ${args} < "${fifo}"`;
-
-  it('a batch prints its summary and exits 130 at once, without waiting for stdin to close', async () => {
+  /**
+   * `bo addons expire - <args>` reading a FIFO that bash holds open on fd 3 (inherited by
+   * `bo`: a writer that never closes, as `tail -f` is), with two lines in it before `bo`
+   * starts; SIGINT once both lines are on stdout. Killed after 15 s otherwise.
+   */
+  async function interruptIdle(args: string) {
     server = await startBatchServer(() => ({ status: 200 }));
-    const s = server;
     const fifo = mkfifoSync();
-    let done = 0;
-    const r = await runShell(holdOpen(fifo, ''), {
-      env: env(s),
-      // Killed after 15 s otherwise: stdin stays open for ever.
+    let lines = 0;
+    const r = await runShell(`exec 3<>"${fifo}"; printf 'sa_1\\nsa_2\\n' >&3; exec $BO addons expire - ${args} < "${fifo}"`, {
+      env: env(server),
       timeoutMs: 15_000,
       onSpawn: (child) => {
-        child.stdout!.on('data', (d: Buffer) => (done += String(d).split('\n').length - 1));
-        when(() => done >= 2, () => child.kill('SIGINT'));
+        child.stdout!.on('data', (d: Buffer) => (lines += String(d).split('\n').length - 1));
+        when(() => lines >= 2, () => child.kill('SIGINT'));
       },
     });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
+    return { r, s: server };
+  }
+
+  it('a batch prints its summary and exits 130 at once, without waiting for stdin to close', async () => {
+    const { r, s } = await interruptIdle('');
     expect(r.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
     expect(r.stderr).toBe(
       `2 expired on ${s.url} (profile default); the rest of stdin was not read\n` +
@@ -85,20 +89,7 @@ describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo …
   }, 30_000);
 
   it('so does --dry-run', async () => {
-    server = await startBatchServer(() => ({ status: 200 }));
-    const s = server;
-    const fifo = mkfifoSync();
-    let planned = 0;
-    const r = await runShell(holdOpen(fifo, '--dry-run'), {
-      env: env(s),
-      timeoutMs: 15_000,
-      onSpawn: (child) => {
-        child.stdout!.on('data', (d: Buffer) => (planned += String(d).split('\n').length - 1));
-        when(() => planned >= 2, () => child.kill('SIGINT'));
-      },
-    });
-    expect(r.signal).toBeNull();
-    expect(r.code).toBe(130);
+    const { r, s } = await interruptIdle('--dry-run');
     expect(r.stdout).toBe(`PUT ${s.url}/api/v1/billing/subscriptionaddons/sa_1/expire\nPUT ${s.url}/api/v1/billing/subscriptionaddons/sa_2/expire\n`);
     expect(r.stderr).toContain('2 request(s) would be sent; nothing was sent.\n');
     expect(s.received).toEqual([]);
