@@ -8,7 +8,7 @@ import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
 
 export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => Promise<void>;
 
