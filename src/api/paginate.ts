@@ -13,7 +13,6 @@
 import { ApiError } from '../output/errors.js';
 import { longWork } from '../output/progress.js';
 import type { HttpClient, QueryValue } from './http-types.js';
-import { isPlain, markPlain } from '../output/neutralise.js';
 import { paged, type Paged } from '../output/pages.js';
 
 export interface PageMeta {
@@ -76,7 +75,6 @@ export async function fetchPage<T>(
       headers: response.headers,
     });
   }
-  if (isPlain(body)) markPlain(body.items);
   const meta = body.metadata ?? {};
   const applied = count(meta.limit);
   return {
@@ -111,7 +109,6 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     const from = Math.max(0, position - start);
     const count = Math.min(page.items.length - from, max - yielded);
     const records = (from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count))) as T[];
-    if (isPlain(page.items)) markPlain(records);
     yielded += records.length;
     if (records.length > 0) position = start + from + records.length;
     const { total } = page.meta;

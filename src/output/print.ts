@@ -5,7 +5,7 @@
 // Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
 
 import type { Context } from '../context.js';
-import { isPlain, jsonText, neutralise } from './neutralise.js';
+import { jsonBytes, jsonText, neutralise } from './neutralise.js';
 import { pagesOf } from './pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
@@ -194,18 +194,18 @@ async function writeList<R>(
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
   // The text of the record at `index`, and what ends the list (or stands for none).
-  // `plain`: the record's page holds nothing jsonText would escape (neutralise.ts isPlain).
-  let line: (r: R, index: number, plain: boolean) => string;
+  // JSON is escaped a chunk at a time, on its way out (jsonBytes).
+  let line: (r: R, index: number) => string;
   let last = '';
   let empty = '';
   if (mode === 'json') {
     // '[' waits for the first record, so a list that fails before it prints nothing;
     // one that fails midway leaves an unterminated array: invalid, never a short list.
-    line = (r, i, plain) => `${i === 0 ? '[\n' : ',\n'}${plain ? JSON.stringify(r) : jsonText(r)}`;
+    line = (r, i) => `${i === 0 ? '[\n' : ',\n'}${JSON.stringify(r) ?? 'null'}`;
     last = '\n]\n';
     empty = '[]\n';
   } else if (mode === 'jsonl') {
-    line = (r, _i, plain) => `${plain ? JSON.stringify(r) : jsonText(r)}\n`;
+    line = (r) => `${JSON.stringify(r) ?? 'null'}\n`;
   } else if (mode === 'csv') {
     // The header row waits for the first record, as '[' does: a list that fails
     // before it prints nothing; an empty one is the header alone.
@@ -216,14 +216,14 @@ async function writeList<R>(
   } else {
     line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
   }
-  const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
+  const json = mode === 'json' || mode === 'jsonl';
+  const out = new ChunkWriter(ctx.io.stdout, ctx.signal, json ? jsonBytes : undefined);
   let count = 0;
   try {
     // A page is written in one synchronous loop, waiting only for stdout to take a
     // full chunk.
     for await (const page of pages) {
-      const plain = isPlain(page);
-      for (const r of page) if (out.push(line(r, count++, plain))) await out.flush();
+      for (const r of page) if (out.push(line(r, count++))) await out.flush();
       onRecord?.(count);
     }
     await out.add(count === 0 ? empty : last);

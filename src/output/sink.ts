@@ -49,9 +49,11 @@ export class ChunkWriter {
   private chunk = '';
   private timer: NodeJS.Timeout | undefined;
 
+  /** `encode`: what a chunk becomes on its way out (jsonBytes for JSON text). */
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly signal: AbortSignal,
+    private readonly encode?: (text: string) => string | Buffer,
   ) {}
 
   /** Adds text; writes a full chunk (waiting for drain) or schedules an idle flush. */
@@ -91,7 +93,7 @@ export class ChunkWriter {
     if (this.chunk === '') return true;
     const text = this.chunk;
     this.chunk = '';
-    return this.stream.write(text);
+    return this.stream.write(this.encode ? this.encode(text) : text);
   }
 }
 
