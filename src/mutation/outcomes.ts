@@ -4,6 +4,7 @@
 
 import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
+import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
 import { jsonText } from '../output/neutralise.js';
 import { writeQueued } from '../output/sink.js';
@@ -42,8 +43,7 @@ export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
   // Under a non-UTF-8 locale the marks fall back to ASCII.
   const { ok: okMark, fail: failMark } = symbols(ctx.io.env);
-  const green = (s: string) => (ctx.globals.color ? `\u001b[32m${s}\u001b[39m` : s);
-  const red = (s: string) => (ctx.globals.color ? `\u001b[31m${s}\u001b[39m` : s);
+  const { green, red } = style(ctx.globals.color);
   let count = 0;
   const out = (text: string) => writeQueued(ctx.io.stdout, text, until);
   return {

@@ -8,6 +8,7 @@
 // (the trace writes to stderr all the time).
 
 import type { Clock, Io } from '../context.js';
+import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
 import { longWorkHeap } from './heap.js';
 import { PAGES, type Paged } from './pages.js';
@@ -15,7 +16,6 @@ import { PAGES, type Paged } from './pages.js';
 /** Least time between two redraws: at most ten a second. */
 export const REDRAW_MS = 100;
 const BAR_CELLS = 20;
-const ERASE = '\r\u001b[K';
 
 export interface Progress {
   /** `done` records so far; redraws when the last drawing is old enough. */
@@ -96,12 +96,12 @@ function progressLine(env: { io: Io; clock: Clock; verbose: boolean; total?: () 
       const now = clock.now().getTime();
       if (now - drawnAt < REDRAW_MS) return;
       drawnAt = now;
-      io.stderr.write(`${ERASE}${progressText(sym, done, total(), now - started)}`);
+      io.stderr.write(`${REDRAW_LINE}${progressText(sym, done, total(), now - started)}`);
       shown = true;
     },
     end() {
       ended = true;
-      if (shown) io.stderr.write(ERASE);
+      if (shown) io.stderr.write(REDRAW_LINE);
       shown = false;
     },
   };
