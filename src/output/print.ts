@@ -5,7 +5,8 @@
 // Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
 
 import type { Context } from '../context.js';
-import { jsonBytes, jsonText, neutralise } from './neutralise.js';
+import { jsonStream, type JsonStream } from './json-stream.js';
+import { jsonText, neutralise } from './neutralise.js';
 import { pagesOf } from './pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
@@ -25,9 +26,6 @@ export interface Column<R = any> {
    */
   from?: string[];
 }
-
-/** @deprecated the old name of neutralise(). */
-export const sanitize = neutralise;
 
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
@@ -193,48 +191,56 @@ async function writeList<R>(
     }));
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
-  // The text of the record at `index`, and what ends the list (or stands for none).
-  // JSON is escaped a chunk at a time, on its way out (jsonBytes).
-  let line: (r: R, index: number) => string;
-  let last = '';
-  let empty = '';
-  if (mode === 'json') {
-    // '[' waits for the first record, so a list that fails before it prints nothing;
-    // one that fails midway leaves an unterminated array: invalid, never a short list.
-    line = (r, i) => `${i === 0 ? '[\n' : ',\n'}${JSON.stringify(r) ?? 'null'}`;
-    last = '\n]\n';
-    empty = '[]\n';
-  } else if (mode === 'jsonl') {
-    line = (r) => `${JSON.stringify(r) ?? 'null'}\n`;
-  } else if (mode === 'csv') {
-    // The header row waits for the first record, as '[' does: a list that fails
-    // before it prints nothing; an empty one is the header alone.
-    const { csvRow } = await import('./csv.js');
-    const header = csvRow(columns.map(headerOf));
-    line = (r, i) => `${i === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
-    empty = header;
-  } else {
-    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
-  }
-  const json = mode === 'json' || mode === 'jsonl';
-  const out = new ChunkWriter(ctx.io.stdout, ctx.signal, json ? jsonBytes : undefined);
-  let count = 0;
+  const out = mode === 'json' || mode === 'jsonl' ? jsonStream(ctx, mode) : await rowStream(ctx, mode, columns);
   try {
     // A page is written in one synchronous loop, waiting only for stdout to take a
     // full chunk.
     for await (const page of pages) {
-      for (const r of page) if (out.push(line(r, count++))) await out.flush();
-      onRecord?.(count);
+      for (const r of page) if (out.push(r)) await out.flush();
+      onRecord?.(out.count);
     }
-    await out.add(count === 0 ? empty : last);
-    await out.flush();
+    await out.end();
   } catch (err) {
     // What was already read is still shown (the rows before a failing page).
     if (!ctx.signal.aborted) await out.flush().catch(() => {});
     else out.discard();
     throw err;
   }
-  return count;
+  return out.count;
+}
+
+/** Piped rows (tab-separated) or CSV, written as jsonStream writes JSON. */
+async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R>[]): Promise<Omit<JsonStream, 'write'>> {
+  let line: (r: R) => string;
+  let empty = '';
+  if (mode === 'csv') {
+    // The header row waits for the first record, as '[' does: a list that fails
+    // before it prints nothing; an empty one is the header alone.
+    const { csvRow } = await import('./csv.js');
+    const header = csvRow(columns.map(headerOf));
+    line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
+    empty = header;
+  } else {
+    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
+  }
+  const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
+  let count = 0;
+  return {
+    push(r) {
+      const full = out.push(line(r as R));
+      count++;
+      return full;
+    },
+    flush: () => out.flush(),
+    async end() {
+      if (count === 0) out.push(empty);
+      await out.flush();
+    },
+    discard: () => out.discard(),
+    get count() {
+      return count;
+    },
+  };
 }
 
 /**
@@ -280,8 +286,9 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
  */
 export async function printValue(ctx: Context, value: unknown, options: { asJson?: boolean } = {}): Promise<void> {
   if (value === undefined || value === '') return;
-  if (ctx.globals.json || ctx.globals.jsonl || options.asJson || typeof value !== 'string') {
-    await write(ctx, `${jsonText(value, ctx.globals.jsonl ? undefined : 2)}\n`);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl' || options.asJson || typeof value !== 'string') {
+    await write(ctx, `${jsonText(value, mode === 'jsonl' ? undefined : 2)}\n`);
   } else {
     await write(ctx, `${neutralise(value)}\n`);
   }
