@@ -16,6 +16,7 @@ import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
+import { envFlag } from './env.js';
 
 export interface RunOptions {
   io?: Io;
@@ -213,10 +214,6 @@ function safeGlobals(opts: Record<string, unknown>, io: Io): Globals {
 
 function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
-}
-
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
 /** Merges flags with the environment (COMMANDS.md "Global options"). */

@@ -6,7 +6,8 @@
 
 import type { Context, Globals, Io } from '../context.js';
 import type { BackendName, Credential, CredentialStore } from './credential-types.js';
-import { currentProfileName, loadConfig, profileSettings, updateConfig, type Env, type ProfileSettings } from '../config/config.js';
+import { currentProfileName, loadConfig, profileSettings, updateConfig, type ProfileSettings } from '../config/config.js';
+import type { Env } from '../env.js';
 import { EMBEDDED_SANDBOX_ORIGIN, storedOrigin } from './origin.js';
 
 export interface OpenOptions {

@@ -21,8 +21,7 @@ import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../env.js';
 
 export interface ProfileSettings {
   'base-url'?: string;

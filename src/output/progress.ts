@@ -12,6 +12,7 @@ import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
 import { longWorkHeap } from './heap.js';
 import { PAGES, type Paged } from './pages.js';
+import { envFlag } from '../env.js';
 
 /** Least time between two redraws: at most ten a second. */
 export const REDRAW_MS = 100;
@@ -25,10 +26,6 @@ export interface Progress {
 }
 
 const NONE: Progress = { update() {}, end() {} };
-
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
 
 /** Whether progress may be drawn for this run (see the head of the file). */
 export function progressWanted(io: Io, verbose: boolean): boolean {

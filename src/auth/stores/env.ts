@@ -3,8 +3,7 @@
 
 import type { Credential, CredentialStore } from '../credential-types.js';
 import { UsageError } from '../../output/errors.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 /** The credential the environment holds, or null. A half-set key pair is an error. */
 export function credentialFromEnv(env: Env): Credential | null {

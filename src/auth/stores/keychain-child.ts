@@ -5,8 +5,7 @@
 // and what it returns is plain data that keychain.ts turns into errors.
 
 import type { ChildProcess } from 'node:child_process';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 export type KeychainRequest = { op: 'get' } | { op: 'set'; value: string } | { op: 'delete' };
 

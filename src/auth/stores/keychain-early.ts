@@ -14,7 +14,7 @@
 import { scanArgv } from '../../argv-scan.js';
 import { currentProfileName, loadConfig, profileSettings } from '../../config/config.js';
 import { EARLY_READ, KEYCHAIN_SERVICE, keychainTimeoutMs, type EarlyKeychainRead } from './keychain.js';
-import type { Env } from './keychain-child.js';
+import type { Env } from '../../env.js';
 import { startKeychainGet } from './keychain-read.js';
 
 /** Command groups that send requests with the profile's credential. */

@@ -8,7 +8,8 @@
 // key in the keychain): the helper added ~40 ms to the command; the in-process read
 // adds about a millisecond, and bin/bo.js starts it before the bundle loads.
 
-import { startKeychainChild, timeoutResult, type ChildResult, type Env, type KeychainCall } from './keychain-child.js';
+import { startKeychainChild, timeoutResult, type ChildResult, type KeychainCall } from './keychain-child.js';
+import type { Env } from '../../env.js';
 import { readSecretService, sessionBusPath, type SecretServiceRead } from './secret-service.js';
 
 /**

@@ -26,8 +26,7 @@ import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
 import { startKeychainChild, type ChildResult, type KeychainCall, type KeychainRequest } from './keychain-child.js';
 import { startKeychainGet } from './keychain-read.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 export const KEYCHAIN_SERVICE = 'bo';
 

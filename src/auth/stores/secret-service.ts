@@ -18,8 +18,7 @@
 
 import type { Socket } from 'node:net';
 import { DbusConnection, unixBusPath, type DbusValue } from './dbus.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 /** The item's secret (null: no such item), or "defer" to the library. */
 export type SecretServiceAnswer = { value: string | null } | 'defer';
