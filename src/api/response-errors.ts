@@ -4,7 +4,7 @@
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
 import { redactText } from './redact.js';
-import { isPlainJsonText, markPlain, neutralise } from '../output/neutralise.js';
+import { isPlainJsonText, markPlain, neutralise } from './neutralise.js';
 
 export type ParsedBody =
   | { kind: 'empty' }

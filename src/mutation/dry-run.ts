@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
-import { jsonText } from '../output/neutralise.js';
+import { jsonText } from '../api/neutralise.js';
 import { writeOut } from '../output/sink.js';
 
 export interface Planned {

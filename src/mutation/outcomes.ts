@@ -5,7 +5,7 @@
 import type { Context } from '../context.js';
 import { sanitize } from '../output/print.js';
 import { symbols } from '../output/symbols.js';
-import { jsonText } from '../output/neutralise.js';
+import { jsonText } from '../api/neutralise.js';
 import { writeQueued } from '../output/sink.js';
 
 export interface Outcome {

@@ -138,7 +138,7 @@ describe('the direct exchange under the HTTP core', () => {
     const { createHttpClient } = await import('../../src/api/http.js');
     return createHttpClient({
       baseUrl: 'http://127.0.0.1', credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo', timeoutMs: options.timeoutMs ?? 5_000,
-      maxRetries: 0, noLog: false, signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
+      maxRetries: 0, noLog: false, userAgent: 'bo-test', signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
     });
   }
   const json = (status: number, body: unknown): Answer => ({ status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
