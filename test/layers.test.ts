@@ -1,6 +1,7 @@
 // The layering of ARCHITECTURE principle 12, read from the source: every `import … from`,
 // `export … from`, `import '…'` and `import('…')` (types included) of every file in src/.
-// src/api/ imports only src/api/, the errors module, src/files/ and Node. The composition root (src/connection.ts) is where
+// src/api/ imports only src/api/, the errors module, src/files/ and Node; no file
+// imports itself back through others. The composition root (src/connection.ts) is where
 // config, credentials and the sandbox meet the HTTP core.
 
 import { readFileSync, readdirSync } from 'node:fs';
@@ -32,7 +33,26 @@ export function importsOf(file: string, text = readFileSync(join(repo, file), 'u
 }
 
 const files = sourceFiles('src');
+const graph = new Map(files.map((file) => [file, importsOf(file).filter((to) => to.startsWith('src/'))]));
 
+/** Cycles as paths a → … → a, each found once. */
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const to of graph.get(file) ?? []) {
+      if (state.get(to) === 'open') found.push([...stack.slice(stack.indexOf(to)), to]);
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  return found;
+}
 
 describe('the imports of src/', () => {
   it('reads every kind of import', () => {
@@ -58,5 +78,9 @@ describe('the imports of src/', () => {
         return !(to.startsWith('src/api/') || to.startsWith('src/files/') || to === ERRORS || to.startsWith('node:'));
       });
     expect(upward).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles().map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 });
