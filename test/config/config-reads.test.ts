@@ -2,21 +2,13 @@
 // needs it and handed down (src/connection.ts, credentials, confirmations) as values.
 // Counted on the built binary with strace: every open of the file, whichever code opens it.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { binPath } from '../helpers/run-bin.js';
-
-const strace = (() => {
-  try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+import { hasStrace } from '../helpers/strace.js';
 
 /** How many times `bo args…` opened config.json, and how the run ended. */
 function configOpens(args: string[], stdin = ''): { opens: number; status: number | null; stderr: string } {
@@ -34,7 +26,7 @@ function configOpens(args: string[], stdin = ''): { opens: number; status: numbe
   return { opens, status: r.status, stderr: r.stderr };
 }
 
-describe.skipIf(!strace)('config.json, read once per command (the built bo, traced)', () => {
+describe.skipIf(!hasStrace)('config.json, read once per command (the built bo, traced)', () => {
   it('--sandbox accounts list', () => {
     const run = configOpens(['--sandbox', 'accounts', 'list', '--limit', '2']);
     expect(run.status, run.stderr).toBe(0);

@@ -3,13 +3,14 @@
 // client's HTTP core runs as against any server: reads, writes, refusals, --verbose,
 // paging, sign-in, time limits, Ctrl-C and the size cap behave as before. (`bo sandbox
 // serve` and the tests' sandboxes stay real HTTP servers.)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { binPath } from '../helpers/run-bin.js';
+import { hasStrace } from '../helpers/strace.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-in-process-'));
@@ -94,16 +95,7 @@ describe('bo --sandbox in-process', () => {
   });
 });
 
-const strace = (() => {
-  try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!strace)('the built bo --sandbox, traced', () => {
+describe.skipIf(!hasStrace)('the built bo --sandbox, traced', () => {
   it('opens no network socket: nothing listens, nothing connects', () => {
     const { env } = fresh();
     const log = join(dir, `strace-${n}.txt`);
