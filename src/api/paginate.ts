@@ -11,9 +11,8 @@
 // skipped or repeated.
 
 import { ApiError } from '../output/errors.js';
-import { longWork } from '../output/progress.js';
 import type { HttpClient, QueryValue } from './http-types.js';
-import { paged, type Paged } from '../output/pages.js';
+import { longWork, paged, type Paged } from './pages.js';
 
 export interface PageMeta {
   /** The page size the server applied. */
@@ -177,7 +176,7 @@ export function walkAll<T>(client: HttpClient, options: PaginateOptions): AsyncI
   return longWork(paginate<T>(client, { ...options, max: Infinity, onPage }), () => total);
 }
 
-/** What parseListOptions (list-options.ts) yields; structural, to keep the two apart. */
+/** What parseListOptions (input/list-options.ts) yields; structural, to keep the two apart. */
 export interface ListSelection {
   query: ListQuery;
   max: number;

@@ -4,7 +4,7 @@
 
 import { ApiError, RateLimitedError } from '../output/errors.js';
 import { redactText } from './redact.js';
-import { neutralise } from '../output/neutralise.js';
+import { neutralise } from './neutralise.js';
 
 export type ParsedBody =
   | { kind: 'empty' }

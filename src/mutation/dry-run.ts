@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
-import { jsonText } from '../output/neutralise.js';
+import { jsonText } from '../api/neutralise.js';
 import { jsonStream } from '../output/json-stream.js';
 import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';

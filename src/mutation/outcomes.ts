@@ -4,7 +4,7 @@
 
 import type { Context } from '../context.js';
 import { jsonStream } from '../output/json-stream.js';
-import { neutralise } from '../output/neutralise.js';
+import { neutralise } from '../api/neutralise.js';
 import { outputMode } from '../output/print.js';
 import { ChunkWriter } from '../output/sink.js';
 import { style } from '../output/style.js';

@@ -4,7 +4,7 @@
 // out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await.
 
 import type { Context } from '../context.js';
-import { jsonBytes } from './neutralise.js';
+import { jsonBytes } from '../api/neutralise.js';
 import { ChunkWriter } from './sink.js';
 
 export type JsonMode = 'json' | 'jsonl';

@@ -6,8 +6,8 @@
 
 import type { Context } from '../context.js';
 import { jsonStream, type JsonStream } from './json-stream.js';
-import { jsonText, neutralise } from './neutralise.js';
-import { pagesOf } from './pages.js';
+import { jsonText, neutralise } from '../api/neutralise.js';
+import { longWorkTotal, pagesOf } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -133,7 +133,7 @@ function headerOf(c: Column): string {
  * is told of each record in the writing loop itself: no extra layer per record.
  */
 async function listProgress(ctx: Context, records: unknown) {
-  const { longWorkTotal, startProgress } = await import('./progress.js');
+  const { startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
   if (!total) return undefined;
   // Started (and ended) even when not drawn: it marks the long work for the heap (progress.ts).

@@ -11,7 +11,7 @@ import type { Clock, Io } from '../context.js';
 import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
 import { longWorkHeap } from './heap.js';
-import { PAGES, type Paged } from './pages.js';
+import { PAGES, type Paged } from '../api/pages.js';
 import { envFlag } from '../env.js';
 
 /** Least time between two redraws: at most ten a second. */
@@ -102,23 +102,4 @@ function progressLine(env: { io: Io; clock: Clock; verbose: boolean; total?: () 
       shown = false;
     },
   };
-}
-
-/**
- * Marks a list as long work (every record: --all, --paginate), so printList shows its
- * progress. `total` reads the count once a page has said it.
- */
-export const LONG_WORK = Symbol('long work');
-
-export interface LongWork<T> extends AsyncIterable<T> {
-  [LONG_WORK]: () => number | undefined;
-}
-
-export function longWork<T>(records: Paged<T>, total: () => number | undefined): LongWork<T> & Paged<T> {
-  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [PAGES]: () => records[PAGES](), [LONG_WORK]: total };
-}
-
-/** The total reader of a list marked as long work; undefined for any other list. */
-export function longWorkTotal(records: unknown): (() => number | undefined) | undefined {
-  return typeof records === 'object' && records !== null && LONG_WORK in records ? (records as LongWork<unknown>)[LONG_WORK] : undefined;
 }

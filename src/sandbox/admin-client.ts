@@ -4,7 +4,7 @@
 
 import type { Context } from '../context.js';
 import { ApiError, BoError } from '../output/errors.js';
-import { redactUserInfo } from '../api/redact.js';
+import { redactUserInfo } from '../api/base-url.js';
 import { maxResponseBytes } from '../api/response-cap.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, sanitize } from '../api/response-errors.js';
 

@@ -2,7 +2,7 @@
 // lives, the API key, the demo logins, and each email as it is "sent".
 
 import type { Context } from '../context.js';
-import { neutralise } from '../output/neutralise.js';
+import { neutralise } from '../api/neutralise.js';
 import { fixtureUsersOf } from './auth-slice.js';
 import type { Mail } from './state.js';
 import type { Store } from './store.js';

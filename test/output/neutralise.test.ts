@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonBytes, jsonText, neutralise } from '../../src/output/neutralise.js';
+import { jsonBytes, jsonText, neutralise } from '../../src/api/neutralise.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases, escapedCases, keptCases, sequenceCases } from './hostile-text.js';
 
 describe('neutralise (text output)', () => {

@@ -3,13 +3,14 @@
 // client's HTTP core runs as against any server: reads, writes, refusals, --verbose,
 // paging, sign-in, time limits, Ctrl-C and the size cap behave as before. (`bo sandbox
 // serve` and the tests' sandboxes stay real HTTP servers.)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { binPath } from '../helpers/run-bin.js';
+import { hasStrace } from '../helpers/strace.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-in-process-'));
@@ -94,16 +95,7 @@ describe('bo --sandbox in-process', () => {
   });
 });
 
-const strace = (() => {
-  try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!strace)('the built bo --sandbox, traced', () => {
+describe.skipIf(!hasStrace)('the built bo --sandbox, traced', () => {
   it('opens no network socket: nothing listens, nothing connects', () => {
     const { env } = fresh();
     const log = join(dir, `strace-${n}.txt`);
@@ -138,7 +130,7 @@ describe('the direct exchange under the HTTP core', () => {
     const { createHttpClient } = await import('../../src/api/http.js');
     return createHttpClient({
       baseUrl: 'http://127.0.0.1', credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo', timeoutMs: options.timeoutMs ?? 5_000,
-      maxRetries: 0, noLog: false, signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
+      maxRetries: 0, noLog: false, userAgent: 'bo-test', signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
     });
   }
   const json = (status: number, body: unknown): Answer => ({ status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });

@@ -3,7 +3,7 @@
 // carry API text (masked_destination, error descriptions, the setup URI), so they are
 // neutralised here, the one way out; only the QR drawing, ours, keeps its colours.
 
-import { neutralise } from '../../output/neutralise.js';
+import { neutralise } from '../../api/neutralise.js';
 import { CLEAR_LINE } from '../../output/style.js';
 
 export interface Screen {

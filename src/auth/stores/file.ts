@@ -8,7 +8,8 @@
 
 import { chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Credential, CredentialStore } from '../credential-types.js';
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
 import { configDir } from '../../config/config.js';
 import type { Env } from '../../env.js';
 import { removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';

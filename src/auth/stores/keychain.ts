@@ -20,7 +20,8 @@
 // takes that answer when it asked for the same item.
 
 import { createRequire } from 'node:module';
-import type { Credential, CredentialStore } from '../credential-types.js';
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
 import { AuthError, type ErrorDetails } from '../../output/errors.js';
 import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';

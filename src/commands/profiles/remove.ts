@@ -26,7 +26,7 @@ export default defineCommand({
       throw new NotFoundError(`no profile "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}`);
     }
     const backend = cfg.profiles[name]!['credential-store'] ?? 'keychain';
-    reportForgotten(ctx, name, backend, await forgetCredentials(ctx, name));
+    reportForgotten(ctx, name, backend, await forgetCredentials(ctx, { name, settings: cfg.profiles[name]! }));
     // Re-read under the lock: forgetting may have taken a while, and other writes stay.
     updateConfig(ctx.io.env, (fresh) => {
       delete fresh.profiles[name];

@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../output/errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from './paginate.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from '../api/paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
