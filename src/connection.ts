@@ -11,7 +11,7 @@
 import type { ApiOptions, Context } from './context.js';
 import type { Exchange } from './api/http-attempt.js';
 import type { Credential, HttpClient } from './api/http-types.js';
-import { AuthError, UsageError } from './output/errors.js';
+import { AuthError, UsageError } from './errors.js';
 import { maxResponseBytes } from './api/response-cap.js';
 import { VERSION } from './version.js';
 

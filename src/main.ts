@@ -11,7 +11,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
+import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const ERRORS = 'src/output/errors.ts';
+const ERRORS = 'src/errors.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(repo, dir), { withFileTypes: true }).flatMap((entry) => {

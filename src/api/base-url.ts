@@ -2,7 +2,7 @@
 // URL is echoed back in a message (user info hidden). config/settings.ts checks a saved
 // base-url with the same rules.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * `/api/v1` is added to every request, so a base URL that already carries it (the API

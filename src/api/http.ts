@@ -6,7 +6,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../output/errors.js';
+import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../errors.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
 import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';

@@ -10,7 +10,7 @@
 // any record before `position` should the server change sizes mid-walk. Nothing is
 // skipped or repeated.
 
-import { ApiError } from '../output/errors.js';
+import { ApiError } from '../errors.js';
 import type { HttpClient, QueryValue } from './http-types.js';
 import { longWork, paged, type Paged } from './pages.js';
 

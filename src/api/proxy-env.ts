@@ -5,7 +5,7 @@
 // (the embedded sandbox is never given the proxy variables: see connect.ts). Pure and
 // light; the tunnelling agent (proxy.ts) is loaded only when a proxy applies.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import type { Env } from '../env.js';
 
 export interface ProxyChoice {

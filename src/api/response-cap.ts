@@ -3,7 +3,7 @@
 // few hundred KB, so the cap only ever stops a server gone wrong (an endless body, a
 // gzip bomb) before it fills memory. Tiny on purpose: connection.ts imports it statically.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 export const DEFAULT_MAX_RESPONSE_MB = 32;
 export const MAX_RESPONSE_SETTING = 'max-response-mb';

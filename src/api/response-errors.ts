@@ -2,7 +2,7 @@
 // sandbox's error shape (D6): it shows the status plus the best message it can find in
 // any JSON shape, an HTML page, a text body, or none.
 
-import { ApiError, RateLimitedError } from '../output/errors.js';
+import { ApiError, RateLimitedError } from '../errors.js';
 import { redactText } from './redact.js';
 import { neutralise } from './neutralise.js';
 

@@ -5,7 +5,7 @@
 
 import type { Context } from '../context.js';
 import type { Credential } from '../api/http-types.js';
-import { AuthError, BoError } from '../output/errors.js';
+import { AuthError, BoError } from '../errors.js';
 
 export interface Verification {
   /** Added to `bo auth status --json`. */

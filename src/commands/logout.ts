@@ -4,7 +4,7 @@
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ForgetResult } from '../auth/credentials.js';
-import { AuthError, type BoError } from '../output/errors.js';
+import { AuthError, type BoError } from '../errors.js';
 
 export default defineCommand({
   path: ['logout'],

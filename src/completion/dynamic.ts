@@ -8,7 +8,7 @@
 import { loadConfig } from '../config/config.js';
 import type { Env } from '../env.js';
 import { SETTING_KEYS, parseProfileName } from '../config/settings.js';
-import { UsageError, exitCodeOf } from '../output/errors.js';
+import { UsageError, exitCodeOf } from '../errors.js';
 
 /** What `bo __complete` lists. The scripts name these words. */
 export const COMPLETION_SOURCES = ['profiles', 'settings'] as const;

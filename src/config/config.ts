@@ -15,7 +15,7 @@
 // values as they are, so `bo config set/unset` can still repair them.
 
 import { join, isAbsolute } from 'node:path';
-import { BoError, UsageError } from '../output/errors.js';
+import { BoError, UsageError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';

@@ -1,7 +1,7 @@
 // The per-profile settings a user may change with `bo config`, and their validators.
 // Every message names the key, so a typo in a script is caught at once (exit 2).
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import { checkNotApiRoot, redactUserInfo } from '../api/base-url.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
 

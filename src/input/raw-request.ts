@@ -3,7 +3,7 @@
 
 import { inexactError, sentExactly } from './number.js';
 import { readFileText, readStreamText } from './read-text.js';
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import type { Method, RequestOptions } from '../api/http-types.js';
 import { redactUserInfo } from '../api/base-url.js';
 import { checkRawPath, decodeSegment } from '../api/path.js';

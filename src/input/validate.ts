@@ -1,7 +1,7 @@
 // Checks of what the user typed, before anything is sent (COMMANDS.md "Input is
 // checked before any request"). Each failure is a UsageError (exit 2) naming the flag.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import { hasHiddenCharacters, jsonText } from '../api/neutralise.js';
 import { hasLoneSurrogate, isDotSegment } from '../api/path.js';
 

@@ -2,7 +2,7 @@
 // a terminal, and need --yes otherwise. The question names the profile and origin.
 
 import type { Context } from '../context.js';
-import { BoError, UsageError } from '../output/errors.js';
+import { BoError, UsageError } from '../errors.js';
 
 export interface Where {
   profile: string;

@@ -55,7 +55,7 @@ export function dryRunWriter(ctx: Context, single: boolean) {
 
 /** `bo api --dry-run`: one request, printed as a mutation's dry run is. */
 export async function printDryRun(ctx: Context, req: MutationRequest & { query?: Query }, paginate: boolean): Promise<void> {
-  const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../output/errors.js'), import('./confirm.js')]);
+  const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);
   const { baseUrl, plan } = await plannedUrls(ctx);

@@ -2,7 +2,7 @@
 // call each on a TTY), flushed whenever the producer waits for the server, honouring
 // backpressure, and stopping within a moment of Ctrl-C even when stdout never drains.
 
-import { InterruptedError } from './errors.js';
+import { InterruptedError } from '../errors.js';
 
 const CHUNK = 64 * 1024;
 /** A chunk waits at most this long for more text while the producer is idle. */

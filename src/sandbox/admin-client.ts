@@ -3,7 +3,7 @@
 // duration of the command, so both paths go through the same /__sandbox endpoints).
 
 import type { Context } from '../context.js';
-import { ApiError, BoError } from '../output/errors.js';
+import { ApiError, BoError } from '../errors.js';
 import { redactUserInfo } from '../api/base-url.js';
 import { maxResponseBytes } from '../api/response-cap.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, sanitize } from '../api/response-errors.js';

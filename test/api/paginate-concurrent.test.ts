@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRecords, paginate } from '../../src/api/paginate.js';
 import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runBo } from '../helpers/run-bo.js';

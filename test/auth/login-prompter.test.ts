@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createPrompter } from '../../src/auth/prompter.js';
 import type { Io } from '../../src/context.js';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 
 function terminal() {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean; setRawMode?: (on: boolean) => void };

@@ -13,7 +13,7 @@ import { startKeychainChild } from '../../src/auth/stores/keychain-child.js';
 import { startKeychainGet } from '../../src/auth/stores/keychain-read.js';
 import { readSecretService, sessionBusPath } from '../../src/auth/stores/secret-service.js';
 import { unixBusPath } from '../../src/auth/stores/dbus.js';
-import { AuthError } from '../../src/output/errors.js';
+import { AuthError } from '../../src/errors.js';
 import { keyringEnv, secretToolStore, startFakeBus, uniqueProfile, type FakeBus } from '../helpers/keyring.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runTraced } from '../hardening/traced-run.js';

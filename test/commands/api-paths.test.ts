@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/http.js';
 import { buildApiRequest } from '../../src/input/raw-request.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';

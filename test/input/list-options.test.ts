@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { addListOptions, parseListOptions, type RawListOptions } from '../../src/input/list-options.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 
 function parse(argv: string[]) {
   const cmd = addListOptions(new Command('list').exitOverride().allowExcessArguments(false));

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/context.js';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 import { jsonStream, type JsonMode } from '../../src/output/json-stream.js';
 
 function capture(signal = new AbortController().signal) {

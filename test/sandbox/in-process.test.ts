@@ -157,7 +157,7 @@ describe('the direct exchange under the HTTP core', () => {
     const client = await clientOf(() => new Promise(() => {}), { signal: controller.signal });
     const pending = client.request({ method: 'GET', path: '/slow' });
     setTimeout(() => controller.abort(), 20);
-    const { ExitCode } = await import('../../src/output/errors.js');
+    const { ExitCode } = await import('../../src/errors.js');
     await expect(pending).rejects.toMatchObject({ message: 'interrupted', exitCode: ExitCode.interrupted });
   });
 

@@ -3,7 +3,7 @@
 
 import type { CredentialStore } from '../credential-types.js';
 import type { Credential } from '../../api/http-types.js';
-import { UsageError } from '../../output/errors.js';
+import { UsageError } from '../../errors.js';
 import type { Env } from '../../env.js';
 
 /** The credential the environment holds, or null. A half-set key pair is an error. */

@@ -15,7 +15,7 @@ import type { Env } from '../../env.js';
 import { removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
 import { readTextIfExists } from '../../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../../files/locked-file.js';
-import { AuthError, BoError } from '../../output/errors.js';
+import { AuthError, BoError } from '../../errors.js';
 import { asCredential } from './credential-json.js';
 
 interface FileShape {

@@ -22,7 +22,7 @@
 import { createRequire } from 'node:module';
 import type { CredentialStore } from '../credential-types.js';
 import type { Credential } from '../../api/http-types.js';
-import { AuthError, type ErrorDetails } from '../../output/errors.js';
+import { AuthError, type ErrorDetails } from '../../errors.js';
 import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
 import { startKeychainChild, type ChildResult, type KeychainCall, type KeychainRequest } from './keychain-child.js';

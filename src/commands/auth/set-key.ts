@@ -27,7 +27,7 @@ export default defineCommand<Opts>({
       .option('--secret-stdin', 'read the secret from the first line of stdin')
       .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, opts) {
-    const { AuthError, UsageError } = await import('../../output/errors.js');
+    const { AuthError, UsageError } = await import('../../errors.js');
     const { baseUrlName, parseBaseUrl } = await import('../../config/settings.js');
     const { openCredentialStore, rememberStored } = await import('../../auth/credentials.js');
     const { EMBEDDED_SANDBOX_ORIGIN, originOf } = await import('../../auth/origin.js');

@@ -20,7 +20,7 @@ export default defineCommand<{ verify?: boolean }>({
     const { resolveCredential } = await import('../../auth/credentials.js');
     const { describeOrigin, originRefusal } = await import('../../auth/origin.js');
     const { decodeJwt, expiryOf } = await import('../../auth/jwt-claims.js');
-    const { AuthError } = await import('../../output/errors.js');
+    const { AuthError } = await import('../../errors.js');
     const { printRecord } = await import('../../output/print.js');
     const { verifyCredential } = await import('../../auth/verify.js');
 

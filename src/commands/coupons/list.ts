@@ -50,7 +50,7 @@ export default defineCommand<Opts>({
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
-        import('../../output/errors.js'),
+        import('../../errors.js'),
       ]);
     const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));
     checkSearch('--search', opts.search);

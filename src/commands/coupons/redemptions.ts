@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
-        import('../../output/errors.js'),
+        import('../../errors.js'),
       ]);
     const couponUid = checkUid('<couponUid>', uid as string);
     const selection = parseListOptions(opts);

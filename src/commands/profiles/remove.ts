@@ -17,7 +17,7 @@ export default defineCommand({
     const { loadConfig, updateConfig } = await import('../../config/config.js');
     const { forgetCredentials } = await import('../../auth/credentials.js');
     const { reportForgotten } = await import('../logout.js');
-    const { NotFoundError } = await import('../../output/errors.js');
+    const { NotFoundError } = await import('../../errors.js');
     const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
     const cfg = loadConfig(ctx.io.env);
