@@ -1,6 +1,7 @@
 // The layering of ARCHITECTURE principle 12, read from the source: every `import … from`,
 // `export … from`, `import '…'` and `import('…')` (types included) of every file in src/.
-// src/api/ imports only src/api/, the errors module, src/files/ and Node; no file
+// src/api/ imports only src/api/, the bottom modules (src/errors.ts, src/env.ts: they
+// import nothing of src/), src/files/ and Node; no file
 // imports itself back through others. The composition root (src/connection.ts) is where
 // config, credentials and the sandbox meet the HTTP core.
 
@@ -10,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const ERRORS = 'src/errors.ts';
+/** Every layer may import these; they import nothing of src/. */
+const BOTTOM = ['src/errors.ts', 'src/env.ts'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(repo, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -69,13 +71,17 @@ describe('the imports of src/', () => {
     expect(importsOf('src/api/x.ts', text)).toEqual(['src/api/a.ts', 'src/b.ts', 'src/api/c.ts', 'src/api/d.ts', 'src/api/e.ts', 'src/api/f.ts', 'node:fs']);
   });
 
-  it('src/api/ imports only src/api/, the errors module, src/files/ and Node', () => {
+  it('the bottom modules import nothing of src/', () => {
+    expect(BOTTOM.flatMap((file) => importsOf(file).filter((to) => to.startsWith('src/')))).toEqual([]);
+  });
+
+  it('src/api/ imports only src/api/, the bottom modules, src/files/ and Node', () => {
     const upward = files
       .filter((file) => file.startsWith('src/api/'))
       .flatMap((file) => importsOf(file).map((to) => `${file} → ${to}`))
       .filter((edge) => {
         const to = edge.split(' → ')[1]!;
-        return !(to.startsWith('src/api/') || to.startsWith('src/files/') || to === ERRORS || to.startsWith('node:'));
+        return !(to.startsWith('src/api/') || to.startsWith('src/files/') || BOTTOM.includes(to) || to.startsWith('node:'));
       });
     expect(upward).toEqual([]);
   });
