@@ -56,19 +56,6 @@ if (help) {
     });
   }
 } else {
-  // A command that reads its credential from the keychain: start that read now, so it
-  // runs while the bundle loads (src/auth/stores/keychain-early.ts, which decides; it
-  // loads with its own code cache). Not with a credential in the environment, which
-  // wins and needs no keychain.
-  const env = process.env;
-  if (!env.BO_TOKEN && !env.BO_API_KEY && !env.BO_API_SECRET) {
-    try {
-      const stop = loadBundle('keychain-early.cjs').startEarlyKeychainRead(argv, env, () => require.resolve('@napi-rs/keyring'));
-      if (stop) process.on('exit', stop); // an early read nobody took must not outlive `bo`
-    } catch {
-      // not built, or no keychain module: the keychain is read the usual way
-    }
-  }
   loadBundle('bo.cjs').run(argv).then((code) => {
     process.exitCode = code;
     saveCodeCaches();

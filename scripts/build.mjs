@@ -201,24 +201,9 @@ const lazyCjs = await build({
   outdir: 'dist/lazy',
   plugins: [lazyEntries, keepLazy('./'), deferBuiltins([...mainDeferred, 'crypto', 'zlib', 'os'])],
 });
-// dist/keychain-early.cjs: the keychain read bin/bo.js starts before loading the bundle
-// (src/auth/stores/keychain-early.ts), so that it runs beside the start-up. Its own
-// small file, shared with no chunk, CommonJS with a code cache like dist/bo.cjs (bin/bo.js
-// loadBundle): compiling its 27 KB cost ~1.5 ms of every keychain command (Node 20).
-const early = await build({
-  ...cjs,
-  entryPoints: { 'keychain-early': 'src/auth/stores/keychain-early.ts' },
-  outExtension: { '.js': '.cjs' },
-  outdir: 'dist',
-  external: ['@napi-rs/keyring'],
-  // keychain.ts finds the keyring library from import.meta.url, in code this bundle
-  // leaves out (bin/bo.js passes the early read the library's path itself).
-  logOverride: { 'empty-import-meta': 'silent' },
-});
 writeCjs([
   finishCjs('dist/bo.cjs', main.metafile),
   ...Object.keys(lazyEntriesOf(true)).map((name) => finishCjs(`dist/lazy/${name}.cjs`, lazyCjs.metafile)),
-  finishCjs('dist/keychain-early.cjs', early.metafile),
 ]);
 await build({
   ...common,

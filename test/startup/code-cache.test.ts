@@ -21,24 +21,22 @@ describe('the code cache of the bundle', () => {
     const { cache, env } = fresh();
     const first = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
-    // One for dist/bo.cjs, one for the sandbox it loaded (dist/lazy/sandbox.cjs) and one
-    // for the file that decides on an early keychain read (dist/keychain-early.cjs).
+    // One for dist/bo.cjs and one for the sandbox it loaded (dist/lazy/sandbox.cjs).
     const name = `code-${process.version}-${process.arch}-${buildId()}-accounts.v8`;
     const sandbox = name.replace('.v8', '.sandbox.v8');
-    const early = name.replace('.v8', '.keychain-early.v8');
-    expect(cacheFiles(cache)).toEqual([early, sandbox, name]);
-    for (const file of [name, sandbox, early]) expect(statSync(join(cache, 'bo', file)).mode & 0o777).toBe(0o600);
+    expect(cacheFiles(cache)).toEqual([sandbox, name]);
+    for (const file of [name, sandbox]) expect(statSync(join(cache, 'bo', file)).mode & 0o777).toBe(0o600);
     expect(statSync(join(cache, 'bo')).mode & 0o777).toBe(0o700);
-    const made = [name, sandbox, early].map((file) => statSync(join(cache, 'bo', file)).mtimeMs);
+    const made = [name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs);
 
     const second = await runBin(['--sandbox', 'accounts', 'list', '--limit', '3'], { env });
     expect(second).toEqual(first);
-    expect([name, sandbox, early].map((file) => statSync(join(cache, 'bo', file)).mtimeMs)).toEqual(made); // used, not made again
+    expect([name, sandbox].map((file) => statSync(join(cache, 'bo', file)).mtimeMs)).toEqual(made); // used, not made again
 
     const config = await runBin(['config', 'list'], { env });
     expect(config.code).toBe(0);
     const configName = name.replace('-accounts.v8', '-config.v8');
-    expect(cacheFiles(cache)).toEqual([early, sandbox, name, configName.replace('.v8', '.keychain-early.v8'), configName]);
+    expect(cacheFiles(cache)).toEqual([sandbox, name, configName]);
   });
 
   it('is ignored and replaced when it is garbage, and the run is the same', async () => {
@@ -67,7 +65,7 @@ describe('the code cache of the bundle', () => {
     expect((await runBin(['--sandbox', 'accounts', 'list', '--limit', '1'], { env })).code).toBe(0);
     const current = `code-${process.version}-${process.arch}-${buildId()}`;
     expect(cacheFiles(cache)).toEqual(
-      [otherNode, ...['accounts.sandbox', 'accounts', 'accounts.keychain-early', 'config', 'config.keychain-early'].map((n) => `${current}-${n}.v8`)].sort(),
+      [otherNode, ...['accounts.sandbox', 'accounts', 'config'].map((n) => `${current}-${n}.v8`)].sort(),
     );
   });
 
