@@ -93,14 +93,11 @@ const lazyEntries = {
 };
 
 /**
- * Built-ins the main bundle names at load time but uses only on some paths: commander
- * requires child_process (for executable subcommands, which bo has none of), and the
- * HTTP client http (not under `bo --sandbox`, which calls the sandbox directly), https
- * and tls (for https:// and proxies). Loading http costs ~1.5 ms, https with tls and
- * crypto ~2 ms, child_process ~0.7 ms, fs/promises ~0.8 ms (measured on Node 20,
- * with timers/promises for retries); here each becomes
- * an object of getters, built from the module's own keys at build time, that requires
- * the real module on first use.
+ * Built-ins the main bundle names at load time but uses only on some paths (commander's
+ * child_process, the HTTP client's http, https and tls, fs/promises, timers/promises):
+ * each becomes an object of getters, built from the module's own keys at build time,
+ * that requires the real module on first use (~4 ms of a start together, Node 20;
+ * docs/performance-notes.md).
  */
 const deferBuiltins = (names) => ({
   name: 'defer-builtins',
