@@ -136,7 +136,6 @@ async function listProgress(ctx: Context, records: unknown) {
   const { startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
   if (!total) return undefined;
-  // Started (and ended) even when not drawn: it marks the long work for the heap (progress.ts).
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
   return { end: progress.end, onRecord: progress.update };
 }

@@ -10,7 +10,6 @@
 import type { Clock, Io } from '../context.js';
 import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
-import { longWorkHeap } from './heap.js';
 import { PAGES, type Paged } from '../api/pages.js';
 import { envFlag } from '../env.js';
 
@@ -58,27 +57,11 @@ export function progressText(sym: Symbols, done: number, total: number | undefin
 }
 
 /**
- * The progress of long work (a list's every page, a batch), from its start to its
- * end(), which it also marks for the heap (heap.ts longWorkHeap): update() is called
- * whether or not a line is drawn. `total` reads the whole
- * count at each drawing, once known (a list's first page says it; stdin never does).
+ * The progress of long work (a list's every page, a batch) until end(); a no-op when
+ * progress is not drawn here. `total` reads the whole count at each drawing, once known
+ * (a list's first page says it; stdin never does).
  */
 export function startProgress(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
-  const heap = longWorkHeap();
-  const line = progressLine(env);
-  return {
-    update(done) {
-      heap.step(done);
-      line.update(done);
-    },
-    end() {
-      line.end();
-      heap.end();
-    },
-  };
-}
-
-function progressLine(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
   if (!progressWanted(env.io, env.verbose)) return NONE;
   const { io, clock } = env;
   const total = env.total ?? (() => undefined);

@@ -35,8 +35,6 @@ export interface SecretServiceRead {
   readonly answer: Promise<SecretServiceAnswer>;
   /** Closes the connection: the read ends as "defer" if it had not answered. */
   close(): void;
-  ref(): void;
-  unref(): void;
 }
 
 /** Starts the read over the socket at `busPath` (see sessionBusPath). */
@@ -79,7 +77,5 @@ export function readSecretService(busPath: string, service: string, account: str
   return {
     answer,
     close: () => bus.close(),
-    ref: () => socket.ref(),
-    unref: () => socket.unref(),
   };
 }
