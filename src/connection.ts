@@ -6,6 +6,8 @@
 // profile), the profile's scheme word and timeout, and the credential: the
 // environment's (the caller's explicit choice, sent to the base URL in effect) over the
 // stored one, which is sent only to the origin it belongs to (D1/D2/D3).
+// The sandbox's admin commands (`bo sandbox users|…`) come through here too: the served
+// sandbox at --base-url, else the embedded one in process, with no credential.
 // Loaded only by commands that talk HTTP.
 
 import type { ApiOptions, Context } from './context.js';
@@ -13,6 +15,7 @@ import type { Exchange } from './api/http-attempt.js';
 import type { Credential, HttpClient } from './api/http-types.js';
 import { AuthError, UsageError } from './errors.js';
 import { maxResponseBytes } from './api/response-cap.js';
+import { baseUrlName, parseBaseUrl } from './config/settings.js';
 import { VERSION } from './version.js';
 
 const DEFAULT_TIMEOUT_S = 30;
@@ -22,23 +25,26 @@ export const USER_AGENT = `bo/${VERSION} node/${process.versions.node}`;
 
 export async function connect(ctx: Context, options: ApiOptions = {}): Promise<HttpClient> {
   const { globals, io } = ctx;
-  const [{ name: profile, settings }, { baseUrlName, parseBaseUrl }, { createHttpClient }] = await Promise.all([
-    ctx.profile(),
-    import('./config/settings.js'),
-    import('./api/http.js'),
-  ]);
+  const [{ name: profile, settings }, { createHttpClient }] = await Promise.all([ctx.profile(), import('./api/http.js')]);
+  // The admin endpoints take no credential: none is read, none is sent.
+  const anonymous = options.anonymous || options.sandboxAdmin;
   const wanted = (resolve: () => Promise<Credential>) =>
-    options.credential !== undefined ? Promise.resolve(options.credential) : options.anonymous ? Promise.resolve(null) : resolve();
+    options.credential !== undefined ? Promise.resolve(options.credential) : anonymous ? Promise.resolve(null) : resolve();
 
   let baseUrl: string;
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
   let closeSandbox: (() => Promise<void>) | undefined;
   let transport: Exchange | undefined;
+  const served = options.sandboxAdmin ? servedSandboxUrl(ctx) : undefined;
 
-  if (globals.sandbox) {
+  if (served) {
+    baseUrl = served; // a served sandbox: over the network, through the proxy in effect
+    credential = null;
+  } else if (globals.sandbox || options.sandboxAdmin) {
     // Wins over --base-url, BO_BASE_URL and every credential source: a user who asked
-    // for the sandbox never reaches a tenant.
+    // for the sandbox never reaches a tenant. (The admin commands land here without
+    // --base-url: the embedded sandbox.)
     // In this process, each request handed over as a call: no port, no socket (embedded.ts).
     const [{ connectEmbeddedSandbox }, { directExchange }] = await Promise.all([import('./sandbox/embedded.js'), import('./api/http-attempt.js')]);
     const sandbox = await connectEmbeddedSandbox(io.env);
@@ -79,7 +85,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     sleep: ctx.clock.sleep,
     signal: options.signal ?? ctx.signal,
     maxResponseBytes: maxResponseBytes(io.env, settings['max-response-mb']),
-    env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
+    env: transport ? undefined : io.env, // proxies; the embedded sandbox is in this process
     transport,
     secrets: ctx.secrets,
     userAgent: USER_AGENT,
@@ -94,6 +100,15 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
       return close() as unknown as void;
     },
   };
+}
+
+/**
+ * The served sandbox the admin commands act on: --base-url or BO_BASE_URL, checked like
+ * any base URL. Undefined means the embedded one; a profile's base-url is a tenant and
+ * never counts, so a reset never hits a tenant.
+ */
+export function servedSandboxUrl(ctx: Context): string | undefined {
+  return ctx.globals.baseUrl === undefined ? undefined : parseBaseUrl(ctx.globals.baseUrl, baseUrlName(ctx.globals.baseUrl, ctx.io.env));
 }
 
 /** The credential for a request to `baseUrl`: the environment's, or a stored one that belongs there. */

@@ -63,6 +63,11 @@ export interface ApiOptions {
   anonymous?: boolean;
   /** Use this credential instead of the resolved one (login uses none). */
   credential?: Credential | null;
+  /**
+   * For the sandbox's admin endpoints (`bo sandbox users|fixtures|outbox|reset`): the
+   * served sandbox at --base-url, else the embedded one in this process; no credential.
+   */
+  sandboxAdmin?: boolean;
   /** Ends the client's requests; default the run's own (Ctrl-C). A batch gives requests in flight a grace period. */
   signal?: AbortSignal;
 }

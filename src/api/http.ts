@@ -263,7 +263,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         tracer?.note(text);
         if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
-        throw new BoError(text, { code: 'network', cause: err.cause, hint: viaProxy?.hint ?? failureHint(err, method) });
+        // The cause is the proxy's refusal, or the failure itself (what callers may reword).
+        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method) });
       }
 
       const parsed = parseBody(raw.status, raw.headers, raw.body);

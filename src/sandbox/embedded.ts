@@ -1,19 +1,19 @@
 // The embedded sandbox behind `bo --sandbox` and the local `bo sandbox …` commands:
 // the server in-process over the state file in the data folder, seeded on first use.
 // Several `bo --sandbox` processes share that file safely (store.ts). `bo --sandbox`
-// hands it each request in this process (connectEmbeddedSandbox); the `bo sandbox …`
-// admin commands, which use fetch, reach it over a server on 127.0.0.1:0.
+// and the `bo sandbox …` admin commands hand it each request in this process
+// (connectEmbeddedSandbox): no server, no socket.
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from './seed.js';
 import type { SandboxAnswer, SandboxRequest } from './answer.js';
-import { openInProcessSandbox, startSandbox } from './server.js';
+import { openInProcessSandbox } from './server.js';
 import { Store } from './store.js';
 
 /**
- * `iss` of tokens the embedded sandbox issues (D5). Each run listens on a new port,
- * so the issuer is pinned: a token from `bo --sandbox login` stays valid next run.
+ * `iss` of tokens the embedded sandbox issues (D5). It has no origin of its own, so the
+ * issuer is pinned: a token from `bo --sandbox login` stays valid next run.
  */
 export const EMBEDDED_ISSUER = 'http://sandbox.localhost';
 
@@ -22,10 +22,10 @@ export function defaultStatePath(env: Record<string, string | undefined>): strin
   return join(dir, 'sandbox-state.json');
 }
 
-export interface EmbeddedSandbox {
-  url: string;
-  apiKey: { scheme: string; key: string; secret: string };
-  close(): Promise<void>;
+export interface SandboxApiKey {
+  scheme: string;
+  key: string;
+  secret: string;
 }
 
 function openState(env: Record<string, string | undefined>): Promise<Store> {
@@ -37,21 +37,9 @@ function openState(env: Record<string, string | undefined>): Promise<Store> {
 }
 
 /** The sandbox's own API key (what `bo --sandbox` signs in with), without starting the server. */
-export async function embeddedApiKey(env: Record<string, string | undefined>): Promise<EmbeddedSandbox['apiKey']> {
+export async function embeddedApiKey(env: Record<string, string | undefined>): Promise<SandboxApiKey> {
   const { key, secret } = await (await openState(env)).read((db) => db.state.apiKey);
   return { scheme: 'bo', key, secret };
-}
-
-/** For `bo sandbox users|fixtures|outbox|reset`, which say on stderr what they act on. */
-export function describeSandboxTarget(baseUrl: string | undefined, env: Record<string, string | undefined>): string {
-  return baseUrl ? `the sandbox at ${baseUrl}` : `the embedded sandbox (${defaultStatePath(env)})`;
-}
-
-export async function openEmbeddedSandbox(env: Record<string, string | undefined>): Promise<EmbeddedSandbox> {
-  const store = await openState(env);
-  const server = await startSandbox({ store, host: '127.0.0.1', port: 0, issuer: EMBEDDED_ISSUER });
-  const { key, secret } = await store.read((db) => db.state.apiKey);
-  return { url: server.url, apiKey: { scheme: 'bo', key, secret }, close: () => server.close() };
 }
 
 /**
@@ -63,7 +51,7 @@ export const IN_PROCESS_URL = 'http://127.0.0.1';
 
 export interface ConnectedSandbox {
   url: string;
-  apiKey: EmbeddedSandbox['apiKey'];
+  apiKey: SandboxApiKey;
   /** Answers a request in this process: the HTTP client's transport (src/api/http-attempt.ts directExchange). */
   answer(request: SandboxRequest): Promise<SandboxAnswer>;
   close(): Promise<void>;

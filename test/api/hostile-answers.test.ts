@@ -90,7 +90,7 @@ describe('sandbox admin commands and oversized or deep answers', () => {
   it('an endless body is cut off at the cap: exit 1, a clear message', async () => {
     server.script(reply.endless());
     const r = await runBo(['--base-url', server.url, 'sandbox', 'fixtures'], { env: { ...tempConfig().env, BO_MAX_RESPONSE_MB: '2' } });
-    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: the answer from http:\/\/127\.0\.0\.1:\d+\/__sandbox\/fixtures is larger than 2 MB, more than bo accepts for one response$/);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('error:'))).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/__sandbox\/fixtures: the answer is larger than 2 MB, more than bo accepts for one response$/);
     expect(r.code).toBe(1);
   });
 

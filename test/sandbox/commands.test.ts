@@ -81,24 +81,16 @@ describe('bo sandbox outbox', () => {
 
 describe('bo sandbox reset', () => {
   it('puts the embedded sandbox back to its seeded state', async () => {
-    const { openEmbeddedSandbox } = await import('../../src/sandbox/embedded.js');
-    const embedded = await openEmbeddedSandbox({ BO_DATA_DIR: dataDir });
-    const auth = `${embedded.apiKey.scheme} ${embedded.apiKey.key}:${embedded.apiKey.secret}`;
-    const created = await fetch(`${embedded.url}/api/v1/email/lists`, {
-      method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ Name: 'Temporary' }),
-    });
-    expect(created.status).toBe(201);
-    const uid = ((await created.json()) as { Uid: string }).Uid;
-    await embedded.close();
+    const created = await runBo(['--sandbox', '--json', 'api', '/email/lists', '-F', 'Name=Temporary'], { env: { BO_DATA_DIR: dataDir } });
+    expect(created.code).toBe(0);
+    const uid = (JSON.parse(created.stdout) as { Uid: string }).Uid;
 
     const r = await local(['sandbox', 'reset']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('reset');
 
-    const again = await openEmbeddedSandbox({ BO_DATA_DIR: dataDir });
-    const gone = await fetch(`${again.url}/__sandbox/records/EmailList/${uid}`);
-    expect(gone.status).toBe(404);
-    await again.close();
+    const gone = await runBo(['--sandbox', 'api', `/email/lists/${uid}`], { env: { BO_DATA_DIR: dataDir } });
+    expect(gone.code).toBe(3);
   });
 
   it('reports an unreachable --base-url with exit 1 and a hint, no stack trace', async () => {

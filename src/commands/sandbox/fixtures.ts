@@ -7,13 +7,9 @@ export default defineCommand({
     'Prints how to find seeded records: Uids by kind, the API key and the demo logins, as JSON. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder.',
   examples: ['bo sandbox fixtures', "bo sandbox fixtures | jq -r '.trialAccounts[0]'"],
   async run(ctx) {
-    const { isRecord, openAdminClient } = await import('../../sandbox/admin-client.js');
+    const { isRecord, openAdminClient } = await import('../sandbox-admin.js');
     const client = await openAdminClient(ctx);
-    try {
-      const fixtures = await client.get<unknown>('/__sandbox/fixtures', isRecord);
-      ctx.io.stdout.write(`${JSON.stringify(fixtures, null, 2)}\n`);
-    } finally {
-      await client.close();
-    }
+    const fixtures = await client.get<unknown>('/__sandbox/fixtures', isRecord);
+    ctx.io.stdout.write(`${JSON.stringify(fixtures, null, 2)}\n`);
   },
 });

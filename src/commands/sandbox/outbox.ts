@@ -19,32 +19,28 @@ export default defineCommand<{ last?: boolean }>({
   configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
   async run(ctx, _args, opts) {
     const [{ isRecord, openAdminClient }, { printList, printRecord }] = await Promise.all([
-      import('../../sandbox/admin-client.js'),
+      import('../sandbox-admin.js'),
       import('../../output/print.js'),
     ]);
     const client = await openAdminClient(ctx);
-    try {
-      const mails = await client.get<Mail[]>('/__sandbox/outbox', (v) => Array.isArray(v) && v.every(isRecord));
-      if (opts.last) {
-        const mail = mails.at(-1);
-        if (!mail) throw new NotFoundError('the sandbox has not sent any email yet');
-        await printRecord(ctx, mail, [
-          ['sentAt', mail.sentAt, 'date'],
-          ['to', mail.to],
-          ['subject', mail.subject],
-          ['code', mail.code],
-          ['text', mail.text],
-        ]);
-        return;
-      }
-      await printList(ctx, mails, [
-        { header: 'SENT', get: (m) => m.sentAt, kind: 'date' },
-        { header: 'TO', get: (m) => m.to },
-        { header: 'SUBJECT', get: (m) => m.subject },
-        { header: 'CODE', get: (m) => m.code ?? '' },
+    const mails = await client.get<Mail[]>('/__sandbox/outbox', (v) => Array.isArray(v) && v.every(isRecord));
+    if (opts.last) {
+      const mail = mails.at(-1);
+      if (!mail) throw new NotFoundError('the sandbox has not sent any email yet');
+      await printRecord(ctx, mail, [
+        ['sentAt', mail.sentAt, 'date'],
+        ['to', mail.to],
+        ['subject', mail.subject],
+        ['code', mail.code],
+        ['text', mail.text],
       ]);
-    } finally {
-      await client.close();
+      return;
     }
+    await printList(ctx, mails, [
+      { header: 'SENT', get: (m) => m.sentAt, kind: 'date' },
+      { header: 'TO', get: (m) => m.to },
+      { header: 'SUBJECT', get: (m) => m.subject },
+      { header: 'CODE', get: (m) => m.code ?? '' },
+    ]);
   },
 });
