@@ -24,7 +24,7 @@ function runScript(args: string[]): Promise<{ code: number | null; stdout: strin
 
 describe('bench scripts (smoke)', () => {
   it('run.mjs prints every figure of the table with its target', async () => {
-    const r = await runScript(['test/bench/run.mjs', '--runs', '1', '--loop', '2', '--accounts', '300', '--small', '120', '--export-runs', '1']);
+    const r = await runScript(['test/bench/run.mjs', '--runs', '1', '--loop', '2', '--accounts', '300', '--large', '600', '--export-runs', '1']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS unset');
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| figure'));
