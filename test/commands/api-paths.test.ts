@@ -9,12 +9,13 @@ import { buildUrl } from '../../src/api/http.js';
 import { buildApiRequest } from '../../src/api/raw-request.js';
 import type { Context } from '../../src/context.js';
 import { UsageError } from '../../src/output/errors.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 
-const RUNS = Number(process.env.BO_FUZZ_RUNS ?? 1000);
+const RUNS = fuzzRuns(1000);
 
 const server = useFaultServer(reply.json(200, { ok: true }));
 

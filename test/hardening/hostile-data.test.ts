@@ -14,7 +14,8 @@ import { tempConfig } from '../helpers/config-dir.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases } from '../output/hostile-text.js';
-import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
 
 let server: FaultServer;
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { gzipBomb, reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
-import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
 import { runBinMeasured } from '../helpers/run-bin-measured.js';
 
 let server: FaultServer;
