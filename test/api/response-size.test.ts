@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { gzipBomb, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runBinMeasured } from '../helpers/run-bin-measured.js';
+import { runBin } from '../helpers/run-bin.js';
 
 let server: FaultServer;
 let bomb: Buffer;
@@ -27,7 +27,7 @@ describe('the response cap (32 MB by default)', () => {
     ['a gzip bomb (512 MB decompressed)', () => reply.gzipBomb(bomb)],
   ])('%s: exit 1, a clear message, peak memory under 150 MB', async (_name, step) => {
     server.script(step());
-    const r = await runBinMeasured(['accounts', 'list'], env());
+    const r = await runBin(['accounts', 'list'], { env: env(), measure: true });
     expect(r.stderr).toMatch(tooLarge(32));
     expect(r.stderr).toContain('BO_MAX_RESPONSE_MB');
     expect(r.stderr).not.toMatch(/RangeError|heap|    at /);
@@ -38,14 +38,14 @@ describe('the response cap (32 MB by default)', () => {
 
   it('BO_MAX_RESPONSE_MB lowers the cap', async () => {
     server.script(reply.big(6 * 1024 * 1024, false));
-    const r = await runBinMeasured(['accounts', 'list'], env({ BO_MAX_RESPONSE_MB: '5' }));
+    const r = await runBin(['accounts', 'list'], { env: env({ BO_MAX_RESPONSE_MB: '5' }), measure: true });
     expect(r.stderr).toMatch(tooLarge(5));
     expect(r.code).toBe(1);
   });
 
   it('a body under the cap is read in full', async () => {
     server.script(reply.big(6 * 1024 * 1024, false));
-    const r = await runBinMeasured(['api', '/crm/accounts'], env({ BO_MAX_RESPONSE_MB: '7' }));
+    const r = await runBin(['api', '/crm/accounts'], { env: env({ BO_MAX_RESPONSE_MB: '7' }), measure: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).items.at(-1)).toEqual({ Uid: 'acc_last' });

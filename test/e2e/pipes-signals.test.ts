@@ -2,11 +2,11 @@
 // whatever its stdout is doing (a slow reader, a FIFO nobody reads); a closed stderr
 // never turns a failure into success; many requests in flight print no Node warning.
 // Batches: test/mutation/batch-signal.test.ts.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { mkfifoSync } from '../helpers/fifo.js';
-import { binPath, runBin, runShell, type RunBinResult } from '../helpers/run-bin.js';
+import { runBin, runShell, type RunBinResult } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -24,26 +24,23 @@ const INTERRUPTED = 'error: interrupted\n{"error":{"status":null,"code":"interru
  * `bo` with a reader that takes 256 bytes of its stdout every 100 ms and never closes
  * it; `onData` is called with the text read so far. Killed after `timeoutMs`.
  */
-function runWithSlowReader(argv: string[], onData: (child: ReturnType<typeof spawn>, read: string) => void, timeoutMs: number): Promise<RunBinResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.pause();
-    const reader = setInterval(() => {
-      const chunk = child.stdout.read(256) as Buffer | null;
-      if (chunk) stdout += chunk;
-      onData(child, stdout);
-    }, 100);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(reader);
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+async function runWithSlowReader(argv: string[], onData: (child: ChildProcess, read: string) => void, timeoutMs: number): Promise<RunBinResult> {
+  let read = '';
+  let reader: NodeJS.Timeout | undefined;
+  const r = await runBin(argv, {
+    env: env(),
+    timeoutMs,
+    stdout: 'paused',
+    onSpawn: (child) => {
+      reader = setInterval(() => {
+        const chunk = child.stdout!.read(256) as Buffer | null;
+        if (chunk) read += chunk;
+        onData(child, read);
+      }, 100);
+    },
   });
+  clearInterval(reader);
+  return { ...r, stdout: read };
 }
 
 describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () => {
@@ -90,17 +87,8 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
 
 describe('a closed stderr keeps the exit code', () => {
   /** `bo` with the reading end of its stderr closed before it starts: every message is EPIPE. */
-  function runStderrClosed(argv: string[], extraEnv: Record<string, string>): Promise<number | null> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [binPath, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tempConfig().env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
-      child.stderr.destroy();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('error', reject);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+  async function runStderrClosed(argv: string[], extraEnv: Record<string, string>): Promise<number | null> {
+    return (await runBin(argv, { env: { ...tempConfig().env, ...extraEnv }, closeStderr: true })).code;
   }
 
   it('a refused connection is 1, a missing record 3, not 0', async () => {

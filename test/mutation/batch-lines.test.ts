@@ -8,7 +8,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
-import { runBinMeasured } from '../helpers/run-bin-measured.js';
 import { startBatchServer, type BatchServer } from './batch-server.js';
 
 let server: BatchServer | undefined;
@@ -27,7 +26,7 @@ describe('batch lines', () => {
   it('a 40 MB line is one invalid line: nothing sent for it, the others go on, memory stays small', async () => {
     server = await startBatchServer(() => ({ status: 200 }));
     const stdin = `sa_1\n${'u'.repeat(BIG)}\nsa_2\n`;
-    const r = await runBinMeasured(['addons', 'expire', '-', '--yes'], env(server.url), 60_000, stdin);
+    const r = await runBin(['addons', 'expire', '-', '--yes'], { env: env(server.url), stdin, measure: true });
     expect(r.peakMb).toBeLessThan(150);
     expect(r.stderr).toContain('error: 1 of 3 record(s) failed');
     expect(r.code).toBe(1);

@@ -1,25 +1,9 @@
-// The built `bo` as a real process under `strace -f -e trace=execve`, so a test sees the
-// arguments and environment of every process it starts (the keychain helper, a
-// --code-command and its shell), along with its stdout and stderr.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { binPath } from '../helpers/run-bin.js';
+// The execve lines of an `strace -f -e trace=execve -v` log (runBin's `trace` option):
+// the arguments and environment of every process started, strings decoded as C escapes.
 
 export interface Exec {
   pid: number;
   argv: string[];
-  env: string[];
-}
-
-export interface TracedResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** Every execve of bo's descendants (bo's own start left out). */
-  children: Exec[];
-  /** bo's own environment as it started. */
   env: string[];
 }
 
@@ -78,34 +62,4 @@ export function parseExecs(trace: string): Exec[] {
     execs.push({ pid: Number(m[1]), argv, env });
   }
   return execs;
-}
-
-export function runTraced(argv: string[], options: { env: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<TracedResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'bo-strace-'));
-  const traceFile = join(dir, 'trace');
-  const env: Record<string, string> = { HOME: process.env.HOME ?? '/root', PATH: process.env.PATH ?? '/usr/bin:/bin', ...options.env };
-  return new Promise((resolve, reject) => {
-    const child = spawn('strace', ['-f', '--seccomp-bpf', '-qq', '-e', 'trace=execve', '-v', '-s', '10000000', '-o', traceFile, process.execPath, binPath, ...argv], {
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      try {
-        const [self, ...children] = parseExecs(readFileSync(traceFile, 'utf8'));
-        resolve({ code, stdout, stderr, children, env: self?.env ?? [] });
-      } catch (err) {
-        reject(err);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-    child.stdin.end(options.stdin ?? '');
-  });
 }
