@@ -98,8 +98,10 @@ const e2e = [
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds against a hang, not measures of speed: generous, so a loaded machine only
+    // makes the suite slower. A test that needs longer says so itself.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },

@@ -156,6 +156,7 @@ describe('the early read in the built bo', () => {
     const r = await runBin(['accounts', 'list', '--limit', 'many'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: --limit must be/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Far under the 20 s the unused keychain read could take.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { mkfifoSync } from '../helpers/fifo.js';
 import { runBin, runShell, type RunBinResult } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const LIST = ['accounts', 'list', '--all', '--jsonl', '--page-size', '100'];
 const INTERRUPTED = 'error: interrupted\n{"error":{"status":null,"code":"interrupted","message":"interrupted"}}\n';
 
@@ -28,7 +28,7 @@ async function runWithSlowReader(argv: string[], onData: (child: ChildProcess, r
   let read = '';
   let reader: NodeJS.Timeout | undefined;
   const r = await runBin(argv, {
-    env: env(),
+    env: testEnv(sb),
     timeoutMs,
     stdout: 'paused',
     onSpawn: (child) => {
@@ -60,14 +60,14 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toBe(INTERRUPTED);
-  }, 30_000);
+  });
 
   it('with stdout a FIFO nobody reads', async () => {
     const fifo = mkfifoSync();
     const before = await requestsServed();
     // fd 3 holds the FIFO open for reading (inherited by bo, never read): writes fill it and block.
     const r = await runShell(`exec 3<>"${fifo}"; exec $BO ${LIST.join(' ')} > "${fifo}"`, {
-      env: env(),
+      env: testEnv(sb),
       timeoutMs: 15_000,
       onSpawn: (child) => {
         // The walk is under way once the sandbox has served a page (a page fills the FIFO).
@@ -82,7 +82,7 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toBe(INTERRUPTED);
-  }, 30_000);
+  });
 });
 
 describe('a closed stderr keeps the exit code', () => {
@@ -96,17 +96,17 @@ describe('a closed stderr keeps the exit code', () => {
     expect(refused).toBe(1);
     const missing = await runStderrClosed(['accounts', 'get', 'acc_missing'], { BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
     expect(missing).toBe(3);
-  }, 30_000);
+  });
 });
 
 it('no Node warning on stderr with 16 pages in flight, also under --verbose', async () => {
   for (const flags of [[], ['--verbose']]) {
-    const r = await runBin([...flags, '--jsonl', 'accounts', 'list', '--all', '--concurrency', '16'], { env: env() });
+    const r = await runBin([...flags, '--jsonl', 'accounts', 'list', '--all', '--concurrency', '16'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3000);
     expect(r.stderr).not.toMatch(/Warning|MaxListeners/);
   }
-}, 60_000);
+});
 
 /** Requests the sandbox has answered so far (its activity log). */
 async function requestsServed(): Promise<number> {

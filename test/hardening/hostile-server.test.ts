@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { gzipBomb, reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
@@ -32,7 +33,6 @@ afterAll(async () => {
 });
 
 const RETRIES = 2;
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' });
 const flags = ['--max-retries', String(RETRIES), '--timeout', '1'];
 // Where the fault is not a slow answer: a second's timeout would race reading 32 MB on a
 // loaded machine, and the test would see a timeout instead of the fault it is about.
@@ -176,7 +176,7 @@ describe('hostile server: each fault against a read, an update and a create', ()
       server.fallback(fault.persistent ? steps[0] : kinds[kind].ok());
       const clock = recordingClock();
       // --json: scripts also get one error object with a stable code, never null.
-      const r = await runBo(['--json', ...flags, ...kinds[kind].argv], { env: env(), clock });
+      const r = await runBo(['--json', ...flags, ...kinds[kind].argv], { env: testEnv(server, { BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' }), clock });
       server.fallback(undefined);
       tally.runs++;
       tally.faults += Math.min(server.requests.length, fault.persistent ? all : steps.length);
@@ -270,7 +270,7 @@ describe('batches under faults: every record reported once, each sent as often a
             (step ?? kind.ok)(req, res, body);
           });
           const stdin = plan.map((_, i) => kind.key(i)).join('\n') + '\n';
-          const r = await runBo([...flags, ...kind.argv, '--concurrency', String(concurrency)], { env: env(), stdin });
+          const r = await runBo([...flags, ...kind.argv, '--concurrency', String(concurrency)], { env: testEnv(server, { BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' }), stdin });
           server.fallback(undefined);
           tally.runs++;
           tally.requests += server.requests.length;
@@ -299,7 +299,7 @@ describe('batches under faults: every record reported once, each sent as often a
 });
 
 describe('hostile server: peak memory of the built binary', () => {
-  const measure = (argv: string[], stdin = '') => runBin([...patientFlags, ...argv], { env: env(), timeoutMs: 120_000, stdin, measure: true });
+  const measure = (argv: string[], stdin = '') => runBin([...patientFlags, ...argv], { env: testEnv(server, { BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' }), timeoutMs: 120_000, stdin, measure: true });
 
   it.each([
     ['an endless body to a create (POST)', ['lists', 'create', '--name', 'News'], () => reply.endless()],
@@ -376,5 +376,5 @@ describe('hostile server: an https base URL redirected to plain http (the built 
       tls.closeAllConnections();
       await new Promise((resolve) => tls.close(resolve));
     }
-  }, 60_000);
+  });
 });

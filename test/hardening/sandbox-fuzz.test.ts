@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bo-fuzz-'));
   store = await Store.file({ file: join(dir, 'state.json'), params: PARAMS, seeder: seedState });
   sb = await startTestSandbox({ store });
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.close();

@@ -2,8 +2,9 @@
 // per key, as a terminal sends them), stdout and stderr collected, every stream a TTY.
 // Waits are on what the screen shows, never on a fixed delay, so a loaded machine only
 // makes a test slower.
-import { PassThrough } from 'node:stream';
+import type { PassThrough } from 'node:stream';
 import type { Io } from '../../src/context.js';
+import { memoryStreams } from './run-bo.js';
 
 export interface Terminal {
   io: Io;
@@ -20,19 +21,13 @@ export interface Terminal {
 export const visible = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
 export function terminal(): Terminal {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
+  const { stdin, stdout, stderr, out, err } = memoryStreams();
   const io: Io = { stdin, stdout, stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, env: {} };
   return {
     io,
     stdin,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: out,
+    stderr: err,
     type: async (...keys) => {
       for (const key of keys) {
         await pause(30);
@@ -41,8 +36,8 @@ export function terminal(): Terminal {
     },
     waitFor: async (shows) => {
       const deadline = Date.now() + 20_000;
-      while (!shows(err) && Date.now() < deadline) await pause(10);
-      return err;
+      while (!shows(err()) && Date.now() < deadline) await pause(10);
+      return err();
     },
   };
 }
