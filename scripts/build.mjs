@@ -3,35 +3,23 @@
 // dist/bo.cjs is ONE file: commander, the command tree and every light module a command
 // imports inside `run` (config, credentials, HTTP, paging, output). esbuild inlines
 // those dynamic imports as lazily initialised modules, so they cost a parse, not an
-// evaluation, until used. Measured on Node 20: each extra ESM file on the start-up path
-// costs 1.5-2 ms to resolve and load, far more than scanning the same bytes in one file.
-//
-// It is CommonJS so that bin/bo.js can compile it with vm.Script and a V8 code cache
-// (Node 20 has no module.enableCompileCache): measured, a request command spends
-// ~14 ms less CPU with the cache. Two things differ from a plain CommonJS build, both
-// so the same file also loads with require() or import() (scripts/completions.mjs):
-// `import.meta.url` becomes the file's own URL, and the bundle's few dynamic imports
-// (the lazy files below, node: built-ins) call `__bo_import`, which bin/bo.js passes
-// in (code compiled by vm.Script has no import() of its own) and which is a plain
-// import() otherwise. The first line names the build, the key of its code cache.
+// evaluation, until used: each extra file on the start-up path costs more to resolve
+// and load than scanning the same bytes in one file. It is CommonJS, which Node loads
+// without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
 // second pass, one file per group): the sandbox server and @inquirer/prompts.
-// The sandbox is dist/lazy/sandbox.cjs, CommonJS built like dist/bo.cjs (the same
-// preamble, the same build id) so that bin/bo.js loads it the same way, with a code
-// cache and without the ESM loader: measured on Node 20, importing it as ESM cost
-// ~10 ms of a `bo --sandbox` run (the loader's own modules, fs/promises and readline,
-// and compiling 123 KB without a cache). @inquirer/prompts is an ESM package and its
-// group stays ESM (dist/lazy/inquirer.js). Nothing there may hand a project error
+// The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
+// a plain require() when a command first needs it (the ESM loader would cost a
+// `--sandbox` run ~10 ms). @inquirer/prompts is an ESM package and its group stays ESM
+// (dist/lazy/inquirer.js, loaded with import()). Nothing there may hand a project error
 // class back to the main bundle (its copy of the class would differ); the sandbox
 // talks HTTP, the libraries are third-party. Native modules stay external.
 //
-// Last, dist/top-help.txt: `bo --help` rendered from the command tree, which
+// Last, dist/top-help.json: `bo --help` captured from the command tree, which
 // bin/bo.js prints without loading the bundle (scripts/top-help.mjs).
 import { build } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeTopHelp } from './top-help.mjs';
 
@@ -66,11 +54,16 @@ const common = {
   logLevel: 'warning',
 };
 
-/** Points the lazy targets' dynamic imports at their dist/lazy/ file (from `dir`). */
+/**
+ * Points the lazy targets' dynamic imports at their dist/lazy/ file (from `dir`): an
+ * ESM group stays an import(), a CommonJS group becomes a require() of its file, which
+ * esbuild wraps as a lazily initialised module of the bundle.
+ */
 const keepLazy = (dir) => ({
   name: 'keep-lazy',
   setup(b) {
     b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.namespace === 'lazy-cjs') return { path: args.path, external: true };
       if (args.kind !== 'dynamic-import' || args.pluginData === 'keep-lazy') return undefined;
       let key = args.path;
       if (args.path.startsWith('.')) {
@@ -78,8 +71,10 @@ const keepLazy = (dir) => ({
         key = resolved.path.slice(root.length).replaceAll('\\', '/');
       }
       const name = groupOf.get(key);
-      return name ? { path: `${dir}${lazyFile(name)}`, external: true } : undefined;
+      if (!name) return undefined;
+      return cjsGroups.has(name) ? { path: `${dir}${lazyFile(name)}`, namespace: 'lazy-cjs' } : { path: `${dir}${lazyFile(name)}`, external: true };
     });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-cjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 });
 
@@ -90,68 +85,19 @@ const lazyEntries = {
     b.onResolve({ filter: /^lazy:/ }, (args) => ({ path: args.path.slice(5), namespace: 'lazy' }));
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => {
       const specs = lazy[args.path].map((spec) => (spec.startsWith('src/') ? `./${spec}` : spec));
-      const contents = specs
-        .map((spec) => `export * from '${spec}';`)
-        .join('\n');
+      // Strict like the ESM modules it re-exports (esbuild writes it for src/main.ts).
+      const contents = ['"use strict";', ...specs.map((spec) => `export * from '${spec}';`)].join('\n');
       return { contents, resolveDir: root, loader: 'js' };
     });
   },
 };
 
 /**
- * A CommonJS bundle as bin/bo.js runs it (dist/bo.cjs, dist/lazy/sandbox.cjs): each
- * dynamic import() esbuild left (metafile) made a call of `__bo_import`, and the
- * preamble defining it and `__bo_url`. Returns the text; `writeCjs` adds the first line.
- */
-function finishCjs(out, metafile) {
-  const file = join(root, out);
-  const dynamic = new Set(metafile.outputs[out].imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
-  let text = readFileSync(file, 'utf8');
-  for (const spec of dynamic) {
-    const call = `import(${JSON.stringify(spec)})`;
-    if (!text.includes(call)) throw new Error(`build: ${out} does not hold ${call} as printed by esbuild`);
-    text = text.replaceAll(call, `__bo_import(${JSON.stringify(spec)})`);
-  }
-  const preamble =
-    'var __bo_url = require("node:url").pathToFileURL(__filename).href;\n' +
-    'var __bo_import = typeof __bo_import_from_bin === "function" ? __bo_import_from_bin : (spec) => import(spec);\n';
-  // After "use strict", which must stay the first statement. esbuild writes it for
-  // src/main.ts but not for a lazy group's generated entry; its modules are ESM, strict
-  // by definition, so the group's file is made strict like dist/bo.cjs.
-  const strict = '"use strict";';
-  const body = text.startsWith(strict) ? text.slice(strict.length).replace(/^\n/, '') : text;
-  return { file, text: `${strict}\n${preamble}${body}` };
-}
-
-/**
- * Writes the CommonJS bundles, each with a first line naming the build: a hash of them
- * all, the key of their code caches, so a cache of one never meets another build's file.
- */
-function writeCjs(bundles) {
-  const hash = createHash('sha256');
-  for (const b of bundles) hash.update(b.text);
-  const id = hash.digest('hex').slice(0, 20);
-  for (const b of bundles) {
-    // bin/bo.js reads them as latin1, ~0.6 ms sooner than as UTF-8 for dist/bo.cjs
-    // (measured, Node 20): esbuild escapes every non-ASCII character (charset: ascii).
-    // bin/bo.js hands them its own require(), which resolves from bin/: only built-ins.
-    const foreign = /\brequire\(["'`](?!node:)[^)]*\)/.exec(b.text);
-    if (foreign) throw new Error(`build: ${b.file} requires ${foreign[0]}; only node: built-ins are required from bin/bo.js`);
-    const at = b.text.search(/[^\x00-\x7f]/);
-    if (at >= 0) throw new Error(`build: ${b.file} holds a non-ASCII character at ${at}: ${JSON.stringify(b.text.slice(at - 20, at + 20))}`);
-    writeFileSync(b.file, `// bo build ${id}\n${b.text}`);
-  }
-}
-
-/**
- * Built-ins the main bundle names at load time but uses only on some paths: commander
- * requires child_process (for executable subcommands, which bo has none of), and the
- * HTTP client http (not under `bo --sandbox`, which calls the sandbox directly), https
- * and tls (for https:// and proxies). Loading http costs ~1.5 ms, https with tls and
- * crypto ~2 ms, child_process ~0.7 ms, fs/promises ~0.8 ms (measured on Node 20,
- * with timers/promises for retries); here each becomes
- * an object of getters, built from the module's own keys at build time, that requires
- * the real module on first use.
+ * Built-ins the main bundle names at load time but uses only on some paths (commander's
+ * child_process, the HTTP client's http, https and tls, fs/promises, timers/promises):
+ * each becomes an object of getters, built from the module's own keys at build time,
+ * that requires the real module on first use (~4 ms of a start together, Node 20;
+ * docs/performance-notes.md).
  */
 const deferBuiltins = (names) => ({
   name: 'defer-builtins',
@@ -176,14 +122,15 @@ const cjs = {
   ...common,
   format: 'cjs',
   banner: {},
-  define: { 'import.meta.url': '__bo_url' },
-  metafile: true,
+  // import.meta.url (keychain.ts, the sandbox's QR) as the file's own URL.
+  inject: ['scripts/import-meta-url.js'],
+  define: { 'import.meta.url': 'importMetaUrl' },
   // Without comments and indentation (names stay): dist/bo.cjs is 360 KB instead of
   // 540, read at every start (~0.3 ms less, measured on Node 20).
   minifyWhitespace: true,
   minifySyntax: true,
 };
-const main = await build({
+await build({
   ...cjs,
   entryPoints: { bo: 'src/main.ts' },
   outExtension: { '.js': '.cjs' },
@@ -194,32 +141,13 @@ const lazyEntriesOf = (cjsOnly) => Object.fromEntries(Object.keys(lazy).filter((
 // The sandbox defers as well what only its writes and sign-ins use: crypto (ids,
 // tokens, TOTP), zlib (QR PNGs) and os (a home folder when HOME is unset). Measured on
 // Node 20, loading crypto costs ~3 ms of a `bo --sandbox accounts list`, which needs none.
-const lazyCjs = await build({
+await build({
   ...cjs,
   entryPoints: lazyEntriesOf(true),
   outExtension: { '.js': '.cjs' },
   outdir: 'dist/lazy',
   plugins: [lazyEntries, keepLazy('./'), deferBuiltins([...mainDeferred, 'crypto', 'zlib', 'os'])],
 });
-// dist/keychain-early.cjs: the keychain read bin/bo.js starts before loading the bundle
-// (src/auth/stores/keychain-early.ts), so that it runs beside the start-up. Its own
-// small file, shared with no chunk, CommonJS with a code cache like dist/bo.cjs (bin/bo.js
-// loadBundle): compiling its 27 KB cost ~1.5 ms of every keychain command (Node 20).
-const early = await build({
-  ...cjs,
-  entryPoints: { 'keychain-early': 'src/auth/stores/keychain-early.ts' },
-  outExtension: { '.js': '.cjs' },
-  outdir: 'dist',
-  external: ['@napi-rs/keyring'],
-  // keychain.ts finds the keyring library from import.meta.url, in code this bundle
-  // leaves out (bin/bo.js passes the early read the library's path itself).
-  logOverride: { 'empty-import-meta': 'silent' },
-});
-writeCjs([
-  finishCjs('dist/bo.cjs', main.metafile),
-  ...Object.keys(lazyEntriesOf(true)).map((name) => finishCjs(`dist/lazy/${name}.cjs`, lazyCjs.metafile)),
-  finishCjs('dist/keychain-early.cjs', early.metafile),
-]);
 await build({
   ...common,
   entryPoints: lazyEntriesOf(false),

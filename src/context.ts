@@ -2,10 +2,12 @@
 // can run `bo` in-process with their own streams, environment, prompter and stores.
 // Heavy parts (HTTP, keychain, prompts) are created lazily, on first use.
 
-import type { Credential, CredentialStore } from './auth/credential-types.js';
+import type { CredentialStore } from './auth/credential-types.js';
+import type { Credential } from './api/http-types.js';
 import type { HttpClient } from './api/http-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { SecretValues } from './api/secret-values.js';
+import type { Profile } from './config/config.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream;
@@ -69,6 +71,11 @@ export interface Context {
   io: Io;
   globals: Globals;
   clock: Clock;
+  /**
+   * The profile in effect with its settings: config.json is read on the first call and
+   * kept for the run. Lazy, so that `bo config set/unset` can still repair a bad setting.
+   */
+  profile(): Promise<Profile>;
   /** Credential storage for the current profile's backend (keychain, file, memory). */
   credentials(): Promise<CredentialStore>;
   /** Interactive prompts; throws an AuthError/UsageError under --no-input. */

@@ -10,12 +10,14 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './output/errors.js';
-import { neutralise } from './output/neutralise.js';
+import type { Profile } from './config/config.js';
+import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
+import { envFlag } from './env.js';
 
 export interface RunOptions {
   io?: Io;
@@ -215,10 +217,6 @@ function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
-
 /** Merges flags with the environment (COMMANDS.md "Global options"). */
 export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const env = io.env;
@@ -265,6 +263,7 @@ function createContext(
   closers: Array<() => unknown>,
   secrets: SecretValues,
 ): Context {
+  let profile: Promise<Profile> | undefined;
   let store: Promise<CredentialStore> | undefined;
   let prompter: Promise<Prompter> | undefined;
   const ctx: Context = {
@@ -273,16 +272,17 @@ function createContext(
     clock: options.clock ?? realClock,
     signal,
     secrets,
+    profile: () => (profile ??= import('./config/config.js').then((m) => m.readProfile(io.env, globals))),
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
-        : import('./auth/credentials.js').then((m) => m.openCredentialStore(io, globals))),
+        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p))),
     prompter: () =>
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)
         : import('./auth/prompter.js').then((m) => m.createPrompter(io, signal))),
     api: async (apiOptions) => {
-      const client = await (await import('./api/connect.js')).connect(ctx, apiOptions);
+      const client = await (await import('./connection.js')).connect(ctx, apiOptions);
       closers.push(() => client.close());
       return client;
     },
@@ -318,6 +318,6 @@ function writeJsonError(io: Io, error: { status: number | null; code: string; me
 
 function oneLine(text: string): string {
   // A server's error_description is API text: escape sequences, controls, bidirectional
-  // and invisible characters must not reach the terminal raw (output/neutralise.ts).
+  // and invisible characters must not reach the terminal raw (api/neutralise.ts).
   return neutralise(text.replace(/[\r\n]+/g, ' ')).replace(/ {2,}/g, ' ').trim();
 }

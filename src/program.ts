@@ -7,8 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
-
-export const VERSION = '0.2.0';
+import { VERSION } from './version.js';
 
 export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => Promise<void>;
 

@@ -1,7 +1,7 @@
 // CRM endpoints (SERVICE-API §4 "CRM"): reads are sending functions; each mutation is
 // one builder returning the request, which the mutation runner sends or prints.
 
-import { ApiError } from '../output/errors.js';
+import { ApiError } from '../errors.js';
 import type { HttpClient, RequestOptions } from './http-types.js';
 import type { Account, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';

@@ -5,7 +5,6 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { collectGarbage } from '../output/heap.js';
 
 export interface RawResponse {
   status: number;
@@ -62,16 +61,6 @@ const DECODERS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
  * answers read at once would pass the cap: the process never buffers more than one.
  */
 let heldByAll = 0;
-
-/**
- * Frees the buffers of an answer dropped for its size now, not when V8 next collects:
- * Buffers live outside the heap, and V8 lets tens of MB of them pile up before it
- * does, so a batch dropping one oversized answer after another would hold several caps'
- * worth of garbage. Only this rare path asks for a collection (a server gone wrong).
- */
-function reclaim(): void {
-  collectGarbage();
-}
 
 /** How a request reaches the server: `exchange` (node:http), or `directExchange`. */
 export type Exchange = (url: URL, init: ExchangeInit) => Promise<RawResponse>;
@@ -162,7 +151,6 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       req.destroy();
       decoder?.destroy();
       chunks.length = 0;
-      if (err instanceof TooLargeFailure) reclaim();
     }
 
     req.on('socket', (socket) => {

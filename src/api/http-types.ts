@@ -1,7 +1,26 @@
 // The contract of the HTTP core (src/api/http.ts). Commands and src/api/<area>.ts
 // functions see only this; http.ts alone knows auth schemes, retries and redirects.
 
-import type { Credential } from '../auth/credential-types.js';
+/** The credential kinds `bo` can hold and send (D1 API keys, D2 tokens). */
+export type Credential =
+  | {
+      kind: 'token';
+      /** A JWT access token (D5). */
+      token: string;
+      /** ISO date-time when it expires, from expires_in at login. */
+      expiresAt?: string;
+      /** Who signed in, for `bo auth status` without decoding. */
+      username?: string;
+      /** The origin it was issued by (src/auth/origin.ts); absent in credentials stored by older versions. */
+      origin?: string;
+    }
+  | {
+      kind: 'apiKey';
+      key: string;
+      secret: string;
+      /** The origin it was stored against (src/auth/origin.ts); absent in older credentials. */
+      origin?: string;
+    };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -49,7 +68,8 @@ export interface HttpClientOptions {
   /** Injected for tests; defaults to real timers. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
-  userAgent?: string;
+  /** The User-Agent header, e.g. `bo/0.2.0 node/24.1.0` (connection.ts). */
+  userAgent: string;
   /** The most one answer may hold, compressed or decompressed; default 32 MB (response-cap.ts). */
   maxResponseBytes?: number;
   /**

@@ -6,21 +6,19 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Credential } from '../auth/credential-types.js';
-import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../output/errors.js';
-import { VERSION } from '../program.js';
+import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../errors.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
 import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
-import type { ApiResponse, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
+import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { REDACTED, redactText, redactUserInfo } from './redact.js';
+import { REDACTED, redactText } from './redact.js';
+import { checkNotApiRoot, redactUserInfo } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isDotSegment } from './path.js';
-import { checkNotApiRoot } from '../config/settings.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -133,7 +131,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const proxyUser = proxy && proxyUserInfo(proxy.url);
   if (proxyUser) secrets.add(proxyUser.password, `${proxyUser.user}:${proxyUser.password}`, proxy.url.password);
   const tracer = options.trace ? createTracer(options.trace, secrets) : undefined;
-  const userAgent = options.userAgent ?? `bo/${VERSION} node/${process.versions.node}`;
+  const userAgent = options.userAgent;
   const baseUrl = base.href.replace(/\/+$/, '');
 
   async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {

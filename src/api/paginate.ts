@@ -10,11 +10,9 @@
 // any record before `position` should the server change sizes mid-walk. Nothing is
 // skipped or repeated.
 
-import { ApiError } from '../output/errors.js';
-import { longWork } from '../output/progress.js';
+import { ApiError } from '../errors.js';
 import type { HttpClient, QueryValue } from './http-types.js';
-import { isPlain, markPlain } from '../output/neutralise.js';
-import { paged, type Paged } from '../output/pages.js';
+import { longWork, paged, type Paged } from './pages.js';
 
 export interface PageMeta {
   /** The page size the server applied. */
@@ -76,7 +74,6 @@ export async function fetchPage<T>(
       headers: response.headers,
     });
   }
-  if (isPlain(body)) markPlain(body.items);
   const meta = body.metadata ?? {};
   const applied = count(meta.limit);
   return {
@@ -111,7 +108,6 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     const from = Math.max(0, position - start);
     const count = Math.min(page.items.length - from, max - yielded);
     const records = (from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count))) as T[];
-    if (isPlain(page.items)) markPlain(records);
     yielded += records.length;
     if (records.length > 0) position = start + from + records.length;
     const { total } = page.meta;
@@ -180,7 +176,7 @@ export function walkAll<T>(client: HttpClient, options: PaginateOptions): AsyncI
   return longWork(paginate<T>(client, { ...options, max: Infinity, onPage }), () => total);
 }
 
-/** What parseListOptions (list-options.ts) yields; structural, to keep the two apart. */
+/** What parseListOptions (input/list-options.ts) yields; structural, to keep the two apart. */
 export interface ListSelection {
   query: ListQuery;
   max: number;

@@ -4,7 +4,7 @@
 // goes to the endpoint the template names, for the record the variable names.
 // Also the rules `bo api` applies to a path typed whole (checkRawPath).
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 /** A UTF-16 half without its other half: it has no UTF-8 form to send. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

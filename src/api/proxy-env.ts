@@ -5,7 +5,8 @@
 // (the embedded sandbox is never given the proxy variables: see connect.ts). Pure and
 // light; the tunnelling agent (proxy.ts) is loaded only when a proxy applies.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
+import type { Env } from '../env.js';
 
 export interface ProxyChoice {
   /** The proxy, user and password included (they make the Proxy-Authorization header). */
@@ -15,8 +16,6 @@ export interface ProxyChoice {
   /** The proxy for messages and traces: scheme, host and port, never its user or password. */
   shown: string;
 }
-
-type Env = Record<string, string | undefined>;
 
 /** The first non-empty of the lower-case and upper-case forms, lower-case first (curl). */
 function lookup(env: Env, name: string): { variable: string; value: string } | undefined {

@@ -145,6 +145,3 @@ export function redactText(text: string): string {
     .replace(formPair, (all, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : all))
     .replace(authWord, (_all, word: string) => `${word} ${REDACTED}`);
 }
-
-// redactUserInfo lives with the base URL rules (config/settings.ts): config never imports api.
-export { redactUserInfo } from '../config/settings.js';

@@ -2,9 +2,9 @@
 // sandbox's error shape (D6): it shows the status plus the best message it can find in
 // any JSON shape, an HTML page, a text body, or none.
 
-import { ApiError, RateLimitedError } from '../output/errors.js';
+import { ApiError, RateLimitedError } from '../errors.js';
 import { redactText } from './redact.js';
-import { isPlainJsonText, markPlain, neutralise } from '../output/neutralise.js';
+import { neutralise } from './neutralise.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -85,7 +85,6 @@ export function parseBody(status: number, headers: Record<string, string>, raw: 
       return { kind: 'text', text };
     }
     if (valueNestsDeeperThan(value, MAX_JSON_DEPTH)) return tooDeep;
-    if (isPlainJsonText(raw)) markPlain(value);
     return { kind: 'json', value };
   }
   return { kind: 'text', text };

@@ -2,7 +2,7 @@
 // every secret redacted by name (redact.ts) and every secret the run holds scrubbed by
 // value as a second net (secret-values.ts). Bodies are cut at about 2 KB so a 100-record page stays readable.
 
-import { neutralise } from '../output/neutralise.js';
+import { neutralise } from './neutralise.js';
 import { redactHeader, redactJson, redactText, redactUrl } from './redact.js';
 import type { SecretValues } from './secret-values.js';
 

@@ -4,9 +4,11 @@
 // ones, for CI), and memory for tests. Backends load lazily: the keychain one spawns a
 // helper process only when a credential is actually read or written.
 
-import type { Context, Globals, Io } from '../context.js';
-import type { BackendName, Credential, CredentialStore } from './credential-types.js';
-import { currentProfileName, loadConfig, profileSettings, updateConfig, type Env, type ProfileSettings } from '../config/config.js';
+import type { Context } from '../context.js';
+import type { BackendName, CredentialStore } from './credential-types.js';
+import type { Credential } from '../api/http-types.js';
+import { updateConfig, type Profile, type ProfileSettings } from '../config/config.js';
+import type { Env } from '../env.js';
 import { EMBEDDED_SANDBOX_ORIGIN, storedOrigin } from './origin.js';
 
 export interface OpenOptions {
@@ -14,12 +16,10 @@ export interface OpenOptions {
   insecure?: boolean;
 }
 
-/** The store of the current profile's backend (ctx.credentials() calls this). */
-export async function openCredentialStore(io: Io, globals: Globals, options: OpenOptions = {}): Promise<CredentialStore> {
-  const cfg = loadConfig(io.env);
-  const profile = currentProfileName(globals, cfg);
-  if (options.insecure) return recordingFileStore(io.env, await openFileStore(io.env));
-  return profileSettings(cfg, profile)['credential-store'] === 'file' ? openFileStore(io.env) : openKeychainStore(io.env);
+/** The store of the profile's backend (ctx.credentials() calls this). */
+export async function openCredentialStore(env: Env, profile: Profile, options: OpenOptions = {}): Promise<CredentialStore> {
+  if (options.insecure) return recordingFileStore(env, await openFileStore(env));
+  return profile.settings['credential-store'] === 'file' ? openFileStore(env) : openKeychainStore(env);
 }
 
 export async function openFileStore(env: Env): Promise<CredentialStore> {
@@ -92,12 +92,10 @@ export interface ResolveOptions {
  * not signed in.
  */
 export async function resolveCredential(
-  ctx: Pick<Context, 'io' | 'globals' | 'credentials'>,
+  ctx: Pick<Context, 'io' | 'globals' | 'credentials' | 'profile'>,
   options: ResolveOptions = {},
 ): Promise<ResolvedCredential> {
-  const cfg = loadConfig(ctx.io.env);
-  const profile = currentProfileName(ctx.globals, cfg);
-  const settings = profileSettings(cfg, profile);
+  const { name: profile, settings } = await ctx.profile();
   if (ctx.globals.sandbox) {
     // A store that cannot be read here does not stop a sandbox run: the sandbox key works.
     const stored = await storedCredential(ctx, profile, settings).catch(() => undefined);
@@ -140,17 +138,17 @@ export interface ForgetResult {
  * keychain (or the store a test injected in its place) and the file. A backend that
  * cannot be reached is reported in the result, not thrown, so the caller decides.
  */
-export async function forgetCredentials(ctx: Pick<Context, 'io' | 'credentials'>, profile: string): Promise<ForgetResult[]> {
+export async function forgetCredentials(ctx: Pick<Context, 'io' | 'credentials'>, profile: Profile): Promise<ForgetResult[]> {
   const injected = await injectedStore(ctx);
   // The keychain is asked only when the profile records a stored credential: without a
   // keychain, forgetting a profile that never stored one must still work.
-  const recorded = profileSettings(loadConfig(ctx.io.env), profile)['credential-store'] !== undefined;
+  const recorded = profile.settings['credential-store'] !== undefined;
   const keychain = injected ?? (recorded ? await openKeychainStore(ctx.io.env) : undefined);
   const stores = [...(keychain ? [keychain] : []), await openFileStore(ctx.io.env)];
   const results: ForgetResult[] = [];
   for (const store of stores) {
     try {
-      results.push({ backend: store.backend, location: store.location, removed: await store.delete(profile) });
+      results.push({ backend: store.backend, location: store.location, removed: await store.delete(profile.name) });
     } catch (err) {
       results.push({ backend: store.backend, location: store.location, removed: false, error: err as Error });
     }

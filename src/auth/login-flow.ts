@@ -13,7 +13,7 @@
 
 import type { Challenge, EnrollmentDemand, TokenResponse, TokensApi } from '../api/tokens.js';
 import type { Clock } from '../context.js';
-import { AuthError, InterruptedError, RateLimitedError } from '../output/errors.js';
+import { AuthError, InterruptedError, RateLimitedError } from '../errors.js';
 import type { Prompter } from './prompter-types.js';
 import { Answers, describeMechanism, choicesHint, type ChallengeAction } from './login/answers.js';
 import { isInvalidGrant, isRateLimited, retryAfterSeconds, statusOf, codeOf } from './login/api-errors.js';

@@ -4,8 +4,8 @@
 // `localhost` is not `127.0.0.1`. A credential from `bo --sandbox login` belongs to the
 // embedded sandbox itself, which listens on a new port every run.
 
-import type { Credential } from './credential-types.js';
-import { AuthError } from '../output/errors.js';
+import type { Credential } from '../api/http-types.js';
+import { AuthError } from '../errors.js';
 
 /** The origin of credentials bound to the embedded sandbox; no URL can have it. */
 export const EMBEDDED_SANDBOX_ORIGIN = 'bo-sandbox:embedded';

@@ -5,7 +5,7 @@
 
 import { styleText } from 'node:util';
 import type { Io } from '../context.js';
-import { InterruptedError } from '../output/errors.js';
+import { InterruptedError } from '../errors.js';
 import type { Prompter } from './prompter-types.js';
 
 const interruptions = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError']);

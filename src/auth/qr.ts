@@ -7,6 +7,7 @@
 // background), and a 4-module white quiet zone surrounds the code, as the QR standard asks.
 
 import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
+import { colours256, RESET } from '../output/style.js';
 
 /**
  * Error-correction level L, as qrcode-terminal and the sandbox's PNG use: the smallest
@@ -40,12 +41,12 @@ export function drawQr(text: string): string[] {
     for (let c = 0; c < size; c++) {
       const fg = dark(r, c) ? DARK : LIGHT;
       const bg = r + 1 < size && dark(r + 1, c) ? DARK : LIGHT;
-      const sgr = `\u001b[38;5;${fg};48;5;${bg}m`;
+      const sgr = colours256(fg, bg);
       if (sgr !== last) line += sgr;
       last = sgr;
       line += '\u2580';
     }
-    lines.push(`${line}\u001b[0m`);
+    lines.push(`${line}${RESET}`);
   }
   return lines;
 }

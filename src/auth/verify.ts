@@ -4,8 +4,8 @@
 // GET /crm/accounts?limit=1&donotlog=1 (kept out of the activity log).
 
 import type { Context } from '../context.js';
-import type { Credential } from './credential-types.js';
-import { AuthError, BoError } from '../output/errors.js';
+import type { Credential } from '../api/http-types.js';
+import { AuthError, BoError } from '../errors.js';
 
 export interface Verification {
   /** Added to `bo auth status --json`. */

@@ -1,10 +1,12 @@
 // `bo completion bash|zsh|fish`: prints the completion script for the shell. The
-// generators and the command tree are imported only when this runs.
+// generators are imported only when this runs; the command definitions come from the
+// registry (commands/index.ts), which hands them over, so this file never imports it.
 
 import { Argument } from 'commander';
-import { defineCommand } from '../command.js';
+import { defineCommand, type CommandDefinition } from '../command.js';
 
-export default defineCommand({
+/** The completion command over `definitions()`: every command, read when the script is written. */
+export const completionCommand = (definitions: () => CommandDefinition<any>[]) => defineCommand({
   path: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
@@ -20,13 +22,9 @@ export default defineCommand({
   configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'the shell to complete for').choices(['bash', 'zsh', 'fish'])),
   run: async (ctx, args) => {
     const shell = args[0] as 'bash' | 'zsh' | 'fish';
-    const [{ completionScript }, { buildProgram }, { commands }] = await Promise.all([
-      import('../completion/script.js'),
-      import('../program.js'),
-      import('./index.js'),
-    ]);
+    const [{ completionScript }, { buildProgram }] = await Promise.all([import('../completion/script.js'), import('../program.js')]);
     // The same tree main.ts dispatches with; its actions are never called here.
-    const program = buildProgram(commands, async () => {});
+    const program = buildProgram(definitions(), async () => {});
     ctx.io.stdout.write(completionScript(shell, program));
   },
 });

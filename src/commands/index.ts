@@ -38,7 +38,7 @@ import sandboxUsers from './sandbox/users.js';
 import sandboxFixtures from './sandbox/fixtures.js';
 import sandboxOutbox from './sandbox/outbox.js';
 import sandboxReset from './sandbox/reset.js';
-import completion from './completion.js';
+import { completionCommand } from './completion.js';
 import complete from './complete.js';
 
 export const commands: CommandDefinition<any>[] = [
@@ -80,6 +80,6 @@ export const commands: CommandDefinition<any>[] = [
   sandboxFixtures,
   sandboxOutbox,
   sandboxReset,
-  completion,
+  completionCommand(() => commands),
   complete,
 ];

@@ -4,7 +4,7 @@
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ForgetResult } from '../auth/credentials.js';
-import { AuthError, type BoError } from '../output/errors.js';
+import { AuthError, type BoError } from '../errors.js';
 
 export default defineCommand({
   path: ['logout'],
@@ -14,18 +14,18 @@ export default defineCommand({
     'A token already issued stays valid until it expires: the API cannot revoke it.',
   examples: ['bo logout', 'bo -p staging logout'],
   async run(ctx) {
-    const { loadConfig, updateConfig, currentProfileName } = await import('../config/config.js');
+    const { updateConfig } = await import('../config/config.js');
     const { forgetCredentials } = await import('../auth/credentials.js');
     const { envCredentialNames } = await import('../auth/stores/env.js');
     const { say } = await import('../output/print.js');
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
-    const backend = cfg.profiles[profile]?.['credential-store'] ?? 'keychain';
-    const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, profile));
+    const inEffect = await ctx.profile();
+    const profile = inEffect.name;
+    const backend = inEffect.settings['credential-store'] ?? 'keychain';
+    const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, inEffect));
 
     // The profile records nothing stored now (so later runs need not ask the keychain),
     // and the next login goes back to the keychain unless --insecure-storage is given again.
-    if (loadConfig(ctx.io.env).profiles[profile]?.['credential-store'] !== undefined) {
+    if (inEffect.settings['credential-store'] !== undefined) {
       updateConfig(ctx.io.env, (fresh) => {
         if (fresh.profiles[profile]) delete fresh.profiles[profile]['credential-store'];
       });

@@ -5,9 +5,10 @@
 // bundle loads. It imports the config file reader and nothing else: no commander, no
 // keychain, no HTTP; it never sends a request.
 
-import { loadConfig, type Env } from '../config/config.js';
+import { loadConfig } from '../config/config.js';
+import type { Env } from '../env.js';
 import { SETTING_KEYS, parseProfileName } from '../config/settings.js';
-import { UsageError, exitCodeOf } from '../output/errors.js';
+import { UsageError, exitCodeOf } from '../errors.js';
 
 /** What `bo __complete` lists. The scripts name these words. */
 export const COMPLETION_SOURCES = ['profiles', 'settings'] as const;

@@ -15,14 +15,12 @@
 // values as they are, so `bo config set/unset` can still repair them.
 
 import { join, isAbsolute } from 'node:path';
-import type { Globals } from '../context.js';
-import { BoError, UsageError } from '../output/errors.js';
+import { BoError, UsageError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../env.js';
 
 export interface ProfileSettings {
   'base-url'?: string;
@@ -144,10 +142,23 @@ function checkSettings(cfg: BoConfig, path: string): void {
 }
 
 /** -p / BO_PROFILE, then the config's current profile, then "default". */
-export function currentProfileName(globals: Pick<Globals, 'profile'>, cfg: BoConfig): string {
+export function currentProfileName(globals: { profile: string }, cfg: BoConfig): string {
   if (globals.profile) return parseProfileName(globals.profile, '--profile');
   if (cfg.currentProfile) return parseProfileName(cfg.currentProfile, 'currentProfile in the config file');
   return 'default';
+}
+
+/** The profile a run acts on: its name and its saved settings (what Context.profile() gives). */
+export interface Profile {
+  name: string;
+  settings: ProfileSettings;
+}
+
+/** Reads the config once and picks the profile in effect (-p, BO_PROFILE, the current one, "default"). */
+export function readProfile(env: Env, globals: { profile: string }): Profile {
+  const cfg = loadConfig(env);
+  const name = currentProfileName(globals, cfg);
+  return { name, settings: profileSettings(cfg, name) };
 }
 
 /** The stored settings of a profile; an unknown profile has none. */

@@ -1,7 +1,9 @@
 // The per-profile settings a user may change with `bo config`, and their validators.
 // Every message names the key, so a typo in a script is caught at once (exit 2).
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
+import { checkNotApiRoot, redactUserInfo } from '../api/base-url.js';
+import { parseMaxResponseMb } from '../api/response-cap.js';
 
 export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -53,20 +55,6 @@ export function parseBaseUrl(text: string, name = 'base-url'): string {
   }
   checkNotApiRoot(url, name);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/**
- * `/api/v1` is added to every request, so a base URL that already carries it (the API
- * root, or an endpoint pasted whole) would send everything to …/api/v1/api/v1/…. A
- * tenant under another path prefix (https://host/tenant-x) is fine.
- */
-export function checkNotApiRoot(url: URL, name: string): void {
-  const at = url.pathname.search(/\/api\/v1(?=\/|$)/i);
-  if (at < 0) return;
-  const root = `${url.origin}${url.pathname.slice(0, at)}`;
-  throw new UsageError(`${name} must be the tenant's URL without /api/v1 (bo adds it to every request), got "${url.origin}${url.pathname.replace(/\/+$/, '')}"`, {
-    hint: `drop /api/v1 and what follows: ${root}`,
-  });
 }
 
 /** What messages call the base URL given: the flag or BO_BASE_URL, else the profile's setting. */
@@ -131,29 +119,4 @@ export function parseProfileName(text: string, name = '--profile'): string {
     throw new UsageError(`${name} must be a profile name of letters, digits, - and _, got "${text}"`);
   }
   return text;
-}
-
-/** The response cap (src/api/response-cap.ts): 32 MB unless a profile or BO_MAX_RESPONSE_MB says. */
-export const DEFAULT_MAX_RESPONSE_MB = 32;
-export const MAX_RESPONSE_SETTING = 'max-response-mb';
-const CEILING_MB = 4096;
-
-/** A whole number of megabytes from 1 to 4096; `name` is the flag, key or variable. */
-export function parseMaxResponseMb(text: string | number, name: string = MAX_RESPONSE_SETTING): number {
-  const value = typeof text === 'number' ? text : /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(value) || value < 1 || value > CEILING_MB) {
-    throw new UsageError(`${name} must be a whole number of megabytes from 1 to ${CEILING_MB}, got "${text}"`);
-  }
-  return value;
-}
-
-/**
- * A URL as typed, with any user name and password replaced: "https://u:pw@host" becomes
- * "https://[redacted]@host". Works on text that does not parse as a URL too, so every
- * message that echoes a URL back can pass it through this first.
- */
-export function redactUserInfo(text: string): string {
-  return text.replace(/(\/\/|^)([^/?#\s@]*)@/g, (all, lead: string, info: string) =>
-    lead === '' && !/[:]/.test(info) ? all : `${lead}[redacted]@`,
-  );
 }

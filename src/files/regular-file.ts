@@ -5,7 +5,7 @@
 // socket cannot be read at all. Each of them is a clear error naming the path, exit 1.
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { BoError } from '../output/errors.js';
+import { BoError } from '../errors.js';
 
 /** Something other than a regular file where bo keeps one. */
 export class NotRegularFileError extends BoError {}

@@ -4,7 +4,7 @@
 // with the nearest suggestion.
 
 import type { Command } from 'commander';
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import { didYouMean } from './suggest.js';
 import { renderTopic, topicNames, type Layout } from './topics.js';
 

@@ -2,7 +2,7 @@
 // an ISO 8601 date-time with its zone, or a bare date meaning the end of that day,
 // 23:59:59 UTC. The result is the instant to send, in ISO form.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 const MIN_YEAR = 1900;
 const MAX_YEAR = 9999;

@@ -9,7 +9,7 @@
 // change no value ("1200.50" is sent as 1200.5); more significant digits than a double
 // keeps, or a whole number past 2^53 - 1 (where doubles skip integers), are exit 2.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 const big = (n: number | undefined) => n === undefined || Math.abs(n) >= Number.MAX_SAFE_INTEGER;
 

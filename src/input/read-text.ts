@@ -7,7 +7,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 
 const HINT = 'save it as UTF-8 first, e.g. iconv -f latin1 -t utf-8';
 

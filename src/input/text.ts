@@ -2,7 +2,7 @@
 // special; "@@..." stands for literal text starting with "@"). Lengths are counted in
 // characters (Unicode code points), as the service counts them, so an emoji is one.
 
-import { UsageError } from '../output/errors.js';
+import { UsageError } from '../errors.js';
 import { readFileText } from './read-text.js';
 
 const EMAIL = /^[^@\s]+@[^@\s.]+(\.[^@\s.]+)+$/;

@@ -1,8 +1,8 @@
 // Checks of what the user typed, before anything is sent (COMMANDS.md "Input is
 // checked before any request"). Each failure is a UsageError (exit 2) naming the flag.
 
-import { UsageError } from '../output/errors.js';
-import { hasHiddenCharacters, jsonText } from '../output/neutralise.js';
+import { UsageError } from '../errors.js';
+import { hasHiddenCharacters, jsonText } from '../api/neutralise.js';
 import { hasLoneSurrogate, isDotSegment } from '../api/path.js';
 
 /** `-` where a verb reads no stdin: the same words wherever it is refused. */

@@ -9,7 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
 import { nextAttempt } from '../api/http-retry.js';
-import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedError } from '../output/errors.js';
+import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';

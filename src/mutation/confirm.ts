@@ -2,7 +2,7 @@
 // a terminal, and need --yes otherwise. The question names the profile and origin.
 
 import type { Context } from '../context.js';
-import { BoError, UsageError } from '../output/errors.js';
+import { BoError, UsageError } from '../errors.js';
 
 export interface Where {
   profile: string;
@@ -39,9 +39,6 @@ export function whereOf(ctx: Context, profile: { profile: string; protected: boo
 
 /** The profile in effect and whether it is protected; reads no credential. */
 export async function profileInEffect(ctx: Context): Promise<{ profile: string; protected: boolean }> {
-  const config = await import('../config/config.js');
-  const cfg = config.loadConfig(ctx.io.env);
-  const profile = config.currentProfileName(ctx.globals, cfg);
-  const settings = config.profileSettings(cfg, profile);
-  return { profile, protected: settings.protected === true };
+  const { name, settings } = await ctx.profile();
+  return { profile: name, protected: settings.protected === true };
 }

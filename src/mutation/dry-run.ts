@@ -4,7 +4,9 @@
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
-import { jsonText } from '../output/neutralise.js';
+import { jsonText } from '../api/neutralise.js';
+import { jsonStream } from '../output/json-stream.js';
+import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 
 export interface Planned {
@@ -30,32 +32,30 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan
   };
 }
 
+/**
+ * Plans in the output form asked for: with --json or --jsonl one plan as a record
+ * (printRecord), several as a list (jsonStream); as text `METHOD URL` and the body.
+ */
 export function dryRunWriter(ctx: Context, single: boolean) {
-  const { json, jsonl } = ctx.globals;
-  let count = 0;
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    if (single) return { write: (p: Planned) => printRecord(ctx, p), end: async () => {} };
+    const out = jsonStream(ctx, mode);
+    return { write: (p: Planned) => out.write(p), end: () => out.end() };
+  }
   const out = (text: string) => writeOut(ctx.io.stdout, text, ctx.signal);
   return {
-    async write(p: Planned): Promise<void> {
-      count++;
-      if (jsonl) return out(`${jsonText(p)}\n`);
-      if (json && single) return out(`${jsonText(p, 2)}\n`);
-      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${jsonText(p)}`);
+    write(p: Planned): Promise<void> {
       if (!single) return out(`${p.method} ${p.url}${p.body === null ? '' : `\t${jsonText(p.body)}`}\n`);
       return out(`${p.method} ${p.url}\n${p.body === null ? '' : `${jsonText(p.body, 2)}\n`}`);
     },
-    async end(): Promise<void> {
-      if (json && !single) await out(count === 0 ? '[]\n' : '\n]\n');
-    },
+    end: async () => {},
   };
 }
 
 /** `bo api --dry-run`: one request, printed as a mutation's dry run is. */
 export async function printDryRun(ctx: Context, req: MutationRequest & { query?: Query }, paginate: boolean): Promise<void> {
-  const [{ UsageError }, { profileInEffect }, { say }] = await Promise.all([
-    import('../output/errors.js'),
-    import('./confirm.js'),
-    import('../output/print.js'),
-  ]);
+  const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);
   const { baseUrl, plan } = await plannedUrls(ctx);

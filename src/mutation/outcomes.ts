@@ -3,10 +3,12 @@
 // JSON object a line with --jsonl, one streamed array with --json. Then the summary.
 
 import type { Context } from '../context.js';
-import { sanitize } from '../output/print.js';
+import { jsonStream } from '../output/json-stream.js';
+import { neutralise } from '../api/neutralise.js';
+import { outputMode } from '../output/print.js';
+import { ChunkWriter } from '../output/sink.js';
+import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
-import { jsonText } from '../output/neutralise.js';
-import { writeQueued } from '../output/sink.js';
 
 export interface Outcome {
   /** The target, or '-' for a malformed line. */
@@ -38,27 +40,24 @@ export interface OutcomeWriter {
  * interrupted ones), but once it aborts none waits for a reader that stopped reading.
  */
 export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
-  const { json, jsonl } = ctx.globals;
-  const tty = ctx.io.stdoutIsTTY && !json && !jsonl;
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    const out = jsonStream(ctx, mode, { until, afterAbort: true });
+    return { write: (o) => out.write(o), end: () => out.end() };
+  }
+  const tty = ctx.io.stdoutIsTTY;
   // Under a non-UTF-8 locale the marks fall back to ASCII.
   const { ok: okMark, fail: failMark } = symbols(ctx.io.env);
-  const green = (s: string) => (ctx.globals.color ? `\u001b[32m${s}\u001b[39m` : s);
-  const red = (s: string) => (ctx.globals.color ? `\u001b[31m${s}\u001b[39m` : s);
-  let count = 0;
-  const out = (text: string) => writeQueued(ctx.io.stdout, text, until);
+  const { green, red } = style(ctx.globals.color);
+  const out = new ChunkWriter(ctx.io.stdout, until, { afterAbort: true });
   return {
     async write(o, doneText) {
-      count++;
-      if (json) return out(`${count === 1 ? '[\n' : ',\n'}${jsonText(o)}`);
-      if (jsonl) return out(`${jsonText(o)}\n`);
-      const message = sanitize(o.ok ? doneText : (o.error?.message ?? 'failed'));
-      if (tty) return out(o.ok ? `${green(okMark)} ${sanitize(o.uid)} ${message}\n` : `${red(failMark)} ${sanitize(o.uid)} ${message}\n`);
+      const message = neutralise(o.ok ? doneText : (o.error?.message ?? 'failed'));
+      if (tty) return out.write(o.ok ? `${green(okMark)} ${neutralise(o.uid)} ${message}\n` : `${red(failMark)} ${neutralise(o.uid)} ${message}\n`);
       const field = o.ok ? 'ok' : o.error?.code === 'invalid' ? 'invalid' : String(o.status ?? o.error?.code ?? 'failed');
-      return out(`${sanitize(o.uid)}\t${field}\t${message}\n`);
+      return out.write(`${neutralise(o.uid)}\t${field}\t${message}\n`);
     },
-    async end() {
-      if (json) await out(count === 0 ? '[]\n' : '\n]\n');
-    },
+    async end() {},
   };
 }
 

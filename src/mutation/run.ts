@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
-import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../output/errors.js';
+import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../errors.js';
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';

@@ -6,7 +6,7 @@
 // cell that begins with =, +, -, @, tab or CR as a formula, so such a string value gets
 // a leading ' (as OWASP advises for CSV exports); numbers stay numbers.
 
-import { jsonText, neutraliseKeeping } from './neutralise.js';
+import { jsonText, neutraliseKeeping } from '../api/neutralise.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -5,8 +5,9 @@
 // Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
 
 import type { Context } from '../context.js';
-import { isPlain, jsonText, neutralise } from './neutralise.js';
-import { pagesOf } from './pages.js';
+import { jsonStream, type JsonStream } from './json-stream.js';
+import { jsonText, neutralise } from '../api/neutralise.js';
+import { longWorkTotal, pagesOf } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -25,9 +26,6 @@ export interface Column<R = any> {
    */
   from?: string[];
 }
-
-/** @deprecated the old name of neutralise(). */
-export const sanitize = neutralise;
 
 const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
@@ -135,10 +133,9 @@ function headerOf(c: Column): string {
  * is told of each record in the writing loop itself: no extra layer per record.
  */
 async function listProgress(ctx: Context, records: unknown) {
-  const { longWorkTotal, startProgress } = await import('./progress.js');
+  const { startProgress } = await import('./progress.js');
   const total = longWorkTotal(records);
   if (!total) return undefined;
-  // Started (and ended) even when not drawn: it marks the long work for the heap (progress.ts).
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
   return { end: progress.end, onRecord: progress.update };
 }
@@ -193,48 +190,56 @@ async function writeList<R>(
     }));
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
-  // The text of the record at `index`, and what ends the list (or stands for none).
-  // `plain`: the record's page holds nothing jsonText would escape (neutralise.ts isPlain).
-  let line: (r: R, index: number, plain: boolean) => string;
-  let last = '';
-  let empty = '';
-  if (mode === 'json') {
-    // '[' waits for the first record, so a list that fails before it prints nothing;
-    // one that fails midway leaves an unterminated array: invalid, never a short list.
-    line = (r, i, plain) => `${i === 0 ? '[\n' : ',\n'}${plain ? JSON.stringify(r) : jsonText(r)}`;
-    last = '\n]\n';
-    empty = '[]\n';
-  } else if (mode === 'jsonl') {
-    line = (r, _i, plain) => `${plain ? JSON.stringify(r) : jsonText(r)}\n`;
-  } else if (mode === 'csv') {
-    // The header row waits for the first record, as '[' does: a list that fails
-    // before it prints nothing; an empty one is the header alone.
-    const { csvRow } = await import('./csv.js');
-    const header = csvRow(columns.map(headerOf));
-    line = (r, i) => `${i === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
-    empty = header;
-  } else {
-    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
-  }
-  const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
-  let count = 0;
+  const out = mode === 'json' || mode === 'jsonl' ? jsonStream(ctx, mode) : await rowStream(ctx, mode, columns);
   try {
     // A page is written in one synchronous loop, waiting only for stdout to take a
     // full chunk.
     for await (const page of pages) {
-      const plain = isPlain(page);
-      for (const r of page) if (out.push(line(r, count++, plain))) await out.flush();
-      onRecord?.(count);
+      for (const r of page) if (out.push(r)) await out.flush();
+      onRecord?.(out.count);
     }
-    await out.add(count === 0 ? empty : last);
-    await out.flush();
+    await out.end();
   } catch (err) {
     // What was already read is still shown (the rows before a failing page).
     if (!ctx.signal.aborted) await out.flush().catch(() => {});
     else out.discard();
     throw err;
   }
-  return count;
+  return out.count;
+}
+
+/** Piped rows (tab-separated) or CSV, written as jsonStream writes JSON. */
+async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R>[]): Promise<Omit<JsonStream, 'write'>> {
+  let line: (r: R) => string;
+  let empty = '';
+  if (mode === 'csv') {
+    // The header row waits for the first record, as '[' does: a list that fails
+    // before it prints nothing; an empty one is the header alone.
+    const { csvRow } = await import('./csv.js');
+    const header = csvRow(columns.map(headerOf));
+    line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
+    empty = header;
+  } else {
+    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
+  }
+  const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
+  let count = 0;
+  return {
+    push(r) {
+      const full = out.push(line(r as R));
+      count++;
+      return full;
+    },
+    flush: () => out.flush(),
+    async end() {
+      if (count === 0) out.push(empty);
+      await out.flush();
+    },
+    discard: () => out.discard(),
+    get count() {
+      return count;
+    },
+  };
 }
 
 /**
@@ -280,8 +285,9 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
  */
 export async function printValue(ctx: Context, value: unknown, options: { asJson?: boolean } = {}): Promise<void> {
   if (value === undefined || value === '') return;
-  if (ctx.globals.json || ctx.globals.jsonl || options.asJson || typeof value !== 'string') {
-    await write(ctx, `${jsonText(value, ctx.globals.jsonl ? undefined : 2)}\n`);
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl' || options.asJson || typeof value !== 'string') {
+    await write(ctx, `${jsonText(value, mode === 'jsonl' ? undefined : 2)}\n`);
   } else {
     await write(ctx, `${neutralise(value)}\n`);
   }

@@ -8,14 +8,14 @@
 // (the trace writes to stderr all the time).
 
 import type { Clock, Io } from '../context.js';
+import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
-import { longWorkHeap } from './heap.js';
-import { PAGES, type Paged } from './pages.js';
+import { PAGES, type Paged } from '../api/pages.js';
+import { envFlag } from '../env.js';
 
 /** Least time between two redraws: at most ten a second. */
 export const REDRAW_MS = 100;
 const BAR_CELLS = 20;
-const ERASE = '\r\u001b[K';
 
 export interface Progress {
   /** `done` records so far; redraws when the last drawing is old enough. */
@@ -25,10 +25,6 @@ export interface Progress {
 }
 
 const NONE: Progress = { update() {}, end() {} };
-
-function envFlag(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
 
 /** Whether progress may be drawn for this run (see the head of the file). */
 export function progressWanted(io: Io, verbose: boolean): boolean {
@@ -61,27 +57,11 @@ export function progressText(sym: Symbols, done: number, total: number | undefin
 }
 
 /**
- * The progress of long work (a list's every page, a batch), from its start to its
- * end(), which it also marks for the heap (heap.ts longWorkHeap): update() is called
- * whether or not a line is drawn. `total` reads the whole
- * count at each drawing, once known (a list's first page says it; stdin never does).
+ * The progress of long work (a list's every page, a batch) until end(); a no-op when
+ * progress is not drawn here. `total` reads the whole count at each drawing, once known
+ * (a list's first page says it; stdin never does).
  */
 export function startProgress(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
-  const heap = longWorkHeap();
-  const line = progressLine(env);
-  return {
-    update(done) {
-      heap.step(done);
-      line.update(done);
-    },
-    end() {
-      line.end();
-      heap.end();
-    },
-  };
-}
-
-function progressLine(env: { io: Io; clock: Clock; verbose: boolean; total?: () => number | undefined }): Progress {
   if (!progressWanted(env.io, env.verbose)) return NONE;
   const { io, clock } = env;
   const total = env.total ?? (() => undefined);
@@ -96,32 +76,13 @@ function progressLine(env: { io: Io; clock: Clock; verbose: boolean; total?: () 
       const now = clock.now().getTime();
       if (now - drawnAt < REDRAW_MS) return;
       drawnAt = now;
-      io.stderr.write(`${ERASE}${progressText(sym, done, total(), now - started)}`);
+      io.stderr.write(`${REDRAW_LINE}${progressText(sym, done, total(), now - started)}`);
       shown = true;
     },
     end() {
       ended = true;
-      if (shown) io.stderr.write(ERASE);
+      if (shown) io.stderr.write(REDRAW_LINE);
       shown = false;
     },
   };
-}
-
-/**
- * Marks a list as long work (every record: --all, --paginate), so printList shows its
- * progress. `total` reads the count once a page has said it.
- */
-export const LONG_WORK = Symbol('long work');
-
-export interface LongWork<T> extends AsyncIterable<T> {
-  [LONG_WORK]: () => number | undefined;
-}
-
-export function longWork<T>(records: Paged<T>, total: () => number | undefined): LongWork<T> & Paged<T> {
-  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [PAGES]: () => records[PAGES](), [LONG_WORK]: total };
-}
-
-/** The total reader of a list marked as long work; undefined for any other list. */
-export function longWorkTotal(records: unknown): (() => number | undefined) | undefined {
-  return typeof records === 'object' && records !== null && LONG_WORK in records ? (records as LongWork<unknown>)[LONG_WORK] : undefined;
 }

@@ -2,7 +2,7 @@
 // call each on a TTY), flushed whenever the producer waits for the server, honouring
 // backpressure, and stopping within a moment of Ctrl-C even when stdout never drains.
 
-import { InterruptedError } from './errors.js';
+import { InterruptedError } from '../errors.js';
 
 const CHUNK = 64 * 1024;
 /** A chunk waits at most this long for more text while the producer is idle. */
@@ -33,16 +33,16 @@ export async function writeOut(stream: NodeJS.WritableStream, text: string, sign
   if (!stream.write(text)) await drained(stream, signal);
 }
 
-/**
- * Writes `text` even after `signal` aborted, and waits for the stream to take it, but
- * only until `signal` aborts: then the text stays queued, and a reader that stopped
- * reading cannot hold the caller (nor `bo`, src/main.ts) any longer.
- */
-export async function writeQueued(stream: NodeJS.WritableStream, text: string, signal: AbortSignal): Promise<void> {
-  if (stream.write(text) || signal.aborted) return;
-  await drained(stream, signal).catch((err: unknown) => {
-    if (!(err instanceof InterruptedError)) throw err;
-  });
+export interface ChunkOptions {
+  /** What a chunk becomes on its way out (jsonBytes for JSON text). */
+  encode?: (text: string) => string | Buffer;
+  /**
+   * Text is still taken after `signal` aborted, and written without waiting: a batch
+   * reports its interrupted records, and a reader that stopped reading cannot hold
+   * the caller (nor `bo`, src/main.ts) any longer. Otherwise an abort ends the writing
+   * with an InterruptedError.
+   */
+  afterAbort?: boolean;
 }
 
 export class ChunkWriter {
@@ -52,7 +52,14 @@ export class ChunkWriter {
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly signal: AbortSignal,
+    private readonly options: ChunkOptions = {},
   ) {}
+
+  /** Adds text and writes it now, waiting for the stream to take it. */
+  async write(text: string): Promise<void> {
+    this.push(text);
+    await this.flush();
+  }
 
   /** Adds text; writes a full chunk (waiting for drain) or schedules an idle flush. */
   async add(text: string): Promise<void> {
@@ -64,7 +71,7 @@ export class ChunkWriter {
    * flush()es. For a loop over a page of records: one await a chunk, not a record.
    */
   push(text: string): boolean {
-    if (this.signal.aborted) throw new InterruptedError();
+    if (this.signal.aborted && !this.options.afterAbort) throw new InterruptedError();
     this.chunk += text;
     if (this.chunk.length >= CHUNK) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
@@ -75,7 +82,12 @@ export class ChunkWriter {
   async flush(): Promise<void> {
     const ok = this.flushNow();
     const needDrain = (this.stream as { writableNeedDrain?: boolean }).writableNeedDrain;
-    if (!ok || needDrain) await drained(this.stream, this.signal);
+    if (ok && !needDrain) return;
+    if (!this.options.afterAbort) return drained(this.stream, this.signal);
+    if (this.signal.aborted) return;
+    await drained(this.stream, this.signal).catch((err: unknown) => {
+      if (!(err instanceof InterruptedError)) throw err;
+    });
   }
 
   /** Stops the idle timer without writing (after Ctrl-C or a failure). */
@@ -91,7 +103,7 @@ export class ChunkWriter {
     if (this.chunk === '') return true;
     const text = this.chunk;
     this.chunk = '';
-    return this.stream.write(text);
+    return this.stream.write(this.options.encode ? this.options.encode(text) : text);
   }
 }
 

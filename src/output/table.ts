@@ -7,6 +7,7 @@
 // Cells arrive already neutralised (neutralise.ts); widths are display widths.
 
 import { ChunkWriter } from './sink.js';
+import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
 import { displayWidth, padEnd, truncate } from './width.js';
 
@@ -111,8 +112,7 @@ export async function writeTable(
   const fixed = columns.map((c) => c.fixed === true);
   const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
   const { box, ellipsis } = symbolsFor(options.unicode);
-  const grey = (s: string) => (options.color ? `\u001b[90m${s}\u001b[39m` : s);
-  const bold = (s: string) => (options.color ? `\u001b[1m${s}\u001b[22m` : s);
+  const { grey, bold } = style(options.color);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
   const bar = grey(box.v);
   const line = (cells: string[], style?: (s: string) => string) => {

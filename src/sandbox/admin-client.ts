@@ -3,10 +3,10 @@
 // duration of the command, so both paths go through the same /__sandbox endpoints).
 
 import type { Context } from '../context.js';
-import { ApiError, BoError } from '../output/errors.js';
-import { redactUserInfo } from '../api/redact.js';
+import { ApiError, BoError } from '../errors.js';
+import { redactUserInfo } from '../api/base-url.js';
 import { maxResponseBytes } from '../api/response-cap.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../api/response-errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, sanitize } from '../api/response-errors.js';
 
 export interface AdminClient {
   /** `isShape` checks the answer is what a sandbox sends; anything else is "unexpected answer". */
@@ -96,11 +96,6 @@ async function readCapped(res: Response, limit: number, where: string, signal: A
     throw new BoError(`the answer from ${where} was cut short`, { code: 'network' });
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Control characters and escape sequences from a server never reach the terminal. */
-function sanitize(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 200);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

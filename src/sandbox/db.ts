@@ -23,14 +23,14 @@ export class Db {
   }
 
   get(kind: Kind, uid: string): Rec | undefined {
-    return this.state.records[kind]?.[uid];
+    return this.state.records.kind(kind)?.[uid];
   }
 
   /** Every record of a kind, in insertion order. Do not mutate. */
   all(kind: Kind): Rec[] {
     let list = this.lists.get(kind);
     if (!list) {
-      list = Object.values(this.state.records[kind] ?? {});
+      list = Object.values(this.state.records.kind(kind) ?? {});
       this.lists.set(kind, list);
     }
     return list;

@@ -3,12 +3,12 @@
 
 import type { Random } from './prng.js';
 import type { Kind, Rec } from './schema.js';
-import type { State } from './state.js';
+import type { Table } from './records.js';
 
 const DAY = 86_400_000;
 
 export class World {
-  readonly records: State['records'] = {};
+  readonly records: Partial<Record<Kind, Table>> = {};
   private seq = 0;
 
   constructor(

@@ -9,6 +9,7 @@ import type { Rec } from './schema.js';
 import { seedAccounts, DEMO_ACCOUNTS, type SeededAccount } from './seed-accounts.js';
 import { seedCatalog } from './seed-catalog.js';
 import { seedMarketing } from './seed-marketing.js';
+import { Records } from './records.js';
 import { World } from './seed-world.js';
 import type { SeedFixtures, SeedParams, State } from './state.js';
 
@@ -60,7 +61,7 @@ export function seedState(params: SeedParams, now: Date): State {
     clockOffsetMs: 0,
     apiKey: { key: `sbx_key_${r.id(16)}`, secret: `sbx_secret_${r.id(32)}` },
     fixtures,
-    records: w.records,
+    records: Records.of(w.records),
     outbox: [],
     activity: [],
     auth: createAuthSlice(logins, params.seed),

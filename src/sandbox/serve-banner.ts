@@ -2,7 +2,7 @@
 // lives, the API key, the demo logins, and each email as it is "sent".
 
 import type { Context } from '../context.js';
-import { sanitize } from '../output/print.js';
+import { neutralise } from '../api/neutralise.js';
 import { fixtureUsersOf } from './auth-slice.js';
 import type { Mail } from './state.js';
 import type { Store } from './store.js';
@@ -27,5 +27,5 @@ export async function printServeBanner(ctx: Context, url: string, file: string |
 
 export function formatEmail(mail: Mail): string {
   const code = mail.code ? `  code ${mail.code}` : '';
-  return `email to ${sanitize(mail.to)}: ${sanitize(mail.subject)}${code}\n`;
+  return `email to ${neutralise(mail.to)}: ${neutralise(mail.subject)}${code}\n`;
 }

@@ -8,7 +8,8 @@ import { closeSync, readSync } from 'node:fs';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { openRegularFile, readTextIfExists } from '../files/regular-file.js';
 import { withFileLock } from '../files/locked-file.js';
-import type { Kind, Rec } from './schema.js';
+import { Records } from './records.js';
+import type { Kind } from './schema.js';
 import type { State } from './state.js';
 
 const STALE_MS = 30_000;
@@ -58,56 +59,41 @@ export function readState(path: string): State | undefined {
  *   }}
  *
  * JSON.stringify never writes a raw line break, so the lines are found without
- * parsing; each kind is parsed when first read. Measured on Node 20: `bo --sandbox
- * accounts list` parsed 415 KB of records to use the 55 KB of accounts. Any other
- * layout (an older file, an edit) is parsed whole.
+ * parsing; each kind's line is parsed on its first Records.kind() call (records.ts).
+ * Any other layout (an older file of one line, an edit) is parsed whole.
  */
 const RECORDS_HEAD = ',"records":{';
 
-/** The text of each kind not read yet, by records object: written back as it was read. */
-const unread = new WeakMap<object, Map<string, string>>();
+/** A state as JSON.parse reads it whole: records as plain objects. */
+type ParsedState = Omit<State, 'records'> & { records: Parameters<typeof Records.of>[0] };
 
 function parseState(text: string): State {
+  const whole = (): State => {
+    const state = JSON.parse(text) as ParsedState | null;
+    // Not an object: readState says it is not a state file.
+    if (typeof state !== 'object' || state === null) return state as unknown as State;
+    return { ...state, records: Records.of(state.records ?? {}) };
+  };
   const lines = text.split('\n');
   const head = lines[0]!;
-  if (lines.length < 2 || !head.endsWith(RECORDS_HEAD) || lines.at(-1) !== '}}') return JSON.parse(text) as State;
-  const state = JSON.parse(`${head.slice(0, -RECORDS_HEAD.length)}}`) as State;
-  const records: State['records'] = {};
-  const texts = new Map<string, string>();
-  unread.set(records, texts);
+  if (lines.length < 2 || !head.endsWith(RECORDS_HEAD) || lines.at(-1) !== '}}') return whole();
+  const texts: Array<[Kind, string]> = [];
   for (let i = 1; i < lines.length - 1; i++) {
     const line = lines[i]!.startsWith(',') ? lines[i]!.slice(1) : lines[i]!;
     const colon = line.indexOf('":');
-    if (!line.startsWith('"') || colon < 0) return JSON.parse(text) as State;
-    const kind = JSON.parse(line.slice(0, colon + 1)) as Kind;
-    const body = line.slice(colon + 2);
-    texts.set(kind, body);
-    let value: Record<string, Rec> | undefined;
-    Object.defineProperty(records, kind, {
-      enumerable: true,
-      configurable: true,
-      // Once read, the caller may change it: from then on it is written from the value.
-      get: () => {
-        texts.delete(kind);
-        return (value ??= JSON.parse(body) as Record<string, Rec>);
-      },
-      set: (next: Record<string, Rec>) => {
-        texts.delete(kind);
-        value = next;
-      },
-    });
+    if (!line.startsWith('"') || colon < 0) return whole();
+    texts.push([JSON.parse(line.slice(0, colon + 1)) as Kind, line.slice(colon + 2)]);
   }
-  state.records = records;
-  return state;
+  const state = JSON.parse(`${head.slice(0, -RECORDS_HEAD.length)}}`) as Omit<State, 'records'>;
+  return { ...state, records: Records.fromTexts(texts) };
 }
 
 export function writeStateAtomically(path: string, state: State): void {
   // `format` and `version` first, whatever order the object was built in (readVersion);
-  // then each kind of record on its own line (parseState).
+  // then each kind of record on its own line (parseState), as read when never parsed.
   const { format, version, records, ...rest } = state;
   const head = JSON.stringify({ format, version, ...rest });
-  const texts = unread.get(records);
-  const kinds = Object.keys(records).map((kind) => `${JSON.stringify(kind)}:${texts?.get(kind) ?? JSON.stringify(records[kind as Kind])}`);
+  const kinds = records.kinds().map((kind) => `${JSON.stringify(kind)}:${records.text(kind)}`);
   writeFileAtomic(path, `${head.slice(0, -1)}${RECORDS_HEAD}\n${kinds.join('\n,')}\n}}`);
 }
 

@@ -1,6 +1,6 @@
 // The whole sandbox state as one JSON-serializable value: what the state file holds.
 
-import type { Kind, Rec } from './schema.js';
+import type { Records } from './records.js';
 
 export interface Mail {
   to: string;
@@ -53,7 +53,8 @@ export interface State {
   clockOffsetMs: number;
   apiKey: { key: string; secret: string };
   fixtures: SeedFixtures;
-  records: Partial<Record<Kind, Record<string, Rec>>>;
+  /** By kind, each parsed when first read (records.ts). */
+  records: Records;
   outbox: Mail[];
   activity: ActivityEntry[];
   /** The two-factor engine's slice (src/sandbox/auth), opaque here. */

@@ -125,7 +125,7 @@ export class Tx {
     const state = this.replacement ?? db.state;
     if (!this.replacement) {
       for (const [kind, bucket] of this.writes) {
-        const table = (state.records[kind] ??= {});
+        const table = state.records.table(kind);
         for (const [uid, rec] of bucket) {
           if (rec) table[uid] = rec;
           else delete table[uid];

@@ -1,6 +1,7 @@
 // A client pointed at a fault server, with recorded waits (no real sleeping: tests
 // never depend on wall-clock time) and a captured --verbose trace.
 import { createHttpClient } from '../../src/api/http.js';
+import { USER_AGENT } from '../../src/connection.js';
 import type { HttpClient, HttpClientOptions } from '../../src/api/http-types.js';
 
 export const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.tok-payload-9f8e7d.sig-abc123';
@@ -23,6 +24,7 @@ export function makeClient(baseUrl: string, overrides: Partial<HttpClientOptions
     timeoutMs: 10_000,
     maxRetries: 3,
     noLog: false,
+    userAgent: USER_AGENT,
     sleep: async (ms) => {
       waits.push(ms);
     },

@@ -4,8 +4,8 @@ import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpClient, validateBaseUrl } from '../../src/api/http.js';
-import { ApiError, BoError, UsageError } from '../../src/output/errors.js';
-import { VERSION } from '../../src/program.js';
+import { ApiError, BoError, UsageError } from '../../src/errors.js';
+import { VERSION } from '../../src/version.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
 import { TEST_CERT, TEST_KEY } from './tls-fixture.js';
@@ -108,7 +108,7 @@ describe('D3: https only, loopback may use http', () => {
   it.each(['http://example.com', 'http://10.0.0.1:8080', 'ftp://localhost'])('refuses %s with exit 2 naming the flag', (url) => {
     let err: unknown;
     try {
-      createHttpClient({ baseUrl: url, credential: null, apiKeyScheme: 'bo', timeoutMs: 1000, maxRetries: 0, noLog: false });
+      createHttpClient({ baseUrl: url, credential: null, apiKeyScheme: 'bo', timeoutMs: 1000, maxRetries: 0, noLog: false, userAgent: 'bo-test' });
     } catch (e) {
       err = e;
     }

@@ -1,7 +1,7 @@
 // What a refusal or a strange answer looks like to the user: one error carrying status,
 // code and the best message found in any body shape (D6), the exit code by status.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, BoError, exitCodeOf } from '../../src/output/errors.js';
+import { ApiError, BoError, exitCodeOf } from '../../src/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
 

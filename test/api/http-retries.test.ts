@@ -3,7 +3,7 @@
 import * as http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backoffMs, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
-import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/output/errors.js';
+import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/errors.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { makeClient, rejectionOf } from './client-fixture.js';
 

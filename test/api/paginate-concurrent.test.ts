@@ -4,9 +4,9 @@
 // changes the page size mid-walk still handled the D13 way.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRecords, paginate } from '../../src/api/paginate.js';
-import { parseListOptions } from '../../src/api/list-options.js';
+import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runBo } from '../helpers/run-bo.js';

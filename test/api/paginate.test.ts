@@ -2,9 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fetchPage, groupDigits, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
-import { parseListOptions } from '../../src/api/list-options.js';
+import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
-import { ApiError } from '../../src/output/errors.js';
+import { ApiError } from '../../src/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { makeClient } from './client-fixture.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/http.js';
 import { apiPath, decodeSegment, pathSegment } from '../../src/api/path.js';
 import { checkUid } from '../../src/input/validate.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
 
 const RUNS = fuzzRuns(1000);

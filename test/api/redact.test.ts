@@ -9,8 +9,8 @@ import {
   redactJson,
   redactText,
   redactUrl,
-  redactUserInfo,
 } from '../../src/api/redact.js';
+import { redactUserInfo } from '../../src/api/base-url.js';
 import { SECRET_NAMES, secretValue } from './secrets-fixture.js';
 
 describe('secret names', () => {

@@ -12,6 +12,7 @@ export function sandboxClient(sb: TestSandbox): HttpClient {
     timeoutMs: 10_000,
     maxRetries: 0,
     noLog: false,
+    userAgent: 'bo-test',
   });
 }
 

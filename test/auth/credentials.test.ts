@@ -2,10 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { forgetCredentials, openCredentialStore, resolveCredential } from '../../src/auth/credentials.js';
 import { createFileStore } from '../../src/auth/stores/file.js';
+import { readProfile } from '../../src/config/config.js';
 import { createEnvStore, credentialFromEnv } from '../../src/auth/stores/env.js';
 import { createMemoryStore } from '../../src/auth/stores/memory.js';
 import type { Globals, Io } from '../../src/context.js';
-import type { Credential } from '../../src/auth/credential-types.js';
+import type { Credential } from '../../src/api/http-types.js';
 import { tempConfig } from '../helpers/config-dir.js';
 
 const globals = (profile = ''): Globals => ({
@@ -68,23 +69,23 @@ describe('env store', () => {
 describe('openCredentialStore', () => {
   it('uses the keychain unless the profile says file', async () => {
     const t = tempConfig();
-    expect((await openCredentialStore(io(t.env), globals())).backend).toBe('keychain');
+    expect((await openCredentialStore(t.env, readProfile(t.env, globals()))).backend).toBe('keychain');
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(t.configFile, JSON.stringify({ profiles: { ci: { 'credential-store': 'file' } } }));
-    expect((await openCredentialStore(io(t.env), globals('ci'))).backend).toBe('file');
-    expect((await openCredentialStore(io(t.env), globals('other'))).backend).toBe('keychain');
+    expect((await openCredentialStore(t.env, readProfile(t.env, globals('ci')))).backend).toBe('file');
+    expect((await openCredentialStore(t.env, readProfile(t.env, globals('other')))).backend).toBe('keychain');
   });
 
   it('insecure: stores in the file and records the choice only once something is stored', async () => {
     const t = tempConfig();
-    const store = await openCredentialStore(io(t.env), globals('ci'), { insecure: true });
+    const store = await openCredentialStore(t.env, readProfile(t.env, globals('ci')), { insecure: true });
     expect(store.backend).toBe('file');
     expect(() => readFileSync(t.configFile)).toThrow(/ENOENT/);
     await store.set('ci', token);
     expect(t.readJson(t.configFile)).toEqual({ profiles: { ci: { 'credential-store': 'file' } } });
     expect(readFileSync(t.configFile, 'utf8')).not.toContain(token.kind === 'token' ? token.token : '');
     expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { ci: token } });
-    expect(await (await openCredentialStore(io(t.env), globals('ci'))).get('ci')).toEqual(token);
+    expect(await (await openCredentialStore(t.env, readProfile(t.env, globals('ci')))).get('ci')).toEqual(token);
   });
 });
 
@@ -93,6 +94,7 @@ describe('resolveCredential', () => {
     io: io(env),
     globals: globals(profile),
     credentials: async () => store,
+    profile: async () => readProfile(env, globals(profile)),
   });
 
   it('prefers the environment over the stored credential', async () => {
@@ -117,7 +119,7 @@ describe('forgetCredentials', () => {
     await file.set('p', token);
     await file.set('q', token);
     const memory = createMemoryStore({ p: apiKey });
-    const results = await forgetCredentials({ io: io(t.env), credentials: async () => memory }, 'p');
+    const results = await forgetCredentials({ io: io(t.env), credentials: async () => memory }, readProfile(t.env, globals('p')));
     expect(results.map((r) => [r.backend, r.removed])).toEqual([['memory', true], ['file', true]]);
     expect(memory.items.size).toBe(0);
     expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { q: token } });

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCredentialStore } from '../../src/auth/credentials.js';
 import { createFileStore } from '../../src/auth/stores/file.js';
-import type { Credential } from '../../src/auth/credential-types.js';
+import { readProfile } from '../../src/config/config.js';
+import type { Credential } from '../../src/api/http-types.js';
 import type { Globals, Io } from '../../src/context.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { runBo } from '../helpers/run-bo.js';
@@ -73,7 +74,7 @@ describe('credentials file under the lock', () => {
 describe('--insecure-storage write order', () => {
   it('marks the profile before writing the secret: when the mark fails, no secret is written', async () => {
     const t = tempConfig();
-    const store = await openCredentialStore(io(t.env), globals('acme'), { insecure: true });
+    const store = await openCredentialStore(t.env, readProfile(t.env, globals('acme')), { insecure: true });
     // The config turns unreadable after the store was opened: the mark cannot be saved.
     mkdirSync(t.dir, { recursive: true });
     writeFileSync(t.configFile, '{ "profiles": ');
@@ -83,11 +84,11 @@ describe('--insecure-storage write order', () => {
 
   it('the profile says `file` once the secret is there, and a failed write puts the mark back', async () => {
     const t = tempConfig();
-    const store = await openCredentialStore(io(t.env), globals('acme'), { insecure: true });
+    const store = await openCredentialStore(t.env, readProfile(t.env, globals('acme')), { insecure: true });
     await store.set('acme', apiKey('s1'));
     expect(t.readJson(t.configFile)).toEqual({ profiles: { acme: { 'credential-store': 'file' } } });
 
-    const other = await openCredentialStore(io(t.env), globals('beta'), { insecure: true });
+    const other = await openCredentialStore(t.env, readProfile(t.env, globals('beta')), { insecure: true });
     writeFileSync(t.credentialsFile, '{ not json');
     await expect(other.set('beta', apiKey('s2'))).rejects.toThrow(/credentials file .* is not valid JSON/);
     expect(t.readJson(t.configFile).profiles.beta['credential-store']).toBeUndefined();

@@ -2,8 +2,8 @@
 // writes is read back with secret-tool, the way another program would see it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKeychainStore, KeychainUnavailableError } from '../../src/auth/stores/keychain.js';
-import { AuthError } from '../../src/output/errors.js';
-import type { Credential } from '../../src/auth/credential-types.js';
+import { AuthError } from '../../src/errors.js';
+import type { Credential } from '../../src/api/http-types.js';
 import { keyringEnv, secretToolCount, secretToolLookup, secretToolStore, startFakeBus, uniqueProfile, type FakeBus } from '../helpers/keyring.js';
 
 const token: Credential = { kind: 'token', token: 'h.p.s', expiresAt: '2030-01-01T00:00:00.000Z', username: 'a@example.com' };

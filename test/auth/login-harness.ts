@@ -3,7 +3,8 @@
 // a memory credential store.
 
 import { startTestSandbox } from '../helpers/sandbox.js';
-import type { Credential, CredentialStore } from '../../src/auth/credential-types.js';
+import type { CredentialStore } from '../../src/auth/credential-types.js';
+import type { Credential } from '../../src/api/http-types.js';
 import type { Clock } from '../../src/context.js';
 import { PassThrough } from 'node:stream';
 import { run } from '../../src/main.js';

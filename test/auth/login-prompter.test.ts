@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createPrompter } from '../../src/auth/prompter.js';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 import { terminal } from '../helpers/terminal.js';
 
 describe('terminal prompter', () => {

@@ -13,7 +13,7 @@ import { startKeychainChild } from '../../src/auth/stores/keychain-child.js';
 import { startKeychainGet } from '../../src/auth/stores/keychain-read.js';
 import { readSecretService, sessionBusPath } from '../../src/auth/stores/secret-service.js';
 import { unixBusPath } from '../../src/auth/stores/dbus.js';
-import { AuthError } from '../../src/output/errors.js';
+import { AuthError } from '../../src/errors.js';
 import { keyringEnv, secretToolStore, startFakeBus, uniqueProfile, type FakeBus } from '../helpers/keyring.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
@@ -155,13 +155,13 @@ describe('a bus that accepts and never answers', () => {
     expect((err as Error).message).toContain('no answer within 1 s; BO_KEYCHAIN_TIMEOUT sets the limit');
   });
 
-  it('a read nobody takes ends when stopped: its closed connection starts no helper', async () => {
+  it('a read ends when stopped: its closed connection starts no helper', async () => {
     let helperAsked = false;
     const resolveModule = () => {
       helperAsked = true;
       return keyringModule();
     };
-    const call = startKeychainGet(resolveModule, { DBUS_SESSION_BUS_ADDRESS: bus.address }, { service: 'bo', account: 'x' }, 60_000, true);
+    const call = startKeychainGet(resolveModule, { DBUS_SESSION_BUS_ADDRESS: bus.address }, { service: 'bo', account: 'x' }, 60_000);
     call.stop(); // closes the connection: the read ends as "leave it to the library"
     await new Promise((r) => setTimeout(r, 200));
     expect(helperAsked).toBe(false);

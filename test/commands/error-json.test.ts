@@ -2,7 +2,7 @@
 // else one of the documented set (ERROR_CODES) — never null, never a Node internal
 // name — and `status` the HTTP status when an answer came back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/output/errors.js';
+import { ERROR_CODES } from '../../src/errors.js';
 import { testEnv } from '../helpers/test-env.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';

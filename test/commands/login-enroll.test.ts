@@ -19,7 +19,7 @@ import {
   type LoginSandbox,
 } from '../auth/login-harness.js';
 import { scriptedPrompter } from '../helpers/scripted-prompter.js';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 import { totpCode } from '../helpers/totp.js';
 
 let sandbox: LoginSandbox;

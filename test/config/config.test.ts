@@ -1,7 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configPath, currentProfileName, loadConfig, profileSettings, updateConfig, type BoConfig, type Env } from '../../src/config/config.js';
+import { configPath, currentProfileName, loadConfig, profileSettings, updateConfig, type BoConfig } from '../../src/config/config.js';
+import type { Env } from '../../src/env.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from '../../src/config/settings.js';
 import { tempConfig } from '../helpers/config-dir.js';
 

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
 import { captureTopHelp } from '../../src/help/top-help-capture.js';
 import { renderTopHelp, type TopHelp } from '../../src/help/top-help-render.js';
-import { VERSION, buildProgram } from '../../src/program.js';
+import { buildProgram } from '../../src/program.js';
+import { VERSION } from '../../src/version.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 

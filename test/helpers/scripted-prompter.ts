@@ -5,7 +5,7 @@
 // test, instead of slipping through to the flow.
 
 import type { Choice, Prompter } from '../../src/auth/prompter-types.js';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 
 /** A text answer, or a function computing it when the question comes (an emailed code). */
 export type TextAnswer = string | (() => string | Promise<string>);

@@ -1,5 +1,17 @@
-// The execve lines of an `strace -f -e trace=execve -v` log (runBin's `trace` option):
-// the arguments and environment of every process started, strings decoded as C escapes.
+// strace for the tests of the built binary: whether it runs here (the tests that count
+// system calls, sockets or opened files, are skipped without it), and the execve lines of
+// an `strace -f -e trace=execve -v` log (runBin's `trace` option): the arguments and
+// environment of every process started, strings decoded as C escapes.
+import { execFileSync } from 'node:child_process';
+
+export const hasStrace = (() => {
+  try {
+    execFileSync('strace', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 export interface Exec {
   pid: number;

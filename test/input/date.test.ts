@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDate } from '../../src/input/validate.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 
 function refusal(text: string): UsageError {
   try {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkInteger, checkNumber } from '../../src/input/validate.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 
 function refused(fn: () => unknown): UsageError {
   try {

@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES, readFirstLine, readStreamText } from '../../src/input/read-text.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { cutBytes } from '../helpers/cut-bytes.js';
 
 /** `bytes` as a stream whose reads are cut at the given offsets. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkEmail, checkJson, checkText } from '../../src/input/validate.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-input-'));
 

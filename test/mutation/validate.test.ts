@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDate, checkInteger, checkText } from '../../src/input/validate.js';
-import { UsageError } from '../../src/output/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { tempConfig } from '../helpers/config-dir.js';
 
 describe('checkDate', () => {

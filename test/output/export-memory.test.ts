@@ -1,14 +1,12 @@
 // The memory of a whole export (README "Performance"): the built `bo`, as a real
 // process under /usr/bin/time -v, writes every one of 100,000 accounts from a served
-// sandbox as JSON lines, with the young generation kept small and a full collection
-// every 5,000 records (src/output/heap.ts). Measured on Node 20: 84-94 MiB with it,
-// 125-142 MiB without; the target (100 MiB) is judged by the bench, so this bound
-// (115 MiB) leaves room for a loaded test run and still fails without the change. Node
-// 24 starts ~5 MiB larger and its V8 sizes the heap differently: 100-107 MiB with it
-// (145 once before the collections, in a loaded full test run), 252-271 without, so 180
-// there. Memory only: how fast it goes is the bench's business (test/bench/run.mjs).
+// sandbox as JSON lines, with V8's own heap sizing (no flags, no forced collections).
+// Node 20 peaks at 115-117 MiB (target 160). Node 24's V8 lets the young generation
+// grow to ~64 MiB during the export: 174-241 MiB, and 285 at 300,000
+// accounts, so its bound is the young generation's cap plus the start-up, not the
+// target (docs/performance-notes.md). Memory only: speed is the bench's business.
 
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,7 +64,7 @@ describe('an export of 100,000 accounts (built binary, served sandbox)', () => {
     rmSync(home, { recursive: true, force: true, maxRetries: 3 });
   });
 
-  const limitMib = Number(process.versions.node.split('.')[0]) <= 20 ? 115 : 180;
+  const limitMib = Number(process.versions.node.split('.')[0]) <= 20 ? 160 : 300;
 
   it(`prints every account once, as JSON lines, within ${limitMib} MiB of peak resident memory`, async () => {
     const r = await exportMeasured(env);
@@ -76,19 +74,4 @@ describe('an export of 100,000 accounts (built binary, served sandbox)', () => {
     expect(r.uids.size).toBe(ACCOUNTS);
     expect(r.peakMib).toBeLessThanOrEqual(limitMib);
   }, 180_000);
-
-  it('puts V8 flags back: the code cache the export wrote (its first run) is taken by the next command', async () => {
-    // The export above changed V8 flags while it ran (src/output/heap.ts), which are
-    // part of the cache's key: had it left one changed, V8 would refuse this cache and
-    // the next run would write it again.
-    const folder = join(home, 'cache', 'bo');
-    const file = readdirSync(folder).find((f) => f.endsWith('-accounts.v8'))!;
-    expect(file).toBeDefined();
-    const before = readFileSync(join(folder, file));
-    const { mtimeMs } = statSync(join(folder, file));
-    const next = await runBin(['accounts', 'list', '--limit', '1'], { env });
-    expect(next.code, next.stderr).toBe(0);
-    expect(statSync(join(folder, file)).mtimeMs).toBe(mtimeMs);
-    expect(readFileSync(join(folder, file)).equals(before)).toBe(true);
-  });
 });

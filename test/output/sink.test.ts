@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/output/errors.js';
+import { InterruptedError } from '../../src/errors.js';
 import { drained } from '../../src/output/sink.js';
 
 describe('waiting for stdout to drain', () => {

@@ -3,13 +3,14 @@
 // client's HTTP core runs as against any server: reads, writes, refusals, --verbose,
 // paging, sign-in, time limits, Ctrl-C and the size cap behave as before. (`bo sandbox
 // serve` and the tests' sandboxes stay real HTTP servers.)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { binPath } from '../helpers/run-bin.js';
+import { hasStrace } from '../helpers/strace.js';
 import { runBo } from '../helpers/run-bo.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-in-process-'));
@@ -94,16 +95,7 @@ describe('bo --sandbox in-process', () => {
   });
 });
 
-const strace = (() => {
-  try {
-    execFileSync('strace', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!strace)('the built bo --sandbox, traced', () => {
+describe.skipIf(!hasStrace)('the built bo --sandbox, traced', () => {
   it('opens no network socket: nothing listens, nothing connects', () => {
     const { env } = fresh();
     const log = join(dir, `strace-${n}.txt`);
@@ -138,7 +130,7 @@ describe('the direct exchange under the HTTP core', () => {
     const { createHttpClient } = await import('../../src/api/http.js');
     return createHttpClient({
       baseUrl: 'http://127.0.0.1', credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo', timeoutMs: options.timeoutMs ?? 5_000,
-      maxRetries: 0, noLog: false, signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
+      maxRetries: 0, noLog: false, userAgent: 'bo-test', signal: options.signal, maxResponseBytes: options.maxResponseBytes, transport: directExchange(server),
     });
   }
   const json = (status: number, body: unknown): Answer => ({ status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'content-type': 'application/json' }, text: JSON.stringify(body) });
@@ -165,7 +157,7 @@ describe('the direct exchange under the HTTP core', () => {
     const client = await clientOf(() => new Promise(() => {}), { signal: controller.signal });
     const pending = client.request({ method: 'GET', path: '/slow' });
     setTimeout(() => controller.abort(), 20);
-    const { ExitCode } = await import('../../src/output/errors.js');
+    const { ExitCode } = await import('../../src/errors.js');
     await expect(pending).rejects.toMatchObject({ message: 'interrupted', exitCode: ExitCode.interrupted });
   });
 
@@ -215,7 +207,7 @@ describe('what the built bo --sandbox loads', () => {
     const { env } = fresh();
     for (const run of ['seeds', 'reads']) {
       const loaded = builtinsOf(['--sandbox', 'accounts', 'list', '--limit', '2'], env as Record<string, string>);
-      expect(loaded, run).toContain('vm'); // the bundle did load: the list is whole
+      expect(loaded, run).toContain('stream'); // the bundle did load: the list is whole
       for (const unwanted of ['http', '_http_client', '_http_server', 'crypto', 'zlib', 'os', 'child_process', 'cluster', 'dgram', 'dns', 'internal/fs/promises', 'internal/modules/esm/translators']) {
         expect(loaded, `${run}: ${unwanted}`).not.toContain(unwanted);
       }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedState } from '../../src/sandbox/seed.js';
+import { readState, writeStateAtomically } from '../../src/sandbox/state-file.js';
 import { Store } from '../../src/sandbox/store.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
@@ -223,6 +224,34 @@ describe('the layout: one kind of record a line, each parsed when first read', (
     expect(JSON.parse(after).records.Invoice).toEqual(JSON.parse(before).records.Invoice);
     const other = await openFile(file);
     expect(await other.read((db) => db.get('EmailList', 'kept')?.Name)).toBe('kept');
+  });
+
+  it('a copy of what the loader returns neither parses every kind nor loses the text of the kinds not read', async () => {
+    const file = join(dir, 'copies.json');
+    await openFile(file);
+    const { value: state, texts: read } = await parsesOf(async () => readState(file)!);
+    expect(read.some((t) => t.includes('"_objectType"'))).toBe(false);
+    // A spread or a structuredClone of the records copies no kind and parses none;
+    // the copy has no loader to be mistaken for one.
+    const { value: copies, texts } = await parsesOf(async () => [{ ...state.records }, structuredClone(state.records)]);
+    expect(texts).toEqual([]);
+    for (const copy of copies) {
+      expect(Object.keys(copy)).toEqual([]);
+      expect(() => (copy as unknown as typeof state.records).kind('Account')).toThrow(TypeError);
+    }
+    // A spread state keeps the loader itself: one kind parsed once, on its first call…
+    const spread = { ...state };
+    const { value: accounts, texts: once } = await parsesOf(async () => [spread.records.kind('Account'), state.records.kind('Account')]);
+    expect(once).toHaveLength(1);
+    expect(accounts[0]).toBe(accounts[1]);
+    // …and the kinds never read written back as the very text they were read as.
+    const line = (text: string, kind: string) => text.split('\n').find((l) => new RegExp(`^,?"${kind}":`).test(l))!.replace(/^,/, '');
+    const copyFile = join(dir, 'copies-written.json');
+    writeStateAtomically(copyFile, spread);
+    const before = readFileSync(file, 'utf8');
+    const after = readFileSync(copyFile, 'utf8');
+    for (const kind of ['Invoice', 'Account', 'EmailList']) expect(line(after, kind), kind).toBe(line(before, kind));
+    expect(JSON.parse(after)).toEqual(JSON.parse(before));
   });
 
   it('still reads a file of one line (an earlier layout, or an edit)', async () => {

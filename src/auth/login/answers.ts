@@ -3,7 +3,7 @@
 // names the flag to pass (COMMANDS.md "Non-interactive").
 
 import type { Challenge, Mechanism } from '../../api/tokens.js';
-import { AuthError } from '../../output/errors.js';
+import { AuthError } from '../../errors.js';
 import type { Prompter } from '../prompter-types.js';
 import { runCodeCommand } from './code-command.js';
 import type { EnrollMethod, LoginOptions } from './options.js';

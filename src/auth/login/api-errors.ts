@@ -2,7 +2,7 @@
 // does not depend on the sandbox's error shape (D6): status first, then the code from
 // the error object or the body.
 
-import { BoError, RateLimitedError } from '../../output/errors.js';
+import { BoError, RateLimitedError } from '../../errors.js';
 
 export function statusOf(err: unknown): number | undefined {
   return err instanceof BoError ? err.status : undefined;

@@ -9,7 +9,7 @@
 // reached, the time is up or the run is interrupted, so the children of `sh -c` go too.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { AuthError, InterruptedError } from '../../output/errors.js';
+import { AuthError, InterruptedError } from '../../errors.js';
 
 /** The most of the command's stdout that is read: a code is 6 digits, near the start. */
 export const MAX_OUTPUT = 64 * 1024;

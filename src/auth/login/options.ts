@@ -2,7 +2,7 @@
 // usage error (exit 2) naming the flag. Light module: the command file imports it.
 
 import { existsSync } from 'node:fs';
-import { UsageError } from '../../output/errors.js';
+import { UsageError } from '../../errors.js';
 import type { Mechanism } from '../../api/tokens.js';
 import { parseTimeout } from '../../config/settings.js';
 

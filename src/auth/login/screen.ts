@@ -3,7 +3,8 @@
 // carry API text (masked_destination, error descriptions, the setup URI), so they are
 // neutralised here, the one way out; only the QR drawing, ours, keeps its colours.
 
-import { neutralise } from '../../output/neutralise.js';
+import { neutralise } from '../../api/neutralise.js';
+import { CLEAR_LINE } from '../../output/style.js';
 
 export interface Screen {
   /** One line of talk, shown neutralised (escape sequences, controls, bidi and invisible characters). */
@@ -38,7 +39,7 @@ export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Scree
       }
       if (tty) {
         // Carriage return and erase-line: the countdown rewrites itself in place.
-        stderr.write(`\r\u001b[2K${neutralise(line)}`);
+        stderr.write(`${CLEAR_LINE}${neutralise(line)}`);
       } else if (!statusShown) {
         // A log gets the first line only, not one line per second.
         stderr.write(`${neutralise(line)}\n`);

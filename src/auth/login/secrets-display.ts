@@ -5,9 +5,9 @@
 
 import { rm, writeFile } from 'node:fs/promises';
 import type { TotpEnrollment } from '../../api/tokens.js';
-import { BoError } from '../../output/errors.js';
+import { BoError } from '../../errors.js';
 import { symbolsFor, type BoxChars } from '../../output/symbols.js';
-import { neutralise } from '../../output/neutralise.js';
+import { neutralise } from '../../api/neutralise.js';
 import { drawQr } from '../qr.js';
 import { pngBytes } from './server-answers.js';
 import type { Screen } from './screen.js';

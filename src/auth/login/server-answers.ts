@@ -4,7 +4,7 @@
 // that fails is refused with exit 1 and nothing is kept. Recovery codes are neutralised
 // where they are kept (secrets-display.ts), since refusing them would lose them.
 
-import { BoError } from '../../output/errors.js';
+import { BoError } from '../../errors.js';
 import { decodeJwt, expiryOf } from '../jwt-claims.js';
 
 /** The longest access token kept: a JWT with generous claims is 1-2 KiB. */

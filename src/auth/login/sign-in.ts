@@ -6,7 +6,6 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
-import { currentProfileName, loadConfig } from '../../config/config.js';
 import { rememberStored } from '../credentials.js';
 import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../origin.js';
 import { runLogin } from '../login-flow.js';
@@ -21,7 +20,7 @@ export interface StorageChoice {
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
   if (!choice.insecureStorage) return ctx.credentials();
   const { openCredentialStore } = await import('../credentials.js');
-  return openCredentialStore(ctx.io, ctx.globals, { insecure: true });
+  return openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true });
 }
 
 export function tenantHost(baseUrl: string): string {
@@ -42,7 +41,7 @@ export function until(expiresAt: Date | undefined, now: Date): string {
 
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // The profile name is checked before anything is sent.
-  const profile = currentProfileName(ctx.globals, loadConfig(ctx.io.env));
+  const profile = (await ctx.profile()).name;
   // A missing keychain is found before the person types anything or a code is spent.
   const store = await openStore(ctx, choice);
   await store.get(profile).catch((err: { code?: string }) => {

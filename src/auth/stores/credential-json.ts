@@ -1,7 +1,7 @@
 // Stored credentials are JSON of the Credential type. Anything else found in a store
 // (hand edits, another tool's item) is reported, never guessed at or overwritten.
 
-import type { Credential } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
 
 /** The credential, or undefined when the value is not one of ours. */
 export function asCredential(value: unknown): Credential | undefined {

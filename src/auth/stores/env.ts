@@ -1,10 +1,10 @@
 // Credentials from the environment, for CI: BO_TOKEN (bearer, D2), or BO_API_KEY with
 // BO_API_SECRET (D1). They win over stored ones and cannot be changed by `bo`.
 
-import type { Credential, CredentialStore } from '../credential-types.js';
-import { UsageError } from '../../output/errors.js';
-
-export type Env = Record<string, string | undefined>;
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
+import { UsageError } from '../../errors.js';
+import type { Env } from '../../env.js';
 
 /** The credential the environment holds, or null. A half-set key pair is an error. */
 export function credentialFromEnv(env: Env): Credential | null {

@@ -8,12 +8,14 @@
 
 import { chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Credential, CredentialStore } from '../credential-types.js';
-import { configDir, type Env } from '../../config/config.js';
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
+import { configDir } from '../../config/config.js';
+import type { Env } from '../../env.js';
 import { removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
 import { readTextIfExists } from '../../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../../files/locked-file.js';
-import { AuthError, BoError } from '../../output/errors.js';
+import { AuthError, BoError } from '../../errors.js';
 import { asCredential } from './credential-json.js';
 
 interface FileShape {

@@ -1,12 +1,9 @@
 // The keychain helper process (why a process: src/auth/stores/keychain.ts). One
 // operation per child, sent as JSON on its stdin; the answer comes back as JSON on its
-// stdout. This file holds no error classes: it is bundled twice, into dist/bo.cjs and
-// into dist/keychain-early.cjs (a read started by bin/bo.js before the bundle loads),
-// and what it returns is plain data that keychain.ts turns into errors.
+// stdout. What it returns is plain data that keychain.ts turns into errors.
 
 import type { ChildProcess } from 'node:child_process';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 export type KeychainRequest = { op: 'get' } | { op: 'set'; value: string } | { op: 'delete' };
 
@@ -23,8 +20,6 @@ export function timeoutResult(timeoutMs: number): ChildResult {
 
 export interface KeychainCall {
   readonly result: Promise<ChildResult>;
-  /** Keeps `bo` running until the answer (a call started unreferenced, see `detached`). */
-  hold(): void;
   /** Kills the helper if it still runs. */
   stop(): void;
 }
@@ -53,15 +48,13 @@ process.stdin.on('end', () => {
 
 /**
  * Starts the helper for one request. The secret travels over its stdin/stdout, never
- * its argv, and it gets the run's own environment. `detached`: the helper, its pipes
- * and its timer do not keep `bo` alive until someone calls hold().
+ * its argv, and it gets the run's own environment.
  */
 export function startKeychainChild(
   modulePath: string,
   env: Env,
   request: KeychainRequest & { service: string; account: string },
   timeoutMs: number,
-  detached = false,
 ): KeychainCall {
   const childEnv = { ...env };
   // Debugger or loader flags meant for `bo` itself must not apply to the helper.
@@ -76,8 +69,7 @@ export function startKeychainChild(
       resolve(r);
     };
     try {
-      // Loaded here, not at the top: dist/keychain-early.cjs is loaded by every command
-      // that may read the keychain, and child_process costs ~7 ms to load (measured).
+      // Loaded here, not at the top: most reads never start the helper.
       const { spawn } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
       child = spawn(process.execPath, ['-e', CHILD, modulePath], { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     } catch (e) {
@@ -104,13 +96,8 @@ export function startKeychainChild(
     child.stdin!.on('error', () => undefined);
     child.stdin!.end(JSON.stringify(request));
   });
-  const handles = () => [child, child?.stdin, child?.stdout, child?.stderr, timer] as Array<{ ref?(): unknown; unref?(): unknown } | undefined | null>;
-  if (detached) for (const h of handles()) h?.unref?.();
   return {
     result,
-    hold: () => {
-      for (const h of handles()) h?.ref?.();
-    },
     stop: () => {
       if (!done) child?.kill('SIGKILL');
     },

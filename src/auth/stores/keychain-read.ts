@@ -2,41 +2,37 @@
 // in-process from the Secret Service where it can be (src/auth/stores/secret-service.ts,
 // no helper process), else — other platforms, or any case that reader defers — by the
 // keyring library in its helper process (src/auth/stores/keychain-child.ts). One time
-// limit bounds the whole read, both parts together.
-//
-// Measured (Node 20, gnome-keyring on a private bus, `accounts list --json` with the
-// key in the keychain): the helper added ~40 ms to the command; the in-process read
-// adds about a millisecond, and bin/bo.js starts it before the bundle loads.
+// limit bounds the whole read, both parts together. The in-process read takes about a
+// millisecond where the helper takes a Node start (docs/performance-notes.md).
 
-import { startKeychainChild, timeoutResult, type ChildResult, type Env, type KeychainCall } from './keychain-child.js';
+import { startKeychainChild, timeoutResult, type ChildResult, type KeychainCall } from './keychain-child.js';
+import type { Env } from '../../env.js';
 import { readSecretService, sessionBusPath, type SecretServiceRead } from './secret-service.js';
 
 /**
  * Starts reading `account` of `service`. `resolveModule` names the keyring library for
- * the helper, asked only if the helper is needed; `detached` as for startKeychainChild.
+ * the helper, asked only if the helper is needed.
  */
 export function startKeychainGet(
   resolveModule: () => string,
   env: Env,
   item: { service: string; account: string },
   timeoutMs: number,
-  detached = false,
 ): KeychainCall {
   const helper = (): KeychainCall => {
     let modulePath: string;
     try {
       modulePath = resolveModule();
     } catch {
-      return { result: Promise.resolve({ failed: 'module', detail: 'the @napi-rs/keyring module is not installed' }), hold() {}, stop() {} };
+      return { result: Promise.resolve({ failed: 'module', detail: 'the @napi-rs/keyring module is not installed' }), stop() {} };
     }
-    return startKeychainChild(modulePath, env, { op: 'get', ...item }, timeoutMs, detached);
+    return startKeychainChild(modulePath, env, { op: 'get', ...item }, timeoutMs);
   };
   const busPath = sessionBusPath(env);
   if (!busPath) return helper();
 
   let read: SecretServiceRead | undefined = readSecretService(busPath, item.service, item.account);
   let child: KeychainCall | undefined;
-  let held = !detached;
   let done = false;
   let timer: NodeJS.Timeout | undefined;
   const result = new Promise<ChildResult>((resolve) => {
@@ -56,24 +52,14 @@ export function startKeychainGet(
       if (done) return;
       if (answer !== 'defer') return finish({ ok: true, value: answer.value });
       child = helper();
-      if (held) child.hold();
       child.result.then(finish);
     });
   });
-  const refs = (on: boolean) => {
-    for (const h of [timer, read]) on ? h?.ref() : h?.unref();
-  };
-  if (detached) refs(false);
   return {
     result,
-    hold: () => {
-      held = true;
-      refs(true);
-      child?.hold();
-    },
     stop: () => {
       if (done) return;
-      done = true; // nobody takes the answer: no helper either
+      done = true; // stopped before the answer: no helper either
       clearTimeout(timer);
       read?.close();
       child?.stop();

@@ -3,31 +3,23 @@
 // keyring, which silently loses logins). Service "bo", account = profile name,
 // secret = JSON of the Credential.
 //
-// Why a child process: measured with @napi-rs/keyring 2.1, creating an Entry pinned to
-// the Secret Service connects to D-Bus synchronously, even for AsyncEntry. On a bus
-// that accepts but never answers, that call blocked the event loop for over a minute,
-// so no timer could fire. In a worker_thread the timer fires, but a thread stuck in
-// native code cannot be terminated and keeps the process from exiting. A child
-// process can be killed, so every library call runs in one (about 40–70 ms) and is
-// bounded by BO_KEYCHAIN_TIMEOUT seconds (default 10). A read on Linux first asks the
-// Secret Service in-process over D-Bus, without the library and its helper
-// (src/auth/stores/keychain-read.ts); the helper remains for writes, other platforms
+// Why a child process: creating an Entry pinned to the Secret Service connects to D-Bus
+// synchronously, and a bus that accepts but never answers blocked the event loop for
+// over a minute; a child can be killed, so every library call runs in one, bounded by
+// BO_KEYCHAIN_TIMEOUT seconds (default 10). A read on Linux first asks the Secret
+// Service in-process (keychain-read.ts); the helper remains for writes, other platforms
 // and every case that reader leaves to the library. The secret travels over the child's
-// stdin/stdout, never its argv, and the child gets the run's own environment
-// (src/auth/stores/keychain-child.ts). So that those 40-70 ms overlap the start-up,
-// bin/bo.js starts the read of a command's credential before it loads the bundle when
-// the profile records one in the keychain (src/auth/stores/keychain-early.ts); `get`
-// takes that answer when it asked for the same item.
+// stdin/stdout, never its argv (keychain-child.ts). Measurements: docs/performance-notes.md.
 
 import { createRequire } from 'node:module';
-import type { Credential, CredentialStore } from '../credential-types.js';
-import { AuthError, type ErrorDetails } from '../../output/errors.js';
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
+import { AuthError, type ErrorDetails } from '../../errors.js';
 import { parseTimeout } from '../../config/settings.js';
 import { parseCredential } from './credential-json.js';
 import { startKeychainChild, type ChildResult, type KeychainCall, type KeychainRequest } from './keychain-child.js';
 import { startKeychainGet } from './keychain-read.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 export const KEYCHAIN_SERVICE = 'bo';
 
@@ -62,11 +54,8 @@ export function createKeychainStore(env: Env): CredentialStore {
   const name = describe(process.platform);
 
   const call = async (account: string, request: KeychainRequest): Promise<unknown> => {
-    const early = request.op === 'get' ? takeEarlyRead(account, timeoutMs) : undefined;
     let running: KeychainCall;
-    if (early) {
-      running = early;
-    } else if (request.op === 'get') {
+    if (request.op === 'get') {
       running = startKeychainGet(keyringModulePath, env, { service: KEYCHAIN_SERVICE, account }, timeoutMs);
     } else {
       let modulePath: string;
@@ -138,32 +127,4 @@ function childFailure(result: Extract<ChildResult, { failed: string }>): Keychai
   if (result.failed === 'spawn') return new KeychainUnavailableError(`cannot start the keychain helper: ${result.detail}`);
   if (result.failed === 'module') return new KeychainUnavailableError(result.detail);
   return new KeychainUnavailableError(`the keychain helper failed: ${result.detail}`);
-}
-
-/** What bin/bo.js leaves for this run: a read of the keychain started before the bundle loaded. */
-export interface EarlyKeychainRead {
-  service: string;
-  account: string;
-  timeoutMs: number;
-  call: KeychainCall;
-}
-
-/** Where bin/bo.js (through dist/keychain-early.cjs) leaves it; a global, as the two are separate bundles. */
-export const EARLY_READ = Symbol.for('bo.keychain.earlyRead');
-
-/**
- * The early read, once, when it asked what this `get` asks (same item, same time
- * limit); the helper already ran beside the start-up (src/auth/stores/keychain-early.ts).
- */
-function takeEarlyRead(account: string, timeoutMs: number): KeychainCall | undefined {
-  const slot = globalThis as { [EARLY_READ]?: EarlyKeychainRead };
-  const early = slot[EARLY_READ];
-  if (!early) return undefined;
-  delete slot[EARLY_READ];
-  if (early.service !== KEYCHAIN_SERVICE || early.account !== account || early.timeoutMs !== timeoutMs) {
-    early.call.stop();
-    return undefined;
-  }
-  early.call.hold();
-  return early.call;
 }

@@ -1,7 +1,8 @@
 // A store that lives as long as the process: tests pass it to run() as `credentials`
 // so commands can be exercised without a keychain.
 
-import type { Credential, CredentialStore } from '../credential-types.js';
+import type { CredentialStore } from '../credential-types.js';
+import type { Credential } from '../../api/http-types.js';
 
 export function createMemoryStore(initial: Record<string, Credential> = {}): CredentialStore & {
   /** What is held now, for tests to assert on. */

@@ -18,8 +18,7 @@
 
 import type { Socket } from 'node:net';
 import { DbusConnection, unixBusPath, type DbusValue } from './dbus.js';
-
-export type Env = Record<string, string | undefined>;
+import type { Env } from '../../env.js';
 
 /** The item's secret (null: no such item), or "defer" to the library. */
 export type SecretServiceAnswer = { value: string | null } | 'defer';
@@ -36,8 +35,6 @@ export interface SecretServiceRead {
   readonly answer: Promise<SecretServiceAnswer>;
   /** Closes the connection: the read ends as "defer" if it had not answered. */
   close(): void;
-  ref(): void;
-  unref(): void;
 }
 
 /** Starts the read over the socket at `busPath` (see sessionBusPath). */
@@ -80,7 +77,5 @@ export function readSecretService(busPath: string, service: string, account: str
   return {
     answer,
     close: () => bus.close(),
-    ref: () => socket.ref(),
-    unref: () => socket.unref(),
   };
 }

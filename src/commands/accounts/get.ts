@@ -13,7 +13,7 @@ export default defineCommand<{ fields?: string }>({
       import('../../input/validate.js'),
       import('../../api/crm.js'),
       import('../../output/print.js'),
-      import('../../output/errors.js'),
+      import('../../errors.js'),
       import('../../output/columns.js'),
     ]);
     const accountUid = checkUid('<accountUid>', uid as string);

@@ -1,6 +1,6 @@
 import { defineCommand } from '../../command.js';
 import { Option } from 'commander';
-import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import { addListOptions, type RawListOptions } from '../../input/list-options.js';
 import type { Account } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
 
@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor, tableFields }, { checkUid }] =
       await Promise.all([
-        import('../../api/list-options.js'),
+        import('../../input/list-options.js'),
         import('../../api/crm.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),

@@ -32,7 +32,7 @@ export default defineCommand<Opts>({
         import('../../api/billing.js'),
         import('../../output/invoice.js'),
         import('../../output/print.js'),
-        import('../../output/errors.js'),
+        import('../../errors.js'),
       ]);
     const subscriptionUid = checkUid('--subscription', opts.subscription);
     const addOnUid = checkUid('--addon', opts.addon);

@@ -27,19 +27,17 @@ export default defineCommand<Opts>({
       .option('--secret-stdin', 'read the secret from the first line of stdin')
       .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, opts) {
-    const { AuthError, UsageError } = await import('../../output/errors.js');
-    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
+    const { AuthError, UsageError } = await import('../../errors.js');
     const { baseUrlName, parseBaseUrl } = await import('../../config/settings.js');
     const { openCredentialStore, rememberStored } = await import('../../auth/credentials.js');
     const { EMBEDDED_SANDBOX_ORIGIN, originOf } = await import('../../auth/origin.js');
     const { envCredentialNames } = await import('../../auth/stores/env.js');
     const { say, warn } = await import('../../output/print.js');
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
+    const { name: profile, settings } = await ctx.profile();
 
     // The key is stored against the origin it is for, and sent nowhere else: with no
     // base URL in effect there is nothing to bind it to.
-    const url = ctx.globals.baseUrl ?? profileSettings(cfg, profile)['base-url'];
+    const url = ctx.globals.baseUrl ?? settings['base-url'];
     let baseUrl: string | undefined;
     if (!ctx.globals.sandbox) {
       if (!url) {
@@ -68,7 +66,7 @@ export default defineCommand<Opts>({
     }
 
     const store = opts.insecureStorage
-      ? await openCredentialStore(ctx.io, ctx.globals, { insecure: true })
+      ? await openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true })
       : await ctx.credentials();
     await store.set(profile, { kind: 'apiKey', key, secret, origin });
     say(ctx, `Stored API key ${key} for profile "${profile}" in ${store.location}.`);

@@ -19,9 +19,8 @@ export default defineCommand<{ verify?: boolean }>({
   async run(ctx, _args, opts) {
     const { resolveCredential } = await import('../../auth/credentials.js');
     const { describeOrigin, originRefusal } = await import('../../auth/origin.js');
-    const { loadConfig, profileSettings } = await import('../../config/config.js');
     const { decodeJwt, expiryOf } = await import('../../auth/jwt-claims.js');
-    const { AuthError } = await import('../../output/errors.js');
+    const { AuthError } = await import('../../errors.js');
     const { printRecord } = await import('../../output/print.js');
     const { verifyCredential } = await import('../../auth/verify.js');
 
@@ -40,7 +39,7 @@ export default defineCommand<{ verify?: boolean }>({
         hint: 'run bo login or bo auth set-key, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)',
       });
     }
-    const baseUrl = sandbox ? null : (ctx.globals.baseUrl ?? profileSettings(loadConfig(ctx.io.env), profile)['base-url'] ?? null);
+    const baseUrl = sandbox ? null : (ctx.globals.baseUrl ?? (await ctx.profile()).settings['base-url'] ?? null);
     // A stored credential goes only to its own origin: the one in effect must be it.
     const refusal =
       resolved.source === 'store' && baseUrl !== null ? originRefusal(profile, resolved.origin, baseUrl) : undefined;

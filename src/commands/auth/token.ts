@@ -11,7 +11,7 @@ export default defineCommand({
   examples: ['curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts'],
   async run(ctx) {
     const { resolveCredential } = await import('../../auth/credentials.js');
-    const { AuthError } = await import('../../output/errors.js');
+    const { AuthError } = await import('../../errors.js');
     const { credential, profile } = await resolveCredential(ctx);
     if (!credential) {
       // Under --sandbox only a `bo --sandbox login` token counts, never one from the environment.

@@ -68,7 +68,7 @@ export default defineCommand({
       import('../../input/validate.js'),
       import('../../api/email.js'),
       import('../../output/print.js'),
-      import('../../output/errors.js'),
+      import('../../errors.js'),
     ]);
     const broadcastUid = checkUid('<broadcastUid>', uid as string);
     let broadcast;

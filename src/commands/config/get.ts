@@ -13,12 +13,10 @@ export default defineCommand({
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {
     const { assertSettingKey, SETTING_DEFAULTS } = await import('../../config/settings.js');
-    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
     const { printValue, say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
-    const value = profileSettings(cfg, profile)[name] ?? SETTING_DEFAULTS[name];
+    const { name: profile, settings } = await ctx.profile();
+    const value = settings[name] ?? SETTING_DEFAULTS[name];
     if (value === undefined) {
       if (ctx.globals.json) await printValue(ctx, null);
       say(ctx, `${name} is not set for profile "${profile}"`);

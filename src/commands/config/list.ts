@@ -13,11 +13,8 @@ export default defineCommand({
   examples: ['bo config list', 'bo -p acme config list --json'],
   async run(ctx) {
     const { SETTING_KEYS, SETTING_DEFAULTS } = await import('../../config/settings.js');
-    const { loadConfig, currentProfileName, profileSettings } = await import('../../config/config.js');
     const { printRecord } = await import('../../output/print.js');
-    const cfg = loadConfig(ctx.io.env);
-    const profile = currentProfileName(ctx.globals, cfg);
-    const settings = profileSettings(cfg, profile);
+    const { name: profile, settings } = await ctx.profile();
     const stored = Object.fromEntries(SETTING_KEYS.filter((k) => settings[k] !== undefined).map((k) => [k, settings[k]]));
     await printRecord(
       ctx,

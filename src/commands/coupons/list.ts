@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import { addListOptions, type RawListOptions } from '../../input/list-options.js';
 import type { DiscountCoupon } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
 
@@ -45,12 +45,12 @@ export default defineCommand<Opts>({
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =
       await Promise.all([
-        import('../../api/list-options.js'),
+        import('../../input/list-options.js'),
         import('../../api/billing.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
-        import('../../output/errors.js'),
+        import('../../errors.js'),
       ]);
     const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));
     checkSearch('--search', opts.search);

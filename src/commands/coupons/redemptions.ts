@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import { addListOptions, type RawListOptions } from '../../input/list-options.js';
 import type { DiscountCouponSubscription } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
 
@@ -37,12 +37,12 @@ export default defineCommand<Opts>({
   run: async (ctx, [uid], opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
       await Promise.all([
-        import('../../api/list-options.js'),
+        import('../../input/list-options.js'),
         import('../../api/billing.js'),
         import('../../output/print.js'),
         import('../../output/columns.js'),
         import('../../input/validate.js'),
-        import('../../output/errors.js'),
+        import('../../errors.js'),
       ]);
     const couponUid = checkUid('<couponUid>', uid as string);
     const selection = parseListOptions(opts);

@@ -46,7 +46,7 @@ export default defineCommand<Opts>({
       import('../../api/email.js'),
       import('../../input/validate.js'),
       import('../../mutation/answer.js'),
-      import('../../output/errors.js'),
+      import('../../errors.js'),
     ]);
     const text = (flag: string, value: string | undefined) => (value === undefined ? undefined : v.checkText(flag, value, { min: 1 }));
     try {

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../api/list-options.js';
+import { addListOptions, type RawListOptions } from '../../input/list-options.js';
 import type { EmailList } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
 
@@ -22,7 +22,7 @@ export default defineCommand<RawListOptions>({
   configure: (cmd) => addListOptions(cmd),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor, tableFields }] = await Promise.all([
-      import('../../api/list-options.js'),
+      import('../../input/list-options.js'),
       import('../../api/email.js'),
       import('../../output/print.js'),
       import('../../output/columns.js'),

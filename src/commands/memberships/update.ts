@@ -39,7 +39,7 @@ export default defineCommand<Opts>({
       import('../../api/crm.js'),
       import('../../input/validate.js'),
       import('../../mutation/answer.js'),
-      import('../../output/errors.js'),
+      import('../../errors.js'),
     ]);
     await runMutation(
       ctx,

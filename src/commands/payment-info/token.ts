@@ -3,7 +3,7 @@
 // quote the token.
 import type { Context } from '../../context.js';
 import { readFirstLine } from '../../input/read-text.js';
-import { UsageError } from '../../output/errors.js';
+import { UsageError } from '../../errors.js';
 
 /** 12-19 digits, possibly grouped by spaces or dashes, passing the Luhn check. */
 export function looksLikeCardNumber(text: string): boolean {

@@ -17,7 +17,7 @@ export default defineCommand({
     const { loadConfig, updateConfig } = await import('../../config/config.js');
     const { forgetCredentials } = await import('../../auth/credentials.js');
     const { reportForgotten } = await import('../logout.js');
-    const { NotFoundError } = await import('../../output/errors.js');
+    const { NotFoundError } = await import('../../errors.js');
     const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
     const cfg = loadConfig(ctx.io.env);
@@ -26,7 +26,7 @@ export default defineCommand({
       throw new NotFoundError(`no profile "${name}"${known.length ? ` (known: ${known.join(', ')})` : ''}`);
     }
     const backend = cfg.profiles[name]!['credential-store'] ?? 'keychain';
-    reportForgotten(ctx, name, backend, await forgetCredentials(ctx, name));
+    reportForgotten(ctx, name, backend, await forgetCredentials(ctx, { name, settings: cfg.profiles[name]! }));
     // Re-read under the lock: forgetting may have taken a while, and other writes stay.
     updateConfig(ctx.io.env, (fresh) => {
       delete fresh.profiles[name];

@@ -12,7 +12,7 @@ export default defineCommand({
   async run(ctx, [nameArg]) {
     const { parseProfileName } = await import('../../config/settings.js');
     const { loadConfig, updateConfig } = await import('../../config/config.js');
-    const { NotFoundError } = await import('../../output/errors.js');
+    const { NotFoundError } = await import('../../errors.js');
     const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
     const cfg = loadConfig(ctx.io.env);

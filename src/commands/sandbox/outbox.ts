@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { NotFoundError } from '../../output/errors.js';
+import { NotFoundError } from '../../errors.js';
 
 interface Mail {
   to: string;

@@ -1,5 +1,5 @@
 import { defineCommand } from '../../command.js';
-import { UsageError } from '../../output/errors.js';
+import { UsageError } from '../../errors.js';
 
 interface Opts {
   port?: string;

@@ -1,8 +1,8 @@
 // The list options as commander parses them, and their checks (exit 2 naming the flag).
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addListOptions, parseListOptions, type RawListOptions } from '../../src/api/list-options.js';
-import { UsageError } from '../../src/output/errors.js';
+import { addListOptions, parseListOptions, type RawListOptions } from '../../src/input/list-options.js';
+import { UsageError } from '../../src/errors.js';
 
 function parse(argv: string[]) {
   const cmd = addListOptions(new Command('list').exitOverride().allowExcessArguments(false));

@@ -1,5 +1,6 @@
-// A list that can also be read a page at a time. The API walk (paginate.ts) makes
-// them; printList writes each page in one synchronous loop. Read record by record, an
+// A list that can also be read a page at a time, and whether it is long work (every
+// record) whose progress is worth showing. The API walk (paginate.ts) makes them;
+// printList writes each page in one synchronous loop. Read record by record, an
 // export of 100,000 accounts went through several async generators, a promise and an
 // abort listener for every record: measured on Node 20, that per-record machinery
 // and the garbage it left were a third of the CPU time of `--all --jsonl`.
@@ -47,4 +48,23 @@ function* groups<T>(source: Iterable<T>): Generator<T[]> {
     }
   }
   if (group.length > 0) yield group;
+}
+
+/**
+ * Marks a list as long work (every record: --all, --paginate), so printList shows its
+ * progress. `total` reads the count once a page has said it.
+ */
+export const LONG_WORK = Symbol('long work');
+
+export interface LongWork<T> extends AsyncIterable<T> {
+  [LONG_WORK]: () => number | undefined;
+}
+
+export function longWork<T>(records: Paged<T>, total: () => number | undefined): LongWork<T> & Paged<T> {
+  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [PAGES]: () => records[PAGES](), [LONG_WORK]: total };
+}
+
+/** The total reader of a list marked as long work; undefined for any other list. */
+export function longWorkTotal(records: unknown): (() => number | undefined) | undefined {
+  return typeof records === 'object' && records !== null && LONG_WORK in records ? (records as LongWork<unknown>)[LONG_WORK] : undefined;
 }

@@ -1,12 +1,12 @@
 // Turns `bo api` arguments into a request, checking everything before anything is sent.
+// `stdin` is read only for `-F key=@-` or `--input -`.
 
-import type { Context } from '../context.js';
-import { inexactError, sentExactly } from '../input/number.js';
-import { readFileText, readStreamText } from '../input/read-text.js';
-import { UsageError } from '../output/errors.js';
-import type { Method, RequestOptions } from './http-types.js';
-import { redactUserInfo } from './redact.js';
-import { checkRawPath, decodeSegment } from './path.js';
+import { inexactError, sentExactly } from './number.js';
+import { readFileText, readStreamText } from './read-text.js';
+import { UsageError } from '../errors.js';
+import type { Method, RequestOptions } from '../api/http-types.js';
+import { redactUserInfo } from '../api/base-url.js';
+import { checkRawPath, decodeSegment } from '../api/path.js';
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -40,7 +40,7 @@ interface RawOptions {
   paginate?: boolean;
 }
 
-export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOptions): Promise<RequestOptions & { query: URLSearchParams }> {
+export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: string, opts: RawOptions): Promise<RequestOptions & { query: URLSearchParams }> {
   if (rawPath.trim() === '') throw new UsageError('<path> is empty: give a path under /api/v1 such as /crm/accounts');
   // The URL parser would drop a newline or tab without a word; refuse them instead.
   if (/[\u0000-\u001f\u007f]/.test(rawPath)) {
@@ -60,9 +60,9 @@ export async function buildApiRequest(ctx: Context, rawPath: string, opts: RawOp
   const path = (typed.startsWith('/') ? typed : `/${typed}`).replace(/^\/api\/v1(?=\/|$)/, '');
   checkRawPath(path, '<path>', rawPath);
   const query = new URLSearchParams(q < 0 ? '' : rawPath.slice(q + 1));
-  const fields = await Promise.all(opts.field.map((f) => parseField(ctx, f)));
+  const fields = await Promise.all(opts.field.map((f) => parseField(stdin, f)));
   let body: unknown;
-  if (opts.input !== undefined) body = await readInput(ctx, opts.input);
+  if (opts.input !== undefined) body = await readInput(stdin, opts.input);
   // As `gh api`: GET, or POST once fields or a body are given; --paginate reads lists.
   const method = parseMethod(opts.method) ?? ((opts.paginate || (fields.length === 0 && body === undefined) ? 'GET' : 'POST') as Method);
   if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate walks GET lists; it does not go with -X ${method}`);
@@ -85,13 +85,13 @@ interface Field {
   text: string;
 }
 
-async function parseField(ctx: Context, field: string): Promise<Field> {
+async function parseField(stdin: NodeJS.ReadableStream, field: string): Promise<Field> {
   const eq = field.indexOf('=');
   if (eq <= 0) throw new UsageError(`-F/--field must be key=value, got ${JSON.stringify(field)}`);
   const key = field.slice(0, eq);
   const raw = field.slice(eq + 1);
   if (raw.startsWith('@')) {
-    const text = await readText(ctx, raw.slice(1), `-F ${key}`);
+    const text = await readText(stdin, raw.slice(1), `-F ${key}`);
     return { key, value: text, text };
   }
   const literals: Record<string, unknown> = { true: true, false: false, null: null };
@@ -109,12 +109,12 @@ function jsonValue(f: Field): unknown {
 }
 
 /** A file's text, or stdin's with `-` (the one reader: whole, and UTF-8 or refused). */
-function readText(ctx: Context, file: string, flag: string): Promise<string> {
-  return file === '-' ? readStreamText(flag, ctx.io.stdin) : readFileText(flag, file);
+function readText(stdin: NodeJS.ReadableStream, file: string, flag: string): Promise<string> {
+  return file === '-' ? readStreamText(flag, stdin) : readFileText(flag, file);
 }
 
-async function readInput(ctx: Context, file: string): Promise<unknown> {
-  const text = await readText(ctx, file, '--input');
+async function readInput(stdin: NodeJS.ReadableStream, file: string): Promise<unknown> {
+  const text = await readText(stdin, file, '--input');
   try {
     return JSON.parse(text);
   } catch (err) {

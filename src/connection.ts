@@ -1,5 +1,6 @@
-// Opens the HTTP client a command uses: the one place that turns a profile into a base
-// URL and a credential, resolved once (ARCHITECTURE principle 7). --sandbox comes
+// The composition root: the one place that turns the run's profile (resolved once, in
+// the context) into a base URL, a credential and a transport, and opens the HTTP client
+// a command uses with them (ARCHITECTURE principle 7). src/api/ knows none of this. --sandbox comes
 // first and reads no base URL at all: the embedded sandbox with its own key (or a
 // credential bound to it). Otherwise the tenant's base URL (flag, environment,
 // profile), the profile's scheme word and timeout, and the credential: the
@@ -7,24 +8,25 @@
 // stored one, which is sent only to the origin it belongs to (D1/D2/D3).
 // Loaded only by commands that talk HTTP.
 
-import type { ApiOptions, Context } from '../context.js';
-import type { Credential } from '../auth/credential-types.js';
-import { AuthError, UsageError } from '../output/errors.js';
-import type { HttpClient } from './http-types.js';
-import { maxResponseBytes } from './response-cap.js';
+import type { ApiOptions, Context } from './context.js';
+import type { Exchange } from './api/http-attempt.js';
+import type { Credential, HttpClient } from './api/http-types.js';
+import { AuthError, UsageError } from './errors.js';
+import { maxResponseBytes } from './api/response-cap.js';
+import { VERSION } from './version.js';
 
 const DEFAULT_TIMEOUT_S = 30;
 
+/** What every request says it is. */
+export const USER_AGENT = `bo/${VERSION} node/${process.versions.node}`;
+
 export async function connect(ctx: Context, options: ApiOptions = {}): Promise<HttpClient> {
   const { globals, io } = ctx;
-  const [config, { baseUrlName, parseBaseUrl }, { createHttpClient }] = await Promise.all([
-    import('../config/config.js'),
-    import('../config/settings.js'),
-    import('./http.js'),
+  const [{ name: profile, settings }, { baseUrlName, parseBaseUrl }, { createHttpClient }] = await Promise.all([
+    ctx.profile(),
+    import('./config/settings.js'),
+    import('./api/http.js'),
   ]);
-  const cfg = config.loadConfig(io.env);
-  const profile = config.currentProfileName(globals, cfg);
-  const settings = config.profileSettings(cfg, profile);
   const wanted = (resolve: () => Promise<Credential>) =>
     options.credential !== undefined ? Promise.resolve(options.credential) : options.anonymous ? Promise.resolve(null) : resolve();
 
@@ -32,13 +34,13 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
   let closeSandbox: (() => Promise<void>) | undefined;
-  let transport: import('./http-attempt.js').Exchange | undefined;
+  let transport: Exchange | undefined;
 
   if (globals.sandbox) {
     // Wins over --base-url, BO_BASE_URL and every credential source: a user who asked
     // for the sandbox never reaches a tenant.
     // In this process, each request handed over as a call: no port, no socket (embedded.ts).
-    const [{ connectEmbeddedSandbox }, { directExchange }] = await Promise.all([import('../sandbox/embedded.js'), import('./http-attempt.js')]);
+    const [{ connectEmbeddedSandbox }, { directExchange }] = await Promise.all([import('./sandbox/embedded.js'), import('./api/http-attempt.js')]);
     const sandbox = await connectEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
     transport = directExchange(sandbox.answer);
@@ -46,7 +48,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     closeSandbox = sandbox.close;
     try {
       credential = await wanted(async () => {
-        const { resolveCredential } = await import('../auth/credentials.js');
+        const { resolveCredential } = await import('./auth/credentials.js');
         const sandboxKey: Credential = { kind: 'apiKey', key: sandbox.apiKey.key, secret: sandbox.apiKey.secret };
         const resolved = await resolveCredential(ctx, { sandboxKey: async () => sandboxKey });
         return resolved.credential ?? sandboxKey;
@@ -80,6 +82,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     env: globals.sandbox ? undefined : io.env, // proxies; the embedded sandbox is in this process
     transport,
     secrets: ctx.secrets,
+    userAgent: USER_AGENT,
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;
@@ -96,8 +99,8 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 /** The credential for a request to `baseUrl`: the environment's, or a stored one that belongs there. */
 async function credentialFor(ctx: Context, profile: string, baseUrl: string): Promise<Credential> {
   const [{ resolveCredential }, { originRefusal }] = await Promise.all([
-    import('../auth/credentials.js'),
-    import('../auth/origin.js'),
+    import('./auth/credentials.js'),
+    import('./auth/origin.js'),
   ]);
   const resolved = await resolveCredential(ctx).catch((err: unknown) => {
     // Reading, not storing: say what the user can do about it here.

@@ -3,8 +3,8 @@
 // D14, D16).
 
 import type { Command } from 'commander';
-import { UsageError } from '../output/errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from './paginate.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from '../api/paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {

@@ -66,48 +66,43 @@ export function neutraliseKeeping(text: string): string {
   return text.replace(SEQUENCE, '').replace(TEXT_UNSAFE, (ch) => (ch === '\r' ? ch : visible(ch)));
 }
 
-/**
- * JSON.stringify, with DEL, C1 controls and the bidirectional and invisible characters
- * written as `\uXXXX` escapes. They can only occur inside strings (keys or values), so
- * the result parses back to exactly the same value. A value marked plain (below) holds
- * none of them, and its text is not searched.
- */
-export function jsonText(value: unknown, space?: number): string {
-  const text = JSON.stringify(value, null, space);
-  if (text === undefined) return 'null';
-  if (isPlain(value)) return text;
+/** JSON text with DEL, C1 controls and the bidirectional and invisible characters written as `\uXXXX`. */
+function escapeJson(text: string): string {
   return text.replace(JSON_UNSAFE, (ch) => hex4(ch.charCodeAt(0)) + (ch.length > 1 ? hex4(ch.charCodeAt(1)) : ''));
 }
 
 /**
- * Objects and arrays parsed from JSON text without DEL, without a `\u` escape and
- * without the UTF-8 of any character JSON_UNSAFE matches (isPlainJsonText): nothing in
- * their strings (keys too) is JSON_UNSAFE, as their only controls are the ones JSON
- * writes as `\b \f \n \r \t`. The
- * HTTP client marks a response's value (response-errors.ts parseBody), a list its
- * pages and records; jsonText then skips the search, ~5 % of an export's CPU time
- * (measured on Node 20, 370 KB pages of 100 accounts).
+ * JSON.stringify, with DEL, C1 controls and the bidirectional and invisible characters
+ * written as `\uXXXX` escapes. They can only occur inside strings (keys or values), so
+ * the result parses back to exactly the same value.
  */
-const plainValues = new WeakSet<object>();
-
-export function markPlain(value: unknown): void {
-  if (typeof value === 'object' && value !== null) plainValues.add(value);
+export function jsonText(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, null, space);
+  return text === undefined ? 'null' : escapeJson(text);
 }
 
-export function isPlain(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && plainValues.has(value);
+/**
+ * JSON text (JSON.stringify's, any number of values) as the bytes to write, escaped as
+ * jsonText escapes. A list's writer hands its chunks here: the bytes are tested first
+ * (memchr-fast searches, where the regular expression walks every character), so a
+ * chunk with nothing to escape is encoded once and not searched again, ~5 % of an
+ * export's CPU time.
+ */
+export function jsonBytes(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return needsEscape(bytes) ? Buffer.from(escapeJson(text), 'utf8') : bytes;
 }
 
-/** Whether JSON text, as bytes, parses only to what isPlain() promises. */
-export function isPlainJsonText(raw: Buffer): boolean {
-  if (raw.indexOf(0x7f) !== -1 || raw.indexOf('\\u') !== -1) return false;
-  if (isAscii(raw)) return true;
-  // UTF-8: none of the bytes that begin a character JSON_UNSAFE matches. C1 controls are
-  // C2 80-9F (any C2 counts: NBSP, £ or © make a page not plain, only slower); U+061C
-  // D8 9C; U+200B-206F E2 80 and E2 81 (so do curly quotes); U+FEFF and U+FFF9-FFFB
-  // EF BB and EF BF; tags F3 A0. Accented letters, CJK and emoji pass.
-  for (const lead of UNSAFE_UTF8_LEADS) if (raw.indexOf(lead) !== -1) return false;
-  return true;
+/**
+ * Whether UTF-8 bytes may hold a character JSON_UNSAFE matches: DEL, or a byte sequence
+ * that begins one. C1 controls are C2 80-9F (any C2 counts: NBSP, £ or © only send a
+ * chunk the slow way); U+061C D8 9C; U+200B-206F E2 80 and E2 81 (so do curly quotes);
+ * U+FEFF and U+FFF9-FFFB EF BB and EF BF; tags F3 A0. Accented letters, CJK and emoji pass.
+ */
+function needsEscape(bytes: Buffer): boolean {
+  if (bytes.indexOf(0x7f) !== -1) return true;
+  if (isAscii(bytes)) return false;
+  return UNSAFE_UTF8_LEADS.some((lead) => bytes.indexOf(lead) !== -1);
 }
 
 const UNSAFE_UTF8_LEADS: readonly Buffer[] = [[0xc2], [0xd8, 0x9c], [0xe2, 0x80], [0xe2, 0x81], [0xef, 0xbb], [0xef, 0xbf], [0xf3, 0xa0]].map((bytes) => Buffer.from(bytes));

@@ -1,0 +1,92 @@
+// The layering of ARCHITECTURE principle 12, read from the source: every `import … from`,
+// `export … from`, `import '…'` and `import('…')` (types included) of every file in src/.
+// src/api/ imports only src/api/, the bottom modules (src/errors.ts, src/env.ts: they
+// import nothing of src/), src/files/ and Node; no file
+// imports itself back through others. The composition root (src/connection.ts) is where
+// config, credentials and the sandbox meet the HTTP core.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+/** Every layer may import these; they import nothing of src/. */
+const BOTTOM = ['src/errors.ts', 'src/env.ts'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(repo, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const SPECIFIER = /(?:^|[^\w.$])(?:import|export)\s+(?:type\s+)?(?:[\w*${}\s,]+?\s+from\s+)?['"]([^'"]+)['"]|(?:^|[^\w.$])import\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+/** What a file imports: repository paths of src/ files, or the bare name (node:…, commander). */
+export function importsOf(file: string, text = readFileSync(join(repo, file), 'utf8')): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return [...code.matchAll(SPECIFIER)].map((m) => {
+    const spec = (m[1] ?? m[2])!;
+    if (!spec.startsWith('.')) return spec;
+    return relative(repo, resolve(join(repo, dirname(file)), spec)).replace(/\.js$/, '.ts');
+  });
+}
+
+const files = sourceFiles('src');
+const graph = new Map(files.map((file) => [file, importsOf(file).filter((to) => to.startsWith('src/'))]));
+
+/** Cycles as paths a → … → a, each found once. */
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const to of graph.get(file) ?? []) {
+      if (state.get(to) === 'open') found.push([...stack.slice(stack.indexOf(to)), to]);
+      else if (!state.has(to)) visit(to);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe('the imports of src/', () => {
+  it('reads every kind of import', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "export { c } from './c.js';",
+      "import './d.js';",
+      "const e = await import('./e.js');",
+      "let f: import('./f.js').F;",
+      "import {\n  g,\n  h,\n} from 'node:fs';",
+      "// import { no } from './comment.js';",
+    ].join('\n');
+    expect(importsOf('src/api/x.ts', text)).toEqual(['src/api/a.ts', 'src/b.ts', 'src/api/c.ts', 'src/api/d.ts', 'src/api/e.ts', 'src/api/f.ts', 'node:fs']);
+  });
+
+  it('the bottom modules import nothing of src/', () => {
+    expect(BOTTOM.flatMap((file) => importsOf(file).filter((to) => to.startsWith('src/')))).toEqual([]);
+  });
+
+  it('src/api/ imports only src/api/, the bottom modules, src/files/ and Node', () => {
+    const upward = files
+      .filter((file) => file.startsWith('src/api/'))
+      .flatMap((file) => importsOf(file).map((to) => `${file} → ${to}`))
+      .filter((edge) => {
+        const to = edge.split(' → ')[1]!;
+        return !(to.startsWith('src/api/') || to.startsWith('src/files/') || BOTTOM.includes(to) || to.startsWith('node:'));
+      });
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles().map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+// The one streaming JSON writer (src/output/json-stream.ts) that lists, dry-run plans
+// and batch outcomes write through.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Context } from '../../src/context.js';
+import { InterruptedError } from '../../src/errors.js';
+import { jsonStream, type JsonMode } from '../../src/output/json-stream.js';
+
+function capture(signal = new AbortController().signal) {
+  const stdout = new PassThrough();
+  let text = '';
+  stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  const ctx = { io: { stdout }, signal } as unknown as Context;
+  return { ctx, stdout, text: () => text };
+}
+
+async function written(mode: JsonMode, values: unknown[]): Promise<string> {
+  const { ctx, text } = capture();
+  const out = jsonStream(ctx, mode);
+  for (const v of values) await out.write(v);
+  await out.end();
+  return text();
+}
+
+describe('jsonStream', () => {
+  it('writes one array with --json, `[]` for none, and one value a line with --jsonl', async () => {
+    expect(await written('json', [{ a: 1 }, 'x', null])).toBe('[\n{"a":1},\n"x",\nnull\n]\n');
+    expect(await written('json', [])).toBe('[]\n');
+    expect(await written('jsonl', [{ a: 1 }, 2])).toBe('{"a":1}\n2\n');
+    expect(await written('jsonl', [])).toBe('');
+    expect(JSON.parse(await written('json', [{ a: [1, 2] }, { b: 'é' }]))).toEqual([{ a: [1, 2] }, { b: 'é' }]);
+  });
+
+  it('escapes what jsonText escapes, in values pushed a page at a time', async () => {
+    const { ctx, text } = capture();
+    const out = jsonStream(ctx, 'jsonl');
+    expect(out.push({ name: 'evil\u202eexe', ok: 'Müller' })).toBe(false);
+    out.push('\u009b31m');
+    expect(out.count).toBe(2);
+    await out.end();
+    expect(text()).toBe('{"name":"evil\\u202eexe","ok":"Müller"}\n"\\u009b31m"\n');
+  });
+
+  it('stops at Ctrl-C, unless it writes after an abort (a batch reporting its interrupted records)', async () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(() => jsonStream(capture(stopped.signal).ctx, 'jsonl').push(1)).toThrow(InterruptedError);
+    const { ctx, text } = capture(stopped.signal);
+    const out = jsonStream(ctx, 'json', { afterAbort: true });
+    await out.write({ uid: 'a', error: 'interrupted' });
+    await out.end();
+    expect(JSON.parse(text())).toEqual([{ uid: 'a', error: 'interrupted' }]);
+  });
+});
