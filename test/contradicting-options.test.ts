@@ -5,13 +5,11 @@ import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
-import { tempConfig } from './helpers/config-dir.js';
+import { testEnv } from './helpers/test-env.js';
 import { reply, useFaultServer } from './helpers/fault-server.js';
 import { runBo } from './helpers/run-bo.js';
 
 const fault = useFaultServer(reply.json(200, { Uid: 'x1' }));
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: fault().url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
 
 interface Pair {
   /** A runnable command line up to the flags: the verb's words, its arguments, its required options. */
@@ -53,7 +51,7 @@ describe('contradicting options', () => {
       for (const positive of spellings(yes)) {
         for (const order of [[...positive, no.long!], [no.long!, ...positive], [...positive, '--dry-run', no.long!, ...positive]]) {
           const argv = [...words, ...order, '--yes'];
-          const r = await runBo(argv, { env: env() });
+          const r = await runBo(argv, { env: testEnv(fault()) });
           expect(r.code, argv.join(' ')).toBe(2);
           expect(r.stderr, argv.join(' ')).toBe(`error: ${yes.long} and ${no.long} contradict each other\n`);
           expect(r.stdout).toBe('');
@@ -64,22 +62,22 @@ describe('contradicting options', () => {
   });
 
   it('one of the pair, repeated, is sent; --no-primary sends IsPrimary false', async () => {
-    const r = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--no-primary', '--no-primary'], { env: env() });
+    const r = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--no-primary', '--no-primary'], { env: testEnv(fault()) });
     expect(r.code, r.stderr).toBe(0);
     expect(fault().requests.map((q) => q.body)).toEqual(['{"IsPrimary":false}']);
   });
 
   it('the --json error object on stderr says so too', async () => {
-    const r = await runBo(['--json', 'memberships', 'update', 'acc_1', 'pa_1', '--primary', '--no-primary'], { env: env() });
+    const r = await runBo(['--json', 'memberships', 'update', 'acc_1', 'pa_1', '--primary', '--no-primary'], { env: testEnv(fault()) });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!)).toEqual({ error: { status: null, code: 'usage', message: '--primary and --no-primary contradict each other' } });
   });
 
   it('the global --no-input and bo api --input are no pair; a value after --x that looks like --no-x is a value', async () => {
-    const api = await runBo(['api', '-X', 'POST', '/email/lists', '--input', '-', '--no-input'], { env: env(), stdin: '{"Name":"x"}' });
+    const api = await runBo(['api', '-X', 'POST', '/email/lists', '--input', '-', '--no-input'], { env: testEnv(fault()), stdin: '{"Name":"x"}' });
     expect(api.code, api.stderr).toBe(0);
     expect(fault().requests.map((q) => q.body)).toEqual(['{"Name":"x"}']);
-    const role = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--role', '--no-primary', '--primary'], { env: env() });
+    const role = await runBo(['memberships', 'update', 'acc_1', 'pa_1', '--role', '--no-primary', '--primary'], { env: testEnv(fault()) });
     expect(role.stderr).toBe('error: --role must be a whole number from 0 to 2147483647, not "--no-primary"\n');
   });
 });

@@ -2,6 +2,7 @@
 // sees them through `bo accounts list` (the pattern every list command follows).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from './helpers/config-dir.js';
+import { testEnv } from './helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 import { runBo } from './helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.js';
@@ -19,14 +20,12 @@ afterAll(async () => {
 afterEach(() => void fault.requests.splice(0));
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXNlY3JldC12YWx1ZQ';
-const sandboxEnv = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-const faultEnv = () => ({ ...tempConfig().env, BO_BASE_URL: fault.url, BO_TOKEN: TOKEN });
 const page = (items: unknown[]) => reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items });
 
 describe('global options', () => {
   it('--verbose (and BO_DEBUG=1) traces requests on stderr with every secret redacted', async () => {
     for (const [args, extra] of [[['--verbose'], {}], [[], { BO_DEBUG: '1' }]] as const) {
-      const env = { ...sandboxEnv(), ...extra };
+      const env = { ...testEnv(sb), ...extra };
       const r = await runBo([...args, 'accounts', 'list', '--limit', '1'], { env });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/crm\/accounts\?fields=Name%2CAccountStage%2CAccountStageLabel%2CCurrency%2CCreated&limit=1&offset=0$/m);
@@ -36,7 +35,7 @@ describe('global options', () => {
       expect(r.stderr).not.toContain(sb.fixtures.apiKey.key);
       expect(r.stdout.split('\n')).toHaveLength(2);
     }
-    const bearer = await runBo(['--verbose', 'accounts', 'list'], { env: faultEnv() });
+    const bearer = await runBo(['--verbose', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(bearer.stderr).toContain('authorization: bearer [redacted]');
     expect(bearer.stderr).not.toContain(TOKEN.split('.')[2]);
   });
@@ -47,7 +46,7 @@ describe('global options', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('acc_1\tOne\t\t\t\n');
     expect(fault.requests[0]!.headers.authorization).toBe(`bearer ${TOKEN}`);
-    const plain = await runBo(['--base-url', 'http://acme.example.com', 'accounts', 'list'], { env: faultEnv() });
+    const plain = await runBo(['--base-url', 'http://acme.example.com', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(plain.code).toBe(2);
     expect(plain.stderr.split('\n')[0]).toMatch(/^error: .*https/);
     expect(plain.stderr).toContain('--base-url');
@@ -55,11 +54,11 @@ describe('global options', () => {
 
   it('--timeout (and BO_TIMEOUT) bounds a request that hangs: exit 1', async () => {
     fault.script(reply.hang());
-    const r = await runBo(['--timeout', '0.3', '--max-retries', '0', 'accounts', 'list'], { env: faultEnv() });
+    const r = await runBo(['--timeout', '0.3', '--max-retries', '0', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toMatch(/timed out after 0\.3 s \(--timeout\)/);
     fault.script(reply.hang());
-    const viaEnv = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: { ...faultEnv(), BO_TIMEOUT: '0.3' } });
+    const viaEnv = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: { ...testEnv(fault, { BO_TOKEN: TOKEN }), BO_TIMEOUT: '0.3' } });
     expect(viaEnv.code).toBe(1);
     expect(viaEnv.stderr).toMatch(/timed out after 0\.3 s/);
   });
@@ -68,7 +67,7 @@ describe('global options', () => {
     fault.script(reply.json(503, { error: 'x' }), reply.json(503, { error: 'x' }), reply.json(503, { error: 'x' }));
     const sleeps: number[] = [];
     const clock = { now: () => new Date(), sleep: async (ms: number) => void sleeps.push(ms) };
-    const r = await runBo(['--max-retries', '2', 'accounts', 'list'], { env: faultEnv(), clock });
+    const r = await runBo(['--max-retries', '2', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }), clock });
     expect(r.code).toBe(1);
     expect(fault.requests).toHaveLength(3);
     expect(sleeps).toHaveLength(2);
@@ -79,7 +78,7 @@ describe('global options', () => {
     fault.script(reply.rateLimited('7'), reply.rateLimited('7'));
     const sleeps: number[] = [];
     const clock = { now: () => new Date(), sleep: async (ms: number) => void sleeps.push(ms) };
-    const r = await runBo(['--max-retries', '1', 'accounts', 'list'], { env: faultEnv(), clock });
+    const r = await runBo(['--max-retries', '1', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }), clock });
     expect(r.code).toBe(5);
     expect(sleeps).toEqual([7000]);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: .*7 s/);
@@ -87,7 +86,7 @@ describe('global options', () => {
 
   it('an HTML error page is a one-line message with its title, never the page', async () => {
     fault.script(reply.html(500, 'Internal Server Error'), reply.html(502, 'Bad Gateway'));
-    const r = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: faultEnv() });
+    const r = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: 500 .*Internal Server Error/);
     expect(r.stderr).not.toContain('<');
@@ -96,7 +95,7 @@ describe('global options', () => {
 
   it('a malformed JSON answer is exit 1 "unexpected answer", never a stack trace', async () => {
     fault.script(reply.malformed(200));
-    const r = await runBo(['accounts', 'list'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: unexpected answer/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -106,7 +105,7 @@ describe('global options', () => {
     const other = await startFaultServer();
     try {
       fault.script(reply.redirect(302, `${other.url}/api/v1/crm/accounts`));
-      const r = await runBo(['accounts', 'list'], { env: faultEnv() });
+      const r = await runBo(['accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(other.url);
       expect(other.requests).toHaveLength(0);
@@ -117,7 +116,7 @@ describe('global options', () => {
 
   it('--json adds a JSON error object on stderr; stdout stays empty', async () => {
     fault.script(reply.json(404, { error: 'not_found', error_description: 'No such list' }));
-    const r = await runBo(['--json', 'accounts', 'list'], { env: faultEnv() });
+    const r = await runBo(['--json', 'accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     const [line1, line2] = r.stderr.trimEnd().split('\n');
@@ -127,7 +126,7 @@ describe('global options', () => {
 
   it('a 403 is exit 4', async () => {
     fault.script(reply.json(403, { error: 'forbidden', error_description: 'Not for this key' }));
-    const r = await runBo(['accounts', 'list'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(fault, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: 403 .*Not for this key/);
   });

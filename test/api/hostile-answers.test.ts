@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
@@ -19,7 +20,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const TOKEN = 'tok-hostile-5d1c';
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN });
 const jsMessage = /is not a function|is not iterable|is not async iterable|Cannot read prop|undefined|Maximum call stack|    at /;
 
 describe('accounts get: an answer of the wrong shape is "unexpected answer" (exit 1), not "not found"', () => {
@@ -30,7 +30,7 @@ describe('accounts get: an answer of the wrong shape is "unexpected answer" (exi
     ['items a string', { items: 'acc_1' }],
   ])('%s', async (_name, body) => {
     server.script(reply.json(200, body));
-    const r = await runBo(['accounts', 'get', 'acc_1'], { env: env() });
+    const r = await runBo(['accounts', 'get', 'acc_1'], { env: testEnv(server, { BO_TOKEN: TOKEN }) });
     expect(r.stderr.split('\n')[0]).toBe('error: unexpected answer from the server (200): not a list (no "items" array)');
     expect(r.stderr).not.toMatch(jsMessage);
     expect(r.code).toBe(1);
@@ -39,7 +39,7 @@ describe('accounts get: an answer of the wrong shape is "unexpected answer" (exi
 
   it('still exits 3 when the list holds no such Uid, even with junk entries', async () => {
     server.script(reply.json(200, { items: [null, 3, { Uid: 'acc_other' }] }));
-    const r = await runBo(['accounts', 'get', 'acc_1'], { env: env() });
+    const r = await runBo(['accounts', 'get', 'acc_1'], { env: testEnv(server, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('error: no account with Uid acc_1');
   });
@@ -48,7 +48,7 @@ describe('accounts get: an answer of the wrong shape is "unexpected answer" (exi
 describe('deeply nested JSON', () => {
   it('100,000 levels: exit 1 "unexpected answer", no stack overflow', async () => {
     server.script(reply.deep(100_000));
-    const r = await runBo(['accounts', 'list'], { env: env() });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(server, { BO_TOKEN: TOKEN }) });
     expect(r.stderr.split('\n')[0]).toBe('error: unexpected answer from the server (200 OK): JSON nested more than 512 levels deep');
     expect(r.stderr).not.toMatch(jsMessage);
     expect(r.code).toBe(1);
@@ -56,7 +56,7 @@ describe('deeply nested JSON', () => {
 
   it('the same through bo api and --verbose', async () => {
     server.script(reply.deep(100_000));
-    const r = await runBo(['--verbose', 'api', '/crm/accounts'], { env: env() });
+    const r = await runBo(['--verbose', 'api', '/crm/accounts'], { env: testEnv(server, { BO_TOKEN: TOKEN }) });
     expect(r.stderr).toMatch(/^error: unexpected answer from the server \(200 OK\): JSON nested more than 512 levels deep$/m);
     expect(r.stderr).not.toMatch(/Maximum call stack/);
     expect(r.code).toBe(1);
@@ -64,7 +64,7 @@ describe('deeply nested JSON', () => {
 
   it('ordinary nesting is read as before', async () => {
     server.script(reply.json(200, { a: { b: { c: [[[[{ d: 1 }]]]] } } }));
-    const r = await runBo(['api', '/x'], { env: env() });
+    const r = await runBo(['api', '/x'], { env: testEnv(server, { BO_TOKEN: TOKEN }) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ a: { b: { c: [[[[{ d: 1 }]]]] } } });
   });
@@ -124,7 +124,7 @@ describe('certificates', () => {
     const tls = await tlsServer();
     try {
       const r = await runBin(['accounts', 'list'], {
-        env: { ...tempConfig().env, BO_BASE_URL: tls.url, BO_TOKEN: TOKEN, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+        env: testEnv(tls, { BO_TOKEN: TOKEN, NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
       });
       expect(r.stderr).toMatch(/^error: could not connect to https:\/\/127\.0\.0\.1:\d+: the TLS certificate is self-signed$/m);
       expect(r.code).toBe(1);

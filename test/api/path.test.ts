@@ -9,8 +9,9 @@ import { buildUrl } from '../../src/api/http.js';
 import { apiPath, decodeSegment, pathSegment } from '../../src/api/path.js';
 import { checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 
-const RUNS = Number(process.env.BO_FUZZ_RUNS ?? 1000);
+const RUNS = fuzzRuns(1000);
 
 /** Strings made of the characters that can change a path, or of any code point. */
 const variable = fc.oneof(

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
@@ -199,7 +200,7 @@ describe('an https:// proxy', () => {
   it('whose certificate is not trusted: exit 1 naming the proxy, nothing sent through it', async () => {
     const server = await tls();
     const p = await proxy({ tls: true });
-    const r = await runBo(['accounts', 'list'], { env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url } });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(server, { BO_TOKEN: TOKEN, HTTPS_PROXY: p.url }) });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe(`error: could not connect to the proxy ${p.url} (HTTPS_PROXY): the TLS certificate is self-signed`);
     expect(p.connects).toEqual([]);
@@ -211,7 +212,7 @@ describe('https through a proxy, in-process', () => {
   it('still checks the server certificate inside the tunnel: exit 1, the server got no request', async () => {
     const server = await tls();
     const p = await proxy();
-    const r = await runBo(['accounts', 'list'], { env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url } });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(server, { BO_TOKEN: TOKEN, HTTPS_PROXY: p.url }) });
     expect(r.stderr).toMatch(new RegExp(`^error: could not connect to https://127\\.0\\.0\\.1:${server.port}: the TLS certificate is self-signed$`, 'm'));
     expect(r.code).toBe(1);
     expect(p.connects).toHaveLength(1);
@@ -254,7 +255,7 @@ describe('https through a proxy, in-process', () => {
     const server = await tls();
     const p = await proxy({ refuse: 403 });
     const r = await runBo(['--max-retries', '3', '--json', 'accounts', 'list'], {
-      env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: p.url },
+      env: testEnv(server, { BO_TOKEN: TOKEN, HTTPS_PROXY: p.url }),
     });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe(`error: the proxy ${p.url} (HTTPS_PROXY) refused the tunnel to 127.0.0.1:${server.port}: 403 Forbidden`);
@@ -265,7 +266,7 @@ describe('https through a proxy, in-process', () => {
   it('a proxy variable that is not an http(s) proxy: exit 2 naming the variable, nothing sent, no password shown', async () => {
     const server = await tls();
     const r = await runBo(['accounts', 'list'], {
-      env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, HTTPS_PROXY: 'socks5://carol:pw-9z8y@127.0.0.1:1080' },
+      env: testEnv(server, { BO_TOKEN: TOKEN, HTTPS_PROXY: 'socks5://carol:pw-9z8y@127.0.0.1:1080' }),
     });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('error: HTTPS_PROXY: socks5://127.0.0.1:1080 is not supported; bo uses http:// and https:// proxies');
@@ -278,7 +279,7 @@ describe('https through a proxy, in-process', () => {
     const lower = await proxy();
     const upper = await proxy();
     const r = await runBo(['accounts', 'list'], {
-      env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: TOKEN, https_proxy: lower.url, HTTPS_PROXY: upper.url },
+      env: testEnv(server, { BO_TOKEN: TOKEN, https_proxy: lower.url, HTTPS_PROXY: upper.url }),
     });
     expect(r.code).toBe(1); // the test certificate is not trusted in-process
     expect(lower.connects).toHaveLength(1);
@@ -295,11 +296,10 @@ describe('http:// base URLs (loopback) and HTTP_PROXY', () => {
     await sb.close();
   });
   const sbPort = () => new URL(sb.url).port;
-  const keyEnv = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 
   it('goes through HTTP_PROXY, tunnelled with CONNECT as well', async () => {
     const p = await proxy();
-    const r = await runBo(['--json', 'accounts', 'list', '--limit', '2'], { env: { ...keyEnv(), HTTP_PROXY: p.url } });
+    const r = await runBo(['--json', 'accounts', 'list', '--limit', '2'], { env: { ...testEnv(sb), HTTP_PROXY: p.url } });
     expect(r.stderr).not.toContain('error');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(2);
@@ -311,11 +311,11 @@ describe('http:// base URLs (loopback) and HTTP_PROXY', () => {
     const lower = await proxy();
     const upper = await proxy();
     const secure = await proxy();
-    const r1 = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...keyEnv(), http_proxy: lower.url, HTTP_PROXY: upper.url } });
+    const r1 = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...testEnv(sb), http_proxy: lower.url, HTTP_PROXY: upper.url } });
     expect(r1.code).toBe(0);
     expect(lower.connects).toHaveLength(1);
     expect(upper.connects).toEqual([]);
-    const r2 = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...keyEnv(), HTTPS_PROXY: secure.url } });
+    const r2 = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...testEnv(sb), HTTPS_PROXY: secure.url } });
     expect(r2.code).toBe(0);
     expect(secure.connects).toEqual([]);
   });
@@ -333,7 +333,7 @@ describe('http:// base URLs (loopback) and HTTP_PROXY', () => {
   ])('NO_PROXY %s', async (_name, noProxy, proxied) => {
     const p = await proxy();
     const extra = Object.fromEntries(Object.entries(noProxy).map(([k, v]) => [k, v.replace('PORT', sbPort())]));
-    const r = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...keyEnv(), HTTP_PROXY: p.url, ...extra } });
+    const r = await runBo(['accounts', 'list', '--limit', '1'], { env: { ...testEnv(sb), HTTP_PROXY: p.url, ...extra } });
     expect(r.stderr).not.toContain('error');
     expect(r.code).toBe(0);
     expect(p.connects).toHaveLength(proxied ? 1 : 0);
@@ -419,7 +419,8 @@ describe('the core keeps its behaviour through the tunnel', () => {
     const err = await rejectionOf(client.request({ method: 'GET', path: '/crm/accounts' }));
     expect(err.code).toBe('timeout');
     client.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The close reaches the proxy's socket a moment later: wait for it (bounded), then check.
+    for (const until = Date.now() + 10_000; closed === 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(held).toHaveLength(1);
     expect(closed).toBe(1);
     for (const s of held) s.destroy();

@@ -2,6 +2,7 @@
 // it, both checked before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 
@@ -41,7 +42,7 @@ describe('max-response-mb', () => {
 
   it('a bad BO_MAX_RESPONSE_MB is exit 2 and nothing is sent', async () => {
     const before = server.requests.length;
-    const r = await runBo(['api', '/crm/accounts'], { env: { ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: 't', BO_MAX_RESPONSE_MB: 'big' } });
+    const r = await runBo(['api', '/crm/accounts'], { env: testEnv(server, { BO_TOKEN: 't', BO_MAX_RESPONSE_MB: 'big' }) });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('error: BO_MAX_RESPONSE_MB must be a whole number of megabytes from 1 to 4096, got "big"');
     expect(server.requests.length).toBe(before);

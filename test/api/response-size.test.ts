@@ -3,9 +3,9 @@
 // gzip bomb are cut off at the response cap with exit 1 and a clear message, and the
 // process never holds more than 150 MB. Needs dist/ (npm test builds it first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { gzipBomb, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { runBinMeasured } from '../helpers/run-bin-measured.js';
+import { runBin } from '../helpers/run-bin.js';
 
 let server: FaultServer;
 let bomb: Buffer;
@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const env = (extra: Record<string, string> = {}) => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_TOKEN: 'tok-size-test', ...extra });
 const tooLarge = (mb: number) =>
   new RegExp(`^error: GET http://127\\.0\\.0\\.1:\\d+/api/v1/crm/accounts: the answer is larger than ${mb} MB, more than bo accepts for one response\\n`);
 
@@ -27,7 +26,7 @@ describe('the response cap (32 MB by default)', () => {
     ['a gzip bomb (512 MB decompressed)', () => reply.gzipBomb(bomb)],
   ])('%s: exit 1, a clear message, peak memory under 150 MB', async (_name, step) => {
     server.script(step());
-    const r = await runBinMeasured(['accounts', 'list'], env());
+    const r = await runBin(['accounts', 'list'], { env: testEnv(server, { BO_TOKEN: 'tok-size-test' }), measure: true });
     expect(r.stderr).toMatch(tooLarge(32));
     expect(r.stderr).toContain('BO_MAX_RESPONSE_MB');
     expect(r.stderr).not.toMatch(/RangeError|heap|    at /);
@@ -38,14 +37,14 @@ describe('the response cap (32 MB by default)', () => {
 
   it('BO_MAX_RESPONSE_MB lowers the cap', async () => {
     server.script(reply.big(6 * 1024 * 1024, false));
-    const r = await runBinMeasured(['accounts', 'list'], env({ BO_MAX_RESPONSE_MB: '5' }));
+    const r = await runBin(['accounts', 'list'], { env: testEnv(server, { BO_TOKEN: 'tok-size-test', BO_MAX_RESPONSE_MB: '5' }), measure: true });
     expect(r.stderr).toMatch(tooLarge(5));
     expect(r.code).toBe(1);
   });
 
   it('a body under the cap is read in full', async () => {
     server.script(reply.big(6 * 1024 * 1024, false));
-    const r = await runBinMeasured(['api', '/crm/accounts'], env({ BO_MAX_RESPONSE_MB: '7' }));
+    const r = await runBin(['api', '/crm/accounts'], { env: testEnv(server, { BO_TOKEN: 'tok-size-test', BO_MAX_RESPONSE_MB: '7' }), measure: true });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).items.at(-1)).toEqual({ Uid: 'acc_last' });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DbusError, decode, encodeCall, messageLength, type DbusValue } from '../../src/auth/stores/dbus-wire.js';
-import { fuzzRuns } from '../hardening/fuzz-runs.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 
 /** A complete type the writer supports, with an arbitrary of its values. */
 interface Typed {

@@ -88,7 +88,8 @@ describe('keychain store (Secret Service)', () => {
       const err = await store.set(uniqueProfile('kc-silent'), apiKey).catch((e: unknown) => e);
       const elapsed = Date.now() - started;
       expect(elapsed).toBeGreaterThanOrEqual(950);
-      expect(elapsed).toBeLessThan(4000);
+      // Under the 10 s default: the limit set is the one used (the message says so too).
+      expect(elapsed).toBeLessThan(9_000);
       expect(err).toBeInstanceOf(KeychainUnavailableError);
       expect((err as Error).message).toContain('no answer within 1 s; BO_KEYCHAIN_TIMEOUT sets the limit');
     });

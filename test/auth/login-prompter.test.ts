@@ -2,23 +2,10 @@
 // input stream, prompts are drawn on stderr, and both an aborted run (ctx.signal, as
 // Ctrl-C outside a prompt does) and a prompt closed with Ctrl-C become InterruptedError.
 
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createPrompter } from '../../src/auth/prompter.js';
-import type { Io } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
-
-function terminal() {
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean; setRawMode?: (on: boolean) => void };
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const io: Io = { stdin, stdout, stderr, stdinIsTTY: true, stdoutIsTTY: true, stderrIsTTY: true, env: {} };
-  return { io, stdin, stdout: () => out, stderr: () => err };
-}
+import { terminal } from '../helpers/terminal.js';
 
 describe('terminal prompter', () => {
   it('reads an answer from stdin and draws the prompt on stderr, never stdout', async () => {

@@ -9,16 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { buildUrl } from '../../src/api/http.js';
 import { buildApiRequest } from '../../src/input/raw-request.js';
 import { UsageError } from '../../src/errors.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 
-const RUNS = Number(process.env.BO_FUZZ_RUNS ?? 1000);
+const RUNS = fuzzRuns(1000);
 
 const server = useFaultServer(reply.json(200, { ok: true }));
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server().url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
 const pathOf = (url: string) => url.split('?')[0]!;
 
 /** A path as the server reads it: each segment's bytes, %XX escapes decoded, the rest as UTF-8. */
@@ -73,31 +73,31 @@ describe('bo api paths', () => {
     [['api', '/'], /^error: <path> names no endpoint/],
   ];
   it.each(refused)('bo %j: exit 2, nothing sent', async (args, message) => {
-    const r = await runBin(args, { env: env(), timeoutMs: 60_000 });
+    const r = await runBin(args, { env: testEnv(server()), timeoutMs: 60_000 });
     expect(r.stderr.split('\n')[0]).toMatch(message);
     expect(r.code).toBe(2);
     expect(server().requests).toEqual([]);
   });
 
   it('sends a path that keeps its shape exactly as typed', async () => {
-    const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/d%20 1~é'], { env: env() });
+    const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/d%20 1~é'], { env: testEnv(server()) });
     expect(r.code).toBe(0);
     expect(server().requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /api/v1/email/campaigns/drips/d%20%201~%C3%A9']);
   });
 
   it('matches the endpoints sent without credentials on the path as the server reads it', async () => {
-    const r = await runBo(['api', '-X', 'POST', '/crm/people/request%4DagicLink', '-F', 'Email=a@example.com'], { env: env() });
+    const r = await runBo(['api', '-X', 'POST', '/crm/people/request%4DagicLink', '-F', 'Email=a@example.com'], { env: testEnv(server()) });
     expect(r.code).toBe(0);
     const [sent] = server().requests;
     expect(pathOf(sent!.url)).toBe('/api/v1/crm/people/request%4DagicLink');
     expect(sent!.headers.authorization).toBeUndefined();
-    const sub = await runBo(['api', '/public/email/lists/l%31/subscription%73', '--input', '-'], { env: env(), stdin: '{"Person":{"Email":"a@example.com"}}' });
+    const sub = await runBo(['api', '/public/email/lists/l%31/subscription%73', '--input', '-'], { env: testEnv(server()), stdin: '{"Person":{"Email":"a@example.com"}}' });
     expect(sub.code).toBe(0);
     expect(server().requests[1]!.headers.authorization).toBeUndefined();
   });
 
   it('property: a generated path is refused (exit 2, nothing sent) or sent to exactly that path', async () => {
-    const e = env();
+    const e = testEnv(server());
     await fc.assert(
       fc.asyncProperty(typedPath, async (typed) => {
         server().requests.length = 0;

@@ -3,6 +3,7 @@
 // never asks. Against the sandbox, whose activity log shows what was received.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { scriptedPrompter } from '../helpers/scripted-prompter.js';
@@ -85,7 +86,7 @@ describe('bo api on a protected profile', () => {
   });
 
   it('an unprotected profile does not ask', async () => {
-    const env = { ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret };
+    const env = testEnv(sb);
     const r = await runBo(['api', '-X', 'POST', '/email/lists', '-F', 'Name=Unprotected'], { env, prompter: scriptedPrompter([]), stdinIsTTY: true });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ Name: 'Unprotected' });

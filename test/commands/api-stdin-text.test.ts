@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { cutBytes } from '../helpers/cut-bytes.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
@@ -18,8 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k', BO_API_SECRET: 's' });
-
 /** `bytes` in pieces of `size` bytes: with an odd size every piece ends inside a character. */
 const pieces = (bytes: Buffer, size: number) => cutBytes(bytes, Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => i * size));
 
@@ -29,18 +27,18 @@ describe('bo api reads stdin and files as whole UTF-8 text', () => {
   it('--input -: a character cut across reads arrives whole', async () => {
     const before = server.requests.length;
     const stdin = pieces(Buffer.from(JSON.stringify({ Name: 'x', Description: text })), 101);
-    const r = await runBin(['api', '/email/lists', '--input', '-'], { env: env(), stdin, timeoutMs: 60_000 });
+    const r = await runBin(['api', '/email/lists', '--input', '-'], { env: testEnv(server), stdin, timeoutMs: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const sent = server.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]!.body)).toEqual({ Name: 'x', Description: text });
-  }, 90_000);
+  });
 
   it('-F key=@-: a character cut across reads arrives whole', async () => {
     const before = server.requests.length;
     const r = await runBin(['api', '/email/lists', '-F', 'Name=x', '-F', 'Description=@-'], {
-      env: env(),
+      env: testEnv(server),
       stdin: pieces(Buffer.from(text), 77),
       timeoutMs: 60_000,
     });
@@ -49,7 +47,7 @@ describe('bo api reads stdin and files as whole UTF-8 text', () => {
     const sent = server.requests.slice(before);
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]!.body).Description).toBe(text);
-  }, 90_000);
+  });
 
   it('refuses stdin that is not UTF-8 naming the flag, exit 2, nothing sent', async () => {
     const before = server.requests.length;
@@ -58,12 +56,12 @@ describe('bo api reads stdin and files as whole UTF-8 text', () => {
       [['api', '/email/lists', '-F', 'Name=x', '-F', 'Description=@-'], '-F Description'],
     ];
     for (const [args, flag] of cases) {
-      const r = await runBin(args, { env: env(), stdin: Buffer.from('{"Name":"caf\xe9"}', 'latin1') });
+      const r = await runBin(args, { env: testEnv(server), stdin: Buffer.from('{"Name":"caf\xe9"}', 'latin1') });
       expect(r.stderr, flag).toMatch(new RegExp(`^error: ${flag}: stdin is not valid UTF-8\\n`));
       expect(r.code, flag).toBe(2);
     }
     expect(server.requests.length).toBe(before);
-  }, 60_000);
+  });
 
   it('refuses a file that is not UTF-8 (--input file, -F key=@file) naming the flag, exit 2, nothing sent', async () => {
     const before = server.requests.length;
@@ -74,10 +72,10 @@ describe('bo api reads stdin and files as whole UTF-8 text', () => {
       [['api', '/email/lists', '--input', file], '--input'],
       [['api', '/email/lists', '-F', 'Name=x', '-F', `Description=@${file}`], '-F Description'],
     ] as Array<[string[], string]>) {
-      const r = await runBin(args, { env: env() });
+      const r = await runBin(args, { env: testEnv(server) });
       expect(r.stderr, flag).toContain(`error: ${flag}: ${JSON.stringify(file)} is not valid UTF-8\n`);
       expect(r.code, flag).toBe(2);
     }
     expect(server.requests.length).toBe(before);
-  }, 60_000);
+  });
 });

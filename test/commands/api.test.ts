@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -9,17 +9,15 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-
 describe('bo api', () => {
   it('sends a GET with -F fields as the query and prints the JSON body', async () => {
-    const r = await runBo(['api', '-X', 'GET', '/crm/accounts', '-F', 'limit=2', '-F', 'q=acme'], { env: env() });
+    const r = await runBo(['api', '-X', 'GET', '/crm/accounts', '-F', 'limit=2', '-F', 'q=acme'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual((await sb.api('GET', '/crm/accounts?limit=2&q=acme')).body);
   });
 
   it('POSTs -F fields as a typed JSON body, and the sandbox stores it', async () => {
-    const r = await runBo(['api', '/email/lists', '-F', 'Name=Field notes', '-F', 'RequiresDoubleOptIn=true'], { env: env() });
+    const r = await runBo(['api', '/email/lists', '-F', 'Name=Field notes', '-F', 'RequiresDoubleOptIn=true'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const created = JSON.parse(r.stdout);
     expect(created).toMatchObject({ Name: 'Field notes', RequiresDoubleOptIn: true });
@@ -27,27 +25,27 @@ describe('bo api', () => {
   });
 
   it('reads a JSON body from stdin with --input -', async () => {
-    const r = await runBo(['api', '/email/lists', '--input', '-'], { env: env(), stdin: '{"Name":"From stdin"}' });
+    const r = await runBo(['api', '/email/lists', '--input', '-'], { env: testEnv(sb), stdin: '{"Name":"From stdin"}' });
     expect(r.code).toBe(0);
     expect(await sb.record('EmailList', JSON.parse(r.stdout).Uid)).toMatchObject({ Name: 'From stdin' });
   });
 
   it('walks every page with --paginate into one JSON array, or lines with --jsonl', async () => {
     const total = (await sb.api('GET', '/crm/accounts?limit=1')).body.metadata.total as number;
-    const r = await runBo(['--verbose', 'api', '/crm/accounts', '--paginate', '-F', 'limit=25'], { env: env() });
+    const r = await runBo(['--verbose', 'api', '/crm/accounts', '--paginate', '-F', 'limit=25'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const items = JSON.parse(r.stdout) as Array<{ Uid: string }>;
     expect(items).toHaveLength(total);
     expect(new Set(items.map((i) => i.Uid)).size).toBe(total);
     // Pages of the size asked for: ceil(total / 25) GETs.
     expect(r.stderr.match(/^> GET .*\/crm\/accounts\?.*limit=25/gm)).toHaveLength(Math.ceil(total / 25));
-    const lines = await runBo(['--jsonl', 'api', '/crm/accounts', '--paginate'], { env: env() });
+    const lines = await runBo(['--jsonl', 'api', '/crm/accounts', '--paginate'], { env: testEnv(sb) });
     expect(lines.stdout.trimEnd().split('\n')).toHaveLength(total);
   });
 
   it('sends no credential with --no-auth (D4), and the sandbox refuses one sent anyway', async () => {
     const person = await sb.record('Person', sb.fixtures.people[0]!);
-    const ok = await runBo(['api', '/crm/people/requestMagicLink', '-F', `Email=${person.Email}`, '--no-auth'], { env: env() });
+    const ok = await runBo(['api', '/crm/people/requestMagicLink', '-F', `Email=${person.Email}`, '--no-auth'], { env: testEnv(sb) });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({});
     const refused = await sb.api('POST', '/crm/people/requestMagicLink', { body: { Email: person.Email } });
@@ -56,7 +54,7 @@ describe('bo api', () => {
 
   it('sends no credential to the magic-link endpoint even without --no-auth (D4)', async () => {
     const person = await sb.record('Person', sb.fixtures.people[0]!);
-    const r = await runBo(['api', '/crm/people/requestMagicLink', '-X', 'post', '-F', `Email=${person.Email}`], { env: env() });
+    const r = await runBo(['api', '/crm/people/requestMagicLink', '-X', 'post', '-F', `Email=${person.Email}`], { env: testEnv(sb) });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({});
@@ -66,7 +64,7 @@ describe('bo api', () => {
   it('sends no credential to the public subscription endpoint even without --no-auth (D4)', async () => {
     const list = (await sb.api('GET', '/email/lists?limit=1')).body.items[0];
     const r = await runBo(['api', `/public/email/lists/${list.Uid}/subscriptions`, '--input', '-'], {
-      env: env(),
+      env: testEnv(sb),
       stdin: JSON.stringify({ Person: { Email: 'auto.anon@example.com' } }),
     });
     expect(r.stderr).toBe('');
@@ -76,17 +74,17 @@ describe('bo api', () => {
 
   it('takes the method in any case', async () => {
     for (const method of ['get', 'Get', 'GET']) {
-      const r = await runBo(['api', '-X', method, '/crm/accounts', '-F', 'limit=1'], { env: env() });
+      const r = await runBo(['api', '-X', method, '/crm/accounts', '-F', 'limit=1'], { env: testEnv(sb) });
       expect(r.code, method).toBe(0);
       expect(JSON.parse(r.stdout).items).toHaveLength(1);
     }
-    const created = await runBo(['api', '-X', 'post', '/email/lists', '-F', 'Name=Lower case post'], { env: env() });
+    const created = await runBo(['api', '-X', 'post', '/email/lists', '-F', 'Name=Lower case post'], { env: testEnv(sb) });
     expect(created.code).toBe(0);
     expect(await sb.record('EmailList', JSON.parse(created.stdout).Uid)).toMatchObject({ Name: 'Lower case post' });
   });
 
   it('exits 3 on a 404 and prints the server message', async () => {
-    const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/drip_nope'], { env: env() });
+    const r = await runBo(['api', '-X', 'DELETE', '/email/campaigns/drips/drip_nope'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: 404 /);
   });
@@ -105,7 +103,7 @@ describe('bo api', () => {
       [['api', '/crm/accounts', '--paginate', '-X', 'POST'], /--paginate walks GET lists/],
     ];
     for (const [args, message, stdin] of cases) {
-      const r = await runBo(args, { env: env(), stdin });
+      const r = await runBo(args, { env: testEnv(sb), stdin });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }

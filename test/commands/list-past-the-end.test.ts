@@ -1,7 +1,7 @@
 // Every list command: --page past the end prints nothing and says on stderr that the
 // page is empty and how many records there are; an empty --search is a usage error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -10,8 +10,6 @@ beforeAll(async () => {
   sb = await startTestSandbox();
 });
 afterAll(() => sb.close());
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 
 async function totalOf(path: string): Promise<number> {
   const r = await sb.api('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1`);
@@ -30,7 +28,7 @@ describe('--page past the end', () => {
   it('says the page is empty and how many records there are, for every list command', async () => {
     for (const { argv, path } of cases()) {
       const total = await totalOf(path);
-      const r = await runBo([...argv, '--page', '9999', '--page-size', '1'], { env: env() });
+      const r = await runBo([...argv, '--page', '9999', '--page-size', '1'], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(0);
       expect(r.stdout).toBe('');
       const range = total === 1 ? 'page 0 only' : `pages 0 to ${(total - 1).toLocaleString('en-US')}`;
@@ -47,7 +45,7 @@ describe('an empty --search', () => {
   it('is a usage error for coupons list and coupons redemptions, and nothing is sent', async () => {
     const before = (await sb.activity()).length;
     for (const argv of [['coupons', 'list', '--search', ''], ['coupons', 'redemptions', sb.fixtures.coupons[0]!, '--search', ' ']]) {
-      const r = await runBo(argv, { env: env() });
+      const r = await runBo(argv, { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: --search needs some text to search for[^\n]*\n$/);
     }

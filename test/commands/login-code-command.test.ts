@@ -11,7 +11,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLoginSandbox, type LoginSandbox } from '../auth/login-harness.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { runBin, type RunBinOptions } from '../helpers/run-bin.js';
-import { runBinMeasured } from '../helpers/run-bin-measured.js';
 import { runCodeCommand } from '../../src/auth/login/code-command.js';
 
 let sandbox: LoginSandbox;
@@ -60,7 +59,7 @@ describe('bo login --code-command, bounded', () => {
   it('a command that prints forever (yes 123456): its first code is used, the command ended, memory bounded', async () => {
     const cfg = tempConfig();
     const { argv, stdin } = await loginArgs('yes 123456');
-    const r = await runBinMeasured(argv, cfg.env, 60_000, stdin);
+    const r = await runBin(argv, { env: cfg.env, stdin, measure: true });
     noCrash(r.stderr);
     // 123456 is not the emailed code: a clean refusal, from the server's answer.
     expect(r.stderr).toMatch(/^A sign-in code was emailed to [^\n]+\nerror: That code was not accepted: 4 attempts left\.\n$/);

@@ -3,14 +3,13 @@
 // the verb reads no stdin, never invisible or bidirectional characters. On the built
 // binary, against a server that answers 200 to anything and records what it received.
 import { describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 
 const server = useFaultServer(reply.json(200, { Uid: 'answered', Name: 'answered' }));
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server().url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
-const bo = (args: string[], stdin?: string) => runBin(args, { env: env(), stdin, timeoutMs: 60_000 });
+const bo = (args: string[], stdin?: string) => runBin(args, { env: testEnv(server()), stdin, timeoutMs: 60_000 });
 const sent = () => server().requests.map((r) => `${r.method} ${r.url}`);
 
 describe('"." and ".." are never Uids', () => {

@@ -85,5 +85,5 @@ describe('bo killed while writing', () => {
     expect(readdirSync(t.dir).filter((n) => n.endsWith('.tmp') || n.endsWith('.lock'))).toEqual([]);
     const cfg = t.readJson(t.configFile).profiles as Record<string, Record<string, unknown>>;
     for (const [profile, settings] of Object.entries(cfg)) expect(settings['credential-store'], profile).toBeUndefined();
-  }, 60_000);
+  });
 });

@@ -10,7 +10,7 @@ const root = join(import.meta.dirname, '..', '..');
 let sandbox: E2eSandbox;
 beforeAll(async () => {
   sandbox = await startE2eSandbox(root);
-}, 30_000);
+});
 afterAll(() => sandbox?.close());
 
 it('plays an admin session: list trials, extend them as a batch, expire, add a drip message, untag, dry-run a cancel', async () => {

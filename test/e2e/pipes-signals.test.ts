@@ -2,11 +2,12 @@
 // whatever its stdout is doing (a slow reader, a FIFO nobody reads); a closed stderr
 // never turns a failure into success; many requests in flight print no Node warning.
 // Batches: test/mutation/batch-signal.test.ts.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { mkfifoSync } from '../helpers/fifo.js';
-import { binPath, runBin, runShell, type RunBinResult } from '../helpers/run-bin.js';
+import { runBin, runShell, type RunBinResult } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -16,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const LIST = ['accounts', 'list', '--all', '--jsonl', '--page-size', '100'];
 const INTERRUPTED = 'error: interrupted\n{"error":{"status":null,"code":"interrupted","message":"interrupted"}}\n';
 
@@ -24,26 +24,23 @@ const INTERRUPTED = 'error: interrupted\n{"error":{"status":null,"code":"interru
  * `bo` with a reader that takes 256 bytes of its stdout every 100 ms and never closes
  * it; `onData` is called with the text read so far. Killed after `timeoutMs`.
  */
-function runWithSlowReader(argv: string[], onData: (child: ReturnType<typeof spawn>, read: string) => void, timeoutMs: number): Promise<RunBinResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.pause();
-    const reader = setInterval(() => {
-      const chunk = child.stdout.read(256) as Buffer | null;
-      if (chunk) stdout += chunk;
-      onData(child, stdout);
-    }, 100);
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      clearInterval(reader);
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+async function runWithSlowReader(argv: string[], onData: (child: ChildProcess, read: string) => void, timeoutMs: number): Promise<RunBinResult> {
+  let read = '';
+  let reader: NodeJS.Timeout | undefined;
+  const r = await runBin(argv, {
+    env: testEnv(sb),
+    timeoutMs,
+    stdout: 'paused',
+    onSpawn: (child) => {
+      reader = setInterval(() => {
+        const chunk = child.stdout!.read(256) as Buffer | null;
+        if (chunk) read += chunk;
+        onData(child, read);
+      }, 100);
+    },
   });
+  clearInterval(reader);
+  return { ...r, stdout: read };
 }
 
 describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () => {
@@ -63,14 +60,14 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toBe(INTERRUPTED);
-  }, 30_000);
+  });
 
   it('with stdout a FIFO nobody reads', async () => {
     const fifo = mkfifoSync();
     const before = await requestsServed();
     // fd 3 holds the FIFO open for reading (inherited by bo, never read): writes fill it and block.
     const r = await runShell(`exec 3<>"${fifo}"; exec $BO ${LIST.join(' ')} > "${fifo}"`, {
-      env: env(),
+      env: testEnv(sb),
       timeoutMs: 15_000,
       onSpawn: (child) => {
         // The walk is under way once the sandbox has served a page (a page fills the FIFO).
@@ -85,22 +82,13 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toBe(INTERRUPTED);
-  }, 30_000);
+  });
 });
 
 describe('a closed stderr keeps the exit code', () => {
   /** `bo` with the reading end of its stderr closed before it starts: every message is EPIPE. */
-  function runStderrClosed(argv: string[], extraEnv: Record<string, string>): Promise<number | null> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [binPath, ...argv], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...tempConfig().env, ...extraEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
-      child.stderr.destroy();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      child.on('error', reject);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+  async function runStderrClosed(argv: string[], extraEnv: Record<string, string>): Promise<number | null> {
+    return (await runBin(argv, { env: { ...tempConfig().env, ...extraEnv }, closeStderr: true })).code;
   }
 
   it('a refused connection is 1, a missing record 3, not 0', async () => {
@@ -108,17 +96,17 @@ describe('a closed stderr keeps the exit code', () => {
     expect(refused).toBe(1);
     const missing = await runStderrClosed(['accounts', 'get', 'acc_missing'], { BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
     expect(missing).toBe(3);
-  }, 30_000);
+  });
 });
 
 it('no Node warning on stderr with 16 pages in flight, also under --verbose', async () => {
   for (const flags of [[], ['--verbose']]) {
-    const r = await runBin([...flags, '--jsonl', 'accounts', 'list', '--all', '--concurrency', '16'], { env: env() });
+    const r = await runBin([...flags, '--jsonl', 'accounts', 'list', '--all', '--concurrency', '16'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(3000);
     expect(r.stderr).not.toMatch(/Warning|MaxListeners/);
   }
-}, 60_000);
+});
 
 /** Requests the sandbox has answered so far (its activity log). */
 async function requestsServed(): Promise<number> {

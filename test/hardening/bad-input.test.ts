@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { argvArb, brokenExampleArb, commandShapes, exampleArgvs, type Case } from './argv-model.js';
-import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
 
 const DOCUMENTED = new Set([0, 1, 2, 3, 4, 5]);
 

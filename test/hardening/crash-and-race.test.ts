@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
 import { runBin, type RunBinResult } from '../helpers/run-bin.js';
-import { fuzzRuns } from './fuzz-runs.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 
 const N = 20;
 // Real processes are slow: the long run (`npm run fuzz`) kills at most 400.

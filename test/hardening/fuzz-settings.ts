@@ -1,11 +1,5 @@
-// What the hardening suites share: how many generated cases to run, the summary line
-// each prints for the README, and what a leaked JavaScript failure looks like.
-
-/** `npm test` runs `base` cases (fixed seed); `npm run fuzz` sets BO_FUZZ_RUNS for a longer run. */
-export function fuzzRuns(base: number): number {
-  const wanted = Number(process.env.BO_FUZZ_RUNS);
-  return Number.isInteger(wanted) && wanted > 0 ? Math.max(wanted, base) : base;
-}
+// What the hardening suites share: the summary line each prints for the README, and
+// what a leaked JavaScript failure looks like (the number of cases: test/helpers/fuzz-runs.ts).
 
 /** One summary line per suite on the test output, the counts the README quotes. */
 export function report(suite: string, line: string): void {

@@ -10,11 +10,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/auth/prompter-types.js';
 import { InterruptedError } from '../../src/errors.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases } from '../output/hostile-text.js';
-import { STACK_OR_JS_MESSAGE, fuzzRuns, report } from './fuzz-settings.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -26,8 +27,6 @@ afterAll(async () => {
   report('hostile data', `${tally.cases} runs showing ${tally.strings} generated hostile strings (${Math.round(tally.bytes / 1024)} KB) ` +
     `in tables, record views, TSV, JSON, error lines, batch outcomes, the --verbose trace and login prompts; ${tally.leaks} leaks`);
 });
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' });
 
 const fragment = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...allCases.map((c) => c.raw)) },
@@ -79,7 +78,7 @@ describe('hostile data, generated, in every output', () => {
         const items = gen.map(toRecord);
         count(gen.flatMap((g) => Object.values(g)));
         server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items }));
-        const r = await runBo(['accounts', 'list'], { env: env() });
+        const r = await runBo(['accounts', 'list'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }) });
         const shown = `records ${JSON.stringify(items).slice(0, 400)}\nstderr ${r.stderr.slice(0, 300)}`;
         expect(r.code, shown).toBe(0);
         expectSafe(r.stdout, shown);
@@ -101,7 +100,7 @@ describe('hostile data, generated, in every output', () => {
         const items = gen.map(toRecord);
         count(gen.flatMap((g) => Object.values(g)));
         server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items }));
-        const r = await runBo(['--no-color', 'accounts', 'list'], { env: env(), stdoutIsTTY: true });
+        const r = await runBo(['--no-color', 'accounts', 'list'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }), stdoutIsTTY: true });
         const shown = `records ${JSON.stringify(items).slice(0, 400)}`;
         expect(r.code, shown).toBe(0);
         expectSafe(r.stdout, shown);
@@ -118,7 +117,7 @@ describe('hostile data, generated, in every output', () => {
         const record = { ...toRecord(gen, 0), Uid: 'acc_h' };
         count(Object.values(gen));
         server.script(reply.json(200, { items: [record] }));
-        const r = await runBo(['--no-color', 'accounts', 'get', 'acc_h'], { env: env(), stdoutIsTTY: tty });
+        const r = await runBo(['--no-color', 'accounts', 'get', 'acc_h'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }), stdoutIsTTY: tty });
         const shown = `record ${JSON.stringify(record).slice(0, 400)}\ntty ${tty}`;
         expect(r.code, shown).toBe(0);
         expectSafe(r.stdout, shown);
@@ -138,7 +137,7 @@ describe('hostile data, generated, in every output', () => {
         const items = gen.map(toRecord);
         count(gen.flatMap((g) => Object.values(g)));
         server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items }));
-        const r = await runBo([lines ? '--jsonl' : '--json', 'accounts', 'list'], { env: env() });
+        const r = await runBo([lines ? '--jsonl' : '--json', 'accounts', 'list'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }) });
         const shown = `records ${JSON.stringify(items).slice(0, 400)}`;
         expect(r.code, shown).toBe(0);
         const leak = UNSAFE_IN_JSON.exec(r.stdout);
@@ -161,7 +160,7 @@ describe('hostile data, generated, in every output', () => {
             ? reply.text(status, `<html><head><title>${description}</title></head><body>x</body></html>`, { 'content-type': 'text/html' })
             : reply.json(status, { error: 'validation_failed', error_description: description }),
         );
-        const r = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: env() });
+        const r = await runBo(['--max-retries', '0', 'accounts', 'list'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }) });
         const shown = `description ${JSON.stringify(description).slice(0, 300)}\nstderr ${JSON.stringify(r.stderr.slice(0, 400))}`;
         expect([1, 3, 4], shown).toContain(r.code);
         expectSafe(r.stderr, shown);
@@ -183,7 +182,7 @@ describe('hostile data in batch outcomes and in the --verbose trace', () => {
         let i = 0;
         server.fallback((req, res, body) => reply.json(400, { error: 'validation_failed', error_description: descriptions[i++ % descriptions.length] })(req, res, body));
         const uids = descriptions.map((_, k) => `acc_${k}`);
-        const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2027-01-31'], { env: env(), stdin: uids.join('\n') + '\n' });
+        const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2027-01-31'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }), stdin: uids.join('\n') + '\n' });
         server.fallback(undefined);
         const shown = `descriptions ${JSON.stringify(descriptions).slice(0, 400)}\nstdout ${JSON.stringify(r.stdout.slice(0, 400))}`;
         expect(r.code, shown).toBe(1);
@@ -205,7 +204,7 @@ describe('hostile data in batch outcomes and in the --verbose trace', () => {
         const items = gen.map(toRecord);
         count([...gen.flatMap((g) => Object.values(g)), header]);
         server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: items.length }, items }, { 'x-note': header }));
-        const r = await runBo(['--verbose', 'accounts', 'list'], { env: env() });
+        const r = await runBo(['--verbose', 'accounts', 'list'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }) });
         const shown = `records ${JSON.stringify(items).slice(0, 300)}\nheader ${JSON.stringify(header)}\nstderr ${JSON.stringify(r.stderr.slice(0, 600))}`;
         expect(r.code, shown).toBe(0);
         expectSafe(r.stderr, shown);
@@ -251,7 +250,7 @@ describe('hostile data in the login flow: masked_destination and error_descripti
       fc.asyncProperty(value, async (masked) => {
         count([masked]);
         server.script(challenge(masked));
-        const r = await runBo(['login', '--insecure-storage', '--username', 'ada@example.com', '--password-stdin'], { env: env(), stdin: 'pw\n' });
+        const r = await runBo(['login', '--insecure-storage', '--username', 'ada@example.com', '--password-stdin'], { env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }), stdin: 'pw\n' });
         const shown = `masked ${JSON.stringify(masked).slice(0, 300)}\nstderr ${JSON.stringify(r.stderr.slice(0, 400))}`;
         expect(r.code, shown).toBe(4);
         expectSafe(r.stderr, shown);
@@ -269,7 +268,7 @@ describe('hostile data in the login flow: masked_destination and error_descripti
         server.fallback(reply.json(400, { error: 'invalid_grant', error_description: description }));
         const seen: string[] = [];
         const r = await runBo(['login', '--insecure-storage', '--username', 'ada@example.com'], {
-          env: env(),
+          env: testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' }),
           stdinIsTTY: true,
           stderrIsTTY: true,
           prompter: recordingPrompter(seen),

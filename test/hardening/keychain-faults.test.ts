@@ -167,7 +167,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
       // no config file
     }
     expect(profiles.new?.['credential-store']).toBeUndefined();
-  }, 60_000);
+  });
 
   it('using a stored credential: exit 4 within the timeout, and no request sent', async () => {
     const t = tempConfig();
@@ -179,7 +179,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     expect(r.stdout).toBe('');
     expectKeychainMessage(r.stderr, fault.message, true);
     expect(recorder.requests.length).toBe(sent);
-  }, 60_000);
+  });
 
   it('logout: exit 4, says the credential is still stored and how to retry, and the profile still records it', async () => {
     const t = tempConfig();
@@ -196,7 +196,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     expect(rest).toEqual([]);
     expect(r.stderr).not.toContain('Signed out');
     expect(JSON.parse(readFileSync(t.configFile, 'utf8')).profiles.stored['credential-store']).toBe('keychain');
-  }, 60_000);
+  });
 
   it('with --insecure-storage: stored in the 0600 file, exit 0', async () => {
     const t = tempConfig();
@@ -210,5 +210,5 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     expect(r.stderr).not.toContain(SECRET);
     expect(JSON.parse(readFileSync(t.credentialsFile, 'utf8')).profiles.new).toMatchObject({ kind: 'apiKey', key: 'new-key', secret: SECRET });
     expect(statSync(t.credentialsFile).mode & 0o777).toBe(0o600);
-  }, 60_000);
+  });
 });

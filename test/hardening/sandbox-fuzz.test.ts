@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { fuzzRuns } from './fuzz-runs.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 import { fuzzRequest, type FuzzRequest } from './fuzz-requests.js';
 
 const RUNS = fuzzRuns(1500);
@@ -31,7 +31,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bo-fuzz-'));
   store = await Store.file({ file: join(dir, 'state.json'), params: PARAMS, seeder: seedState });
   sb = await startTestSandbox({ store });
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.close();

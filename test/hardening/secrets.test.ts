@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { runTraced, type TracedResult } from './traced-run.js';
+import { runBin, type TracedResult } from '../helpers/run-bin.js';
 
 let sb: TestSandbox;
 let recorder: FaultServer;
@@ -45,7 +45,7 @@ const t = Buffer.alloc(8); t.writeBigUInt64BE(BigInt(Math.floor(Number(process.e
 const h = createHmac('sha1', key).update(t).digest(); const o = h[19] & 15;
 console.log(String((h.readUInt32BE(o) & 0x7fffffff) % 1e6).padStart(6, '0'));
 `);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sb?.close();
@@ -60,7 +60,7 @@ afterAll(async () => {
 const none = () => false;
 
 async function bo(name: string, argv: string[], opts: { stdin?: string; env?: Record<string, string>; allowed?: (kind: 'stdout' | 'stderr' | 'child', canary: string) => boolean } = {}) {
-  const r = await runTraced(argv, { env: { ...env, ...opts.env }, stdin: opts.stdin });
+  const r = await runBin(argv, { env: { ...env, ...opts.env }, stdin: opts.stdin, trace: true });
   tally.runs++;
   tally.children += r.children.length;
   runs.push({ name, r, allowed: opts.allowed ?? none });
@@ -201,7 +201,7 @@ describe('secrets over a whole session', () => {
     for (const profile of ['key', 'plain', 'file']) {
       for (const [name, how] of other) {
         const before = recorder.requests.length;
-        const r = await runTraced(['-p', profile, ...('args' in how ? how.args : []), 'lists', 'list'], { env: { ...env, ...('env' in how ? how.env : {}) } });
+        const r = await runBin(['-p', profile, ...('args' in how ? how.args : []), 'lists', 'list'], { env: { ...env, ...('env' in how ? how.env : {}) }, trace: true });
         tally.offered++;
         const got = recorder.requests.slice(before);
         const withCredential = got.filter((q) => q.headers.authorization !== undefined);
@@ -214,11 +214,11 @@ describe('secrets over a whole session', () => {
       }
     }
     // A profile's own config can point it elsewhere too: the stored credential still stays home.
-    const set = await runTraced(['-p', 'plain', 'config', 'set', 'base-url', recorder.url], { env });
+    const set = await runBin(['-p', 'plain', 'config', 'set', 'base-url', recorder.url], { env, trace: true });
     expect(set.code, set.stderr).toBe(0);
     const before = recorder.requests.length;
     const { BO_BASE_URL: _fromEnv, ...withoutBaseUrl } = env;
-    const moved = await runTraced(['-p', 'plain', 'lists', 'list'], { env: withoutBaseUrl });
+    const moved = await runBin(['-p', 'plain', 'lists', 'list'], { env: withoutBaseUrl, trace: true });
     tally.offered++;
     const received = recorder.requests.slice(before).filter((q) => q.headers.authorization !== undefined).length;
     tally.received += received;

@@ -20,7 +20,7 @@ let flagsChecked = 0;
 
 beforeAll(() => {
   certs = makeCerts();
-}, 60_000);
+});
 
 afterAll(() => {
   for (const child of servers) child.kill('SIGTERM');
@@ -71,7 +71,7 @@ describe('bo sandbox serve over TLS', () => {
     // localhost is in the certificate too.
     const local = await bo(s.url.replace('127.0.0.1', 'localhost'), s, certs.ca);
     expect(local.code, local.stderr).toBe(0);
-  }, 60_000);
+  });
 
   const failures: Array<[string, keyof CertSet, boolean, RegExp]> = [
     ['a certificate from an authority nobody trusts', 'good', false, /the TLS certificate is not trusted \(issued by an unknown authority\)$/],
@@ -91,7 +91,7 @@ describe('bo sandbox serve over TLS', () => {
     expect(r.stderr).not.toMatch(/\n\s+at |Error:|ERR_|UNABLE_TO|CERT_/);
     // The secret never went out: the handshake failed before any request.
     expect(r.stderr).not.toContain(s.secret);
-  }, 60_000);
+  });
 
   it.each([
     [['--tls-cert', 'CERT'], /^error: --tls-cert and --tls-key must be given together\n$/],
@@ -106,7 +106,7 @@ describe('bo sandbox serve over TLS', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
-  }, 30_000);
+  });
 
   it('no flag of any command and no setting turns certificate checks off', async () => {
     const walk = (cmd: Command): Command[] => [cmd, ...cmd.commands.flatMap(walk)];
@@ -127,5 +127,5 @@ describe('bo sandbox serve over TLS', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the TLS certificate is self-signed/);
-  }, 60_000);
+  });
 });

@@ -14,6 +14,7 @@ import { crmRoutes } from '../../src/sandbox/routes/crm.js';
 import { emailRoutes } from '../../src/sandbox/routes/email.js';
 import { supportRoutes } from '../../src/sandbox/routes/support.js';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -24,10 +25,6 @@ beforeAll(async () => {
   sb = await startTestSandbox();
 });
 afterAll(() => sb.close());
-
-function env(extra: Record<string, string> = {}) {
-  return { ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret, ...extra };
-}
 
 function verbs(cmd: Command, path: string[] = []): Array<{ path: string[]; cmd: Command }> {
   return cmd.commands.flatMap((c) =>
@@ -45,7 +42,7 @@ function scan(what: string, text: string): void {
 }
 
 async function bo(argv: string[], options: Parameters<typeof runBo>[1] = {}) {
-  const r = await runBo(argv, { env: env(), ...options });
+  const r = await runBo(argv, { env: testEnv(sb), ...options });
   scan(`bo ${argv.join(' ')}`, r.stderr);
   return r;
 }
@@ -124,10 +121,10 @@ describe('the CLI', () => {
       await bo(['--json', ...argv]);
     }
     // Wrong credentials: a bad token, a bad API secret, another scheme word.
-    await bo(['accounts', 'list'], { env: env({ BO_API_SECRET: 'wrong' }) });
-    await bo(['accounts', 'list'], { env: { ...tempConfig().env, BO_BASE_URL: sb.url, BO_TOKEN: 'not.a.token' } });
+    await bo(['accounts', 'list'], { env: testEnv(sb, { BO_API_SECRET: 'wrong' }) });
+    await bo(['accounts', 'list'], { env: testEnv(sb, { BO_TOKEN: 'not.a.token' }) });
     await bo(['-p', 'other', 'config', 'set', 'api-key-scheme', 'acme']);
-    await bo(['auth', 'status', '--verify'], { env: { ...tempConfig().env, BO_BASE_URL: sb.url, BO_TOKEN: 'not.a.token' } });
+    await bo(['auth', 'status', '--verify'], { env: testEnv(sb, { BO_TOKEN: 'not.a.token' }) });
     await bo(['auth', 'status'], { env: { ...tempConfig().env, BO_BASE_URL: sb.url } });
     await bo(['auth', 'token'], { env: { ...tempConfig().env, BO_BASE_URL: sb.url } });
   });

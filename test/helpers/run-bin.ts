@@ -1,8 +1,15 @@
 // runBin(argv): the built `bo` as a real process (bin/bo.js → dist/), for what only a
-// real process shows: exit codes set by the shim, signals, pipes, startup; runShell(script)
-// for pipes and FIFOs made by a shell.
-import { spawn } from 'node:child_process';
+// real process shows: exit codes set by the shim, signals, pipes, startup, memory, the
+// processes it starts. One spawn for every such test; options run it under
+// /usr/bin/time -v (`measure`: its peak resident set) or strace (`trace`: every execve),
+// and runShell(script) runs it from a bash script, for pipes and FIFOs a shell makes.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { parseExecs, type Exec } from './strace.js';
 
 export const binPath = fileURLToPath(new URL('../../bin/bo.js', import.meta.url));
 
@@ -10,10 +17,18 @@ export interface RunBinOptions {
   env?: Record<string, string | undefined>;
   /** Bytes on stdin, ended after them; an array is written a piece at a time, 20 ms apart. */
   stdin?: string | Uint8Array | Array<string | Uint8Array>;
-  /** Kill after this many ms (the test then sees signal SIGKILL). */
+  /** Kill after this many ms (the test then sees signal SIGKILL): a bound against a hang, so generous. */
   timeoutMs?: number;
-  /** Called with the child once it runs (e.g. to send SIGINT). */
-  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  /** Called with the child once it runs (e.g. to send SIGINT, or to read a paused stdout). */
+  onSpawn?: (child: ChildProcess) => void;
+  /** 'paused': stdout is left for the test to read from onSpawn; the run ends when bo exits. */
+  stdout?: 'collect' | 'paused';
+  /** Close the reading end of stderr before bo writes to it: every message meets EPIPE. */
+  closeStderr?: boolean;
+  /** Under /usr/bin/time -v: the result's peakMb. */
+  measure?: boolean;
+  /** Under strace -f -e trace=execve: the result's children and env. */
+  trace?: boolean;
 }
 
 export interface RunBinResult {
@@ -23,8 +38,23 @@ export interface RunBinResult {
   stderr: string;
 }
 
+export interface MeasuredResult extends RunBinResult {
+  /** "Maximum resident set size" of the bo process, in MB. */
+  peakMb: number;
+}
+
+export interface TracedResult extends RunBinResult {
+  /** Every execve of bo's descendants (bo's own start left out). */
+  children: Exec[];
+  /** bo's own environment as it started. */
+  env: string[];
+}
+
+export function runBin(argv: string[], options: RunBinOptions & { measure: true }): Promise<MeasuredResult>;
+export function runBin(argv: string[], options: RunBinOptions & { trace: true }): Promise<TracedResult>;
+export function runBin(argv: string[], options?: RunBinOptions): Promise<RunBinResult>;
 export function runBin(argv: string[], options: RunBinOptions = {}): Promise<RunBinResult> {
-  return runProcess(process.execPath, [binPath, ...argv], options);
+  return runProcess([process.execPath, binPath, ...argv], options);
 }
 
 /**
@@ -32,23 +62,49 @@ export function runBin(argv: string[], options: RunBinOptions = {}): Promise<Run
  * `$BO` in the script runs it (`exec $BO …` makes it the child the test signals).
  */
 export function runShell(script: string, options: RunBinOptions = {}): Promise<RunBinResult> {
-  return runProcess('bash', ['-c', script.replaceAll('$BO', `"${process.execPath}" "${binPath}"`)], options);
+  return runProcess(['bash', '-c', script.replaceAll('$BO', `"${process.execPath}" "${binPath}"`)], options);
 }
 
-function runProcess(command: string, args: string[], options: RunBinOptions): Promise<RunBinResult> {
+async function runProcess(command: string[], options: RunBinOptions): Promise<RunBinResult> {
+  const traceDir = options.trace ? mkdtempSync(join(tmpdir(), 'bo-strace-')) : undefined;
+  const traceFile = traceDir && join(traceDir, 'trace');
+  const wrapper = options.measure
+    ? ['/usr/bin/time', '-v']
+    : traceFile
+      ? ['strace', '-f', '--seccomp-bpf', '-qq', '-e', 'trace=execve', '-v', '-s', '10000000', '-o', traceFile]
+      : [];
+  const [file, ...args] = [...wrapper, ...command];
+  try {
+    const result = await spawnCollecting(file!, args, options);
+    if (options.measure) return measured(result);
+    if (traceFile) {
+      const [self, ...children] = parseExecs(readFileSync(traceFile, 'utf8'));
+      const traced: TracedResult = { ...result, children, env: self?.env ?? [] };
+      return traced;
+    }
+    return result;
+  } finally {
+    if (traceDir) rmSync(traceDir, { recursive: true, force: true });
+  }
+}
+
+function spawnCollecting(file: string, args: string[], options: RunBinOptions): Promise<RunBinResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ HOME: process.env.HOME, PATH: process.env.PATH, ...options.env })) {
     if (v !== undefined) env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    if (options.stdout === 'paused') child.stdout.pause();
+    else child.stdout.on('data', (d) => (stdout += d));
+    if (options.closeStderr) child.stderr.destroy();
+    else child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
-    child.on('close', (code, signal) => {
+    // A paused stdout may never be read to its end, so its run ends at the exit.
+    child.on(options.stdout === 'paused' ? 'exit' : 'close', (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr });
     });
@@ -59,8 +115,17 @@ function runProcess(command: string, args: string[], options: RunBinOptions): Pr
   });
 }
 
+/** time -v appends its report to stderr, after everything bo wrote: split it off. */
+function measured(result: RunBinResult): MeasuredResult {
+  const at = result.stderr.search(/^\s*Command (being timed|exited with non-zero status)/m);
+  const report = at >= 0 ? result.stderr.slice(at) : '';
+  const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
+  if (!kb) throw new Error(`no /usr/bin/time report in: ${result.stderr.slice(-500)}`);
+  return { ...result, stderr: result.stderr.slice(0, at), peakMb: Number(kb[1]) / 1024 };
+}
+
 /** Each piece in a write of its own, so the reader gets them in separate reads. */
-async function writeApart(stdin: import('node:stream').Writable, pieces: Array<string | Uint8Array>): Promise<void> {
+async function writeApart(stdin: Writable, pieces: Array<string | Uint8Array>): Promise<void> {
   stdin.on('error', () => undefined);
   for (const piece of pieces) {
     stdin.write(piece);

@@ -11,6 +11,9 @@ export interface RunBoOptions extends Omit<RunOptions, 'io'> {
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
+  /** Both terminals the same one, as main.ts's processIo finds them. */
+  stdoutSharesStderr?: boolean;
+  columns?: number;
 }
 
 export interface RunBoResult {
@@ -20,6 +23,29 @@ export interface RunBoResult {
 }
 
 export async function runBo(argv: string[], options: RunBoOptions = {}): Promise<RunBoResult> {
+  const streams = memoryStreams();
+  if (options.stdin !== undefined) streams.stdin.end(options.stdin);
+  else streams.stdin.end();
+  const { env, stdin: _s, stdinIsTTY, stdoutIsTTY, stderrIsTTY, stdoutSharesStderr, columns, ...runOptions } = options;
+  const io: Io = {
+    stdin: streams.stdin,
+    stdout: streams.stdout,
+    stderr: streams.stderr,
+    stdinIsTTY: stdinIsTTY ?? false,
+    stdoutIsTTY: stdoutIsTTY ?? false,
+    stderrIsTTY: stderrIsTTY ?? false,
+    ...(stdoutSharesStderr === undefined ? {} : { stdoutSharesStderr }),
+    ...(columns === undefined ? {} : { columns }),
+    // A test's environment starts clean: nothing leaks in from the developer's shell.
+    env: { HOME: process.env.HOME, PATH: process.env.PATH, ...env },
+  };
+  const code = await run(argv, { ...runOptions, io });
+  await new Promise((r) => setImmediate(r));
+  return { code, stdout: streams.out(), stderr: streams.err() };
+}
+
+/** In-memory stdin, stdout and stderr for an Io, with what was written to the last two so far. */
+export function memoryStreams() {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -27,20 +53,5 @@ export async function runBo(argv: string[], options: RunBoOptions = {}): Promise
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
-  if (options.stdin !== undefined) stdin.end(options.stdin);
-  else stdin.end();
-  const io: Io = {
-    stdin,
-    stdout,
-    stderr,
-    stdinIsTTY: options.stdinIsTTY ?? false,
-    stdoutIsTTY: options.stdoutIsTTY ?? false,
-    stderrIsTTY: options.stderrIsTTY ?? false,
-    // A test's environment starts clean: nothing leaks in from the developer's shell.
-    env: { HOME: process.env.HOME, PATH: process.env.PATH, ...options.env },
-  };
-  const { env: _e, stdin: _s, stdinIsTTY: _a, stdoutIsTTY: _b, stderrIsTTY: _c, ...runOptions } = options;
-  const code = await run(argv, { ...runOptions, io });
-  await new Promise((r) => setImmediate(r));
-  return { code, stdout: out, stderr: err };
+  return { stdin, stdout, stderr, out: () => out, err: () => err };
 }

@@ -5,10 +5,9 @@
 // timeout, and its peak memory stays far below what holding and rescanning it took
 // (325 MB). The bound is generous (150 MB) for a loaded machine.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
-import { runBinMeasured } from '../helpers/run-bin-measured.js';
 import { startBatchServer, type BatchServer } from './batch-server.js';
 
 let server: BatchServer | undefined;
@@ -19,7 +18,6 @@ afterEach(async () => {
   server = fault = undefined;
 });
 
-const env = (url: string) => ({ ...tempConfig().env, BO_BASE_URL: url, BO_API_KEY: 'k', BO_API_SECRET: 's', NO_COLOR: '1' });
 const BIG = 40 * 1024 * 1024;
 const tooLong = (line: number) => `line ${line}: ${BIG.toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`;
 
@@ -27,23 +25,23 @@ describe('batch lines', () => {
   it('a 40 MB line is one invalid line: nothing sent for it, the others go on, memory stays small', async () => {
     server = await startBatchServer(() => ({ status: 200 }));
     const stdin = `sa_1\n${'u'.repeat(BIG)}\nsa_2\n`;
-    const r = await runBinMeasured(['addons', 'expire', '-', '--yes'], env(server.url), 60_000, stdin);
+    const r = await runBin(['addons', 'expire', '-', '--yes'], { env: testEnv(server.url, { NO_COLOR: '1' }), stdin, measure: true });
     expect(r.peakMb).toBeLessThan(150);
     expect(r.stderr).toContain('error: 1 of 3 record(s) failed');
     expect(r.code).toBe(1);
     expect(server.received).toEqual(['sa_1', 'sa_2']);
     expect(r.stdout.split('\n').filter((l) => l.includes('invalid'))).toEqual([`-\tinvalid\t${tooLong(2)}`]);
-  }, 90_000);
+  });
 
   it('--dry-run: a 40 MB line alone on stdin is one invalid line, and nothing is sent', async () => {
     fault = await startFaultServer();
-    const r = await runBin(['addons', 'expire', '-', '--dry-run'], { env: env(fault.url), stdin: 'u'.repeat(BIG), timeoutMs: 60_000 });
+    const r = await runBin(['addons', 'expire', '-', '--dry-run'], { env: testEnv(fault.url, { NO_COLOR: '1' }), stdin: 'u'.repeat(BIG), timeoutMs: 60_000 });
     expect(r.stderr).toContain(`invalid: ${tooLong(1)}\n`);
     expect(r.stderr).toContain('0 request(s) would be sent, 1 invalid line(s) skipped; nothing was sent.');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(fault.requests).toHaveLength(0);
-  }, 90_000);
+  });
 
   it('lines that are not UTF-8, or JSON that is not a record, are invalid lines: named, not sent; the others go on', async () => {
     server = await startBatchServer(() => ({ status: 200 }));
@@ -54,7 +52,7 @@ describe('batch lines', () => {
       Buffer.from('sa_\xe9\n', 'latin1'),
       Buffer.from('sa_3\n'),
     ]);
-    const r = await runBin(['addons', 'expire', '-', '--yes'], { env: env(server.url), stdin });
+    const r = await runBin(['addons', 'expire', '-', '--yes'], { env: testEnv(server.url, { NO_COLOR: '1' }), stdin });
     expect(server.received).toEqual(['sa_1', 'sa_2', 'sa_3']);
     const invalid = r.stdout.split('\n').filter((l) => l.includes('\tinvalid\t'));
     expect(invalid).toEqual([
@@ -66,15 +64,15 @@ describe('batch lines', () => {
     expect(r.stdout).not.toContain('\uFFFD');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error: 4 of 7 record(s) failed');
-  }, 60_000);
+  });
 
   it('an address that is not UTF-8 (--email -) is an invalid line, never sent with U+FFFD', async () => {
     fault = await startFaultServer();
     fault.fallback(reply.json(201, { Uid: 'sub_1', Person: { Email: 'a@example.com' } }));
     const stdin = Buffer.concat([Buffer.from('e@exa\xffmple.com\n', 'latin1'), Buffer.from('a@example.com\n')]);
-    const r = await runBin(['lists', 'subscribe', 'list_1', '--email', '-'], { env: env(fault.url), stdin });
+    const r = await runBin(['lists', 'subscribe', 'list_1', '--email', '-'], { env: testEnv(fault.url, { NO_COLOR: '1' }), stdin });
     expect(fault.requests.map((q) => JSON.parse(q.body).Person.Email)).toEqual(['a@example.com']);
     expect(r.stdout).toContain('-\tinvalid\tline 1: not valid UTF-8');
     expect(r.code).toBe(1);
-  }, 60_000);
+  });
 });

@@ -3,11 +3,10 @@
 // piped, at most ten redraws a second, erased before the summary; none when stdout is
 // the same terminal. Outcome marks and the progress line fall back to ASCII under a
 // locale that is not UTF-8.
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Clock, Io } from '../../src/context.js';
-import { realClock, run } from '../../src/main.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import type { Clock } from '../../src/context.js';
+import { realClock } from '../../src/main.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startBatchServer, type BatchServer } from './batch-server.js';
 
@@ -17,7 +16,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const env = (s: BatchServer, extra: Record<string, string> = {}) => ({ ...tempConfig().env, BO_BASE_URL: s.url, BO_API_KEY: 'k1', BO_API_SECRET: 's1', ...extra });
 const uids = (n: number) => Array.from({ length: n }, (_, i) => `sa_${i + 1}`).join('\n');
 const ERASE = '\r\u001b[K';
 const draws = (stderr: string) => stderr.split(ERASE).filter(Boolean).filter((l) => !l.endsWith('\n'));
@@ -32,7 +30,7 @@ describe('batch progress', () => {
   it('counts records done with the rate, redraws at most ten times a second, and is erased before the summary', async () => {
     const s = (server = await startBatchServer(() => ({ status: 200 })));
     const clock = steppingClock(4);
-    const r = await runBo(['addons', 'expire', '-', '--concurrency', '4'], { env: env(s), stdin: uids(300), stderrIsTTY: true, clock });
+    const r = await runBo(['addons', 'expire', '-', '--concurrency', '4'], { env: testEnv(s), stdin: uids(300), stderrIsTTY: true, clock });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(300);
     const lines = draws(r.stderr);
@@ -44,39 +42,30 @@ describe('batch progress', () => {
 
   it('none when stdout is the same terminal as stderr (the outcome lines are the progress)', async () => {
     const s = (server = await startBatchServer(() => ({ status: 200 })));
-    const stdin = new PassThrough();
-    stdin.end('sa_1\nsa_2\n');
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (d) => (out += d));
-    stderr.on('data', (d) => (err += d));
-    const io: Io = { stdin, stdout, stderr, stdinIsTTY: false, stdoutIsTTY: true, stderrIsTTY: true, env: { HOME: process.env.HOME, ...env(s), NO_COLOR: '1' } };
-    const code = await run(['addons', 'expire', '-', '--concurrency', '1'], { io });
-    expect(code).toBe(0);
-    expect(out).toBe('✔ sa_1 expired\n✔ sa_2 expired\n');
-    expect(err).toBe(`2 expired on ${s.url} (profile default)\n`);
+    const r = await runBo(['addons', 'expire', '-', '--concurrency', '1'], { stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true, stderrIsTTY: true, env: { ...testEnv(s), NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('✔ sa_1 expired\n✔ sa_2 expired\n');
+    expect(r.stderr).toBe(`2 expired on ${s.url} (profile default)\n`);
   });
 });
 
 describe('batch output under the locale', () => {
   it('LANG=C: + and x outcome marks and an ASCII progress line', async () => {
     const s = (server = await startBatchServer((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 })));
-    const r = await runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: env(s, { LANG: 'C' }), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: testEnv(s, { LANG: 'C' }), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
     expect(r.stdout).toBe('+ sa_1 expired\nx sa_2 not found\n');
-    const p = await runBo(['addons', 'expire', '-'], { env: env(s, { LANG: 'C' }), stdin: 'sa_1\n', stderrIsTTY: true });
+    const p = await runBo(['addons', 'expire', '-'], { env: testEnv(s, { LANG: 'C' }), stdin: 'sa_1\n', stderrIsTTY: true });
     expect(draws(p.stderr)[0]).toMatch(/^1 done, [\d,]+\/s$/);
     expect(p.stderr).not.toMatch(/[^\x00-\x7f]/);
   });
 
   it('LANG=C: the confirmation a batch needs names it with ... rather than …', async () => {
     const s = (server = await startBatchServer(() => ({ status: 200 })));
-    const ascii = await runBo(['drips', 'delete', '-'], { env: env(s, { LANG: 'C' }), stdin: 'drip_1\n' });
+    const ascii = await runBo(['drips', 'delete', '-'], { env: testEnv(s, { LANG: 'C' }), stdin: 'drip_1\n' });
     expect(ascii.code).toBe(2);
     expect(ascii.stderr).toMatch(/^error: Delete drip campaign \.\.\. [^\n]*for every record on stdin/);
     expect(ascii.stderr).not.toMatch(/[^\x00-\x7f]/);
-    const utf8 = await runBo(['drips', 'delete', '-'], { env: env(s, { LANG: 'en_US.UTF-8' }), stdin: 'drip_1\n' });
+    const utf8 = await runBo(['drips', 'delete', '-'], { env: testEnv(s, { LANG: 'en_US.UTF-8' }), stdin: 'drip_1\n' });
     expect(utf8.stderr).toMatch(/^error: Delete drip campaign … [^\n]*for every record on stdin/);
     expect(s.received).toEqual([]);
   });
@@ -84,7 +73,7 @@ describe('batch output under the locale', () => {
   it('LC_ALL wins over LANG, LC_CTYPE over LANG; a UTF-8 locale keeps ✔ and ✘', async () => {
     const s = (server = await startBatchServer((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 })));
     const run1 = (extra: Record<string, string>) =>
-      runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: env(s, extra), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
+      runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: testEnv(s, extra), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
     expect((await run1({ LANG: 'en_US.UTF-8' })).stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
     expect((await run1({ LC_ALL: 'en_US.UTF-8', LANG: 'C' })).stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
     expect((await run1({ LC_CTYPE: 'POSIX', LANG: 'en_US.UTF-8' })).stdout).toBe('+ sa_1 expired\nx sa_2 not found\n');

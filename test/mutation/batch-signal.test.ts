@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { mkfifoSync } from '../helpers/fifo.js';
 import { runBin, runShell } from '../helpers/run-bin.js';
 import { startBatchServer, type Answer, type BatchServer } from './batch-server.js';
@@ -13,7 +14,6 @@ import { startBatchServer, type Answer, type BatchServer } from './batch-server.
 let server: BatchServer | undefined;
 afterEach(() => server?.close());
 
-const env = (s: BatchServer) => ({ ...tempConfig().env, BO_BASE_URL: s.url, BO_API_KEY: 'k', BO_API_SECRET: 's' });
 const uids = (n: number) => `${Array.from({ length: n }, (_, i) => `sa_${i + 1}`).join('\n')}\n`;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -39,7 +39,7 @@ describe.each([
     server = await startBatchServer(tenThenSlow);
     const s = server;
     const r = await runBin(['addons', 'expire', '-', '--concurrency', '4'], {
-      env: env(s),
+      env: testEnv(s),
       stdin: uids(500),
       onSpawn: (child) => when(() => s.received.length >= 14, () => child.kill(name)),
     });
@@ -53,7 +53,7 @@ describe.each([
     // sa_15 may have been read, waiting for a free slot: then it was not attempted.
     const summary = `10 expired, 4 interrupted \\(outcome unknown\\)(, 1 not attempted)? on ${escape(s.url)} \\(profile default\\); the rest of stdin was not read\n`;
     expect(r.stderr).toMatch(new RegExp(`^${summary}error: interrupted; .*\n$`));
-  }, 30_000);
+  });
 });
 
 describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo … -)', () => {
@@ -67,7 +67,7 @@ describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo …
     const fifo = mkfifoSync();
     let lines = 0;
     const r = await runShell(`exec 3<>"${fifo}"; printf 'sa_1\\nsa_2\\n' >&3; exec $BO addons expire - ${args} < "${fifo}"`, {
-      env: env(server),
+      env: testEnv(server),
       timeoutMs: 15_000,
       onSpawn: (child) => {
         child.stdout!.on('data', (d: Buffer) => (lines += String(d).split('\n').length - 1));
@@ -86,14 +86,14 @@ describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo …
       `2 expired on ${s.url} (profile default); the rest of stdin was not read\n` +
         'error: interrupted; requests still in flight were reported with an unknown outcome\n',
     );
-  }, 30_000);
+  });
 
   it('so does --dry-run', async () => {
     const { r, s } = await interruptIdle('--dry-run');
     expect(r.stdout).toBe(`PUT ${s.url}/api/v1/billing/subscriptionaddons/sa_1/expire\nPUT ${s.url}/api/v1/billing/subscriptionaddons/sa_2/expire\n`);
     expect(r.stderr).toContain('2 request(s) would be sent; nothing was sent.\n');
     expect(s.received).toEqual([]);
-  }, 30_000);
+  });
 });
 
 describe('a batch whose stdout closes (| head -1)', () => {
@@ -103,7 +103,7 @@ describe('a batch whose stdout closes (| head -1)', () => {
     const s = server;
     const file = `${tempConfig().root}/uids.txt`;
     writeFileSync(file, uids(20));
-    const r = await runShell(`$BO addons expire - < "${file}" | head -1; echo "status \${PIPESTATUS[0]}"`, { env: env(s) });
+    const r = await runShell(`$BO addons expire - < "${file}" | head -1; echo "status \${PIPESTATUS[0]}"`, { env: testEnv(s) });
     const [first, status] = r.stdout.trimEnd().split('\n');
     expect(first).toMatch(/^sa_1\t500\t/);
     expect(status).toBe('status 141');
@@ -115,7 +115,7 @@ describe('a batch whose stdout closes (| head -1)', () => {
     expect(m, r.stderr).not.toBeNull();
     // What was sent finished and is counted: every request the server received.
     expect(Number(m![1]) + 1).toBe(s.received.length);
-  }, 30_000);
+  });
 });
 
 it('no Node warning on stderr with 16 requests in flight, 16 records waiting out a 429', async () => {
@@ -123,9 +123,9 @@ it('no Node warning on stderr with 16 requests in flight, 16 records waiting out
   server = await startBatchServer((uid, attempt) => (uid === 'sa_1' && attempt === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200, delayMs: 20 }));
   const s = server;
   for (const flags of [[], ['--verbose']]) {
-    const r = await runBin([...flags, 'addons', 'expire', '-', '--concurrency', '16'], { env: env(s), stdin: uids(200) });
+    const r = await runBin([...flags, 'addons', 'expire', '-', '--concurrency', '16'], { env: testEnv(s), stdin: uids(200) });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/Warning|MaxListeners/);
   }
   expect(s.maxInFlight).toBe(16);
-}, 30_000);
+});

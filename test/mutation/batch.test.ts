@@ -3,7 +3,7 @@
 // outcomes and their exit codes, --fail-fast, 401 midway, 429 for the whole batch,
 // Ctrl-C, --concurrency and one keep-alive pool, and 10,000 records in one process.
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startBatchServer, type Answer, type BatchServer } from './batch-server.js';
 
@@ -17,10 +17,9 @@ async function serve(rule: (uid: string, attempt: number) => Answer = () => ({ s
   server = await startBatchServer(rule);
   return server;
 }
-const env = (s: BatchServer) => ({ ...tempConfig().env, BO_BASE_URL: s.url, BO_API_KEY: 'k1', BO_API_SECRET: 's1' });
 const uids = (n: number, prefix = 'sa') => Array.from({ length: n }, (_, i) => `${prefix}_${i + 1}`);
 const expire = (s: BatchServer, stdin: string, flags: string[] = [], extra: Parameters<typeof runBo>[1] = {}) =>
-  runBo(['addons', 'expire', '-', ...flags], { env: env(s), stdin, ...extra });
+  runBo(['addons', 'expire', '-', ...flags], { env: testEnv(s, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }), stdin, ...extra });
 
 describe('batches from stdin', () => {
   it('reads one Uid a line and JSON Lines records, skipping blank lines and # comments', async () => {
@@ -87,7 +86,7 @@ describe('batches from stdin', () => {
     expect(r.stderr).toMatch(/^\r\u001b\[K1 done · [\d,]+\/s/);
     expect(r.stderr.endsWith(`\r\u001b[K2 expired on ${s.url} (profile default)\n`)).toBe(true);
     expect(r.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
-    const quiet = await runBo(['addons', 'expire', '-'], { env: { ...env(s), BO_NO_PROGRESS: '1' }, stdin: 'sa_1\n', stderrIsTTY: true });
+    const quiet = await runBo(['addons', 'expire', '-'], { env: { ...testEnv(s, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }), BO_NO_PROGRESS: '1' }, stdin: 'sa_1\n', stderrIsTTY: true });
     expect(quiet.stderr).toBe(`1 expired on ${s.url} (profile default)\n`);
   });
 
@@ -102,7 +101,7 @@ describe('batches from stdin', () => {
 
   it('--fail-fast stops at the first failure', async () => {
     const ff = await serve((uid) => (uid === 'sa_3' ? { status: 500 } : { status: 200 }));
-    const f = await runBo(['addons', 'expire', '-', '--fail-fast', '--concurrency', '1'], { env: env(ff), stdin: uids(10).join('\n') });
+    const f = await runBo(['addons', 'expire', '-', '--fail-fast', '--concurrency', '1'], { env: testEnv(ff, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }), stdin: uids(10).join('\n') });
     expect(f.code).toBe(1);
     expect(ff.received).toEqual(['sa_1', 'sa_2', 'sa_3']);
     // sa_4 was read while sa_3 was in flight; the rest of stdin is left unread.
@@ -165,7 +164,7 @@ describe('batches from stdin', () => {
         'error: batch stopped: 429 Too Many Requests: slow down; retry in 1 d 3 h; 1 record(s) not attempted, the rest of stdin not read\n',
     );
     const single = await serve(() => ({ status: 429, headers: { 'retry-after': '99999' }, body: { error: 'rate_limited', error_description: 'slow down' } }));
-    const one = await runBo(['addons', 'expire', 'sa_1'], { env: env(single) });
+    const one = await runBo(['addons', 'expire', 'sa_1'], { env: testEnv(single, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }) });
     expect(one.code).toBe(5);
     expect(single.received).toEqual(['sa_1']);
     expect(one.stderr).toBe('error: 429 Too Many Requests: slow down; retry in 1 d 3 h\n');
@@ -244,8 +243,9 @@ describe('batches from stdin', () => {
     const unknown = [...reported.values()].filter((o) => !o.ok);
     expect(unknown.length).toBeGreaterThan(0);
     for (const o of unknown) expect(o.error).toEqual({ code: 'interrupted', message: 'interrupted: outcome unknown' });
-    // One second of grace, then the summary: never a wait on what hangs.
-    expect(took).toBeLessThan(3000);
+    // One second of grace, then the summary: never a wait on what hangs (which never
+    // answers) nor the 30 s request timeout; the bound is generous for a loaded machine.
+    expect(took).toBeLessThan(10_000);
   });
 
   it('--concurrency bounds the requests in flight, over one keep-alive pool', async () => {
@@ -285,11 +285,11 @@ describe('--dry-run', () => {
       ['addons', 'expire', 'sa_1'],
     ];
     for (const argv of cases) {
-      const dry = await runBo([...argv, '--dry-run', '--json', '--no-log'], { env: env(s) });
+      const dry = await runBo([...argv, '--dry-run', '--json', '--no-log'], { env: testEnv(s, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }) });
       expect(dry.code, argv.join(' ')).toBe(0);
       const planned = JSON.parse(dry.stdout);
       const sentBefore = s.requests.length;
-      const real = await runBo([...argv, '--no-log'], { env: env(s) });
+      const real = await runBo([...argv, '--no-log'], { env: testEnv(s, { BO_API_KEY: 'k1', BO_API_SECRET: 's1' }) });
       expect(real.code, argv.join(' ')).toBe(0);
       expect(s.requests.length).toBe(sentBefore + 1);
       expect(`${planned.method} ${planned.url}`).toBe(`${s.requests.at(-1)!.split(' ')[0]} ${s.url}${s.requests.at(-1)!.split(' ')[1]}`);

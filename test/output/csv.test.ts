@@ -3,7 +3,7 @@
 // hostile text neutralised; exit 2 on a command that prints no records and next to
 // --json. Lists come from a scripted server (exact values) and from the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -18,8 +18,6 @@ afterAll(async () => {
   await Promise.all([server.close(), sb.close()]);
 });
 
-const faultEnv = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
-const sbEnv = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 
 const account = (Uid: string, Name: unknown, extra: Record<string, unknown> = {}) => ({
   Uid,
@@ -43,7 +41,7 @@ describe('--csv on a list', () => {
         account('acc_5', 'Plain'),
       ]),
     );
-    const r = await runBo(['accounts', 'list', '--csv'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
@@ -59,7 +57,7 @@ describe('--csv on a list', () => {
   it("prefixes text starting with = + - @ tab or CR with ', and leaves numbers (negative ones too) alone", async () => {
     const names = ['=HYPERLINK("http://x.example","y")', '+1 555', '-2+3', '@SUM(A1)', '\tTabbed', '\rReturned', 'a=b'];
     server.script(page(names.map((n, i) => account(`acc_${i}`, n, { Balance: -12.5, BalanceText: '-12.5' }))));
-    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name,Balance,BalanceText'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name,Balance,BalanceText'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\r\n');
     expect(rows[0]).toBe('Uid,Name,Balance,BalanceText');
@@ -78,7 +76,7 @@ describe('--csv on a list', () => {
 
   it('neutralises escape sequences, controls and bidirectional characters, and defuses what they hid', async () => {
     server.script(page([account('acc_h', '\u001b[31m=cmd|calc\u0007 \u202eevil \u001b]0;pwned\u0007x'), account('acc_b', 'bell\u0007here')]));
-    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/\u001b|pwned/);
     expect(r.stdout.replace(/[\r\n\t]/g, '')).not.toMatch(UNSAFE_IN_TEXT);
@@ -88,7 +86,7 @@ describe('--csv on a list', () => {
   it('every hostile character class is neutralised as in a table; tab, LF and CR stay as quoted data', async () => {
     // A tab after each case ends any sequence that would swallow what follows.
     server.script(page(allCases.map((c, i) => account(`acc_${i}`, `v${i}:${c.raw}\t.`))));
-    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Name'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/pwned|\]0;|\[2J|\[31/);
     const kept: Record<string, string> = { '\t': '\t', '\n': '\n', '\r': '\r' };
@@ -105,7 +103,7 @@ describe('--csv on a list', () => {
     const stored = (await sb.api('GET', `/crm/accounts?q=${uid}&fields=${encodeURIComponent(fields)}`)).body.items[0];
     const planName = stored.CurrentSubscription.Plan.Name as string;
     expect(planName).toBeTruthy();
-    const r = await runBo(['accounts', 'list', '--q', uid, '--fields', fields, '--csv'], { env: sbEnv() });
+    const r = await runBo(['accounts', 'list', '--q', uid, '--fields', fields, '--csv'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`Uid,Name,CurrentSubscription.Plan.Name\r\n${uid},${stored.Name},${planName}\r\n`);
   });
@@ -113,7 +111,7 @@ describe('--csv on a list', () => {
   it('a list or record left in a cell is written whole as JSON, its hostile characters escaped', async () => {
     const tags = ['vip', 'late, "again"', 'x\u202ey', 'four', 'five'];
     server.script(page([account('acc_1', 'One', { Tags: tags, Owner: { Uid: 'p_1', Name: '=evil' } })]));
-    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Tags,Owner'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--fields', 'Tags,Owner'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('\u202e');
     const [header, row, end] = r.stdout.split('\r\n');
@@ -129,7 +127,7 @@ describe('--csv on a list', () => {
 
   it('a list that fails before its first record prints nothing, not a header that looks like an empty list', async () => {
     server.script(reply.json(500, { error: 'server_error', error_description: 'boom' }));
-    const r = await runBo(['accounts', 'list', '--csv', '--max-retries', '0'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--max-retries', '0'], { env: testEnv(server) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: .*boom/);
@@ -137,11 +135,11 @@ describe('--csv on a list', () => {
 
   it('an empty list is the header row alone; a TTY stdout gets CSV too, not a table', async () => {
     server.script(page([]));
-    const empty = await runBo(['accounts', 'list', '--csv'], { env: faultEnv() });
+    const empty = await runBo(['accounts', 'list', '--csv'], { env: testEnv(server) });
     expect(empty.code).toBe(0);
     expect(empty.stdout).toBe('Uid,Name,Stage,Currency,Created\r\n');
     server.script(page([account('acc_1', 'One')]));
-    const tty = await runBo(['accounts', 'list', '--csv'], { env: faultEnv(), stdoutIsTTY: true });
+    const tty = await runBo(['accounts', 'list', '--csv'], { env: testEnv(server), stdoutIsTTY: true });
     expect(tty.stdout).toBe('Uid,Name,Stage,Currency,Created\r\nacc_1,One,2 Active,USD,2026-01-02T03:04:05Z\r\n');
   });
 });
@@ -151,7 +149,7 @@ describe('--csv on one record', () => {
     server.script(
       page([{ Uid: 'acc_1', Name: '=1+1', Count: 3, PrimaryContact: { Email: 'a@example.com', Person: { FirstName: 'Ann, B.' } }, Tags: [], Note: null }]),
     );
-    const r = await runBo(['accounts', 'get', 'acc_1', '--csv'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'get', 'acc_1', '--csv'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       'Uid,Name,Count,PrimaryContact.Email,PrimaryContact.Person.FirstName,Tags,Note\r\n' + `acc_1,'=1+1,3,a@example.com,"Ann, B.",[],\r\n`,
@@ -161,7 +159,7 @@ describe('--csv on one record', () => {
   it('--fields paths as the header (sandbox)', async () => {
     const uid = sb.fixtures.accounts[0]!;
     const stored = (await sb.api('GET', `/crm/accounts?q=${uid}&fields=Name,CurrentSubscription.Plan.Name`)).body.items[0];
-    const r = await runBo(['accounts', 'get', uid, '--fields', 'Name,CurrentSubscription.Plan.Name', '--csv'], { env: sbEnv() });
+    const r = await runBo(['accounts', 'get', uid, '--fields', 'Name,CurrentSubscription.Plan.Name', '--csv'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`Uid,Name,CurrentSubscription.Plan.Name\r\n${uid},${stored.Name},${stored.CurrentSubscription.Plan.Name}\r\n`);
   });
@@ -170,11 +168,11 @@ describe('--csv on one record', () => {
 describe('--csv refused', () => {
   it('exit 2 on a command that prints no records, and nothing is sent', async () => {
     const before = server.requests.length;
-    const r = await runBo(['addons', 'expire', 'sa_1', '--csv'], { env: faultEnv() });
+    const r = await runBo(['addons', 'expire', 'sa_1', '--csv'], { env: testEnv(server) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('error: --csv applies to commands that print records (lists and single records); "bo addons expire" prints none\n');
-    const api = await runBo(['api', '/crm/accounts', '--csv'], { env: faultEnv() });
+    const api = await runBo(['api', '/crm/accounts', '--csv'], { env: testEnv(server) });
     expect(api.code).toBe(2);
     expect(api.stderr).toMatch(/^error: --csv applies to commands that print records/);
     expect(server.requests.length).toBe(before);
@@ -182,13 +180,13 @@ describe('--csv refused', () => {
 
   it('--csv with --json or --jsonl: exit 2 naming both, nothing sent', async () => {
     const before = server.requests.length;
-    const r = await runBo(['accounts', 'list', '--csv', '--json'], { env: faultEnv() });
+    const r = await runBo(['accounts', 'list', '--csv', '--json'], { env: testEnv(server) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toMatch(/^error: option '--(json|csv)' cannot be used with option '--(csv|json)'$/);
     expect(r.stderr.split('\n')[0]).toContain("'--csv'");
     expect(r.stderr.split('\n')[0]).toContain("'--json'");
-    const l = await runBo(['--jsonl', 'accounts', 'list', '--csv'], { env: faultEnv() });
+    const l = await runBo(['--jsonl', 'accounts', 'list', '--csv'], { env: testEnv(server) });
     expect(l.code).toBe(2);
     expect(l.stderr.split('\n')[0]).toMatch(/'--jsonl'.*'--csv'|'--csv'.*'--jsonl'/);
     expect(server.requests.length).toBe(before);

@@ -6,14 +6,13 @@
 // accounts, so its bound is the young generation's cap plus the start-up, not the
 // target (docs/performance-notes.md). Memory only: speed is the bench's business.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs helper of the bench, without types
 import { benchEnv, serveSandbox } from '../bench/serve-sandbox.mjs';
-import { binPath } from '../helpers/run-bin.js';
+import { binPath, runBin } from '../helpers/run-bin.js';
 
 const ACCOUNTS = 100_000;
 
@@ -22,40 +21,22 @@ interface Served {
   child: import('node:child_process').ChildProcess;
 }
 
-/** Runs `bo` under /usr/bin/time -v; stdout is counted and checked as it streams, not kept. */
-function exportMeasured(env: Record<string, string>): Promise<{ code: number | null; stderr: string; lines: number; uids: Set<string>; bad: number; peakMib: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-v', process.execPath, binPath, 'accounts', 'list', '--all', '--jsonl'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let rest = '';
-    let lines = 0;
-    let bad = 0;
-    const uids = new Set<string>();
-    const line = (text: string) => {
-      lines++;
-      try {
-        const uid = (JSON.parse(text) as { Uid?: unknown }).Uid;
-        if (typeof uid === 'string') uids.add(uid);
-        else bad++;
-      } catch {
-        bad++;
-      }
-    };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d: string) => {
-      const parts = (rest + d).split('\n');
-      rest = parts.pop()!;
-      for (const p of parts) line(p);
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (rest !== '') line(rest);
-      const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      if (!kb) return reject(new Error(`no /usr/bin/time report in: ${stderr.slice(-500)}`));
-      resolve({ code, stderr, lines, uids, bad, peakMib: Number(kb[1]) / 1024 });
-    });
-  });
+/** The export under /usr/bin/time -v, its stdout checked line by line. */
+async function exportMeasured(env: Record<string, string>): Promise<{ code: number | null; stderr: string; lines: number; uids: Set<string>; bad: number; peakMib: number }> {
+  const r = await runBin(['accounts', 'list', '--all', '--jsonl'], { env, timeoutMs: 180_000, measure: true });
+  const uids = new Set<string>();
+  let bad = 0;
+  const lines = r.stdout === '' ? [] : r.stdout.replace(/\n$/, '').split('\n');
+  for (const text of lines) {
+    try {
+      const uid = (JSON.parse(text) as { Uid?: unknown }).Uid;
+      if (typeof uid === 'string') uids.add(uid);
+      else bad++;
+    } catch {
+      bad++;
+    }
+  }
+  return { code: r.code, stderr: r.stderr, lines: lines.length, uids, bad, peakMib: r.peakMb };
 }
 
 describe('an export of 100,000 accounts (built binary, served sandbox)', () => {

@@ -3,7 +3,7 @@
 // test server. Text output shows them neutralised (sequences dropped whole, the rest
 // visibly escaped, joiners kept); JSON output escapes them and parses back unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases, escapedCases } from './hostile-text.js';
@@ -13,8 +13,6 @@ beforeAll(async () => {
   server = await startFaultServer();
 });
 afterAll(() => server.close());
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
 
 // A tab after each case ends any sequence that would swallow the next character; text
 // output shows it as a space.
@@ -43,7 +41,7 @@ function expectSafeText(text: string) {
 describe('hostile API text in text output', () => {
   it('piped TSV rows show every class neutralised', async () => {
     server.script(reply.json(200, page));
-    const r = await runBo(['accounts', 'list'], { env: env() });
+    const r = await runBo(['accounts', 'list'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expectSafeText(r.stdout);
     const lines = r.stdout.split('\n');
@@ -54,7 +52,7 @@ describe('hostile API text in text output', () => {
 
   it('TTY table cells show every class neutralised', async () => {
     server.script(reply.json(200, page));
-    const r = await runBo(['--no-color', 'accounts', 'list'], { env: env(), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'accounts', 'list'], { env: testEnv(server), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expectSafeText(r.stdout);
     allCases.forEach((c, i) => expect(r.stdout, c.name).toContain(`│ ${shownValue(i)}`));
@@ -62,7 +60,7 @@ describe('hostile API text in text output', () => {
 
   it('the piped record view neutralises property names as well as values', async () => {
     server.script(reply.json(200, { items: [one] }));
-    const r = await runBo(['accounts', 'get', 'acc_h'], { env: env() });
+    const r = await runBo(['accounts', 'get', 'acc_h'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expectSafeText(r.stdout);
     const lines = r.stdout.split('\n');
@@ -71,7 +69,7 @@ describe('hostile API text in text output', () => {
 
   it('the TTY record view neutralises property names as well as values', async () => {
     server.script(reply.json(200, { items: [one] }));
-    const r = await runBo(['--no-color', 'accounts', 'get', 'acc_h'], { env: env(), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'accounts', 'get', 'acc_h'], { env: testEnv(server), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expectSafeText(r.stdout);
     allCases.forEach((c, i) => expect(r.stdout, c.name).toMatch(new RegExp(`│ ${escape(shownKey(i))} +│ ${escape(shownValue(i))} +│`)));
@@ -80,7 +78,7 @@ describe('hostile API text in text output', () => {
   it('error lines show bidirectional, invisible and tag characters escaped and no control raw', async () => {
     for (const c of escapedCases) {
       server.script(reply.json(400, { error: 'validation_failed', error_description: `bad ${c.raw} name` }));
-      const r = await runBo(['accounts', 'list'], { env: env() });
+      const r = await runBo(['accounts', 'list'], { env: testEnv(server) });
       expect(r.code, c.name).toBe(1);
       expect(r.stderr, c.name).not.toMatch(UNSAFE_IN_TEXT);
       expect(r.stderr.split('\n')[0], c.name).toMatch(/^error: /);
@@ -94,7 +92,7 @@ describe('hostile API text in text output', () => {
 describe('hostile API text in JSON output', () => {
   it('--json (a list) escapes them and parses back to the API records', async () => {
     server.script(reply.json(200, page));
-    const r = await runBo(['--json', 'accounts', 'list'], { env: env() });
+    const r = await runBo(['--json', 'accounts', 'list'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(r.stdout).toContain('\\u202e');
@@ -109,7 +107,7 @@ describe('hostile API text in JSON output', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(ascii);
     });
-    const r = await runBo(['--jsonl', 'accounts', 'list'], { env: env() });
+    const r = await runBo(['--jsonl', 'accounts', 'list'], { env: testEnv(server) });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(r.stdout).toContain('\\u202e');
@@ -118,7 +116,7 @@ describe('hostile API text in JSON output', () => {
 
   it('--jsonl escapes them and each line parses back to its record', async () => {
     server.script(reply.json(200, page));
-    const r = await runBo(['--jsonl', 'accounts', 'list'], { env: env() });
+    const r = await runBo(['--jsonl', 'accounts', 'list'], { env: testEnv(server) });
     expect(r.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(listed);
   });
@@ -126,7 +124,7 @@ describe('hostile API text in JSON output', () => {
   it('--json and --jsonl (one record) escape keys and values and parse back', async () => {
     for (const flag of ['--json', '--jsonl']) {
       server.script(reply.json(200, { items: [one] }));
-      const r = await runBo([flag, 'accounts', 'get', 'acc_h'], { env: env() });
+      const r = await runBo([flag, 'accounts', 'get', 'acc_h'], { env: testEnv(server) });
       expect(r.code, flag).toBe(0);
       expect(r.stdout, flag).not.toMatch(UNSAFE_IN_JSON);
       expect(JSON.parse(r.stdout), flag).toEqual(one);
@@ -135,16 +133,16 @@ describe('hostile API text in JSON output', () => {
 
   it('bo api prints the body escaped, with and without --paginate', async () => {
     server.script(reply.json(200, page));
-    const raw = await runBo(['api', '/crm/accounts'], { env: env() });
+    const raw = await runBo(['api', '/crm/accounts'], { env: testEnv(server) });
     expect(raw.code).toBe(0);
     expect(raw.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(JSON.parse(raw.stdout)).toEqual(page);
     server.script(reply.json(200, page));
-    const paged = await runBo(['api', '/crm/accounts', '--paginate'], { env: env() });
+    const paged = await runBo(['api', '/crm/accounts', '--paginate'], { env: testEnv(server) });
     expect(paged.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(JSON.parse(paged.stdout)).toEqual(listed);
     server.script(reply.json(200, page));
-    const lines = await runBo(['--jsonl', 'api', '/crm/accounts', '--paginate'], { env: env() });
+    const lines = await runBo(['--jsonl', 'api', '/crm/accounts', '--paginate'], { env: testEnv(server) });
     expect(lines.stdout).not.toMatch(UNSAFE_IN_JSON);
     expect(lines.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(listed);
   });

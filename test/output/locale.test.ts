@@ -3,7 +3,7 @@
 // locale is the first non-empty of LC_ALL, LC_CTYPE and LANG.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { symbols, unicodeLocale } from '../../src/output/symbols.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { runTty } from './tty-run.js';
@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const env = (locale: Record<string, string>) => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key', BO_API_SECRET: 'secret', NO_COLOR: '1', ...locale });
 const long = 'A very long account name that cannot fit in a narrow terminal at all';
 const account = { Uid: 'acc_1', Name: long, AccountStage: 2, AccountStageLabel: 'Active', Currency: 'USD', Created: '2026-01-02T03:04:05Z' };
 const page = reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [account] });
@@ -22,7 +21,7 @@ const page = reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, it
 describe('tables under the locale', () => {
   it('LANG=C: ASCII borders and ~ for a cut cell', async () => {
     server.script(page);
-    const r = await runTty(['accounts', 'list'], { env: env({ LANG: 'C' }), columns: 60 });
+    const r = await runTty(['accounts', 'list'], { env: testEnv(server, { NO_COLOR: '1', LANG: 'C' }), columns: 60 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\+-+\+-+\+-+\+-+\+-+\+$/);
@@ -34,7 +33,7 @@ describe('tables under the locale', () => {
 
   it('a UTF-8 locale keeps box drawing and …', async () => {
     server.script(page);
-    const r = await runTty(['accounts', 'list'], { env: env({ LANG: 'en_US.UTF-8' }), columns: 60 });
+    const r = await runTty(['accounts', 'list'], { env: testEnv(server, { NO_COLOR: '1', LANG: 'en_US.UTF-8' }), columns: 60 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^┌─+┬/);
@@ -43,7 +42,7 @@ describe('tables under the locale', () => {
 
   it('the record view too', async () => {
     server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [account] }));
-    const r = await runTty(['accounts', 'get', 'acc_1'], { env: env({ LC_ALL: 'C', LANG: 'en_US.UTF-8' }), columns: 40 });
+    const r = await runTty(['accounts', 'get', 'acc_1'], { env: testEnv(server, { NO_COLOR: '1', LC_ALL: 'C', LANG: 'en_US.UTF-8' }), columns: 40 });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^\+-+\+-+\+$/);
     expect(r.stdout).toContain('| Name ');

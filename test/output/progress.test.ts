@@ -5,11 +5,11 @@
 // progress). The list itself on stdout is untouched.
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Clock, Io } from '../../src/context.js';
-import { realClock, run } from '../../src/main.js';
+import type { Clock } from '../../src/context.js';
+import { realClock } from '../../src/main.js';
 import { duration, progressText, startProgress } from '../../src/output/progress.js';
 import { symbolsFor } from '../../src/output/symbols.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -20,13 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = (extra: Record<string, string> = {}) => ({
-  ...tempConfig().env,
-  BO_BASE_URL: sb.url,
-  BO_API_KEY: sb.fixtures.apiKey.key,
-  BO_API_SECRET: sb.fixtures.apiKey.secret,
-  ...extra,
-});
 const ERASE = '\r\u001b[K';
 /** The lines drawn: every redraw starts with carriage return and erase-line. */
 const draws = (stderr: string) => stderr.split(ERASE).filter(Boolean);
@@ -39,26 +32,15 @@ function steppingClock(stepMs: number): Clock & { elapsed: () => number } {
 }
 
 /** `bo` in-process with both terminals stated, as main.ts's processIo finds them. */
-async function runTerminals(argv: string[], io: { stdoutIsTTY: boolean; stdoutSharesStderr?: boolean }) {
-  const stdin = new PassThrough();
-  stdin.end();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const full: Io = { stdin, stdout, stderr, stdinIsTTY: false, stderrIsTTY: true, ...io, columns: 200, env: { HOME: process.env.HOME, ...env(), NO_COLOR: '1' } };
-  const code = await run(argv, { io: full });
-  await new Promise((r) => setImmediate(r));
-  return { code, stdout: out, stderr: err };
+function runTerminals(argv: string[], io: { stdoutIsTTY: boolean; stdoutSharesStderr?: boolean }) {
+  return runBo(argv, { stderrIsTTY: true, ...io, columns: 200, env: { ...testEnv(sb), NO_COLOR: '1' } });
 }
 
 describe('progress of a long list', () => {
   it('--all with stdout piped: done of total, rate and time left on stderr, erased at the end', async () => {
     // The count moves a page at a time (25 records); the clock 60 ms at each reading.
     const clock = steppingClock(60);
-    const r = await runBo(['accounts', 'list', '--all', '--page-size', '25'], { env: env({ LANG: 'en_US.UTF-8' }), stderrIsTTY: true, clock });
+    const r = await runBo(['accounts', 'list', '--all', '--page-size', '25'], { env: testEnv(sb, { LANG: 'en_US.UTF-8' }), stderrIsTTY: true, clock });
     expect(r.code).toBe(0);
     // the data is whole and clean
     const rows = r.stdout.trimEnd().split('\n');
@@ -76,7 +58,7 @@ describe('progress of a long list', () => {
 
   it('redraws at most ten times a second', async () => {
     const clock = steppingClock(30);
-    const r = await runBo(['accounts', 'list', '--all', '--page-size', '10', '--jsonl'], { env: env(), stderrIsTTY: true, clock });
+    const r = await runBo(['accounts', 'list', '--all', '--page-size', '10', '--jsonl'], { env: testEnv(sb), stderrIsTTY: true, clock });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(ACCOUNTS);
     const n = draws(r.stderr).length;
@@ -86,7 +68,7 @@ describe('progress of a long list', () => {
   });
 
   it('bo api --paginate shows it too', async () => {
-    const r = await runBo(['api', '/crm/accounts', '--paginate', '-F', 'limit=100'], { env: env(), stderrIsTTY: true });
+    const r = await runBo(['api', '/crm/accounts', '--paginate', '-F', 'limit=100'], { env: testEnv(sb), stderrIsTTY: true });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(ACCOUNTS);
     expect(draws(r.stderr)[0]).toMatch(new RegExp(`^\\[█+░+\\] 100 of ${ACCOUNTS} · `));
@@ -94,16 +76,16 @@ describe('progress of a long list', () => {
   });
 
   it('none when stderr is piped, under BO_NO_PROGRESS=1, with --verbose, or for a list cut by --limit', async () => {
-    const piped = await runBo(['accounts', 'list', '--all'], { env: env() });
+    const piped = await runBo(['accounts', 'list', '--all'], { env: testEnv(sb) });
     expect(piped.code).toBe(0);
     expect(piped.stderr).toBe('');
-    const quiet = await runBo(['accounts', 'list', '--all'], { env: env({ BO_NO_PROGRESS: '1' }), stderrIsTTY: true });
+    const quiet = await runBo(['accounts', 'list', '--all'], { env: testEnv(sb, { BO_NO_PROGRESS: '1' }), stderrIsTTY: true });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(piped.stdout);
-    const verbose = await runBo(['accounts', 'list', '--all', '--verbose'], { env: env(), stderrIsTTY: true });
+    const verbose = await runBo(['accounts', 'list', '--all', '--verbose'], { env: testEnv(sb), stderrIsTTY: true });
     expect(verbose.stderr).not.toContain(ERASE);
-    const limited = await runBo(['accounts', 'list', '--limit', '200'], { env: env(), stderrIsTTY: true });
+    const limited = await runBo(['accounts', 'list', '--limit', '200'], { env: testEnv(sb), stderrIsTTY: true });
     expect(limited.stderr).toBe(`showing 200 of ${ACCOUNTS}; pass --all for every record\n`);
   });
 
@@ -122,7 +104,7 @@ describe('progress of a long list', () => {
   });
 
   it('falls back to ASCII under LANG=C', async () => {
-    const r = await runBo(['accounts', 'list', '--all'], { env: env({ LANG: 'C' }), stderrIsTTY: true });
+    const r = await runBo(['accounts', 'list', '--all'], { env: testEnv(sb, { LANG: 'C' }), stderrIsTTY: true });
     expect(r.code).toBe(0);
     expect(draws(r.stderr)[0]).toMatch(new RegExp(`^\\[#{8}-{12}\\] 100 of ${ACCOUNTS}, [\\d,]+/s`));
     expect(r.stderr).not.toMatch(/[^\x00-\x7f]/);

@@ -3,7 +3,7 @@
 // ask as before. What is printed must not change: each row equals the columns applied
 // to the whole record, read with --json.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { accountColumns } from '../../src/commands/accounts/list.js';
@@ -16,8 +16,6 @@ beforeAll(async () => {
   sb = await startTestSandbox();
 });
 afterAll(() => sb.close());
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 
 /** Runs bo with --verbose; answers its exit code, stdout, and the query of its GET of `path` (from the trace). */
 async function traced(argv: string[], path: string, options: { env: Record<string, string>; stdoutIsTTY?: boolean }) {
@@ -39,7 +37,7 @@ const lists: Array<{ argv: string[]; path: string; columns: Column[]; fields: st
 
 describe.each(lists)('bo $argv.0 $argv.1', ({ argv, path, columns, fields }) => {
   it('piped: asks for the columns\' properties only, and prints what the whole records give', async () => {
-    const e = env();
+    const e = testEnv(sb);
     const whole = await traced([...argv, '--json', '--limit', '20'], path, { env: e });
     expect(whole).toMatchObject({ code: 0, fields: null });
     const records = JSON.parse(whole.stdout) as Array<Record<string, unknown>>;
@@ -51,13 +49,13 @@ describe.each(lists)('bo $argv.0 $argv.1', ({ argv, path, columns, fields }) => 
   });
 
   it('as a table and as CSV: the same narrow request', async () => {
-    const e = env();
+    const e = testEnv(sb);
     expect(await traced([...argv, '--limit', '3'], path, { env: e, stdoutIsTTY: true })).toMatchObject({ code: 0, fields });
     expect(await traced(['--csv', ...argv, '--limit', '3'], path, { env: e })).toMatchObject({ code: 0, fields });
   });
 
   it('--jsonl asks for whole records; --fields asks for what it names', async () => {
-    const e = env();
+    const e = testEnv(sb);
     expect(await traced(['--jsonl', ...argv, '--limit', '3'], path, { env: e })).toMatchObject({ code: 0, fields: null });
     expect(await traced([...argv, '--limit', '3', '--fields', 'Name,Created'], path, { env: e })).toMatchObject({ code: 0, fields: 'Name,Created' });
   });
@@ -65,6 +63,6 @@ describe.each(lists)('bo $argv.0 $argv.1', ({ argv, path, columns, fields }) => 
 
 it('a list whose columns show a child record asks for whole records (naming a child may cap pages at 25)', async () => {
   const coupon = (sb.fixtures as unknown as { coupons: string[] }).coupons[0]!;
-  const r = await traced(['coupons', 'redemptions', coupon, '--limit', '3'], `/billing/discountcoupons/${coupon}/redemptions`, { env: env() });
+  const r = await traced(['coupons', 'redemptions', coupon, '--limit', '3'], `/billing/discountcoupons/${coupon}/redemptions`, { env: testEnv(sb) });
   expect(r).toMatchObject({ code: 0, fields: null });
 });

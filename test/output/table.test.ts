@@ -5,17 +5,18 @@ import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
-import { tempConfig } from '../helpers/config-dir.js';
+import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { runTty } from './tty-run.js';
+
+/** Ctrl-C ends a run promptly: far under the 30 s request timeout a missed abort would wait out, generous for a loaded machine. */
+const PROMPTLY_MS = 10_000;
 
 let server: FaultServer;
 beforeAll(async () => {
   server = await startFaultServer();
 });
 afterAll(() => server.close());
-
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'key', BO_API_SECRET: 'secret' });
 
 const LONG_UID = 'acc_0123456789ab';
 const account = (i: number, name = `Account ${i}`) => ({
@@ -35,7 +36,7 @@ describe('fitting the terminal', () => {
 
   it('at 60 columns cuts the widest text with an ellipsis, never the Uid', async () => {
     server.script(reply.json(200, pageOf(wide, 0, 3)));
-    const r = await runTty(['--no-color', 'accounts', 'list'], { env: env(), columns: 60 });
+    const r = await runTty(['--no-color', 'accounts', 'list'], { env: testEnv(server), columns: 60 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(60);
@@ -51,7 +52,7 @@ describe('fitting the terminal', () => {
 
   it('at 200 columns shows every value whole', async () => {
     server.script(reply.json(200, pageOf(wide, 0, 3)));
-    const r = await runTty(['--no-color', 'accounts', 'list'], { env: env(), columns: 200 });
+    const r = await runTty(['--no-color', 'accounts', 'list'], { env: testEnv(server), columns: 200 });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[1]).toMatch(/^│ Uid +│ Name +│ Stage +│ Currency │ Created +│$/);
     expect(r.stdout).toContain(longName);
@@ -63,7 +64,7 @@ describe('fitting the terminal', () => {
 
   it('never cuts piped output, whatever the terminal width', async () => {
     server.script(reply.json(200, pageOf(wide, 0, 3)));
-    const r = await runTty(['accounts', 'list'], { env: env(), columns: 60, stdoutIsTTY: false });
+    const r = await runTty(['accounts', 'list'], { env: testEnv(server), columns: 60, stdoutIsTTY: false });
     expect(r.stdout.split('\n')[0]).toBe([LONG_UID, longName, '2 Trialing', 'EUR', '2026-03-04T05:06:07Z'].join('\t'));
     expect(r.stdout).toContain(wideName);
     expect(r.stdout).not.toContain('…');
@@ -72,7 +73,7 @@ describe('fitting the terminal', () => {
   it('cuts a later row wider than the first page to its column', async () => {
     const first = Array.from({ length: 100 }, (_, i) => account(i + 1));
     server.script(reply.json(200, pageOf(first, 0, 101)), reply.json(200, pageOf([account(101, longName)], 1, 101)));
-    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: env(), columns: 200 });
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: testEnv(server), columns: 200 });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(101 + 4);
@@ -85,7 +86,7 @@ describe('the record view on a TTY', () => {
   it('fits the terminal, cutting long values but never the Uid', async () => {
     const record = { ...account(0), Uid: 'acc_0123456789abcdefghij', InvoiceNotes: longName };
     server.script(reply.json(200, { items: [record] }));
-    const r = await runTty(['--no-color', 'accounts', 'get', record.Uid], { env: env(), columns: 40 });
+    const r = await runTty(['--no-color', 'accounts', 'get', record.Uid], { env: testEnv(server), columns: 40 });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`│ Uid +│ ${record.Uid} │`));
     expect(r.stdout).toContain('│ AccountStageLabel │');
@@ -119,7 +120,7 @@ describe('streaming', () => {
     server.script(reply.json(200, pageOf(p0!, 0, 300)), second.step, reply.json(200, pageOf(p2!, 2, 300)));
     // One page at a time: what is asked when shows the streaming, not the paging.
     const run = runTty(['--no-color', 'accounts', 'list', '--all', '--concurrency', '1'], {
-      env: env(),
+      env: testEnv(server),
       onStdout: (_chunk, all) => {
         if (requestsWhenFirstRowShown.length === 0 && all.includes(p0![0]!.Uid)) {
           requestsWhenFirstRowShown.push(server.requests.length);
@@ -143,7 +144,7 @@ describe('Ctrl-C', () => {
     const controller = new AbortController();
     let abortedAt = 0;
     const r = await runTty(['--no-color', 'accounts', 'list', '--all'], {
-      env: env(),
+      env: testEnv(server),
       signal: controller.signal,
       onStdout: (_chunk, all) => {
         if (!abortedAt && all.includes(p0![99]!.Uid)) {
@@ -156,25 +157,27 @@ describe('Ctrl-C', () => {
       },
     });
     expect(abortedAt).toBeGreaterThan(0);
-    expect(performance.now() - abortedAt).toBeLessThan(1000);
+    // The page that hangs is never answered: ending at all proves Ctrl-C did not wait for
+    // it; the bound, far under the 30 s request timeout, proves it was not waited out.
+    expect(performance.now() - abortedAt).toBeLessThan(PROMPTLY_MS);
     expect(r.code).toBe(130);
     expect(r.stderr).toBe('error: interrupted\n');
   });
 
-  it('while waiting for the first page, in every output mode: exit 130 within a second, nothing printed', async () => {
+  it('while waiting for the first page, in every output mode: exit 130 promptly, nothing printed', async () => {
     for (const [flags, tty] of [[['--no-color'], true], [[], false], [['--json'], false], [['--jsonl'], false]] as const) {
       server.script(reply.hang());
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 200);
       const started = performance.now();
-      const r = await runTty([...flags, 'accounts', 'list', '--all'], { env: env(), signal: controller.signal, stdoutIsTTY: tty });
+      const r = await runTty([...flags, 'accounts', 'list', '--all'], { env: testEnv(server), signal: controller.signal, stdoutIsTTY: tty });
       expect(r.code, flags.join(' ')).toBe(130);
-      expect(performance.now() - started, flags.join(' ')).toBeLessThan(1200);
+      expect(performance.now() - started, flags.join(' ')).toBeLessThan(PROMPTLY_MS);
       expect(r.stdout, flags.join(' ')).toBe('');
     }
   });
 
-  it('while stdout never drains: exit 130 within a second, no wait for a drain that never comes', async () => {
+  it('while stdout never drains: exit 130 promptly, no wait for a drain that never comes', async () => {
     const [p0, p1] = pages(2);
     server.script(reply.json(200, pageOf(p0!, 0, 200)), reply.json(200, pageOf(p1!, 1, 200)));
     let writes = 0;
@@ -188,19 +191,19 @@ describe('Ctrl-C', () => {
     const abortAfter = 500;
     setTimeout(() => controller.abort(), abortAfter);
     const started = performance.now();
-    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: env(), signal: controller.signal, stdout: stuck });
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: testEnv(server), signal: controller.signal, stdout: stuck });
     expect(writes).toBeGreaterThan(0);
     expect(r.code).toBe(130);
-    expect(performance.now() - started).toBeLessThan(abortAfter + 1000);
+    expect(performance.now() - started).toBeLessThan(abortAfter + PROMPTLY_MS);
     for (const mode of ['--jsonl', '--json']) {
       server.script(reply.json(200, pageOf(p0!, 0, 200)), reply.json(200, pageOf(p1!, 1, 200)));
       const c = new AbortController();
       setTimeout(() => c.abort(), 300);
       const t = performance.now();
       const blocked = new Writable({ highWaterMark: 16, write() {} });
-      const m = await runTty([mode, 'accounts', 'list', '--all'], { env: env(), signal: c.signal, stdout: blocked, stdoutIsTTY: false });
+      const m = await runTty([mode, 'accounts', 'list', '--all'], { env: testEnv(server), signal: c.signal, stdout: blocked, stdoutIsTTY: false });
       expect(m.code, mode).toBe(130);
-      expect(performance.now() - t, mode).toBeLessThan(1300);
+      expect(performance.now() - t, mode).toBeLessThan(PROMPTLY_MS);
     }
   });
 });
@@ -209,7 +212,7 @@ describe('a page that fails midway', () => {
   it('keeps the rows already read, closes the table, and reports the error', async () => {
     const [p0] = pages(1);
     server.script(reply.json(200, pageOf(p0!, 0, 300)), reply.json(400, { error: 'validation_failed', error_description: 'page refused' }));
-    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: env() });
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: testEnv(server) });
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(100 + 4);
@@ -225,7 +228,7 @@ describe('a page that fails during the look-ahead', () => {
       reply.json(200, { metadata: { limit: 25, offset: 0, total: 100 }, items: first }),
       reply.json(400, { error: 'validation_failed', error_description: 'second page refused' }),
     );
-    const r = await runTty(['--no-color', 'accounts', 'list', '--all', '--page-size', '25'], { env: env() });
+    const r = await runTty(['--no-color', 'accounts', 'list', '--all', '--page-size', '25'], { env: testEnv(server) });
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(25 + 4);

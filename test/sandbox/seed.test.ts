@@ -71,7 +71,7 @@ describe('--accounts for benchmarks', () => {
     } finally {
       await sb.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('seeded secrets', () => {

@@ -65,14 +65,14 @@ describe('bo sandbox serve (built binary)', () => {
     expect(await p.exited).toBe(130);
     expect(p.err()).toContain('sandbox stopped');
     await expect(fetch(`${url}/api/v1/email/lists`)).rejects.toThrow();
-  }, 60_000);
+  });
 
   it('refuses a non-loopback --host without --allow-remote (exit 2, one line naming the flag)', async () => {
     const p = serve(['--memory', '--host', '0.0.0.0']);
     expect(await p.exited).toBe(2);
     expect(p.err()).toMatch(/^error: --host 0\.0\.0\.0 is not a loopback address.*--allow-remote/);
     expect(p.out()).toBe('');
-  }, 30_000);
+  });
 
   it.each([
     [['--port', 'http'], '--port'],
@@ -84,7 +84,7 @@ describe('bo sandbox serve (built binary)', () => {
     const p = serve(args);
     expect(await p.exited).toBe(2);
     expect(p.err().split('\n')[0]).toContain(flag);
-  }, 30_000);
+  });
 });
 
 describe('bo sandbox serve --state', () => {
@@ -122,5 +122,5 @@ describe('bo sandbox serve --state', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

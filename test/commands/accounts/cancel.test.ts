@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { scriptedPrompter } from '../../helpers/scripted-prompter.js';
@@ -13,14 +14,13 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const account = (i: number) => sb.fixtures.trialAccounts[i]!;
 const stage = async (uid: string) => (await sb.record('Account', uid)).AccountStage as number;
 
 describe('bo accounts cancel', () => {
   it('--yes cancels: sends CancelationReason and Comment, prints the saved request, the account is cancelling', async () => {
     const uid = account(0);
-    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'Moved to a competitor', '--comment', 'Call in May', '--yes'], { env: env() });
+    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'Moved to a competitor', '--comment', 'Call in May', '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toContain('CancelationReason\tMoved to a competitor');
@@ -36,7 +36,7 @@ describe('bo accounts cancel', () => {
     const t = tempConfig();
     const file = join(t.root, 'reason.txt');
     writeFileSync(file, 'Budget cuts');
-    const r = await runBo(['accounts', 'cancel', uid, '--reason', `@${file}`, '--yes', '--json'], { env: env() });
+    const r = await runBo(['accounts', 'cancel', uid, '--reason', `@${file}`, '--yes', '--json'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const saved = JSON.parse(r.stdout);
     expect(saved.CancelationReason).toBe('Budget cuts');
@@ -47,14 +47,14 @@ describe('bo accounts cancel', () => {
     const uid = account(2);
     const before = (await sb.activity()).length;
     const no = scriptedPrompter([{ confirm: `Cancel account ${uid} on profile "default" (${sb.url})`, answer: false }]);
-    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: env(), prompter: no, stdinIsTTY: true, stdoutIsTTY: true });
+    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: no, stdinIsTTY: true, stdoutIsTTY: true });
     no.assertDone();
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: not confirmed; nothing was sent\n');
     expect(await sb.activity()).toHaveLength(before);
     expect(await stage(uid)).toBe(2);
     const yes = scriptedPrompter([{ confirm: `Cancel account ${uid} on profile "default"`, answer: true }]);
-    const ok = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: env(), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
+    const ok = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(ok.code).toBe(0);
     expect(stripVTControlCharacters(ok.stdout)).toMatch(/│ CancelationReason\s+│ x\s+│/);
@@ -64,7 +64,7 @@ describe('bo accounts cancel', () => {
   it('refuses without --yes under --no-input (exit 2), sending nothing', async () => {
     const uid = account(3);
     const before = (await sb.activity()).length;
-    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x', '--no-input'], { env: env(), stdinIsTTY: true });
+    const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x', '--no-input'], { env: testEnv(sb), stdinIsTTY: true });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(`error: Cancel account ${uid} on profile "default" (${sb.url}) needs confirmation; pass --yes (this cannot be undone)`);
     expect(await sb.activity()).toHaveLength(before);
@@ -73,12 +73,12 @@ describe('bo accounts cancel', () => {
   it('--dry-run needs no --yes, prints the body a real run then sends, and sends nothing', async () => {
     const uid = account(4);
     const before = (await sb.activity()).length;
-    const dry = await runBo(['accounts', 'cancel', uid, '--reason', 'Too expensive', '--dry-run', '--json'], { env: env() });
+    const dry = await runBo(['accounts', 'cancel', uid, '--reason', 'Too expensive', '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'PUT', url: `${sb.url}/api/v1/crm/accounts/${uid}/cancel`, body: { CancelationReason: 'Too expensive' } });
     expect(await sb.activity()).toHaveLength(before);
-    const real = await runBo(['accounts', 'cancel', uid, '--reason', 'Too expensive', '--yes', '--json'], { env: env() });
+    const real = await runBo(['accounts', 'cancel', uid, '--reason', 'Too expensive', '--yes', '--json'], { env: testEnv(sb) });
     expect(JSON.parse(real.stdout)).toMatchObject(planned.body);
     expect(JSON.parse(real.stdout).Comment).toBeNull();
   });
@@ -91,12 +91,12 @@ describe('bo accounts cancel', () => {
       [[account(5), '--reason', '@/nonexistent/file', '--yes'], /^error: --reason cannot read "\/nonexistent\/file": no such file/],
       [[account(5), '--reason', 'x', '--comment', '', '--yes'], /^error: --comment must not be empty/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['accounts', 'cancel', ...argv], { env: env() });
+      const r = await runBo(['accounts', 'cancel', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
     }
     expect(await sb.activity()).toHaveLength(before);
-    const missing = await runBo(['accounts', 'cancel', 'acc_missing', '--reason', 'x', '--yes'], { env: env() });
+    const missing = await runBo(['accounts', 'cancel', 'acc_missing', '--reason', 'x', '--yes'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
     expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
   });
@@ -104,11 +104,11 @@ describe('bo accounts cancel', () => {
   it('a batch always needs --yes; with it every account is cancelled', async () => {
     const [a, b] = [account(6), account(7)];
     const before = (await sb.activity()).length;
-    const refused = await runBo(['accounts', 'cancel', '-', '--reason', 'x'], { env: env(), stdin: `${a}\n${b}\n` });
+    const refused = await runBo(['accounts', 'cancel', '-', '--reason', 'x'], { env: testEnv(sb), stdin: `${a}\n${b}\n` });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^error: Cancel account … for every record on stdin on profile "default" \(.*\) needs --yes/);
     expect(await sb.activity()).toHaveLength(before);
-    const r = await runBo(['accounts', 'cancel', '-', '--reason', 'x', '--yes'], { env: env(), stdin: `${a}\n${b}\n` });
+    const r = await runBo(['accounts', 'cancel', '-', '--reason', 'x', '--yes'], { env: testEnv(sb), stdin: `${a}\n${b}\n` });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`2 cancelled on ${sb.url} (profile default)\n`);
     expect([await stage(a), await stage(b)]).toEqual([4, 4]);

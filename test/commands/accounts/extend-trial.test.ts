@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const trial = (i: number) => sb.fixtures.trialAccounts[i]!;
 /** D21: the trial end is the current subscription's EndDate. */
 async function trialEnd(accountUid: string): Promise<{ EndDate: string; ExpirationDate: string }> {
@@ -20,7 +19,7 @@ async function trialEnd(accountUid: string): Promise<{ EndDate: string; Expirati
 describe('bo accounts extend-trial', () => {
   it('sends ToDate (a bare date meaning 23:59:59 UTC) and prints back the instant sent', async () => {
     const uid = trial(0);
-    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31'], { env: env() });
+    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('Trial extended to 2031-01-31T23:59:59.000Z\n');
     expect(r.stderr).toBe(`Trial of account ${uid} extended to 2031-01-31T23:59:59.000Z\n`);
@@ -31,13 +30,13 @@ describe('bo accounts extend-trial', () => {
 
   it('--expiration sets ExpirationDate; --json prints the answer as JSON; a TTY the text', async () => {
     const uid = trial(1);
-    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-02-01T10:00:00+02:00', '--expiration', '2031-03-01', '--json'], { env: env() });
+    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-02-01T10:00:00+02:00', '--expiration', '2031-03-01', '--json'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toBe('Trial extended to 2031-02-01T08:00:00.000Z');
     const sub = await trialEnd(uid);
     expect(sub.EndDate).toBe('2031-02-01T08:00:00.000Z');
     expect(sub.ExpirationDate).toBe('2031-03-01T23:59:59.000Z');
-    const tty = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-04-01'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-04-01'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toBe('Trial extended to 2031-04-01T23:59:59.000Z\n');
   });
@@ -45,7 +44,7 @@ describe('bo accounts extend-trial', () => {
   it('--dry-run prints the body a real run then sends, and sends nothing', async () => {
     const uid = trial(2);
     const before = (await sb.activity()).length;
-    const dry = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-05-05', '--expiration', '2031-06-06', '--dry-run', '--json'], { env: env() });
+    const dry = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-05-05', '--expiration', '2031-06-06', '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({
@@ -54,7 +53,7 @@ describe('bo accounts extend-trial', () => {
       body: { ToDate: '2031-05-05T23:59:59.000Z', ExpirationDate: '2031-06-06T23:59:59.000Z' },
     });
     expect(await sb.activity()).toHaveLength(before);
-    const real = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-05-05', '--expiration', '2031-06-06'], { env: env() });
+    const real = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-05-05', '--expiration', '2031-06-06'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     const sub = await trialEnd(uid);
     expect({ ToDate: sub.EndDate, ExpirationDate: sub.ExpirationDate }).toEqual(planned.body);
@@ -71,7 +70,7 @@ describe('bo accounts extend-trial', () => {
       [['acc x', '--to', '2031-01-01'], /^error: <accountUid> must be a Uid/],
     ];
     for (const [argv, message] of cases) {
-      const r = await runBo(['accounts', 'extend-trial', ...argv], { env: env() });
+      const r = await runBo(['accounts', 'extend-trial', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }
@@ -79,17 +78,17 @@ describe('bo accounts extend-trial', () => {
   });
 
   it('exits 3 naming the Uid for an unknown account, 1 with the server message for a date not later', async () => {
-    const missing = await runBo(['accounts', 'extend-trial', 'acc_missing', '--to', '2031-01-01'], { env: env() });
+    const missing = await runBo(['accounts', 'extend-trial', 'acc_missing', '--to', '2031-01-01'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
     expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
-    const earlier = await runBo(['accounts', 'extend-trial', trial(0), '--to', '2030-01-01'], { env: env() });
+    const earlier = await runBo(['accounts', 'extend-trial', trial(0), '--to', '2030-01-01'], { env: testEnv(sb) });
     expect(earlier.code).toBe(1);
     expect(earlier.stderr).toMatch(/^error: .*400.*later than the current trial end/);
   });
 
   it('extends every trial read from stdin as one batch', async () => {
     const [a, b] = [trial(4), trial(5)];
-    const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2032-01-31'], { env: env(), stdin: `{"Uid":"${a}","AccountStage":2}\n{"Uid":"${b}","AccountStage":2}\n` });
+    const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2032-01-31'], { env: testEnv(sb), stdin: `{"Uid":"${a}","AccountStage":2}\n{"Uid":"${b}","AccountStage":2}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').sort()).toEqual([`${a}\tok\textended`, `${b}\tok\textended`].sort());
     expect(r.stderr).toBe(`2 extended on ${sb.url} (profile default)\n`);

@@ -1,7 +1,7 @@
 // Usage errors of `bo accounts list` (conflicting flags, an empty search) and the note
 // for a --page past the end, against the sandbox: a usage error sends nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -11,10 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-function env() {
-  return { ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret };
-}
-
 async function accountRequests(): Promise<number> {
   return (await sb.activity()).filter((e) => e.path.startsWith('/api/v1/crm/accounts')).length;
 }
@@ -22,7 +18,7 @@ async function accountRequests(): Promise<number> {
 /** Runs a command that must be refused: exit 2, one `error:` line naming every flag, nothing sent. */
 async function refused(argv: string[], flags: string[]): Promise<string> {
   const before = await accountRequests();
-  const r = await runBo(argv, { env: env() });
+  const r = await runBo(argv, { env: testEnv(sb) });
   expect(r.code, argv.join(' ')).toBe(2);
   expect(r.stdout).toBe('');
   // One error line; under --json the documented error object follows it.
@@ -64,7 +60,7 @@ describe('bo accounts list: an empty search', () => {
 describe('bo accounts list --page past the end', () => {
   it('prints nothing on stdout and says on stderr that the page is empty and how many records there are', async () => {
     const total = ((await sb.api('GET', '/crm/accounts?limit=1')).body as { metadata: { total: number } }).metadata.total;
-    const r = await runBo(['accounts', 'list', '--page', '500', '--page-size', '10'], { env: env() });
+    const r = await runBo(['accounts', 'list', '--page', '500', '--page-size', '10'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const pages = Math.ceil(total / 10);
@@ -72,7 +68,7 @@ describe('bo accounts list --page past the end', () => {
   });
 
   it('says nothing more when the page has records', async () => {
-    const r = await runBo(['accounts', 'list', '--page', '0', '--page-size', '10'], { env: env() });
+    const r = await runBo(['accounts', 'list', '--page', '0', '--page-size', '10'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(10);
     expect(r.stderr).toBe('');
@@ -81,7 +77,7 @@ describe('bo accounts list --page past the end', () => {
 
 describe('bo accounts list: a filter the server refuses', () => {
   it('says once which property is unknown, naming no internal rule number', async () => {
-    const r = await runBo(['accounts', 'list', '--filter', 'Bogus=1'], { env: env() });
+    const r = await runBo(['accounts', 'list', '--filter', 'Bogus=1'], { env: testEnv(sb) });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: 400 Bad Request: Bogus: unknown filter property "Bogus" (a filter names a top-level scalar property of the record)\n');
   });

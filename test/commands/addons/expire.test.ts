@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -9,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const addOn = (i: number) => sb.fixtures.subscriptionAddOns[i]!;
 const ended = (rec: { EndDate?: string } | null) => rec !== null && typeof rec.EndDate === 'string' && Date.parse(rec.EndDate) <= Date.now() + 1000;
 
@@ -17,7 +17,7 @@ describe('bo addons expire', () => {
   it('expires the add-on (piped: the server answer on stdout, the change on stderr)', async () => {
     const uid = addOn(0);
     expect(ended(await sb.record('SubscriptionAddOn', uid))).toBe(false);
-    const r = await runBo(['addons', 'expire', uid], { env: env() });
+    const r = await runBo(['addons', 'expire', uid], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Add-on expired at \d{4}-/);
     expect(r.stderr).toBe(`Add-on ${uid} expired\n`);
@@ -29,7 +29,7 @@ describe('bo addons expire', () => {
   it('is idempotent: expiring an ended add-on exits 0 and prints the server answer (TTY)', async () => {
     const uid = addOn(0);
     const before = await sb.record('SubscriptionAddOn', uid);
-    const r = await runBo(['addons', 'expire', uid], { env: env(), stdoutIsTTY: true });
+    const r = await runBo(['addons', 'expire', uid], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Add-on already ended at /);
     expect(await sb.record('SubscriptionAddOn', uid)).toEqual(before);
@@ -37,7 +37,7 @@ describe('bo addons expire', () => {
 
   it('--json prints the answer as a JSON string', async () => {
     const uid = addOn(1);
-    const r = await runBo(['--json', 'addons', 'expire', uid], { env: env() });
+    const r = await runBo(['--json', 'addons', 'expire', uid], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatch(/^Add-on expired at /);
     expect(ended(await sb.record('SubscriptionAddOn', uid))).toBe(true);
@@ -46,14 +46,14 @@ describe('bo addons expire', () => {
   it('--dry-run prints the request a real run then sends, and sends nothing', async () => {
     const uid = addOn(2);
     const before = (await sb.activity()).length;
-    const dry = await runBo(['--json', 'addons', 'expire', uid, '--dry-run'], { env: env() });
+    const dry = await runBo(['--json', 'addons', 'expire', uid, '--dry-run'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'PUT', url: `${sb.url}/api/v1/billing/subscriptionaddons/${uid}/expire`, body: null });
     expect(dry.stderr).toContain(`profile "default" (${sb.url})`);
     expect(await sb.activity()).toHaveLength(before);
     expect(ended(await sb.record('SubscriptionAddOn', uid))).toBe(false);
-    const real = await runBo(['addons', 'expire', uid], { env: env() });
+    const real = await runBo(['addons', 'expire', uid], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     const sent = (await sb.activity()).slice(before);
     expect(sent.map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`${planned.method} ${planned.url}`]);
@@ -67,7 +67,7 @@ describe('bo addons expire', () => {
   });
 
   it('exits 3 naming the Uid when the add-on does not exist', async () => {
-    const r = await runBo(['addons', 'expire', 'sa_missing'], { env: env() });
+    const r = await runBo(['addons', 'expire', 'sa_missing'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe('error: no subscription add-on with Uid sa_missing');
@@ -76,7 +76,7 @@ describe('bo addons expire', () => {
   it('exits 2 for a malformed Uid or batch flags without -, sending nothing', async () => {
     const before = (await sb.activity()).length;
     for (const argv of [['a/b'], ['a b'], [''], [addOn(3), '--fail-fast'], [addOn(3), '--concurrency', '2'], ['-', '--concurrency', '17'], ['-', '--concurrency', 'x']]) {
-      const r = await runBo(['addons', 'expire', ...argv], { env: env(), stdin: `${addOn(3)}\n` });
+      const r = await runBo(['addons', 'expire', ...argv], { env: testEnv(sb), stdin: `${addOn(3)}\n` });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: (<subscriptionAddOnUid>|--fail-fast|--concurrency) /);
     }
@@ -85,7 +85,7 @@ describe('bo addons expire', () => {
 
   it('expires a batch from stdin: one outcome a line and a summary naming profile and origin', async () => {
     const [a, b] = [addOn(4), addOn(5)];
-    const r = await runBo(['addons', 'expire', '-'], { env: env(), stdin: `# add-ons to end\n${a}\n\n{"Uid":"${b}"}\nsa_missing\n` });
+    const r = await runBo(['addons', 'expire', '-'], { env: testEnv(sb), stdin: `# add-ons to end\n${a}\n\n{"Uid":"${b}"}\nsa_missing\n` });
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n').sort();
     expect(lines).toEqual([`${a}\tok\texpired`, `${b}\tok\texpired`, 'sa_missing\t404\tnot found'].sort());
@@ -97,7 +97,7 @@ describe('bo addons expire', () => {
   it('a batch --dry-run prints every request and sends nothing', async () => {
     const [a, b] = [addOn(6), addOn(7)];
     const before = (await sb.activity()).length;
-    const r = await runBo(['--jsonl', 'addons', 'expire', '-', '--dry-run'], { env: env(), stdin: `${a}\n${b}\n` });
+    const r = await runBo(['--jsonl', 'addons', 'expire', '-', '--dry-run'], { env: testEnv(sb), stdin: `${a}\n${b}\n` });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).url)).toEqual([a, b].map((u) => `${sb.url}/api/v1/billing/subscriptionaddons/${u}/expire`));
     expect(await sb.activity()).toHaveLength(before);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../../helpers/fault-server.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -23,8 +23,6 @@ afterAll(async () => {
   await fault.close();
 });
 
-const env = (url = sb.url) => ({ ...tempConfig().env, BO_BASE_URL: url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-
 async function apiPreview(addOn: string, quantity: number) {
   const r = await sb.api('POST', '/billing/subscriptionaddons/addsubscriptionaddonpreview', {
     body: { Subscription: { Uid: sub }, AddOn: { Uid: addOn }, Quantity: quantity, StartDate: `${startDay}T23:59:59.000Z` },
@@ -39,7 +37,7 @@ describe('bo addons preview', () => {
   it('prints line items then totals as tab-separated rows when piped, and says the start it sent', async () => {
     const addOn = addOns['Priority support']!;
     const expected = await apiPreview(addOn, 2);
-    const r = await runBo(preview(addOn, '--quantity', '2'), { env: env() });
+    const r = await runBo(preview(addOn, '--quantity', '2'), { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`start: ${startDay}T23:59:59.000Z\n`);
     const lines = expected.InvoiceLineItems as Array<Record<string, any>>;
@@ -57,7 +55,7 @@ describe('bo addons preview', () => {
   it('shows an invoice a person can read on a TTY: a line-item table and a totals table, money to the cent', async () => {
     const addOn = addOns['Priority support']!;
     const expected = await apiPreview(addOn, 3);
-    const r = await runBo(['--no-color', ...preview(addOn, '--quantity', '3')], { env: env(), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', ...preview(addOn, '--quantity', '3')], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/│ Description\s+│ Quantity\s+│ Rate\s+│ Amount\s+│/);
     const [main, fee] = expected.InvoiceLineItems as Array<Record<string, any>>;
@@ -70,7 +68,7 @@ describe('bo addons preview', () => {
   it('prints the API\'s invoice shape with --json; nothing is saved', async () => {
     const addOn = addOns['Extra seats']!;
     const before = (await sb.record('Subscription', sub)).SubscriptionAddOns;
-    const r = await runBo(['--json', ...preview(addOn, '--quantity', '4')], { env: env() });
+    const r = await runBo(['--json', ...preview(addOn, '--quantity', '4')], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const { InvoiceDate: _a, ...got } = JSON.parse(r.stdout);
     const { InvoiceDate: _b, ...want } = await apiPreview(addOn, 4);
@@ -88,7 +86,7 @@ describe('bo addons preview', () => {
         Amount: 11.9,
       }),
     );
-    const r = await runBo(['--no-color', 'addons', 'preview', '--subscription', 's1', '--addon', 'a1'], { env: env(fault.url), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'addons', 'preview', '--subscription', 's1', '--addon', 'a1'], { env: testEnv(fault.url, { BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret }), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/│ Seats\s+│ 2\s+│ 5\.00 EUR\s+│ 10\.00 EUR\s+│/);
     expect(r.stdout).toMatch(/│ Tax\s+│ 1\.90 EUR\s+│/);
@@ -109,26 +107,26 @@ describe('bo addons preview', () => {
       [['--subscription', 'a b', '--addon', addOn], '--subscription'],
       [['--subscription', sub, '--addon', ''], '--addon'],
     ] as const) {
-      const r = await runBo(['addons', 'preview', ...args], { env: env() });
+      const r = await runBo(['addons', 'preview', ...args], { env: testEnv(sb) });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0], args.join(' ')).toMatch(new RegExp(`^error: ${flag}`));
       expect(r.stdout).toBe('');
     }
-    const missing = await runBo(['addons', 'preview', '--subscription', sub], { env: env() });
+    const missing = await runBo(['addons', 'preview', '--subscription', sub], { env: testEnv(sb) });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--addon');
     expect((await sb.activity()).length).toBe(before);
   });
 
   it('exits 3 naming the Uids when the subscription or add-on does not exist', async () => {
-    const r = await runBo(['addons', 'preview', '--subscription', 'sub_missing', '--addon', addOns['Extra seats']!], { env: env() });
+    const r = await runBo(['addons', 'preview', '--subscription', 'sub_missing', '--addon', addOns['Extra seats']!], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toMatch(/^error: no subscription sub_missing or no add-on addon_\w+ \(404 /);
   });
 
   it('shows the server refusing a quantity below the add-on\'s minimum as exit 1 with its message', async () => {
-    const r = await runBo(preview(addOns['Storage pack']!, '--quantity', '2'), { env: env() });
+    const r = await runBo(preview(addOns['Storage pack']!, '--quantity', '2'), { env: testEnv(sb) });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^start: .*\nerror: 400 .*Quantity.*at least 5/);

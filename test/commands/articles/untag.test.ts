@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const tagged = () => sb.fixtures.articles.filter((a) => a.tagUids.length > 0);
 const tagsOf = async (uid: string) => ((await sb.record('Article', uid)).Tags as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { Uid: string }).Uid));
 
@@ -17,7 +16,7 @@ describe('bo articles untag', () => {
   it('removes the tag from the article only (piped: the server answer; stderr: what changed)', async () => {
     const { uid, tagUids } = tagged()[0]!;
     const tag = tagUids[0]!;
-    const r = await runBo(['articles', 'untag', uid, tag], { env: env() });
+    const r = await runBo(['articles', 'untag', uid, tag], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`Tag ${tag} removed from article ${uid}\n`);
     expect(r.stderr).toBe(`Article ${uid} no longer has tag ${tag}\n`);
@@ -29,10 +28,10 @@ describe('bo articles untag', () => {
     const { uid, tagUids } = tagged()[0]!;
     const tag = tagUids[0]!;
     const before = await tagsOf(uid);
-    const tty = await runBo(['articles', 'untag', uid, tag], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['articles', 'untag', uid, tag], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
-    const json = await runBo(['articles', 'untag', uid, tag, '--json'], { env: env() });
+    const json = await runBo(['articles', 'untag', uid, tag, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toBe(`Article ${uid} has no tag ${tag}; nothing changed`);
     expect(await tagsOf(uid)).toEqual(before);
@@ -42,27 +41,27 @@ describe('bo articles untag', () => {
     const { uid, tagUids } = tagged()[1]!;
     const tag = tagUids[0]!;
     const before = (await sb.activity()).length;
-    const dry = await runBo(['articles', 'untag', uid, tag, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo(['articles', 'untag', uid, tag, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'DELETE', url: `${sb.url}/api/v1/support/articles/${uid}/tags/${tag}`, body: null });
     expect(await sb.activity()).toHaveLength(before);
     expect(await tagsOf(uid)).toContain(tag);
-    await runBo(['articles', 'untag', uid, tag], { env: env() });
+    await runBo(['articles', 'untag', uid, tag], { env: testEnv(sb) });
     const sent = (await sb.activity()).slice(before);
     expect(sent.map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`${planned.method} ${planned.url}`]);
   });
 
   it('exits 2 for a malformed article or tag Uid, sending nothing; 3 for an unknown article', async () => {
     const before = (await sb.activity()).length;
-    const badTag = await runBo(['articles', 'untag', tagged()[0]!.uid, 'a b'], { env: env() });
+    const badTag = await runBo(['articles', 'untag', tagged()[0]!.uid, 'a b'], { env: testEnv(sb) });
     expect(badTag.code).toBe(2);
     expect(badTag.stderr).toMatch(/^error: <tagUid> must be a Uid/);
-    const badArticle = await runBo(['articles', 'untag', 'x/y', 'tag_1'], { env: env() });
+    const badArticle = await runBo(['articles', 'untag', 'x/y', 'tag_1'], { env: testEnv(sb) });
     expect(badArticle.code).toBe(2);
     expect(badArticle.stderr).toMatch(/^error: <articleUid> must be a Uid/);
     expect(await sb.activity()).toHaveLength(before);
-    const missing = await runBo(['articles', 'untag', 'art_missing', 'tag_1'], { env: env() });
+    const missing = await runBo(['articles', 'untag', 'art_missing', 'tag_1'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
     expect(missing.stderr.split('\n')[0]).toBe('error: no article with Uid art_missing');
   });
@@ -70,7 +69,7 @@ describe('bo articles untag', () => {
   it('removes one tag from every article read from stdin, the tag fixed', async () => {
     const tag = tagged()[2]!.tagUids[0]!;
     const withTag = sb.fixtures.articles.filter((a) => a.tagUids.includes(tag)).map((a) => a.uid);
-    const r = await runBo(['articles', 'untag', '-', tag], { env: env(), stdin: withTag.map((u) => JSON.stringify({ Uid: u })).join('\n') });
+    const r = await runBo(['articles', 'untag', '-', tag], { env: testEnv(sb), stdin: withTag.map((u) => JSON.stringify({ Uid: u })).join('\n') });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`${withTag.length} untagged on ${sb.url} (profile default)\n`);
     for (const uid of withTag) expect(await tagsOf(uid)).not.toContain(tag);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -16,8 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-
 async function apiRedemptions(uid: string, query = '') {
   const r = await sb.api('GET', `/billing/discountcoupons/${uid}/redemptions?${query}`);
   expect(r.status).toBe(200);
@@ -26,7 +24,7 @@ async function apiRedemptions(uid: string, query = '') {
 
 describe('bo coupons redemptions', () => {
   it('prints tab-separated rows when piped: Uid, subscription, redeemed, expires', async () => {
-    const r = await runBo(['coupons', 'redemptions', coupon], { env: env() });
+    const r = await runBo(['coupons', 'redemptions', coupon], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const { items } = await apiRedemptions(coupon);
     expect(items.length).toBeGreaterThan(1);
@@ -38,35 +36,35 @@ describe('bo coupons redemptions', () => {
   });
 
   it('draws a table on a TTY and prints the API records with --json', async () => {
-    const tty = await runBo(['--no-color', 'coupons', 'redemptions', coupon], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['--no-color', 'coupons', 'redemptions', coupon], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/│ Uid\s+│ Subscription\s+│ Redeemed\s+│ Expires\s+│/);
-    const json = await runBo(['--json', 'coupons', 'redemptions', coupon], { env: env() });
+    const json = await runBo(['--json', 'coupons', 'redemptions', coupon], { env: testEnv(sb) });
     expect(JSON.parse(json.stdout)).toEqual((await apiRedemptions(coupon)).items);
   });
 
   it('filters with --active and --search as the API does', async () => {
     const active = (await apiRedemptions(coupon, 'isActive=true')).items;
-    const r = await runBo(['--json', 'coupons', 'redemptions', coupon, '--active'], { env: env() });
+    const r = await runBo(['--json', 'coupons', 'redemptions', coupon, '--active'], { env: testEnv(sb) });
     expect(JSON.parse(r.stdout)).toEqual(active);
     const all = (await apiRedemptions(coupon)).items;
     const account = await sb.record('Subscription', all[0]!.Subscription.Uid).then((s) => sb.record('Account', s.Account.Uid));
     const word = String(account.Name).split(' ')[0]!;
     const searched = (await apiRedemptions(coupon, `q=${encodeURIComponent(word)}`)).items;
     expect(searched.length).toBeGreaterThan(0);
-    const s = await runBo(['--json', 'coupons', 'redemptions', coupon, '--search', word], { env: env() });
+    const s = await runBo(['--json', 'coupons', 'redemptions', coupon, '--search', word], { env: testEnv(sb) });
     expect(JSON.parse(s.stdout)).toEqual(searched);
   });
 
   it('takes the list options', async () => {
     const { metadata } = await apiRedemptions(coupon);
-    const r = await runBo(['coupons', 'redemptions', coupon, '--limit', '1'], { env: env() });
+    const r = await runBo(['coupons', 'redemptions', coupon, '--limit', '1'], { env: testEnv(sb) });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toBe(`showing 1 of ${metadata.total}; pass --all for every record\n`);
   });
 
   it('exits 3 naming the coupon when it does not exist', async () => {
-    const r = await runBo(['coupons', 'redemptions', 'coupon_missing'], { env: env() });
+    const r = await runBo(['coupons', 'redemptions', 'coupon_missing'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toBe('error: no coupon with Uid coupon_missing');
@@ -79,7 +77,7 @@ describe('bo coupons redemptions', () => {
       [[' '], '<couponUid>'],
       [[coupon, '--page-size', '0'], '--page-size'],
     ] as const) {
-      const r = await runBo(['coupons', 'redemptions', ...args], { env: env() });
+      const r = await runBo(['coupons', 'redemptions', ...args], { env: testEnv(sb) });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^error: ${flag}`));
     }
@@ -87,7 +85,7 @@ describe('bo coupons redemptions', () => {
   });
 
   it('shows a 400 from the server as exit 1 with its message', async () => {
-    const r = await runBo(['coupons', 'redemptions', coupon, '--order-by', 'Colour'], { env: env() });
+    const r = await runBo(['coupons', 'redemptions', coupon, '--order-by', 'Colour'], { env: testEnv(sb) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: 400 .*Colour/);
   });

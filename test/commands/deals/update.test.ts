@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -12,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const deal = (i: number) => sb.fixtures.deals[i]!;
 const stage = () => sb.fixtures.pipelineStages[sb.fixtures.pipelineStages.length - 1]!;
 
@@ -20,7 +20,7 @@ describe('bo deals update', () => {
   it('piped: sends only the fields given (a merge), prints the deal as Key<TAB>Value, says what changed', async () => {
     const uid = deal(0);
     const before = await sb.record('Deal', uid);
-    const r = await runBo(['deals', 'update', uid, '--amount', '1200.5', '--stage', stage(), '--due', '2027-01-31'], { env: env() });
+    const r = await runBo(['deals', 'update', uid, '--amount', '1200.5', '--stage', stage(), '--due', '2027-01-31'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`Deal ${uid} updated: Amount, DueDate 2027-01-31T23:59:59.000Z, DealPipelineStage\n`);
     const lines = r.stdout.trimEnd().split('\n');
@@ -35,10 +35,10 @@ describe('bo deals update', () => {
     const t = tempConfig();
     const file = join(t.root, 'data.json');
     writeFileSync(file, '{"region":"EMEA","tier":2}');
-    const tty = await runBo(['deals', 'update', uid, '--name', 'Renewal 🎯', '--data', `@${file}`], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['deals', 'update', uid, '--name', 'Renewal 🎯', '--data', `@${file}`], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ Name\s+│ Renewal 🎯\s+│/);
-    const json = await runBo(['deals', 'update', uid, '--weight', '7', '--assigned-to', 'rep-42', '--json'], { env: env() });
+    const json = await runBo(['deals', 'update', uid, '--weight', '7', '--assigned-to', 'rep-42', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42', Name: 'Renewal 🎯' });
     expect(await sb.record('Deal', uid)).toMatchObject({ Name: 'Renewal 🎯', SchemaLessData: { region: 'EMEA', tier: 2 }, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42' });
@@ -48,7 +48,7 @@ describe('bo deals update', () => {
     const uid = deal(2);
     const before = (await sb.activity()).length;
     const argv = ['deals', 'update', uid, '--name', 'Q3 upsell', '--amount', '99', '--weight', '2', '--stage', stage(), '--data', '{"a":1}'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({
@@ -58,7 +58,7 @@ describe('bo deals update', () => {
     });
     expect(dry.stderr).toMatch(/^Dry run on profile "default" \(.*\): nothing was sent\.\n$/);
     expect(await sb.activity()).toHaveLength(before);
-    const real = await runBo(argv, { env: env() });
+    const real = await runBo(argv, { env: testEnv(sb) });
     expect(real.code).toBe(0);
     const sent = (await sb.activity()).slice(before);
     expect(sent.map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`${planned.method} ${planned.url}`]);
@@ -79,7 +79,7 @@ describe('bo deals update', () => {
       [[deal(3), '--name', 'x'.repeat(251)], /^error: --name must be at most 250 characters/],
       [['x/y', '--amount', '1'], /^error: <dealUid> must be a Uid/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['deals', 'update', ...argv], { env: env() });
+      const r = await runBo(['deals', 'update', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
       expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -88,10 +88,10 @@ describe('bo deals update', () => {
   });
 
   it('exits 3 naming the Uid for an unknown deal; a server refusal is exit 1 with its message', async () => {
-    const missing = await runBo(['deals', 'update', 'deal_missing', '--amount', '1'], { env: env() });
+    const missing = await runBo(['deals', 'update', 'deal_missing', '--amount', '1'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
     expect(missing.stderr.split('\n')[0]).toBe('error: no deal with Uid deal_missing');
-    const badStage = await runBo(['deals', 'update', deal(3), '--stage', 'stage_missing'], { env: env() });
+    const badStage = await runBo(['deals', 'update', deal(3), '--stage', 'stage_missing'], { env: testEnv(sb) });
     expect(badStage.code).toBe(3);
     expect(badStage.stderr.split('\n')[0]).toBe(`error: no deal with Uid ${deal(3)} (or no pipeline stage with Uid stage_missing)`);
     expect(badStage.stderr).not.toMatch(/at .*\.ts:\d+/);
@@ -99,7 +99,7 @@ describe('bo deals update', () => {
 
   it('- updates every deal read from stdin with the same changes; outcomes piped, summary on stderr', async () => {
     const [a, b] = [deal(4), deal(5)];
-    const r = await runBo(['deals', 'update', '-', '--assigned-to', 'rep-batch'], { env: env(), stdin: `${a}\n${JSON.stringify({ Uid: b })}\ndeal_missing\n` });
+    const r = await runBo(['deals', 'update', '-', '--assigned-to', 'rep-batch'], { env: testEnv(sb), stdin: `${a}\n${JSON.stringify({ Uid: b })}\ndeal_missing\n` });
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([`${a}\tok\tupdated`, `${b}\tok\tupdated`, 'deal_missing\t404\tnot found'].sort());
     expect(r.stderr).toMatch(new RegExp(`^2 updated, 1 not found on ${sb.url} \\(profile default\\)\\n`));

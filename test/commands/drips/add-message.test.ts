@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -12,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const drip = (i: number) => sb.fixtures.dripCampaigns[i]!;
 
 describe('bo drips add-message', () => {
@@ -21,7 +21,7 @@ describe('bo drips add-message', () => {
     const t = tempConfig();
     const file = join(t.root, 'day3.html');
     writeFileSync(file, '<p>Tips 💡</p>');
-    const r = await runBo(['drips', 'add-message', uid, '--name', 'Day 3', '--subject', 'Tips', '--body', `@${file}`, '--delay-hours', '72', '--days-after-prior', '2'], { env: env() });
+    const r = await runBo(['drips', 'add-message', uid, '--name', 'Day 3', '--subject', 'Tips', '--body', `@${file}`, '--delay-hours', '72', '--days-after-prior', '2'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const added = r.stdout.split('\n').find((l) => l.startsWith('Uid\t'))!.slice(4);
     expect(r.stderr).toBe(`Message ${added} added to drip campaign ${uid}\nCampaign ${uid} is now inactive until it is reviewed\n`);
@@ -36,11 +36,11 @@ describe('bo drips add-message', () => {
 
   it('TTY: a key/value table; --json: the created message as the API shaped it', async () => {
     const uid = drip(1);
-    const tty = await runBo(['drips', 'add-message', uid, '--subject', 'Hello', '--body', 'Hi there'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['drips', 'add-message', uid, '--subject', 'Hello', '--body', 'Hi there'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ DelayInHours\s+│ 0\s+│/);
     expect(tty.stderr).toMatch(new RegExp(`Campaign ${uid} is now inactive until it is reviewed\\n$`));
-    const json = await runBo(['drips', 'add-message', uid, '--subject', 'Again', '--body', 'B', '--json'], { env: env() });
+    const json = await runBo(['drips', 'add-message', uid, '--subject', 'Again', '--body', 'B', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     const message = JSON.parse(json.stdout);
     expect(message).toMatchObject({ DripCampaign: { Uid: uid }, Message: { Subject: 'Again', Body: 'B' } });
@@ -52,13 +52,13 @@ describe('bo drips add-message', () => {
     const activeBefore = (await sb.record('DripCampaign', uid)).IsActive;
     const before = (await sb.activity()).length;
     const argv = ['drips', 'add-message', uid, '--subject', 'S', '--body', 'B', '--delay-hours', '4'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'POST', url: `${sb.url}/api/v1/email/campaigns/drips/${uid}/messages`, body: { Message: { Subject: 'S', Body: 'B' }, DelayInHours: 4 } });
     expect(await sb.activity()).toHaveLength(before);
     expect((await sb.record('DripCampaign', uid)).IsActive).toBe(activeBefore);
-    const real = await runBo([...argv, '--json'], { env: env() });
+    const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
     expect(await sb.record('DripCampaignMessage', JSON.parse(real.stdout).Uid)).toMatchObject(planned.body);
@@ -75,7 +75,7 @@ describe('bo drips add-message', () => {
       [[drip(0), '--subject', 'S', '--body', 'B', '--days-after-prior', '1.5'], /^error: --days-after-prior must be a whole number/],
       [['-', '--subject', 'S', '--body', 'B'], /^error: <dripUid> takes one value/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['drips', 'add-message', ...argv], { env: env() });
+      const r = await runBo(['drips', 'add-message', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }
@@ -83,7 +83,7 @@ describe('bo drips add-message', () => {
   });
 
   it('exits 3 naming the Uid for an unknown campaign', async () => {
-    const r = await runBo(['drips', 'add-message', 'drip_missing', '--subject', 'S', '--body', 'B'], { env: env() });
+    const r = await runBo(['drips', 'add-message', 'drip_missing', '--subject', 'S', '--body', 'B'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('error: no drip campaign with Uid drip_missing');
   });

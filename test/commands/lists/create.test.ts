@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -12,8 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-
 describe('bo lists create', () => {
   it('piped: creates the list with every field, prints it as Key<TAB>Value, names it on stderr', async () => {
     const t = tempConfig();
@@ -22,7 +21,7 @@ describe('bo lists create', () => {
     const r = await runBo(
       ['lists', 'create', '--name', 'Beta testers', '--description', 'Early access', '--double-opt-in', '--internal',
         '--welcome-subject', 'Welcome to the beta', '--welcome-body', `@${body}`, '--welcome-from-name', 'Team', '--welcome-from-email', 'team@example.com'],
-      { env: env() },
+      { env: testEnv(sb) },
     );
     expect(r.code).toBe(0);
     const uid = r.stdout.split('\n').find((l) => l.startsWith('Uid\t'))!.slice(4);
@@ -35,10 +34,10 @@ describe('bo lists create', () => {
   });
 
   it('TTY: a key/value table; --json: the created list as the API shaped it', async () => {
-    const tty = await runBo(['lists', 'create', '--name', 'Webinar 📺'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['lists', 'create', '--name', 'Webinar 📺'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ Name\s+│ Webinar 📺\s+│/);
-    const json = await runBo(['lists', 'create', '--name', 'Partners', '--json'], { env: env() });
+    const json = await runBo(['lists', 'create', '--name', 'Partners', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     const list = JSON.parse(json.stdout);
     expect(list).toMatchObject({ Name: 'Partners', RequiresDoubleOptIn: false, IsInternal: false });
@@ -48,7 +47,7 @@ describe('bo lists create', () => {
   it('a taken name is exit 1 naming the name; nothing new is stored', async () => {
     const count = async () => (await sb.api('GET', '/email/lists?limit=100')).body.items.length;
     const before = await count();
-    const r = await runBo(['lists', 'create', '--name', 'partners'], { env: env() });
+    const r = await runBo(['lists', 'create', '--name', 'partners'], { env: testEnv(sb) });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe('error: an email list named "partners" already exists; choose another --name');
     expect(await count()).toBe(before);
@@ -57,12 +56,12 @@ describe('bo lists create', () => {
   it('--dry-run prints the body a real run then sends and stores, and sends nothing', async () => {
     const before = (await sb.activity()).length;
     const argv = ['lists', 'create', '--name', 'Dry list', '--double-opt-in', '--welcome-subject', 'Hi'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'POST', url: `${sb.url}/api/v1/email/lists`, body: { Name: 'Dry list', WelcomeSubject: 'Hi', RequiresDoubleOptIn: true } });
     expect(await sb.activity()).toHaveLength(before);
-    const real = await runBo([...argv, '--json'], { env: env() });
+    const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
     expect(await sb.record('EmailList', JSON.parse(real.stdout).Uid)).toMatchObject(planned.body);
@@ -78,7 +77,7 @@ describe('bo lists create', () => {
       [['--name', 'L', '--welcome-body', '@/nonexistent/welcome.html'], /^error: --welcome-body cannot read/],
       [['--name', 'L', '--description', ''], /^error: --description must not be empty/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['lists', 'create', ...argv], { env: env() });
+      const r = await runBo(['lists', 'create', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
-
 async function apiLists(query = '') {
   const r = await sb.api('GET', `/email/lists?${query}`);
   expect(r.status).toBe(200);
@@ -19,7 +17,7 @@ async function apiLists(query = '') {
 
 describe('bo lists list', () => {
   it('prints tab-separated rows when piped: Uid, name, counts, double opt-in, internal, created', async () => {
-    const r = await runBo(['lists', 'list'], { env: env() });
+    const r = await runBo(['lists', 'list'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const { items } = await apiLists();
     const lines = r.stdout.trimEnd().split('\n');
@@ -31,7 +29,7 @@ describe('bo lists list', () => {
   });
 
   it('draws a table with a header on a TTY', async () => {
-    const r = await runBo(['--no-color', 'lists', 'list'], { env: env(), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'lists', 'list'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/│ Uid\s+│ Name\s+│ Active\s+│ Unconfirmed\s+│ Double opt-in\s+│ Internal\s+│ Created\s+│/);
     for (const l of (await apiLists()).items) expect(r.stdout).toContain(l.Name);
@@ -39,17 +37,17 @@ describe('bo lists list', () => {
 
   it('prints the API records unchanged with --json and --jsonl', async () => {
     const { items } = await apiLists();
-    expect(JSON.parse((await runBo(['--json', 'lists', 'list'], { env: env() })).stdout)).toEqual(items);
-    const jsonl = await runBo(['--jsonl', 'lists', 'list'], { env: env() });
+    expect(JSON.parse((await runBo(['--json', 'lists', 'list'], { env: testEnv(sb) })).stdout)).toEqual(items);
+    const jsonl = await runBo(['--jsonl', 'lists', 'list'], { env: testEnv(sb) });
     expect(jsonl.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(items);
   });
 
   it('takes the list options: --filter, --fields, --limit', async () => {
     const filtered = (await apiLists('RequiresDoubleOptIn=true')).items;
     expect(filtered.length).toBeGreaterThan(0);
-    const r = await runBo(['--json', 'lists', 'list', '--filter', 'RequiresDoubleOptIn=true'], { env: env() });
+    const r = await runBo(['--json', 'lists', 'list', '--filter', 'RequiresDoubleOptIn=true'], { env: testEnv(sb) });
     expect(JSON.parse(r.stdout)).toEqual(filtered);
-    const fields = await runBo(['lists', 'list', '--fields', 'Name,Description', '--limit', '1'], { env: env() });
+    const fields = await runBo(['lists', 'list', '--fields', 'Name,Description', '--limit', '1'], { env: testEnv(sb) });
     const first = (await apiLists('limit=1')).items[0]!;
     expect(fields.stdout).toBe(`${[first.Uid, first.Name, first.Description ?? ''].join('\t')}\n`);
     expect(fields.stderr).toMatch(/^showing 1 of \d+; pass --all for every record\n$/);
@@ -57,14 +55,14 @@ describe('bo lists list', () => {
 
   it('refuses bad list options with exit 2, sending nothing', async () => {
     const before = (await sb.activity()).length;
-    const r = await runBo(['lists', 'list', '--page', '-1'], { env: env() });
+    const r = await runBo(['lists', 'list', '--page', '-1'], { env: testEnv(sb) });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: --page/);
     expect((await sb.activity()).length).toBe(before);
   });
 
   it('shows a 400 from the server as exit 1 with its message', async () => {
-    const r = await runBo(['lists', 'list', '--filter', 'Colour=red'], { env: env() });
+    const r = await runBo(['lists', 'list', '--filter', 'Colour=red'], { env: testEnv(sb) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: 400 .*Colour/);
   });

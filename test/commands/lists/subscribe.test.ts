@@ -3,6 +3,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -17,13 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 describe('bo lists subscribe', () => {
   it('piped: sends no Authorization (even with a key configured), stores the subscription and person, sends the welcome email', async () => {
     const email = 'grace@example.com';
     const before = (await sb.activity()).length;
     const mails = (await sb.outbox()).length;
-    const r = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--first-name', 'Grace', '--last-name', 'Hopper', '--send-welcome', '--source', 'signup-form'], { env: env() });
+    const r = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--first-name', 'Grace', '--last-name', 'Hopper', '--send-welcome', '--source', 'signup-form'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`${email} subscribed to list ${newsletter}\n`);
     const uid = r.stdout.split('\n').find((l) => l.startsWith('Uid\t'))!.slice(4);
@@ -38,11 +38,11 @@ describe('bo lists subscribe', () => {
 
   it('an address already on the list keeps its subscription: says so (TTY and --json)', async () => {
     const email = 'GRACE@example.com';
-    const tty = await runBo(['lists', 'subscribe', newsletter, '--email', email], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['lists', 'subscribe', newsletter, '--email', email], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toBe(`${email} was already subscribed to list ${newsletter}; nothing changed\n`);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ Source\s+│ signup-form\s+│/);
-    const json = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--json'], { env: env() });
+    const json = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ EmailList: { Uid: newsletter }, Source: 'signup-form' });
   });
@@ -57,7 +57,7 @@ describe('bo lists subscribe', () => {
   it('--dry-run prints the body a real run then sends and stores, and sends nothing', async () => {
     const before = (await sb.activity()).length;
     const argv = ['lists', 'subscribe', newsletter, '--email', 'ada@example.org', '--first-name', 'Ada', '--source', 'dry'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({
@@ -66,7 +66,7 @@ describe('bo lists subscribe', () => {
       body: { EmailList: { Uid: newsletter }, Person: { Email: 'ada@example.org', FirstName: 'Ada' }, Source: 'dry' },
     });
     expect(await sb.activity()).toHaveLength(before);
-    const real = await runBo([...argv, '--json'], { env: env() });
+    const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
     const stored = await sb.record('EmailListPerson', JSON.parse(real.stdout).Uid);
@@ -84,7 +84,7 @@ describe('bo lists subscribe', () => {
       [[newsletter, '--email', 'a@example.com', '--first-name', 'x'.repeat(101)], /^error: --first-name must be at most 100 characters/],
       [[newsletter, '--email', 'a@example.com', '--fail-fast'], /^error: --fail-fast applies to a batch/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['lists', 'subscribe', ...argv], { env: env() });
+      const r = await runBo(['lists', 'subscribe', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }
@@ -92,7 +92,7 @@ describe('bo lists subscribe', () => {
   });
 
   it('exits 3 naming the list Uid for an unknown list', async () => {
-    const r = await runBo(['lists', 'subscribe', 'list_missing', '--email', 'a@example.com'], { env: env() });
+    const r = await runBo(['lists', 'subscribe', 'list_missing', '--email', 'a@example.com'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('error: no email list with Uid list_missing');
   });
@@ -100,7 +100,7 @@ describe('bo lists subscribe', () => {
   it('--email - subscribes every address on stdin (lines and JSON Lines with Email), none with credentials', async () => {
     const before = (await sb.activity()).length;
     const stdin = ['b1@example.com', JSON.stringify({ Email: 'b2@example.com' }), 'not-an-email', ''].join('\n');
-    const r = await runBo(['lists', 'subscribe', newsletter, '--email', '-', '--source', 'import'], { env: env(), stdin });
+    const r = await runBo(['lists', 'subscribe', newsletter, '--email', '-', '--source', 'import'], { env: testEnv(sb), stdin });
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(
       ['b1@example.com\tok\tsubscribed', 'b2@example.com\tok\tsubscribed', expect.stringMatching(/^-\tinvalid\tline 3 must be an email address/)].sort(),

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const membership = (i: number) => sb.fixtures.memberships[i]!;
 const stored = async (uid: string) => {
   const m = await sb.record('PersonAccount', uid);
@@ -21,7 +20,7 @@ describe('bo memberships update', () => {
   it('piped: --no-receive-invoices and --role change only those; prints the membership, says what changed', async () => {
     const { accountUid, uid } = membership(0);
     const before = await stored(uid);
-    const r = await runBo(['memberships', 'update', accountUid, uid, '--no-receive-invoices', '--role', '3'], { env: env() });
+    const r = await runBo(['memberships', 'update', accountUid, uid, '--no-receive-invoices', '--role', '3'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`Membership ${uid} of account ${accountUid} updated: ReceiveInvoices, Role\n`);
     expect(r.stdout.trimEnd().split('\n')).toContain(`Uid\t${uid}`);
@@ -30,11 +29,11 @@ describe('bo memberships update', () => {
 
   it('TTY: a key/value table; --json: the membership; --primary and --no-primary both reach the server', async () => {
     const { accountUid, uid } = membership(1);
-    const tty = await runBo(['memberships', 'update', accountUid, uid, '--primary', '--receive-invoices'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['memberships', 'update', accountUid, uid, '--primary', '--receive-invoices'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ IsPrimary\s+│ true\s+│/);
     expect(await stored(uid)).toMatchObject({ IsPrimary: true, ReceiveInvoices: true });
-    const json = await runBo(['memberships', 'update', accountUid, uid, '--no-primary', '--json'], { env: env() });
+    const json = await runBo(['memberships', 'update', accountUid, uid, '--no-primary', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, IsPrimary: false, ReceiveInvoices: true });
     expect(await stored(uid)).toMatchObject({ IsPrimary: false, ReceiveInvoices: true });
@@ -44,7 +43,7 @@ describe('bo memberships update', () => {
     const { accountUid, uid } = membership(2);
     const before = (await sb.activity()).length;
     const argv = ['memberships', 'update', accountUid, uid, '--primary', '--no-receive-invoices', '--role', '5'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({
@@ -53,7 +52,7 @@ describe('bo memberships update', () => {
       body: { IsPrimary: true, ReceiveInvoices: false, Role: 5 },
     });
     expect(await sb.activity()).toHaveLength(before);
-    expect((await runBo(argv, { env: env() })).code).toBe(0);
+    expect((await runBo(argv, { env: testEnv(sb) })).code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`PUT ${planned.url}`]);
     expect(await stored(uid)).toEqual(planned.body);
   });
@@ -69,7 +68,7 @@ describe('bo memberships update', () => {
       [['a b', uid, '--primary'], /^error: <accountUid> must be a Uid/],
       [['-', uid, '--primary'], /^error: <accountUid> takes one value; - \(read from stdin\) is not accepted here/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['memberships', 'update', ...argv], { env: env(), stdin: `${accountUid}\n` });
+      const r = await runBo(['memberships', 'update', ...argv], { env: testEnv(sb), stdin: `${accountUid}\n` });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }
@@ -78,11 +77,11 @@ describe('bo memberships update', () => {
 
   it('exits 3 naming both Uids for an unknown membership or account', async () => {
     const { accountUid } = membership(0);
-    const r = await runBo(['memberships', 'update', accountUid, 'pa_missing', '--primary'], { env: env() });
+    const r = await runBo(['memberships', 'update', accountUid, 'pa_missing', '--primary'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe(`error: no membership with Uid pa_missing in account ${accountUid} (or no such account)`);
     const other = membership(sb.fixtures.memberships.findIndex((m) => m.accountUid !== accountUid));
-    const wrongAccount = await runBo(['memberships', 'update', accountUid, other.uid, '--primary'], { env: env() });
+    const wrongAccount = await runBo(['memberships', 'update', accountUid, other.uid, '--primary'], { env: testEnv(sb) });
     expect(wrongAccount.code).toBe(3);
   });
 

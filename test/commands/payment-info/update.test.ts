@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { looksLikeCardNumber } from '../../../src/commands/payment-info/token.js';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { reply, startFaultServer } from '../../helpers/fault-server.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
@@ -14,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const account = (i: number) => sb.fixtures.accounts[i]!;
 const savedFor = async (accountUid: string) => sb.record('PaymentInformation', (await sb.record('Account', accountUid)).PaymentInformation.Uid);
 const nextYear = String(new Date().getUTCFullYear() + 1);
@@ -25,7 +25,7 @@ describe('bo payment-info update', () => {
     const token = 'tok_stdin_5f2a9c';
     const r = await runBo(
       ['payment-info', 'update', '--account', uid, '--payment-token', '-', '--payment-method-type', 'card', '--name-on-card', 'Ada Lovelace', '--last4', '4242', '--exp-month', '12', '--exp-year', nextYear],
-      { env: env(), stdin: `${token}\nignored second line\n` },
+      { env: testEnv(sb), stdin: `${token}\nignored second line\n` },
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`Payment information saved for account ${uid} (card ending 4242)\n`);
@@ -39,11 +39,11 @@ describe('bo payment-info update', () => {
   it('TTY and --json print the saved record; the token appears in neither, nor in the --verbose trace', async () => {
     const uid = account(1);
     const token = 'tok_verbose_81d0e3';
-    const tty = await runBo(['payment-info', 'update', '--account', uid, '--payment-token', token, '--last4', '1881'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['payment-info', 'update', '--account', uid, '--payment-token', token, '--last4', '1881'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ LastFourDigits\s+│ 1881\s+│/);
     expect(tty.stdout + tty.stderr).not.toContain(token);
-    const verbose = await runBo(['--verbose', 'payment-info', 'update', '--account', uid, '--payment-token', '-', '--json'], { env: env(), stdin: `${token}\n` });
+    const verbose = await runBo(['--verbose', 'payment-info', 'update', '--account', uid, '--payment-token', '-', '--json'], { env: testEnv(sb), stdin: `${token}\n` });
     expect(verbose.code).toBe(0);
     expect(verbose.stderr).toMatch(/> POST .*\/api\/v1\/billing\/paymentinformation/);
     expect(verbose.stderr).toMatch(/"PaymentToken":"\[redacted\]"/);
@@ -58,19 +58,19 @@ describe('bo payment-info update', () => {
     const before = (await sb.activity()).length;
     const argv = ['payment-info', 'update', '--account', uid, '--payment-token', '-', '--name-on-card', 'Grace Hopper', '--exp-month', '3', '--exp-year', nextYear];
     for (const extra of [['--json'], []]) {
-      const dry = await runBo([...argv, '--dry-run', ...extra], { env: env(), stdin: `${token}\n` });
+      const dry = await runBo([...argv, '--dry-run', ...extra], { env: testEnv(sb), stdin: `${token}\n` });
       expect(dry.code).toBe(0);
       expect(dry.stdout + dry.stderr).not.toContain(token);
       expect(dry.stdout).toContain('[redacted]');
     }
-    const planned = JSON.parse((await runBo([...argv, '--dry-run', '--json'], { env: env(), stdin: `${token}\n` })).stdout);
+    const planned = JSON.parse((await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb), stdin: `${token}\n` })).stdout);
     expect(planned).toEqual({
       method: 'POST',
       url: `${sb.url}/api/v1/billing/paymentinformation`,
       body: { PaymentToken: '[redacted]', NameOnCard: 'Grace Hopper', ExpirationMonth: '3', ExpirationYear: nextYear, Account: { Uid: uid } },
     });
     expect(await sb.activity()).toHaveLength(before);
-    expect((await runBo(argv, { env: env(), stdin: `${token}\n` })).code).toBe(0);
+    expect((await runBo(argv, { env: testEnv(sb), stdin: `${token}\n` })).code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
     expect(await savedFor(uid)).toMatchObject({ ...planned.body, PaymentToken: token });
   });
@@ -92,12 +92,12 @@ describe('bo payment-info update', () => {
       [['--payment-token', 'tok 1'], '', /^error: --payment-token must be a token without spaces/],
       [['--payment-token', '-'], Buffer.from('tok_caf\xe9\n', 'latin1'), /^error: --payment-token: stdin is not valid UTF-8\n/],
     ] as Array<[string[], string | Buffer, RegExp]>) {
-      const r = await runBo(['payment-info', 'update', '--account', uid, ...argv], { env: env(), stdin });
+      const r = await runBo(['payment-info', 'update', '--account', uid, ...argv], { env: testEnv(sb), stdin });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
       for (const secret of ['4242 4242', '5555-5555', '4111111111111111', 'tok_caf']) expect(r.stderr).not.toContain(secret);
     }
-    const noAccount = await runBo(['payment-info', 'update', '--account', '-', '--payment-token', 'tok_1'], { env: env(), stdin: `${uid}\n` });
+    const noAccount = await runBo(['payment-info', 'update', '--account', '-', '--payment-token', 'tok_1'], { env: testEnv(sb), stdin: `${uid}\n` });
     expect(noAccount.code).toBe(2);
     expect(noAccount.stderr).toMatch(/^error: --account takes one value/);
     expect(await sb.activity()).toHaveLength(before);
@@ -112,7 +112,7 @@ describe('bo payment-info update', () => {
   });
 
   it('exits 3 naming the Uid for an unknown account', async () => {
-    const r = await runBo(['payment-info', 'update', '--account', 'acc_missing', '--payment-token', 'tok_1'], { env: env() });
+    const r = await runBo(['payment-info', 'update', '--account', 'acc_missing', '--payment-token', 'tok_1'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
   });

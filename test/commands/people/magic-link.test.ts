@@ -2,6 +2,7 @@
 // request carrying an Authorization header, so a success proves none was sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -11,7 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const NOTE = (email: string) => `A sign-in link was emailed to ${email} if the address belongs to a person (the service does not say whether it does)\n`;
 
 describe('bo people magic-link', () => {
@@ -19,7 +19,7 @@ describe('bo people magic-link', () => {
     const email = sb.fixtures.users[0]!.username;
     const mails = (await sb.outbox()).length;
     const before = (await sb.activity()).length;
-    const r = await runBo(['people', 'magic-link', email], { env: env() });
+    const r = await runBo(['people', 'magic-link', email], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(NOTE(email));
@@ -30,11 +30,11 @@ describe('bo people magic-link', () => {
 
   it('an unknown address: the same answer and message, no email (TTY and --json)', async () => {
     const mails = (await sb.outbox()).length;
-    const tty = await runBo(['people', 'magic-link', 'nobody@example.com'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['people', 'magic-link', 'nobody@example.com'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toBe('');
     expect(tty.stderr).toBe(NOTE('nobody@example.com'));
-    const json = await runBo(['people', 'magic-link', 'nobody@example.com', '--json'], { env: env() });
+    const json = await runBo(['people', 'magic-link', 'nobody@example.com', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({});
     expect((await sb.outbox()).length).toBe(mails);
@@ -50,13 +50,13 @@ describe('bo people magic-link', () => {
   it('--dry-run prints the request a real run then sends, and sends nothing', async () => {
     const email = sb.fixtures.users[1]!.username;
     const before = (await sb.activity()).length;
-    const dry = await runBo(['people', 'magic-link', email, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo(['people', 'magic-link', email, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({ method: 'POST', url: `${sb.url}/api/v1/crm/people/requestMagicLink`, body: { Email: email } });
     expect(await sb.activity()).toHaveLength(before);
     const mails = (await sb.outbox()).length;
-    expect((await runBo(['people', 'magic-link', email], { env: env() })).code).toBe(0);
+    expect((await runBo(['people', 'magic-link', email], { env: testEnv(sb) })).code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
     expect((await sb.outbox()).slice(mails).map((m) => m.to)).toEqual([planned.body.Email]);
   });
@@ -68,7 +68,7 @@ describe('bo people magic-link', () => {
       ['a@b', /^error: <email> must be an email address/],
       ['-', /^error: <email> takes one value; - \(read from stdin\) is not accepted here/],
     ] as Array<[string, RegExp]>) {
-      const r = await runBo(['people', 'magic-link', arg], { env: env(), stdin: 'ada@example.com\n' });
+      const r = await runBo(['people', 'magic-link', arg], { env: testEnv(sb), stdin: 'ada@example.com\n' });
       expect(r.code, arg).toBe(2);
       expect(r.stderr, arg).toMatch(message);
     }

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfig } from '../../helpers/config-dir.js';
+import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const env = () => ({ ...tempConfig().env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret });
 const sub = (i: number) => sb.fixtures.subscriptions[i]!;
 const upgrade = async (uid: string) => {
   const s = await sb.record('Subscription', uid);
@@ -20,7 +19,7 @@ const upgrade = async (uid: string) => {
 describe('bo subscriptions require-upgrade', () => {
   it('piped: sets the flag with quantity and message, prints the subscription, says what changed', async () => {
     const uid = sub(0);
-    const r = await runBo(['subscriptions', 'require-upgrade', uid, '--quantity', '25', '--message', 'Seats exceeded'], { env: env() });
+    const r = await runBo(['subscriptions', 'require-upgrade', uid, '--quantity', '25', '--message', 'Seats exceeded'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`Subscription ${uid} now requires a plan upgrade to quantity 25\n`);
     const lines = r.stdout.trimEnd().split('\n');
@@ -31,12 +30,12 @@ describe('bo subscriptions require-upgrade', () => {
 
   it('--clear sends only IsPlanUpgradeRequired=false: quantity and message stay (TTY and --json)', async () => {
     const uid = sub(0);
-    const tty = await runBo(['subscriptions', 'require-upgrade', uid, '--clear'], { env: env(), stdoutIsTTY: true });
+    const tty = await runBo(['subscriptions', 'require-upgrade', uid, '--clear'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ IsPlanUpgradeRequired\s+│ false\s+│/);
     expect(tty.stderr).toBe(`Subscription ${uid} no longer requires a plan upgrade\n`);
     expect(await upgrade(uid)).toEqual({ IsPlanUpgradeRequired: false, NewRequiredQuantity: 25, PlanUpgradeRequiredMessage: 'Seats exceeded' });
-    const json = await runBo(['subscriptions', 'require-upgrade', uid, '--json'], { env: env() });
+    const json = await runBo(['subscriptions', 'require-upgrade', uid, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, IsPlanUpgradeRequired: true, NewRequiredQuantity: 25 });
   });
@@ -45,7 +44,7 @@ describe('bo subscriptions require-upgrade', () => {
     const uid = sub(1);
     const before = (await sb.activity()).length;
     const argv = ['subscriptions', 'require-upgrade', uid, '--quantity', '3', '--message', 'Upgrade, please'];
-    const dry = await runBo([...argv, '--dry-run', '--json'], { env: env() });
+    const dry = await runBo([...argv, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     const planned = JSON.parse(dry.stdout);
     expect(planned).toEqual({
@@ -55,7 +54,7 @@ describe('bo subscriptions require-upgrade', () => {
     });
     expect(await sb.activity()).toHaveLength(before);
     expect((await upgrade(uid)).IsPlanUpgradeRequired).not.toBe(true);
-    expect((await runBo(argv, { env: env() })).code).toBe(0);
+    expect((await runBo(argv, { env: testEnv(sb) })).code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`PUT ${planned.url}`]);
     expect(await upgrade(uid)).toEqual(planned.body);
   });
@@ -70,7 +69,7 @@ describe('bo subscriptions require-upgrade', () => {
       [[sub(2), '--message', ''], /^error: --message must not be empty/],
       [['a b'], /^error: <subscriptionUid> must be a Uid/],
     ] as Array<[string[], RegExp]>) {
-      const r = await runBo(['subscriptions', 'require-upgrade', ...argv], { env: env() });
+      const r = await runBo(['subscriptions', 'require-upgrade', ...argv], { env: testEnv(sb) });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).toMatch(message);
     }
@@ -78,14 +77,14 @@ describe('bo subscriptions require-upgrade', () => {
   });
 
   it('exits 3 naming the Uid for an unknown subscription', async () => {
-    const r = await runBo(['subscriptions', 'require-upgrade', 'sub_missing', '--quantity', '2'], { env: env() });
+    const r = await runBo(['subscriptions', 'require-upgrade', 'sub_missing', '--quantity', '2'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stderr.split('\n')[0]).toBe('error: no subscription with Uid sub_missing');
   });
 
   it('- marks every subscription read from stdin (--jsonl outcomes)', async () => {
     const [a, b] = [sub(3), sub(4)];
-    const r = await runBo(['subscriptions', 'require-upgrade', '-', '--message', 'Batch', '--jsonl'], { env: env(), stdin: `${a}\n# comment\n${b}\n` });
+    const r = await runBo(['subscriptions', 'require-upgrade', '-', '--message', 'Batch', '--jsonl'], { env: testEnv(sb), stdin: `${a}\n# comment\n${b}\n` });
     expect(r.code).toBe(0);
     const outcomes = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
     expect(outcomes.map((o) => [o.uid, o.ok, o.status]).sort()).toEqual([[a, true, 200], [b, true, 200]].sort());
