@@ -2,7 +2,7 @@
 // process under /usr/bin/time -v, writes every one of 100,000 accounts from a served
 // sandbox as JSON lines, with V8's own heap sizing (no flags, no forced collections).
 // Node 20 peaks at 115-117 MiB (target 160). Node 24's V8 lets the young generation
-// grow to ~64 MiB during the export: 174-241 MiB, and 285 at 300,000
+// grow to ~64 MiB during the export: 174-264 MiB, and 285-290 at 300,000
 // accounts, so its bound is the young generation's cap plus the start-up, not the
 // target (docs/performance-notes.md). Memory only: speed is the bench's business.
 
