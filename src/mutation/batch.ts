@@ -142,7 +142,10 @@ export async function runBatch<Prep>(
     if (ctx.signal.reason instanceof OutputClosedError) {
       throw new OutputClosedError(`stdout was closed, so the batch stopped sending; ${left}`);
     }
-    throw new InterruptedError(`interrupted; requests still in flight were reported with an unknown outcome`);
+    // Only when some request was still open does an outcome stay unknown.
+    throw new InterruptedError(
+      tally.interrupted > 0 ? `interrupted; requests still in flight were reported with an unknown outcome` : 'interrupted; nothing was in flight',
+    );
   }
   if (stop?.why === 'auth' && stop.error) {
     const e = stop.error;

@@ -84,7 +84,7 @@ describe('Ctrl-C while stdin is held open and idle (a FIFO, tail -f … | bo …
     expect(r.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
     expect(r.stderr).toBe(
       `2 expired on ${s.url} (profile default); the rest of stdin was not read\n` +
-        'error: interrupted; requests still in flight were reported with an unknown outcome\n',
+        'error: interrupted; nothing was in flight\n',
     );
   });
 
