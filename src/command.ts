@@ -20,6 +20,12 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * command refuses --csv with exit 2, before anything is sent.
    */
   printsRecords?: boolean;
+  /**
+   * The API resource the command prints (a record kind of the API reference, e.g.
+   * 'Account'), for a command with `--fields [paths]`: `--fields` alone lists its
+   * fields, and paths the reference does not list are named on stderr (main.ts).
+   */
+  resource?: string;
   /** Add arguments and options (commander API). */
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */

@@ -50,13 +50,16 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
+/** --fields of every list and get: paths, or alone the list of fields (main.ts, output/field-list.ts). */
+export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Uid (table columns follow); alone, lists the fields and their types';
+
 export function addListOptions(cmd: Command): Command {
   return cmd
     .option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`)
     .option('--all', 'every record, streamed')
     .option('--page <index>', 'one raw page, zero-based (the API offset)')
     .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
-    .option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)')
+    .option('--fields [paths]', FIELDS_HELP)
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
     .option('--order-by <spec>', 'sort: Property, or "Property desc"')
     .option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`);
