@@ -17,7 +17,8 @@ export default defineCommand<Opts>({
     'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
     'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts. ' +
     '--reason and --comment take @file to read the text from a file. ' +
-    'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes).',
+    'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes); a JSON Lines record ' +
+    'may carry its own CancelationReason (reason) and Comment (comment).',
   examples: [
     'bo accounts cancel acc_0001 --reason "Moved to a competitor"',
     'bo accounts cancel acc_0001 --reason "Closed" --comment @notes.txt --yes',
@@ -46,10 +47,12 @@ export default defineCommand<Opts>({
         done: 'cancelled',
         destructive: true,
         action: (u) => `Cancel account ${u}`,
-        prepare: async () => ({
-          CancelationReason: await checkText('--reason', opts.reason, { min: 1 }),
-          ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),
-        }),
+        resource: 'Account',
+        fields: [
+          { flag: '--reason', api: 'CancelationReason', parse: (l, t) => checkText(l, t, { min: 1 }) },
+          { flag: '--comment', api: 'Comment', parse: (l, t) => checkText(l, t, { min: 1 }) },
+        ],
+        prepare: (values) => values as { CancelationReason: string; Comment?: string },
         request: (u, body) => cancelAccountRequest(u, body),
         print: async (c, _u, res) => printRecord(c, res.body),
         confirm: (u) => `Account ${u} cancelled: it is cancelling and ends at its renewal date`,

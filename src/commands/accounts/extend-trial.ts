@@ -17,7 +17,9 @@ export default defineCommand<Opts>({
     'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration ' +
     '(default: the same as --to). Dates are ISO 8601 date-times or bare dates; a bare date means the ' +
     'end of that day, 23:59:59 UTC. The new date must be later than the current trial end. ' +
-    'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid").',
+    'With - in place of the Uid, reads Uids from stdin, one a line (the first tab-separated field, so ' +
+    "bo's own piped rows work), or JSON Lines with \"Uid\" and maybe the record's own ToDate (to) and " +
+    'ExpirationDate (expiration), which override the flags; the other fields of an account record are ignored.',
   examples: [
     'bo accounts extend-trial acc_0001 --to 2027-01-31',
     'bo accounts extend-trial acc_0001 --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
@@ -44,10 +46,12 @@ export default defineCommand<Opts>({
         noun: 'account',
         done: 'extended',
         action: (u) => `Extend the trial of account ${u}`,
-        prepare: () => ({
-          ToDate: checkDate('--to', opts.to),
-          ...(opts.expiration === undefined ? {} : { ExpirationDate: checkDate('--expiration', opts.expiration) }),
-        }),
+        resource: 'Account',
+        fields: [
+          { flag: '--to', api: 'ToDate', parse: checkDate },
+          { flag: '--expiration', api: 'ExpirationDate', parse: checkDate },
+        ],
+        prepare: (values) => values as { ToDate: string; ExpirationDate?: string },
         request: (u, body) => extendTrialRequest(u, body),
         confirm: (u, body) =>
           `Trial of account ${u} extended to ${body.ToDate}${body.ExpirationDate ? ` (expiration ${body.ExpirationDate})` : ''}`,
