@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const deal = (i: number) => sb.fixtures.deals[i]!;
+const deal = (i: number): string => sb.fixtures.deals[i]!;
 const stage = () => sb.fixtures.pipelineStages[sb.fixtures.pipelineStages.length - 1]!;
 const lines = (stdout: string) => stdout.trimEnd().split('\n').filter(Boolean);
 /** Outcomes in line order: an invalid record is reported at once, before what is in flight. */
@@ -29,7 +29,7 @@ const jsonl = (...records: object[]) => records.map((r) => JSON.stringify(r)).jo
 
 describe('deals update -: each record its own fields', () => {
   it('by API name and by flag name, over the flags; bad values and unknown keys are invalid outcomes, the others are sent', async () => {
-    const [a, b, c, d, e, f, g] = [0, 1, 2, 3, 4, 5, 6].map(deal);
+    const [a, b, c, d, e, f, g] = [0, 1, 2, 3, 4, 5, 6].map(deal) as [string, string, string, string, string, string, string];
     const before = await Promise.all([c, d, f].map((u) => sb.record('Deal', u)));
     const stdin = [
       jsonl({ Uid: a, Amount: 1200, DueDate: '2027-01-31' }),
@@ -123,7 +123,7 @@ describe('the fields of the resource record are ignored; other keys are not', ()
   });
 
   it('a key that is neither the verb\'s nor the record\'s is invalid, with the nearest name; the others go on', async () => {
-    const [x, y] = sb.fixtures.subscriptionAddOns;
+    const [x, y] = sb.fixtures.subscriptionAddOns as [string, string];
     const before = await sb.record('SubscriptionAddOn', y!);
     const r = await runBo(['addons', 'expire', '-', '--concurrency', '1'], {
       env: testEnv(sb),
@@ -139,7 +139,7 @@ describe('the fields of the resource record are ignored; other keys are not', ()
 
 describe('booleans, negated flags and the address batch', () => {
   it('subscriptions require-upgrade -: "clear" and IsPlanUpgradeRequired per record; a clear with a quantity is invalid', async () => {
-    const [s1, s2, s3] = sb.fixtures.subscriptions;
+    const [s1, s2, s3] = sb.fixtures.subscriptions as [string, string, string];
     const r = await runBo(['subscriptions', 'require-upgrade', '-', '--quantity', '7', '--concurrency', '1'], {
       env: testEnv(sb),
       stdin: jsonl({ Uid: s1, message: 'Please upgrade' }) + jsonl({ Uid: s2, clear: true, quantity: null }) + jsonl({ Uid: s3, IsPlanUpgradeRequired: false }),
@@ -179,7 +179,7 @@ describe('a batch on a terminal', () => {
   it('says what it reads before it waits, then reads what is typed', async () => {
     const t = terminal();
     t.io.env = { ...testEnv(sb), NO_COLOR: '1' };
-    const [addOn] = sb.fixtures.subscriptionAddOns.slice(-1);
+    const addOn = sb.fixtures.subscriptionAddOns.at(-1)!;
     const done = run(['addons', 'expire', '-'], { io: t.io });
     expect(await t.waitFor((s) => s.includes('Ctrl-D'))).toBe('reading Uids from stdin, one a line; Ctrl-D to end\n');
     await t.type(`${addOn}\n`);
