@@ -16,6 +16,7 @@ const unit = [
   'test/api/json-depth.test.ts',
   'test/api/path.test.ts',
   'test/api/proxy-env.test.ts',
+  'test/api/resource-fields.test.ts',
   'test/api/secret-values.test.ts',
   'test/auth/credentials-jwt.test.ts',
   'test/auth/credentials.test.ts',
