@@ -46,6 +46,9 @@ const reserved: Record<string, string> = {
 
 const propertyName = /^[A-Za-z0-9_.]+$/;
 
+/** One path of --fields: property names, dots, `*`. */
+export const FIELD_PATH = /^[A-Za-z0-9_.*]+$/;
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -93,7 +96,7 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
 
   if (opts.fields !== undefined) {
     const paths = opts.fields.split(',').map((p) => p.trim());
-    if (paths.some((p) => !/^[A-Za-z0-9_.*]+$/.test(p))) {
+    if (paths.some((p) => !FIELD_PATH.test(p))) {
       throw new UsageError(`--fields must be comma-separated property paths like Name,Plan.Name, not "${opts.fields}"`);
     }
     query.fields = paths.join(',');

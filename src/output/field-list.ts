@@ -5,6 +5,7 @@
 
 import type { Context } from '../context.js';
 import { fieldListRows, unknownFieldsWarning } from '../input/fields.js';
+import { FIELD_PATH } from '../input/list-options.js';
 import { printList, warn } from './print.js';
 
 /** True when the command's work is done (the list was printed). */
@@ -17,7 +18,7 @@ export async function handleFieldsFlag(ctx: Context, resource: string, fields: s
     return true;
   }
   // Malformed paths are the command's to refuse (exit 2); only well-formed ones are checked.
-  if (/^[A-Za-z0-9_.*]+(,\s*[A-Za-z0-9_.*]+)*$/.test(fields.trim())) {
+  if (fields.split(',').every((path) => FIELD_PATH.test(path.trim()))) {
     const warning = unknownFieldsWarning(resource, fields);
     if (warning) warn(ctx, warning);
   }
