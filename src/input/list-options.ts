@@ -54,7 +54,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** --fields of every list and get: paths, or alone the list of fields (main.ts, output/field-list.ts). */
-export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Uid (table columns follow); alone, lists the fields and their types';
+export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types';
 
 export function addListOptions(cmd: Command): Command {
   return cmd
