@@ -93,6 +93,6 @@ function takes(fields: readonly MutationField[], key: string): string {
 }
 
 /** The words of "nothing to change" for a verb that needs at least one field. */
-export function nothingToChange(fields: readonly MutationField[]): string {
-  return `nothing to change: give at least one of ${fields.map((f) => f.flag).join(', ')}`;
+export function nothingToChange(fields: readonly MutationField[], inRecord = false): string {
+  return `nothing to change: give at least one of ${fields.map((f) => f.flag).join(', ')}${inRecord ? ', or the field in the record' : ''}`;
 }

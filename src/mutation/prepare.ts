@@ -31,11 +31,11 @@ export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: Mut
     once: once?.prep,
     async forRecord(rec) {
       const where = `line ${rec.line}`;
-      if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields)}` };
+      if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
       ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.resource);
       try {
         const own = await recordValues(fields, rec.record, where, spec.recordKey ?? 'Uid', ignored);
-        if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields)}` };
+        if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
         try {
           return { prep: await spec.prepare({ ...fromFlags, ...own }) };
         } catch (err) {

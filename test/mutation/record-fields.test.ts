@@ -74,8 +74,8 @@ describe('deals update -: each record its own fields', () => {
     order = [a];
     expect(outcomes(r.stdout)).toEqual([
       `${a}\tok\tupdated`,
-      `${b}\tinvalid\tline 2: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data`,
-      `${b}\tinvalid\tline 3: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data`,
+      `${b}\tinvalid\tline 2: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data, or the field in the record`,
+      `${b}\tinvalid\tline 3: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data, or the field in the record`,
     ]);
     expect((await sb.record('Deal', a)).Weight).toBe(3);
     expect(await sb.record('Deal', b)).toEqual(before);
