@@ -93,9 +93,8 @@ export function unknownFieldsWarning(resource: string, fields: string): string |
   const paths = fields.split(',').map((p) => p.trim()).filter(Boolean);
   const unknown = unknownFields(resource, paths);
   if (unknown.length === 0) return undefined;
-  const named = unknown.map((u) => (u.nearest.length ? `${u.path} (nearest: ${u.nearest.join(', ')})` : `${u.path} (nothing close)`));
-  const noun = unknown.length === 1 ? 'a field' : 'fields';
-  return `--fields names ${noun} the API reference does not list for ${resource}: ${named.join('; ')}; sent as given`;
+  const named = unknown.map((u) => (u.nearest.length ? `${u.path} (nearest: ${u.nearest.join(' or ')})` : `${u.path} (nothing close)`));
+  return `--fields: ${resource} has no known field${unknown.length === 1 ? '' : 's'} ${named.join(', ')}; sent as given`;
 }
 
 /** Every field name of `resource`'s record (base fields included), for batch records. */

@@ -89,8 +89,11 @@ describe('--fields with names the reference does not list', () => {
     const r = await runBo(['coupons', 'list', '--fields', 'Nmae,Nope,PercentOff', '--limit', '2', '--verbose'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
-    expect(warnings).toEqual(['warning: --fields names fields the API reference does not list for DiscountCoupon: Nmae (nearest: Name); Nope (nothing close); sent as given']);
+    expect(warnings).toEqual(['warning: --fields: DiscountCoupon has no known fields Nmae (nearest: Name), Nope (nothing close); sent as given']);
     expect(fieldsSent(r.stderr)).toEqual(['Nmae,Nope,PercentOff']);
+    const one = await runBo(['lists', 'list', '--fields', 'Nmae', '--limit', '1'], { env: testEnv(sb) });
+    expect(one.code).toBe(0);
+    expect(one.stderr).toBe('warning: --fields: EmailList has no known field Nmae (nearest: Name); sent as given\n');
   });
 
   it('checks dotted paths segment by segment; * and known paths pass', async () => {
@@ -98,7 +101,7 @@ describe('--fields with names the reference does not list', () => {
     const r = await runBo(['accounts', 'list', '--fields', fields, '--limit', '1', '--verbose'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
-      'warning: --fields names fields the API reference does not list for Account: PrimaryContact.Emial (nearest: PrimaryContact.Email); Name.x (nothing close); sent as given',
+      'warning: --fields: Account has no known fields PrimaryContact.Emial (nearest: PrimaryContact.Email), Name.x (nothing close); sent as given',
     ]);
     expect(fieldsSent(r.stderr)).toEqual([fields]);
     const known = await runBo(['accounts', 'get', sb.fixtures.accounts[0]!, '--fields', 'Name,CurrentSubscription.Plan.Name'], { env: testEnv(sb) });
