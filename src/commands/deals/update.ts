@@ -1,6 +1,7 @@
 // `bo deals update <dealUid> [--name] [--amount] [--due] [--weight] [--assigned-to]
 // [--stage] [--data]`: PUT /crm/deals/{uid} is a merge (D18), so only the fields given
-// are sent and changed. `-` reads deal Uids from stdin, the same changes for each.
+// are sent and changed. `-` reads deal Uids from stdin, the same changes for each, or
+// JSON Lines records that carry their own (the runner's per-record fields).
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
@@ -32,6 +33,7 @@ export default defineCommand<Opts>({
     'bo deals update deal_0001 --stage stage_0003 --amount 1200',
     'bo deals update deal_0001 --name "Renewal 2027" --due 2027-01-31 --dry-run',
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
+    "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],
   configure: (cmd) =>
     mutationFlags(
