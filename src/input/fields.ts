@@ -78,13 +78,18 @@ export function unknownFields(resource: string, paths: string[]): UnknownField[]
         continue;
       }
       const prefix = segments.slice(0, i).join('.');
-      const near = nearest(name, fields.map((f) => f[0])).map((n) => (prefix ? `${prefix}.${n}` : n));
+      // Stricter than for commands: field names are many and alike, so two edits in a
+      // short name (Nope → Nonce) is another word, not a typo.
+      const near = nearest(name, fields.map((f) => f[0]), FIELD_TYPO_RATIO).map((n) => (prefix ? `${prefix}.${n}` : n));
       unknown.push({ path, name, nearest: near });
       break;
     }
   }
   return unknown;
 }
+
+/** Edits, as a share of the longer name, that still read as a typo (Nmae → Name, Emial → Email). */
+const FIELD_TYPO_RATIO = 0.4;
 
 const isScalar = (type: string) => ['string', 'integer', 'boolean', 'number', 'date-time'].includes(type);
 

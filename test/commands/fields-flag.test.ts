@@ -97,11 +97,12 @@ describe('--fields with names the reference does not list', () => {
   });
 
   it('checks dotted paths segment by segment; * and known paths pass', async () => {
-    const fields = 'Name,PrimaryContact.Emial,CurrentSubscription.Plan.Name,BillingAddress.*,Name.x,PrimaryContact.*';
+    // Nope is two edits from Nonce: in a name that short, another word, not a typo.
+    const fields = 'Nope,Name,PrimaryContact.Emial,CurrentSubscription.Plan.Name,BillingAddress.*,Name.x,PrimaryContact.*';
     const r = await runBo(['accounts', 'list', '--fields', fields, '--limit', '1', '--verbose'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('warning:'))).toEqual([
-      'warning: --fields: Account has no known fields PrimaryContact.Emial (nearest: PrimaryContact.Email), Name.x (nothing close); sent as given',
+      'warning: --fields: Account has no known fields Nope (nothing close), PrimaryContact.Emial (nearest: PrimaryContact.Email), Name.x (nothing close); sent as given',
     ]);
     expect(fieldsSent(r.stderr)).toEqual([fields]);
     const known = await runBo(['accounts', 'get', sb.fixtures.accounts[0]!, '--fields', 'Name,CurrentSubscription.Plan.Name'], { env: testEnv(sb) });
