@@ -90,12 +90,13 @@ describe('deals update -: each record its own fields', () => {
     const activity = (await sb.activity()).length;
     const ok = await runBo(['deals', 'update', '-', '--weight', '1', '--dry-run', '--jsonl'], {
       env: testEnv(sb),
-      stdin: jsonl({ Uid: a, Amount: 10 }) + jsonl({ Uid: b, due: '2027-03-01', weight: 2 }) + `${a}\n`,
+      // A reference as a plain Uid string, too.
+      stdin: jsonl({ Uid: a, Amount: 10 }) + jsonl({ Uid: b, due: '2027-03-01', weight: 2, DealPipelineStage: stage() }) + `${a}\n`,
     });
     expect(ok.code).toBe(0);
     expect(lines(ok.stdout).map((l) => JSON.parse(l))).toEqual([
       { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Amount: 10, Weight: 1 } },
-      { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${b}`, body: { Weight: 2, DueDate: '2027-03-01T23:59:59.000Z' } },
+      { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${b}`, body: { Weight: 2, DueDate: '2027-03-01T23:59:59.000Z', DealPipelineStage: { Uid: stage() } } },
       { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Weight: 1 } },
     ]);
     const bad = await runBo(['deals', 'update', '-', '--dry-run'], { env: testEnv(sb), stdin: jsonl({ Uid: a, Weight: 1.5 }) });
