@@ -106,6 +106,19 @@ describe('deals update -: each record its own fields', () => {
   });
 });
 
+describe('accounts cancel -: a reason per record', () => {
+  it('by API name or flag name; text from a record is taken as it is, never read from a file', async () => {
+    const [a, b] = sb.fixtures.accounts as [string, string];
+    const r = await runBo(['accounts', 'cancel', '-', '--reason', 'Non-payment', '--dry-run', '--jsonl'], {
+      env: testEnv(sb),
+      stdin: jsonl({ Uid: a, CancelationReason: 'Moved away', comment: '@notes.txt' }) + jsonl({ Uid: b, Name: 'Acme', reason: '' }) + `${b}\n`,
+    });
+    expect(r.code).toBe(2);
+    expect(lines(r.stdout).map((l) => JSON.parse(l).body)).toEqual([{ CancelationReason: 'Moved away', Comment: '@notes.txt' }, { CancelationReason: 'Non-payment' }]);
+    expect(r.stderr).toContain('invalid: line 2: reason must not be empty\n');
+  });
+});
+
 describe('the fields of the resource record are ignored; other keys are not', () => {
   it('bo --jsonl accounts list piped into accounts extend-trial -: Name, _objectType … ignored, a record\'s own "to" used', async () => {
     const list = await runBo(['--jsonl', 'accounts', 'list', '--filter', 'AccountStage=2', '--limit', '3'], { env: testEnv(sb) });
