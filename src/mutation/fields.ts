@@ -8,6 +8,7 @@
 import { UsageError } from '../errors.js';
 import { jsonText } from '../api/neutralise.js';
 import { didYouMean } from '../help/suggest.js';
+import { decimalValue, inexactError } from '../input/number.js';
 import type { FieldValues, MutationField } from './types.js';
 
 /** `--assigned-to` → `assignedTo`, as commander names the option's value. */
@@ -82,7 +83,16 @@ function textOf(field: MutationField, label: string, value: unknown): string {
   }
   // Text from a record is taken as it is: "@notes.txt" is that text, never a file.
   if (typeof value === 'string') return value.startsWith('@') ? `@${value}` : value;
-  if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    // JSON.parse has already made the record's digits a double: past 15 significant
+    // digits (or 2^53 for whole numbers) that may not be the number written, so it is
+    // refused rather than sent rounded, as the flag's own check would.
+    const text = JSON.stringify(value);
+    const digits = decimalValue(text)!.replace(/^-/, '').split('e')[0]!.length;
+    if (digits > 15 || (Number.isInteger(value) && !Number.isSafeInteger(value))) throw inexactError(`${label} ${text}`, text);
+    return text;
+  }
+  if (typeof value === 'boolean') return JSON.stringify(value);
   throw new UsageError(`${label} must be text or a number, not ${jsonText(value)}`);
 }
 

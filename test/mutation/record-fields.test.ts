@@ -99,9 +99,15 @@ describe('deals update -: each record its own fields', () => {
       { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${b}`, body: { Weight: 2, DueDate: '2027-03-01T23:59:59.000Z', DealPipelineStage: { Uid: stage() } } },
       { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Weight: 1 } },
     ]);
-    const bad = await runBo(['deals', 'update', '-', '--dry-run'], { env: testEnv(sb), stdin: jsonl({ Uid: a, Weight: 1.5 }) });
+    // A JSON number past what a double keeps was rounded by the JSON reader: refused, not sent rounded.
+    const bad = await runBo(['deals', 'update', '-', '--dry-run'], {
+      env: testEnv(sb),
+      stdin: jsonl({ Uid: a, Weight: 1.5 }) + `{"Uid":"${b}","Amount":1234567890.123456789}\n` + `{"Uid":"${b}","Amount":12.25}\n`,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('invalid: line 1: Weight must be a whole number');
+    expect(bad.stderr).toContain('invalid: line 2: Amount 1234567890.1234567 has more digits than can be sent exactly');
+    expect(JSON.parse(bad.stdout.split('\t')[1]!)).toEqual({ Amount: 12.25 });
     expect(await sb.activity()).toHaveLength(activity);
   });
 });
