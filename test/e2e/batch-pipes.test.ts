@@ -1,13 +1,20 @@
 // bo's own output piped into a batch, on the built binary through a real shell pipe, as
 // the README's tour and a user's shell run it: the piped rows of a list (tab-separated,
 // the Uid first) and its --jsonl records (the account's other fields ignored).
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { runShell } from '../helpers/run-bin.js';
 
+/** A fresh config folder and embedded sandbox state of its own. */
+function freshEnv() {
+  const t = tempConfig();
+  return { ...t.env, BO_DATA_DIR: join(t.root, 'data') };
+}
+
 describe('a list piped into a batch', () => {
   it('bo --sandbox accounts list --filter AccountStage=2 | bo --sandbox accounts extend-trial - --to 2030-12-31', async () => {
-    const env = tempConfig().env;
+    const env = freshEnv();
     const list = await runShell('$BO --sandbox accounts list --filter AccountStage=2', { env });
     expect(list.code).toBe(0);
     const rows = list.stdout.trimEnd().split('\n');
@@ -28,7 +35,7 @@ describe('a list piped into a batch', () => {
   });
 
   it('--jsonl records of the list: their Name, _objectType … are ignored; a dry run shows each body', async () => {
-    const env = tempConfig().env;
+    const env = freshEnv();
     const r = await runShell('set -o pipefail; $BO --sandbox --jsonl accounts list --filter AccountStage=2 --limit 3 | $BO --sandbox accounts extend-trial - --to 2031-01-31 --dry-run', { env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
