@@ -14,11 +14,6 @@ export function fieldsOf(resource: string): FieldRow[] {
   return resource.includes('.') ? [...own] : [...(RESOURCE_FIELDS['*'] ?? []), ...own];
 }
 
-/** Whether the reference lists `resource` (a record kind such as Account). */
-export function knownResource(resource: string): boolean {
-  return RESOURCE_FIELDS[resource] !== undefined;
-}
-
 /** The type as a person reads it: `Person`, `array of Subscription`, `object`, `not stated`. */
 function typeText([, type, holds]: FieldRow): string {
   if (holds === undefined) return type === '' ? 'not stated' : type;

@@ -32,11 +32,6 @@ export async function flagValues(fields: readonly MutationField[], flags: object
   return values;
 }
 
-export interface RecordFields {
-  /** The verb's fields the record carries, parsed; empty when it carries none. */
-  values: FieldValues;
-}
-
 /**
  * The verb's fields in a batch record. `ignored` are the field names of the resource's
  * own record (what `bo --jsonl … list` prints): carried along, not the verb's, ignored.
