@@ -59,7 +59,7 @@ export async function recordValues(
     namedAs.set(field.api, name);
     const label = `${where}: ${name}`;
     if (field.kind === 'boolean') {
-      if (typeof value !== 'boolean') throw new UsageError(`${label} must be true or false, not ${jsonText(value)}`);
+      if (typeof value !== 'boolean') throw new UsageError(`${label} must be true or false, not ${shown(value)}`);
       values[field.api] = field.negates && name !== field.api ? !value : value;
       continue;
     }
@@ -68,12 +68,18 @@ export async function recordValues(
   return values;
 }
 
+/** A value in a message: as JSON, cut short (a record line may hold 64 KiB). */
+function shown(value: unknown): string {
+  const text = jsonText(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
 /** A record's value as the text its flag would have been given. */
 function textOf(field: MutationField, label: string, value: unknown): string {
   if (field.kind === 'json') return JSON.stringify(value);
   if (field.kind === 'reference') {
     const uid = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).Uid : value;
-    if (typeof uid !== 'string') throw new UsageError(`${label} must be a Uid or {"Uid": "…"}, not ${jsonText(value)}`);
+    if (typeof uid !== 'string') throw new UsageError(`${label} must be a Uid or {"Uid": "…"}, not ${shown(value)}`);
     return uid;
   }
   // Text from a record is taken as it is: "@notes.txt" is that text, never a file.
@@ -88,7 +94,7 @@ function textOf(field: MutationField, label: string, value: unknown): string {
     return text;
   }
   if (typeof value === 'boolean') return JSON.stringify(value);
-  throw new UsageError(`${label} must be text or a number, not ${jsonText(value)}`);
+  throw new UsageError(`${label} must be text or a number, not ${shown(value)}`);
 }
 
 /** What a record of this verb may carry, for the message about an unknown key. */
