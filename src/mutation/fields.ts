@@ -52,7 +52,7 @@ export async function recordValues(
     if (!field) {
       if (ignored.has(name)) continue;
       const names = fields.flatMap((f) => [f.api, recordNameOf(f.flag)]);
-      throw new UsageError(`${where}: unknown key ${jsonText(name)}${didYouMean(name, names)}; ${takes(fields, key)}`);
+      throw new UsageError(`${where}: unknown key ${shown(name)}${didYouMean(name, names)}; ${takes(fields, key)}`);
     }
     const other = namedAs.get(field.api);
     if (other !== undefined) throw new UsageError(`${where}: ${jsonText(other)} and ${jsonText(name)} name the same field; give one`);
