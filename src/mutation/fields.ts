@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { jsonText } from '../api/neutralise.js';
 import { didYouMean } from '../help/suggest.js';
 import { decimalValue, inexactError } from '../input/number.js';
-import type { FieldValues, MutationField } from './types.js';
+import type { FieldValues, MutationField, Validators } from './field.js';
 
 /** `--assigned-to` → `assignedTo`, as commander names the option's value. */
 export function attributeOf(flag: string): string {
@@ -20,14 +20,14 @@ export function attributeOf(flag: string): string {
 export const recordNameOf = (flag: string) => flag.replace(/^--/, '');
 
 /** The values of the flags given, parsed and checked (UsageError naming the flag). */
-export async function flagValues(fields: readonly MutationField[], flags: object): Promise<FieldValues> {
+export async function flagValues(fields: readonly MutationField[], flags: object, v: Validators): Promise<FieldValues> {
   const given = flags as Record<string, unknown>;
   const values: FieldValues = {};
   for (const field of fields) {
     const raw = given[attributeOf(field.flag)];
     if (raw === undefined || raw === false) continue;
     if (field.kind === 'boolean') values[field.api] = field.negates ? raw !== true : raw === true;
-    else values[field.api] = await field.parse!(field.flag, String(raw));
+    else values[field.api] = await field.parse!(field.flag, String(raw), v);
   }
   return values;
 }
@@ -43,6 +43,7 @@ export async function recordValues(
   where: string,
   key: string,
   ignored: ReadonlySet<string>,
+  v: Validators,
 ): Promise<FieldValues> {
   const values: FieldValues = {};
   const namedAs = new Map<string, string>();
@@ -63,7 +64,7 @@ export async function recordValues(
       values[field.api] = field.negates && name !== field.api ? !value : value;
       continue;
     }
-    values[field.api] = await field.parse!(label, textOf(field, label, value));
+    values[field.api] = await field.parse!(label, textOf(field, label, value), v);
   }
   return values;
 }

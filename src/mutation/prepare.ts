@@ -21,7 +21,8 @@ export interface Preparation<Prep> {
 /** Checks the flags (UsageError naming the flag: exit 2, nothing read or sent). */
 export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: MutationFlags, batch: boolean): Promise<Preparation<Prep>> {
   const fields = spec.fields ?? [];
-  const fromFlags = await flagValues(fields, flags);
+  const v = await import('../input/validate.js');
+  const fromFlags = await flagValues(fields, flags, v);
   const lacking = spec.needsField === true && Object.keys(fromFlags).length === 0;
   // In a batch the records may bring the fields: "nothing to change" is then each record's.
   if (lacking && !batch) throw new UsageError(nothingToChange(fields));
@@ -34,7 +35,7 @@ export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: Mut
       if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
       ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.resource);
       try {
-        const own = await recordValues(fields, rec.record, where, spec.recordKey ?? 'Uid', ignored);
+        const own = await recordValues(fields, rec.record, where, spec.recordKey ?? 'Uid', ignored, v);
         if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
         try {
           return { prep: await spec.prepare({ ...fromFlags, ...own }) };

@@ -17,30 +17,8 @@ export interface MutationFlags {
 /** The request one target turns into: what is sent, and what --dry-run prints. */
 export type MutationRequest = Pick<RequestOptions, 'method' | 'path' | 'body' | 'anonymous'>;
 
-/**
- * One field of a mutation verb: its flag, its name in the API, and the flag's parser.
- * The flags and the records of a `-` batch both go through it (fields.ts): a record may
- * name the field as the API does ("DueDate") or as the flag without dashes ("due").
- */
-export interface MutationField {
-  /** The flag, e.g. '--due'. */
-  flag: string;
-  /** The API's name of the field, e.g. 'DueDate': the key of its value in prepare()'s values. */
-  api: string;
-  /**
-   * 'text' (the default): a string, or a number or boolean as its JSON text, in a record;
-   * 'reference': a Uid, or {"Uid": …} in a record; 'json': any JSON value; 'boolean': a
-   * flag without a value, true or false in a record.
-   */
-  kind?: 'text' | 'reference' | 'json' | 'boolean';
-  /** The flag's own check (label: the flag, or a record's line and key); not for booleans. */
-  parse?: (label: string, text: string) => unknown;
-  /** A boolean flag that sets the API's field to false (--clear ↔ IsPlanUpgradeRequired). */
-  negates?: boolean;
-}
-
-/** Parsed field values by API name (MutationField.api). */
-export type FieldValues = Record<string, unknown>;
+import type { FieldValues, MutationField } from './field.js';
+export type { FieldValues, MutationField } from './field.js';
 
 export interface MutationSpec<Prep> {
   /** Names the target in messages, e.g. '<subscriptionAddOnUid>' (or '--email'). */

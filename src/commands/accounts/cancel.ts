@@ -3,6 +3,7 @@
 // asks on a terminal, needs --yes otherwise and for a `-` batch.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -10,8 +11,15 @@ interface Opts extends MutationFlags {
   comment?: string;
 }
 
+/** Each flag with the field of the cancellation request it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--reason', api: 'CancelationReason', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--comment', api: 'Comment', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+];
+
 export default defineCommand<Opts>({
   path: ['accounts', 'cancel'],
+  fields,
   summary: 'Cancel an account (asks first; - reads Uids from stdin)',
   description:
     'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
@@ -33,11 +41,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { cancelAccountRequest }, { checkText }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
+    const [{ runMutation }, { cancelAccountRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     const { printRecord } = await import('../../output/print.js');
     await runMutation(
       ctx,
@@ -48,10 +52,7 @@ export default defineCommand<Opts>({
         destructive: true,
         action: (u) => `Cancel account ${u}`,
         resource: 'Account',
-        fields: [
-          { flag: '--reason', api: 'CancelationReason', parse: (l, t) => checkText(l, t, { min: 1 }) },
-          { flag: '--comment', api: 'Comment', parse: (l, t) => checkText(l, t, { min: 1 }) },
-        ],
+        fields,
         prepare: (values) => values as { CancelationReason: string; Comment?: string },
         request: (u, body) => cancelAccountRequest(u, body),
         print: async (c, _u, res) => printRecord(c, res.body),

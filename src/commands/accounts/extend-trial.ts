@@ -3,6 +3,7 @@
 // back. `-` reads account Uids from stdin.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -10,8 +11,15 @@ interface Opts extends MutationFlags {
   expiration?: string;
 }
 
+/** Each flag with the field of the request it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--to', api: 'ToDate', parse: (l, t, v) => v.checkDate(l, t) },
+  { flag: '--expiration', api: 'ExpirationDate', parse: (l, t, v) => v.checkDate(l, t) },
+];
+
 export default defineCommand<Opts>({
   path: ['accounts', 'extend-trial'],
+  fields,
   summary: 'Move the end of an account trial (- reads Uids from stdin)',
   description:
     'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration ' +
@@ -34,11 +42,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { extendTrialRequest }, { checkDate }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
+    const [{ runMutation }, { extendTrialRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     await runMutation(
       ctx,
       {
@@ -47,10 +51,7 @@ export default defineCommand<Opts>({
         done: 'extended',
         action: (u) => `Extend the trial of account ${u}`,
         resource: 'Account',
-        fields: [
-          { flag: '--to', api: 'ToDate', parse: checkDate },
-          { flag: '--expiration', api: 'ExpirationDate', parse: checkDate },
-        ],
+        fields,
         prepare: (values) => values as { ToDate: string; ExpirationDate?: string },
         request: (u, body) => extendTrialRequest(u, body),
         confirm: (u, body) =>

@@ -4,7 +4,9 @@
 // JSON Lines records that carry their own (the runner's per-record fields).
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { UsageError } from '../../errors.js';
 
 interface Opts extends MutationFlags {
   name?: string;
@@ -18,8 +20,29 @@ interface Opts extends MutationFlags {
 
 const INT32 = 2_147_483_647;
 
+/** Each flag with the deal's field it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--name', api: 'Name', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 250 }) },
+  { flag: '--amount', api: 'Amount', parse: (l, t, v) => v.checkNumber(l, t) },
+  { flag: '--due', api: 'DueDate', parse: (l, t, v) => v.checkDate(l, t) },
+  { flag: '--weight', api: 'Weight', parse: (l, t, v) => v.checkInteger(l, t, -INT32 - 1, INT32) },
+  { flag: '--assigned-to', api: 'AssignedToPersonClientIdentifier', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--stage', api: 'DealPipelineStage', kind: 'reference', parse: (l, t, v) => ({ Uid: v.checkUid(l, t) }) },
+  {
+    flag: '--data',
+    api: 'SchemaLessData',
+    kind: 'json',
+    parse: async (l, t, v) => {
+      const data = await v.checkJson(l, t);
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${l} must be a JSON object, like {"region":"EMEA"}`);
+      return data;
+    },
+  },
+];
+
 export default defineCommand<Opts>({
   path: ['deals', 'update'],
+  fields,
   summary: 'Change fields of a deal (- reads Uids from stdin)',
   description:
     'Update a deal: only the fields given change, the others stay as they are. At least one field flag ' +
@@ -49,12 +72,10 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { updateDealRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { updateDealRequest }, { printAnswer }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
-      import('../../input/validate.js'),
       import('../../mutation/answer.js'),
-      import('../../errors.js'),
     ]);
     await runMutation(
       ctx,
@@ -65,24 +86,7 @@ export default defineCommand<Opts>({
         action: (u) => `Update deal ${u}`,
         resource: 'Deal',
         needsField: true,
-        fields: [
-          { flag: '--name', api: 'Name', parse: (l, t) => v.checkText(l, t, { min: 1, max: 250 }) },
-          { flag: '--amount', api: 'Amount', parse: (l, t) => v.checkNumber(l, t) },
-          { flag: '--due', api: 'DueDate', parse: v.checkDate },
-          { flag: '--weight', api: 'Weight', parse: (l, t) => v.checkInteger(l, t, -INT32 - 1, INT32) },
-          { flag: '--assigned-to', api: 'AssignedToPersonClientIdentifier', parse: (l, t) => v.checkText(l, t, { min: 1 }) },
-          { flag: '--stage', api: 'DealPipelineStage', kind: 'reference', parse: (l, t) => ({ Uid: v.checkUid(l, t) }) },
-          {
-            flag: '--data',
-            api: 'SchemaLessData',
-            kind: 'json',
-            parse: async (l, t) => {
-              const data = await v.checkJson(l, t);
-              if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${l} must be a JSON object, like {"region":"EMEA"}`);
-              return data;
-            },
-          },
-        ],
+        fields,
         // The values are the deal's fields by their API names: the merge (D18) sends just them.
         prepare: (values) => values as import('../../api/crm.js').DealChanges,
         request: (u, changes) => updateDealRequest(u, changes),

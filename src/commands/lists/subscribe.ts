@@ -4,6 +4,7 @@
 // `--email -` reads addresses from stdin (lines, or JSON Lines with "Email").
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -14,8 +15,17 @@ interface Opts extends MutationFlags {
   source?: string;
 }
 
+/** Each flag with the field of the subscription it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--first-name', api: 'FirstName', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 100 }) },
+  { flag: '--last-name', api: 'LastName', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 100 }) },
+  { flag: '--send-welcome', api: 'SendWelcomeEmail', kind: 'boolean' },
+  { flag: '--source', api: 'Source', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 250 }) },
+];
+
 export default defineCommand<Opts>({
   path: ['lists', 'subscribe'],
+  fields,
   summary: 'Subscribe an email address to a list (--email - reads addresses from stdin)',
   description:
     'Subscribe an address to an email list, creating the person when the address is new. This ' +
@@ -60,12 +70,7 @@ export default defineCommand<Opts>({
         action: (e) => `Subscribe ${e} to list ${listUid}`,
         // A record of people (Email, FirstName, …) may carry the person's other fields.
         resource: 'Person',
-        fields: [
-          { flag: '--first-name', api: 'FirstName', parse: (l, t) => v.checkText(l, t, { min: 1, max: 100 }) },
-          { flag: '--last-name', api: 'LastName', parse: (l, t) => v.checkText(l, t, { min: 1, max: 100 }) },
-          { flag: '--send-welcome', api: 'SendWelcomeEmail', kind: 'boolean' },
-          { flag: '--source', api: 'Source', parse: (l, t) => v.checkText(l, t, { min: 1, max: 250 }) },
-        ],
+        fields,
         prepare: (values) => values as { FirstName?: string; LastName?: string; SendWelcomeEmail?: boolean; Source?: string },
         request: (email, p) =>
           subscribeToListRequest(listUid, {

@@ -3,6 +3,7 @@
 // (D18): --clear sends only IsPlanUpgradeRequired=false. `-` reads Uids from stdin.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -11,8 +12,16 @@ interface Opts extends MutationFlags {
   clear?: boolean;
 }
 
+/** Each flag with the field of the subscription it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--quantity', api: 'NewRequiredQuantity', parse: (l, t, v) => v.checkInteger(l, t, 1, 2_147_483_647) },
+  { flag: '--message', api: 'PlanUpgradeRequiredMessage', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--clear', api: 'IsPlanUpgradeRequired', kind: 'boolean', negates: true },
+];
+
 export default defineCommand<Opts>({
   path: ['subscriptions', 'require-upgrade'],
+  fields,
   summary: 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)',
   description:
     'Mark a subscription as needing a plan upgrade, optionally with the quantity it must reach and a ' +
@@ -36,10 +45,9 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { requireUpgradeRequest }, { printAnswer }, { UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/billing.js'),
-      import('../../input/validate.js'),
       import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
@@ -51,11 +59,7 @@ export default defineCommand<Opts>({
         done: opts.clear ? 'cleared' : 'marked',
         action: (u) => (opts.clear ? `Lift the upgrade requirement of subscription ${u}` : `Require a plan upgrade of subscription ${u}`),
         resource: 'Subscription',
-        fields: [
-          { flag: '--quantity', api: 'NewRequiredQuantity', parse: (l, t) => v.checkInteger(l, t, 1, 2_147_483_647) },
-          { flag: '--message', api: 'PlanUpgradeRequiredMessage', parse: (l, t) => v.checkText(l, t, { min: 1 }) },
-          { flag: '--clear', api: 'IsPlanUpgradeRequired', kind: 'boolean', negates: true },
-        ],
+        fields,
         prepare: (values) => {
           const body = { IsPlanUpgradeRequired: true, ...values } as import('../../api/billing.js').UpgradeRequirement;
           if (!body.IsPlanUpgradeRequired) {
