@@ -20,6 +20,11 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * command refuses --csv with exit 2, before anything is sent.
    */
   printsRecords?: boolean;
+  /**
+   * On a terminal its output goes through the pager (src/output/pager.ts; main.ts starts
+   * it with the first byte). Default: printsRecords. Never for batches.
+   */
+  paged?: boolean;
   /** Add arguments and options (commander API). */
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */

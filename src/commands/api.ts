@@ -23,6 +23,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 export default defineCommand<Opts>({
   path: ['api'],
+  paged: true,
   summary: 'Raw request under /api/v1; prints the JSON body',
   description:
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
