@@ -151,6 +151,17 @@ describe('the pager on a terminal', () => {
     expect(pager.got()).toBeUndefined();
   });
 
+  it('a confirmation is asked on the terminal first; only the answer after it goes through the pager', async () => {
+    const pager = fakePager();
+    const name = start('bo config set protected true && bo api /email/lists -F Name=Paged-after-yes', { PAGER: pager.command });
+    await waitFor(name, /Send POST \/email\/lists on profile "default" .*\?/);
+    expect(pager.got()).toBeUndefined();
+    tmux('send-keys', '-t', name, 'y');
+    tmux('send-keys', '-t', name, 'Enter');
+    expect(await waitFor(name, /EXIT=\d+/)).toContain('EXIT=0');
+    expect(JSON.parse(pager.got()!)).toMatchObject({ Name: 'Paged-after-yes' });
+  });
+
   it('less by default: q ends bo with 0, and a long list stops fetching pages', async () => {
     const before = (await sb.activity()).length;
     const name = start('bo accounts list --all');
