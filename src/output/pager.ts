@@ -48,8 +48,11 @@ function onPath(file: string, path: string | undefined): boolean {
   });
 }
 
-/** What a shell would read differently: such a command runs through `sh -c`, as git runs it. */
-const SHELL_SYNTAX = /[|&;<>()$`\\"' *?[#~=%]/;
+/**
+ * What a shell would read differently from words split at spaces: such a command runs
+ * through `sh -c` (as git runs it), with `exec` so that the pager is the child bo signals.
+ */
+const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[#~=%]/;
 
 /** How the pager ended: by itself (q), or by a signal (Ctrl-C that reached it). */
 export interface PagerEnd {
@@ -66,10 +69,10 @@ export interface Pager {
   readonly started: boolean;
   /**
    * Ends the pager's input and waits for it to end (the user reads to the end and
-   * presses q, or -F ends it). With `kill`, it is ended at once instead (a SIGTERM to
+   * presses q, or -F ends it). With `stop`, it is ended at once instead (a SIGTERM to
    * bo). Then the held messages are written.
    */
-  finish(kill: boolean): Promise<void>;
+  finish(stop: boolean): Promise<void>;
   /** Ends the pager at once (a stop signal the pager did not get); finish() still waits for it. */
   kill(): void;
   /** For a `bo` that exits now (a second Ctrl-C): ends the pager, tidies its line, writes what was held. */
@@ -111,7 +114,7 @@ export function createPager(
   };
 
   function start(): void {
-    const words = command.split(/\s+/);
+    const words = command.split(/\s+/).filter(Boolean);
     const viaShell = SHELL_SYNTAX.test(command);
     if (!viaShell && !onPath(words[0]!, env.PATH)) {
       // As git: a pager that cannot start is no reason to lose the output.
@@ -122,7 +125,7 @@ export function createPager(
     // less and lv read their options from these when the user set none (as git and gh do).
     const childEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
     child = viaShell
-      ? spawn('/bin/sh', ['-c', command], { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv })
+      ? spawn('/bin/sh', ['-c', `exec ${command}`], { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv })
       : spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });
     holding = holdErr;
     // q while output is still coming: the pipe breaks. Nothing to report; the exit says it.
