@@ -178,6 +178,19 @@ describe('the pager on a terminal', () => {
     expect(pages.length).toBeLessThan(ACCOUNTS / 100 / 2);
   });
 
+  it('SIGTERM to bo alone ends the pager too: exit 143, the terminal as it was, no prompt left behind', async () => {
+    // The subshell's pid is bo's once it execs; the test signals that one process only.
+    const name = start('(echo BOPID=$BASHPID; exec node "$BO_JS" accounts list --all)', { BO_JS: join(root, 'bin', 'bo.js') });
+    await lessPrompt(name);
+    const pid = Number(/BOPID=(\d+)/.exec(screen(name))?.[1]);
+    expect(pid).toBeGreaterThan(1);
+    process.kill(pid, 'SIGTERM');
+    const shown = await waitFor(name, /TTY-ECHO=\S+/);
+    expect(shown).toMatch(/^EXIT=143$/m);
+    expect(shown).toContain('TTY-ECHO=echo');
+    expect(shown).not.toMatch(/^:/m);
+  });
+
   it('Ctrl-C in less ends the pager and bo with 130, the terminal as it was', async () => {
     const name = start('bo api /crm/accounts --paginate');
     await lessPrompt(name);
