@@ -18,6 +18,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { REDRAW_LINE } from './style.js';
 
 /**
  * -F: output that fits on one screen prints as usual; -R: colours; -X: the text stays
@@ -146,7 +147,7 @@ export function createPager(
   let killed = false;
   /** less ended by our SIGTERM restores the terminal but leaves its prompt (":") on the last line. */
   const tidy = () => {
-    if (killed) out.write('\r\u001b[K');
+    if (killed) out.write(REDRAW_LINE);
   };
   function kill(): void {
     // Once: a second SIGTERM would cut less short in the middle of restoring the terminal.
