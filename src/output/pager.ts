@@ -80,6 +80,9 @@ export interface Pager {
   abandon(): void;
 }
 
+/** The variables that carry bo's credentials, kept from the pager. */
+const SECRET_VARIABLES = new Set(['BO_TOKEN', 'BO_API_SECRET', 'BO_TOTP_SECRET']);
+
 /** Messages held while paging: enough for a long --verbose trace; past it, the rest is counted. */
 const MAX_HELD = 8 * 1024 * 1024;
 
@@ -123,8 +126,11 @@ export function createPager(
       err.write(`warning: the pager "${command}" was not found; printing directly (set BO_PAGER=cat to stop this)\n`);
       return;
     }
-    // less and lv read their options from these when the user set none (as git and gh do).
-    const childEnv = { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
+    // The environment bo runs in, less its own secrets (a pager has no use for them); less
+    // and lv read their options from LESS and LV when the user set none (as git and gh do).
+    const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLES.has(name)));
+    childEnv.LESS ??= 'FRX';
+    childEnv.LV ??= '-c';
     child = viaShell
       ? spawn('/bin/sh', ['-c', `exec ${command}`], { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv })
       : spawn(words[0]!, words.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], env: childEnv });

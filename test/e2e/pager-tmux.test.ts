@@ -116,6 +116,9 @@ describe('the pager on a terminal', () => {
     expect(got.match(/│ acc_/g)).toHaveLength(5);
     expect(pager.env()).toContain('STDOUT=tty');
     expect(pager.env()).toMatch(/^LESS=FRX$/m);
+    // bo's own secrets stay with bo; the rest of its environment reaches the pager.
+    expect(pager.env()).not.toContain(sb.fixtures.apiKey.secret);
+    expect(pager.env()).toContain(`BO_API_KEY=${sb.fixtures.apiKey.key}`);
     // The note on stderr comes after the table the pager showed.
     const lines = shown.split('\n');
     const last = lines.map((l) => l.includes('│ acc_')).lastIndexOf(true);
