@@ -50,6 +50,7 @@ const unit = [
   'test/output/colour.test.ts',
   'test/output/json-stream.test.ts',
   'test/output/neutralise.test.ts',
+  'test/output/pager.test.ts',
   'test/output/sink.test.ts',
   'test/output/width.test.ts',
   'test/sandbox/tokens-engine.test.ts',

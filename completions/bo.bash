@@ -146,7 +146,7 @@ _bo_node() {
     60) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
     61) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
     62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
+    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
     64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
     65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
@@ -374,6 +374,10 @@ _bo_flag() {
     '62 -h'|'62 --help') REPLY=none ;;
     '63 -X'|'63 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
     '63 -F'|'63 --field') REPLY=text ;;
+    '63 -f'|'63 --raw-field') REPLY=text ;;
+    '63 -H'|'63 --header') REPLY=text ;;
+    '63 -i'|'63 --include') REPLY=none ;;
+    '63 --silent') REPLY=none ;;
     '63 --input') REPLY=file ;;
     '63 --paginate') REPLY=none ;;
     '63 --no-auth') REPLY=none ;;

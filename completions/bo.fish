@@ -365,6 +365,14 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo api/--field'
             return 0
+        case 'bo api/-f'
+            return 0
+        case 'bo api/--raw-field'
+            return 0
+        case 'bo api/-H'
+            return 0
+        case 'bo api/--header'
+            return 0
         case 'bo api/--input'
             return 0
         case 'bo sandbox serve/--port'
@@ -859,7 +867,11 @@ complete -c bo -n "__bo_arg 'bo payment-info help' 0+" -a "'update'" -d 'command
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
-complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s f -l raw-field -x -d 'a text field, sent as typed (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s H -l header -x -d 'a request header (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s i -l include -d 'print the status line and response headers before the body'
+complete -c bo -n "__bo_at 'bo api'" -l silent -d 'print no response body'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'

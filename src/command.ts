@@ -32,6 +32,11 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * runner reads them from the flags, and from each JSON Lines record of a `-` batch.
    */
   fields?: readonly MutationField[];
+  /**
+   * On a terminal its output goes through the pager (src/output/pager.ts; main.ts starts
+   * it with the first byte). Default: printsRecords. Never for batches.
+   */
+  paged?: boolean;
   /** Add arguments and options (commander API). */
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */
