@@ -1,6 +1,7 @@
 // Pre-renders the top `bo --help` at build time from the command tree (commander stays
 // the single source): dist/top-help.json holds the captured parts and the version,
-// dist/top-help.js the dependency-free renderer that wraps them to the terminal.
+// dist/top-help.cjs the dependency-free renderer that wraps them to the terminal (CommonJS,
+// which a single executable can evaluate from its assets, bin/bo.js).
 // bin/bo.js uses both to answer `bo --help` and `bo --version` without loading the
 // bundle. test/help/top-help.test.ts fails if they no longer match the tree.
 import { build } from 'esbuild';
@@ -11,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-export async function writeTopHelp() {
+export async function writeTopHelp(out = join(root, 'dist')) {
   const tmp = mkdtempSync(join(tmpdir(), 'bo-top-help-'));
   try {
     const capture = join(tmp, 'capture.mjs');
@@ -35,15 +36,16 @@ export async function writeTopHelp() {
       logLevel: 'warning',
     });
     const { help } = await import(pathToFileURL(capture).href);
-    writeFileSync(join(root, 'dist/top-help.json'), `${JSON.stringify(help)}\n`);
+    writeFileSync(join(out, 'top-help.json'), `${JSON.stringify(help)}\n`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   await build({
     entryPoints: { 'top-help': join(root, 'src/help/top-help-render.ts') },
-    outdir: join(root, 'dist'),
+    outdir: out,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     logLevel: 'warning',
