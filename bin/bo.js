@@ -10,6 +10,8 @@
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
 const sea = require('node:sea').isSea() ? require('node:sea') : undefined;
+/** The bundles an executable has evaluated, by key (fromAsset). */
+const loaded = new Map();
 let help;
 if (only === '--version' || only === '--help' || only === '-h') {
   try {
@@ -52,7 +54,6 @@ function load(key) {
   return sea ? fromAsset(key) : require(`../dist/${key}`);
 }
 
-const loaded = new Map();
 /**
  * A bundle evaluated from the executable's assets, once, as Node evaluates a CommonJS
  * file: `require` of a relative path gives another asset, `@napi-rs/keyring` the
