@@ -58,22 +58,45 @@ function load(key) {
  * A bundle evaluated from the executable's assets, once, as Node evaluates a CommonJS
  * file: `require` of a relative path gives another asset, `@napi-rs/keyring` the
  * keyring library, any other name a Node built-in (nothing else is external in a binary
- * build). import() of a built-in goes to Node's own loader.
+ * build). import() of a built-in goes to Node's own loader. Like Node's compile cache
+ * for files (above), V8's code cache of each bundle is kept in the user's cache folder,
+ * written at the first run's exit, under the build's id (asset `build-id`).
  */
 function fromAsset(key) {
   if (loaded.has(key)) return loaded.get(key).exports;
   const { posix, join, dirname } = require('node:path');
+  const fs = require('node:fs');
   const vm = require('node:vm');
   const module = { exports: {} };
   loaded.set(key, module);
+  const base = cacheBase();
+  const cacheFile = base && join(base, 'bo', 'code-cache', `${sea.getAsset('build-id', 'utf8')}-${key.replaceAll('/', '-')}`);
+  let cachedData;
+  try {
+    cachedData = cacheFile && fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined; // the first run of this build
+  }
   const filename = join(process.execPath, key); // for stack traces: no such file
-  const wrapped = vm.compileFunction(sea.getAsset(key, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], {
-    filename,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const source = `(function (exports, require, module, __filename, __dirname) {${sea.getAsset(key, 'utf8')}\n})`;
+  const script = new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => keepCodeCache(cacheFile, script));
   const requireFrom = (id) => (id.startsWith('.') ? fromAsset(posix.join(posix.dirname(key), id)) : id === '@napi-rs/keyring' ? keyring() : require(id));
-  wrapped.call(module.exports, module.exports, requireFrom, module, filename, dirname(filename));
+  script.runInThisContext().call(module.exports, module.exports, requireFrom, module, filename, dirname(filename));
   return module.exports;
+}
+
+/** Writes the script's code cache (what the run compiled), atomically; best effort. */
+function keepCodeCache(file, script) {
+  const fs = require('node:fs');
+  try {
+    fs.mkdirSync(require('node:path').dirname(file), { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+    fs.renameSync(temporary, file);
+  } catch {
+    // a read-only or full cache folder: the next run compiles again
+  }
 }
 
 /**

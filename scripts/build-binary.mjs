@@ -60,6 +60,11 @@ try {
   run(process.execPath, [join(root, 'scripts/build.mjs'), '--binary', bundles], { cwd: root });
   const assets = Object.fromEntries(filesUnder(bundles).map((file) => [relative(bundles, file).replaceAll('\\', '/'), file]));
   assets['native/keyring.node'] = keyringNative();
+  // The build's id: what the executable's code cache is kept under (bin/bo.js).
+  const id = createHash('sha256');
+  for (const [key, file] of Object.entries(assets)) id.update(`${key}\0`).update(readFileSync(file));
+  writeFileSync(join(work, 'build-id'), id.digest('hex').slice(0, 16));
+  assets['build-id'] = join(work, 'build-id');
   step(`${Object.keys(assets).length} assets: ${Object.keys(assets).join(', ')}`);
 
   const blob = join(work, 'sea.blob');
