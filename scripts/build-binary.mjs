@@ -11,7 +11,7 @@
 // in node_modules/.cache/bo-binary/). The bundles are built once more for the executable
 // (`scripts/build.mjs --binary`: everything CommonJS, no node_modules) and every file of
 // that build becomes an asset under its path relative to dist/, which bin/bo.js, the
-// executable's main script, loads with sea.getAsset(); so does the keyring library's
+// executable's main script, loads through bin/sea.cjs with sea.getAsset(); so does the keyring library's
 // native module (`native/keyring.node`). The blob is made by that Node 24 itself and
 // injected with postject, after stripping the debug symbols (Linux) or the signature
 // (macOS, Windows), as Node's documentation says. Linux x64 is the tested target.
@@ -26,6 +26,7 @@ import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -67,9 +68,23 @@ try {
   assets['build-id'] = join(work, 'build-id');
   step(`${Object.keys(assets).length} assets: ${Object.keys(assets).join(', ')}`);
 
+  // The main script: bin/bo.js with bin/sea.cjs, its one file that only an executable
+  // loads, bundled in; everything else it names stays a run-time require().
+  const main = join(work, 'main.cjs');
+  await build({
+    entryPoints: [join(root, 'bin/bo.js')],
+    outfile: main,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: `node${NODE_MAJOR}`,
+    logLevel: 'warning',
+    plugins: [{ name: 'sea-main', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' || a.path === './sea.cjs' ? undefined : { path: a.path, external: true })) }],
+  });
+
   const blob = join(work, 'sea.blob');
   const config = {
-    main: join(root, 'bin/bo.js'),
+    main,
     output: blob,
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code

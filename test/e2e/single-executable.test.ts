@@ -4,7 +4,8 @@
 // executable (CI builds it once, with its archive beside it); without it the file builds
 // one into a temporary folder first (minutes: the archive's compression).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -120,6 +121,23 @@ describe('the single executable', () => {
     expect(await sh('bo __complete profiles', env)).toMatchObject({ code: 0, stdout: 'default\nstaging\n' });
   });
 
+  it("keeps V8's code cache of its bundles in the user's cache folder: made once, used after, garbage replaced", async () => {
+    const env = userEnv();
+    const folder = join(env.HOME!, '.cache', 'bo', 'code-cache');
+    const first = await sh('bo --sandbox accounts list --limit 3', env);
+    expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    const made = readdirSync(folder).sort();
+    // The main bundle and the sandbox it loaded, under the build's id.
+    expect(made).toEqual([expect.stringMatching(/^[0-9a-f]{16}-bo\.cjs$/), expect.stringMatching(/^[0-9a-f]{16}-lazy-sandbox\.cjs$/)]);
+    for (const f of made) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
+    const times = made.map((f) => statSync(join(folder, f)).mtimeMs);
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    expect(made.map((f) => statSync(join(folder, f)).mtimeMs)).toEqual(times); // used, not made again
+    for (const f of made) writeFileSync(join(folder, f), Buffer.alloc(4096, 7));
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    for (const f of made) expect(readFileSync(join(folder, f)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
   // Enable once `--jq` is on this branch: it runs jq as WebAssembly, an asset of the
   // executable like every file of dist/.
   it.skip('filters JSON with --jq (its WebAssembly module is an asset)', async () => {
@@ -163,6 +181,25 @@ describe('the single executable against `bo sandbox serve`, with the real keycha
     expect(secretToolLookup(profile)).toBeNull();
     const after = await sh(`bo -p ${profile} --base-url ${sandbox.url} auth status`, env);
     expect(after.stdout).not.toContain(user.username);
+  });
+
+  it("loads the keyring library from a private folder, checked by its hash: a changed file is replaced first", async () => {
+    const env = userEnv(keyringEnv());
+    const profile = `sea-key-${process.pid}`;
+    const setKey = () => sh(`printf 'sk_sea\\n' | bo -p ${profile} --base-url ${sandbox.url} auth set-key --key ak_sea --secret-stdin`, env);
+    expect((await setKey()).code).toBe(0);
+    const folder = join(env.HOME!, '.cache', 'bo', 'native');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const [file, ...others] = readdirSync(folder);
+    expect(others).toEqual([]);
+    const original = readFileSync(join(folder, file!));
+    expect(file).toBe(`keyring-${createHash('sha256').update(original).digest('hex').slice(0, 16)}.node`);
+    writeFileSync(join(folder, file!), 'not the library');
+    expect((await setKey()).code).toBe(0);
+    expect(readFileSync(join(folder, file!)).equals(original)).toBe(true);
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'apiKey', key: 'ak_sea', secret: 'sk_sea' });
+    expect((await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env)).code).toBe(0);
+    expect(secretToolLookup(profile)).toBeNull();
   });
 
   it('enrolls an authenticator from the QR code: the PNG decodes to the secret the code command used', async () => {
