@@ -15,6 +15,7 @@ import { loginSandboxAt, type LoginSandbox } from '../auth/login-harness.js';
 import { typeInBash } from '../completion/shells.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
 import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
+import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const version = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version as string;
@@ -66,7 +67,7 @@ async function sh(command: string, env: Record<string, string>, cwd = work) {
 }
 
 describe('the single executable', () => {
-  it('is Node 24 carrying bo: --version, --help and the embedded sandbox answer with nothing beside it', async () => {
+  it('answers --version, --help and the embedded sandbox with nothing beside it', async () => {
     const env = userEnv();
     expect(await sh('bo --version', env)).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
     const help = await sh('bo --help', env);
@@ -220,6 +221,57 @@ describe('the single executable against `bo sandbox serve`, with the real keycha
     expect(new URL(uri).searchParams.get('secret')).toBe(readFileSync(seen, 'utf8'));
     expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'token', username: user.username });
     expect((await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env)).code).toBe(0);
+  });
+});
+
+describe('the single executable at a terminal (tmux)', () => {
+  const socket = `bo-sea-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const screen = (colours = false) => tmux('capture-pane', '-p', '-J', ...(colours ? ['-e'] : []), '-S', '-', '-t', 'sea');
+  async function waitFor(pattern: RegExp | string): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const text = screen();
+      if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const type = (text: string) => {
+    tmux('send-keys', '-t', 'sea', '-l', text);
+    tmux('send-keys', '-t', 'sea', 'Enter');
+  };
+  let sandbox: LoginSandbox;
+  beforeAll(async () => {
+    sandbox = await serve();
+  }, 60_000);
+  afterAll(async () => {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    await sandbox?.close();
+  });
+
+  it('asks with its prompts, draws the QR code of an enrollment that zbarimg decodes, and stores the token', async () => {
+    const user = await sandbox.user('enroll');
+    const env = { ...userEnv(keyringEnv()), TERM: 'xterm-256color' };
+    const profile = `sea-tty-${process.pid}`;
+    const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+    const command = `env -i ${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} bo -p ${profile} --base-url ${sandbox.url} login; echo EXIT=$?; sleep 600`;
+    tmux('new-session', '-d', '-s', 'sea', '-x', '200', '-y', '80', `bash -c ${quote(command)}`);
+    await waitFor('Email');
+    type(user.username);
+    await waitFor('Password');
+    type(user.password);
+    await waitFor('How do you want to receive sign-in codes?');
+    tmux('send-keys', '-t', 'sea', 'Enter'); // the first choice: authenticator app
+    const shown = await waitFor(/Code from your authenticator app/);
+    const uri = /Setup URI: (otpauth:\S+)/.exec(shown)![1]!;
+    expect(decodeWithZbar(join(work, 'pane-qr.png'), pngFromMatrix(matrixFromAnsi(screen(true))))).toBe(uri);
+    const secret = /secret by hand: ([A-Z2-7 ]+)/.exec(shown)![1]!.replace(/ /g, '');
+    type(execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim());
+    const done = await waitFor(/EXIT=\d+/);
+    expect(done).toContain('EXIT=0');
+    expect(done).toContain(`Signed in as ${user.username}`);
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'token', username: user.username });
   });
 });
 
