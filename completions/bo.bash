@@ -205,12 +205,12 @@ _bo_flag() {
     '20 --all') REPLY=none ;;
     '20 --page') REPLY=text ;;
     '20 --page-size') REPLY=text ;;
-    '20 --fields') REPLY=text ;;
+    '20 --fields') REPLY=text? ;;
     '20 --filter') REPLY=text ;;
     '20 --order-by') REPLY=text ;;
     '20 --concurrency') REPLY=text ;;
     '20 -h'|'20 --help') REPLY=none ;;
-    '21 --fields') REPLY=text ;;
+    '21 --fields') REPLY=text? ;;
     '21 -h'|'21 --help') REPLY=none ;;
     '22 --to') REPLY=text ;;
     '22 --expiration') REPLY=text ;;
@@ -247,7 +247,7 @@ _bo_flag() {
     '30 --all') REPLY=none ;;
     '30 --page') REPLY=text ;;
     '30 --page-size') REPLY=text ;;
-    '30 --fields') REPLY=text ;;
+    '30 --fields') REPLY=text? ;;
     '30 --filter') REPLY=text ;;
     '30 --order-by') REPLY=text ;;
     '30 --concurrency') REPLY=text ;;
@@ -258,7 +258,7 @@ _bo_flag() {
     '31 --all') REPLY=none ;;
     '31 --page') REPLY=text ;;
     '31 --page-size') REPLY=text ;;
-    '31 --fields') REPLY=text ;;
+    '31 --fields') REPLY=text? ;;
     '31 --filter') REPLY=text ;;
     '31 --order-by') REPLY=text ;;
     '31 --concurrency') REPLY=text ;;
@@ -269,7 +269,7 @@ _bo_flag() {
     '34 --all') REPLY=none ;;
     '34 --page') REPLY=text ;;
     '34 --page-size') REPLY=text ;;
-    '34 --fields') REPLY=text ;;
+    '34 --fields') REPLY=text? ;;
     '34 --filter') REPLY=text ;;
     '34 --order-by') REPLY=text ;;
     '34 --concurrency') REPLY=text ;;

@@ -213,15 +213,11 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts list/--page-size'
             return 0
-        case 'bo accounts list/--fields'
-            return 0
         case 'bo accounts list/--filter'
             return 0
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts list/--concurrency'
-            return 0
-        case 'bo accounts get/--fields'
             return 0
         case 'bo accounts extend-trial/--to'
             return 0
@@ -255,8 +251,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons list/--page-size'
             return 0
-        case 'bo coupons list/--fields'
-            return 0
         case 'bo coupons list/--filter'
             return 0
         case 'bo coupons list/--order-by'
@@ -271,8 +265,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons redemptions/--page-size'
             return 0
-        case 'bo coupons redemptions/--fields'
-            return 0
         case 'bo coupons redemptions/--filter'
             return 0
         case 'bo coupons redemptions/--order-by'
@@ -284,8 +276,6 @@ function __bo_takes_value -a path flag
         case 'bo lists list/--page'
             return 0
         case 'bo lists list/--page-size'
-            return 0
-        case 'bo lists list/--fields'
             return 0
         case 'bo lists list/--filter'
             return 0
@@ -468,7 +458,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment informati
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
-complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes'
+complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
 complete -c bo -n "__bo_at 'bo'" -s h -l help -d 'help with examples'
 
 # bo login
@@ -576,14 +566,14 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l limit -x -d 'most records to p
 complete -c bo -n "__bo_at 'bo accounts list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo accounts list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
-complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'
+complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
 # bo accounts extend-trial
@@ -646,7 +636,7 @@ complete -c bo -n "__bo_at 'bo coupons list'" -l limit -x -d 'most records to pr
 complete -c bo -n "__bo_at 'bo coupons list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -659,7 +649,7 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -l limit -x -d 'most record
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -681,7 +671,7 @@ complete -c bo -n "__bo_at 'bo lists list'" -l limit -x -d 'most records to prin
 complete -c bo -n "__bo_at 'bo lists list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo lists list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'

@@ -140,6 +140,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
     const ctx = createContext(io, globals, options, controller.signal, closers, secrets);
+    const fields: unknown = cmd.opts().fields;
+    if (def.resource !== undefined && (fields === true || typeof fields === 'string')) {
+      const { handleFieldsFlag } = await import('./output/field-list.js');
+      if (await handleFieldsFlag(ctx, def.resource, fields)) return;
+    }
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
 

@@ -21,6 +21,7 @@ export const accountColumns: Column<Account>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'Account',
   path: ['accounts', 'list'],
   summary: 'List accounts (GET /crm/accounts)',
   description:

@@ -17,6 +17,7 @@ export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'DiscountCouponSubscription',
   path: ['coupons', 'redemptions'],
   summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
   description:
