@@ -7,7 +7,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -276,24 +276,31 @@ describe('the single executable at a terminal (tmux)', () => {
 });
 
 describe('the archive', () => {
-  it('holds bin/bo, the man pages and the completion scripts, and its SHA-256 file checks', () => {
-    const archive = `${built}.tar.xz`;
+  it('unpacks as the README says: bin/bo that runs, the man pages man finds, the completion scripts; its SHA-256 checks', () => {
+    const archive = `${built.replace(/\.exe$/, '')}.tar.xz`;
     expect(existsSync(archive), `${archive} is missing: npm run build:binary writes it`).toBe(true);
-    const listing = execFileSync('tar', ['-tJf', archive], { encoding: 'utf8' }).trim().split('\n').sort();
-    const man = existsSync(join(repo, 'man')) ? readdirSync(join(repo, 'man')).map((f) => `${target}/share/man/man1/${f}`) : [];
-    const files = listing.filter((entry) => !entry.endsWith('/'));
-    expect(files).toEqual(
-      [
-        `${target}/bin/bo`,
-        `${target}/share/bash-completion/completions/bo`,
-        `${target}/share/fish/vendor_completions.d/bo.fish`,
-        `${target}/share/zsh/site-functions/_bo`,
-        ...man,
-      ].sort(),
-    );
     const check = spawnSync('sha256sum', ['-c', `${target}.tar.xz.sha256`], { cwd: dirname(archive), encoding: 'utf8' });
     expect(check.stdout).toBe(`${target}.tar.xz: OK\n`);
     expect(check.status).toBe(0);
+
+    const prefix = join(work, 'prefix');
+    mkdirSync(prefix);
+    execFileSync('tar', ['-xJf', archive, '--strip-components=1', '-C', prefix]);
+    const files = readdirSync(prefix, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(prefix, join(e.parentPath, e.name)))
+      .sort();
+    const man = existsSync(join(repo, 'man')) ? readdirSync(join(repo, 'man')).map((f) => `share/man/man1/${f}`) : [];
+    expect(files).toEqual(
+      ['bin/bo', 'share/bash-completion/completions/bo', 'share/fish/vendor_completions.d/bo.fish', 'share/zsh/site-functions/_bo', ...man].sort(),
+    );
+    expect(readFileSync(join(prefix, 'share/bash-completion/completions/bo'), 'utf8')).toBe(readFileSync(join(repo, 'completions/bo.bash'), 'utf8'));
+    expect(execFileSync(join(prefix, 'bin/bo'), ['--version'], { encoding: 'utf8', env: userEnv() })).toBe(`${version}\n`);
+    if (man.length > 0) {
+      for (const page of ['bo', 'bo-accounts-list']) {
+        expect(execFileSync('man', ['-M', join(prefix, 'share/man'), '-w', page], { encoding: 'utf8' }).trim()).toBe(join(prefix, `share/man/man1/${page}.1`));
+      }
+    }
   });
 });
 
