@@ -34,7 +34,9 @@ exports.assets = (cacheFolder) => {
     } catch {
       cachedData = undefined; // the first run of this build
     }
-    const filename = path.join(process.execPath, key); // names it in stack traces; no such file
+    // No such file: it names the bundle in stack traces, and a data file of dist/ beside
+    // it, `new URL('./x.wasm', import.meta.url)`, as the asset path.relative(execPath, …).
+    const filename = path.join(process.execPath, key);
     const source = `(function (exports, require, module, __filename, __dirname) {${sea.getAsset(key, 'utf8')}\n})`;
     const script = new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
     if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => keep(cacheFile, () => script.createCachedData()));
