@@ -140,6 +140,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
     const ctx = createContext(io, globals, options, controller.signal, closers, secrets);
+    // Loaded and checked before the command runs: a syntax error is exit 2, nothing sent.
+    if (globals.jq !== undefined) ctx.jq = await (await import('./output/jq.js')).compileJq(globals.jq, io.env, globals.colorJson === true, io.stderr);
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
 
@@ -236,6 +238,7 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
+  const jq = opts.jq as string | undefined;
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
@@ -243,10 +246,13 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // --sandbox wins over every base URL: it never reaches a tenant.
     baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
-    json: opts.json === true,
+    // --jq filters the JSON bo prints: --json unless --jsonl is given.
+    json: opts.json === true || (jq !== undefined && opts.jsonl !== true),
     jsonl: opts.jsonl === true,
     csv: opts.csv === true,
     color: colorAllowed,
+    colorJson: colorAllowed || (opts.color !== false && env.NO_COLOR === undefined && envFlag(env.CLICOLOR_FORCE)),
+    jq,
     input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
     log: opts.log !== false,
     verbose: opts.verbose === true || envFlag(env.BO_DEBUG),
