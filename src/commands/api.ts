@@ -23,6 +23,7 @@ export default defineCommand<Opts>({
     'Values true, false, null and numbers are sent as JSON (a number a JSON double would round is refused); @file reads a file. The method defaults to ' +
     'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
     'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
+    '--jq <expression> filters what would be printed with jq: . is the answer\'s JSON, the merged array with --paginate, or each item with --paginate --jsonl. ' +
     'POST /crm/people/requestMagicLink and POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. ' +
     'The path is sent as typed: one with an empty segment (// or a trailing /), a . or .. segment (also as %2e), ' +
     'an encoded / or \\, or a # is refused (exit 2), since it would reach another endpoint. ' +
@@ -34,6 +35,7 @@ export default defineCommand<Opts>({
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
     'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
+    "bo api /crm/accounts --paginate --jq '.[] | select(.AccountStage == 2) | .Uid'",
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
     'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
