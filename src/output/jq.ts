@@ -90,9 +90,13 @@ function userInfoOf(value: string): string[] {
   }
 }
 
+/** How jq begins the message of a value that failed. */
+const RUNTIME_ERROR = /^jq: error \(at /m;
+
 /** jq's first error line without its `jq: error…:` prefix and its place in bo's own input. */
 function jqMessage(stderr: string, exitCode: number): string {
-  const first = stderr.split('\n').find((line) => line.trim() !== '');
+  const lines = stderr.split('\n');
+  const first = lines.find((line) => RUNTIME_ERROR.test(line)) ?? lines.find((line) => line.trim() !== '');
   if (first === undefined) return `jq stopped with exit status ${exitCode}`;
   return first.replace(/^jq: error(?: \(at [^)]*\))?: /, '').replace(/:$/, '');
 }
@@ -130,10 +134,13 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
   const passOn = (text: string) => {
     if (text !== '') stderr.write(`${text.endsWith('\n') ? text : `${text}\n`}`);
   };
+  // jq's exit status tells of the last value only (a value failing before a good one
+  // leaves it 0); its error lines tell of every one.
+  const failed = (r: { stderr: string; exitCode: number }) => r.exitCode !== 0 || RUNTIME_ERROR.test(r.stderr);
   return {
     apply(input, lines) {
       const r = engine.run(input);
-      if (r.exitCode === 0) {
+      if (!failed(r)) {
         passOn(r.stderr);
         return format(r.stdout);
       }
@@ -145,7 +152,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
         if (value === '') continue;
         const one = engine.run(value);
         out += format(one.stdout);
-        if (one.exitCode !== 0) throw new JqRuntimeError(jqMessage(one.stderr, one.exitCode), out);
+        if (failed(one)) throw new JqRuntimeError(jqMessage(one.stderr, one.exitCode), out);
         passOn(one.stderr);
       }
       // Failed as a whole but not value by value (`input` reading past its page):
