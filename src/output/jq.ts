@@ -130,9 +130,10 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
     }
     return out;
   };
-  // debug, stderr and input_line_number's warnings: jq writes them on stderr, so does bo.
+  // What `debug` and `stderr` write: on stderr too, API text in it neutralised as in any message.
   const passOn = (text: string) => {
-    if (text !== '') stderr.write(`${text.endsWith('\n') ? text : `${text}\n`}`);
+    // (debug's is JSON: C1 and invisible characters escaped as --json escapes them.)
+    if (text !== '') stderr.write(`${neutraliseLines(escapeJson(text.replace(/\n$/, '')))}\n`);
   };
   // jq's exit status tells of the last value only (a value failing before a good one
   // leaves it 0); its error lines tell of every one.

@@ -80,6 +80,17 @@ describe('compileJq', () => {
     expect((caught as JqRuntimeError).output).toBe('1\n2\n');
   });
 
+  it('passes what debug writes on to stderr, with API text neutralised', async () => {
+    const err = new PassThrough();
+    let written = '';
+    err.on('data', (d) => (written += d));
+    const jq = await compileJq('debug | .n', {}, false, err);
+    const hostile = '\u001b]0;x\u0007\u009b1m';
+    // Piped, the result is the string as it is; the debug line on stderr is neutralised.
+    expect(jq.apply(JSON.stringify({ n: hostile }), false)).toBe(`${hostile}\n`);
+    expect(written).toBe('["DEBUG:",{"n":"\\u001b]0;x\\u0007\\u009b1m"}]\n');
+  });
+
   it('gives $ENV and env the environment it was given, without BO_TOKEN', async () => {
     const jq = await compile('[$ENV.GREETING, env.BO_TOKEN, ($ENV | has("HOME"))]');
     expect(jq.apply('null', false)).toBe('["hi",null,false]\n');
