@@ -35,7 +35,7 @@ export default defineCommand<Opts>({
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
     'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
-    "bo api /crm/accounts --paginate --jq '.[] | select(.AccountStage == 2) | .Uid'",
+    'bo api /crm/accounts --paginate --jq "map(select(.AccountStage==2).Uid)"',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
     'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',

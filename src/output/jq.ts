@@ -90,6 +90,25 @@ function userInfoOf(value: string): string[] {
   }
 }
 
+/** The signals bo handles itself (main.ts), which cannot reach JavaScript while jq runs. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * `run()` with the signals' default action while it runs: jq runs synchronously, so
+ * bo's own handlers could not run before it ends, and an expression that never ends
+ * (`until(false; .)`) would leave Ctrl-C unanswered. As with jq itself, Ctrl-C then
+ * ends bo at once (128 + the signal's number, as a shell reports it).
+ */
+function withDefaultSignals<T>(run: () => T): T {
+  const saved = STOP_SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
+  for (const [signal] of saved) process.removeAllListeners(signal);
+  try {
+    return run();
+  } finally {
+    for (const [signal, listeners] of saved) for (const listener of listeners) process.on(signal, listener);
+  }
+}
+
 /** How jq begins the message of a value that failed. */
 const RUNTIME_ERROR = /^jq: error \(at /m;
 
@@ -140,7 +159,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
   const failed = (r: { stderr: string; exitCode: number }) => r.exitCode !== 0 || RUNTIME_ERROR.test(r.stderr);
   return {
     apply(input, lines) {
-      const r = engine.run(input);
+      const r = withDefaultSignals(() => engine.run(input));
       if (!failed(r)) {
         passOn(r.stderr);
         return format(r.stdout);
@@ -151,7 +170,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
       let out = '';
       for (const value of input.split('\n')) {
         if (value === '') continue;
-        const one = engine.run(value);
+        const one = withDefaultSignals(() => engine.run(value));
         out += format(one.stdout);
         if (failed(one)) throw new JqRuntimeError(jqMessage(one.stderr, one.exitCode), out);
         passOn(one.stderr);

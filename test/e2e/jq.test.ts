@@ -187,6 +187,25 @@ describe('$ENV and env', () => {
   });
 });
 
+describe('an expression that never ends', () => {
+  it('ends with Ctrl-C, as jq does, while jq runs', async () => {
+    let stderr = '';
+    const r = await runBin(['--base-url', sb.url, 'sandbox', 'fixtures', '--jq', 'until(false; .)'], {
+      env,
+      timeoutMs: 60_000,
+      onSpawn: (child) => {
+        // Once bo is past its start (its stderr names the sandbox), jq is running or about to.
+        child.stderr!.on('data', (d) => {
+          stderr += d;
+          if (stderr.includes('Using the sandbox')) setTimeout(() => child.kill('SIGINT'), 500);
+        });
+      },
+    });
+    // 130 from bo's own handler, or killed by SIGINT (the shell's 130) while jq ran; never the test's SIGKILL.
+    expect(r.code === 130 || r.signal === 'SIGINT', `code ${r.code}, signal ${r.signal}`).toBe(true);
+  });
+});
+
 describe('streaming and bo api', () => {
   it('--jsonl --jq runs on each line; --json --jq on the whole array', async () => {
     const total = (await sb.api('GET', '/crm/accounts?limit=1')).body.metadata.total as number;
