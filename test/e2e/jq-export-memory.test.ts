@@ -39,18 +39,26 @@ describe('--all --jsonl --jq over 100,000 accounts (built binary, served sandbox
     rmSync(home, { recursive: true, force: true, maxRetries: 3 });
   });
 
+  // A peak varies from run to run with the collector's timing (Node 20: 115-165 MiB for
+  // this export): the highest of two runs each, as the bench compares peaks.
   it('prints every Uid once, with peak RSS within 15 % of the export without --jq', async () => {
-    const plain = await runBin(['accounts', 'list', '--all', '--jsonl'], { env, timeoutMs: 300_000, measure: true });
-    expect(plain.code, plain.stderr.slice(-500)).toBe(0);
-    const plainUids = plain.stdout.replace(/\n$/, '').split('\n').map((line) => (JSON.parse(line) as { Uid: string }).Uid);
-    expect(plainUids).toHaveLength(ACCOUNTS);
+    const peaks = { plain: 0, jq: 0 };
+    let plainUids: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      const plain = await runBin(['accounts', 'list', '--all', '--jsonl'], { env, timeoutMs: 300_000, measure: true });
+      expect(plain.code, plain.stderr.slice(-500)).toBe(0);
+      plainUids = plain.stdout.replace(/\n$/, '').split('\n').map((line) => (JSON.parse(line) as { Uid: string }).Uid);
+      expect(plainUids).toHaveLength(ACCOUNTS);
+      peaks.plain = Math.max(peaks.plain, plain.peakMb);
 
-    const filtered = await runBin(['accounts', 'list', '--all', '--jsonl', '--jq', '.Uid'], { env, timeoutMs: 300_000, measure: true });
-    expect(filtered.code, filtered.stderr.slice(-500)).toBe(0);
-    const uids = filtered.stdout.replace(/\n$/, '').split('\n');
-    expect(uids).toHaveLength(ACCOUNTS);
-    expect(new Set(uids).size).toBe(ACCOUNTS);
-    expect(uids).toEqual(plainUids);
-    expect(filtered.peakMb).toBeLessThanOrEqual(plain.peakMb * 1.15);
-  }, 600_000);
+      const filtered = await runBin(['accounts', 'list', '--all', '--jsonl', '--jq', '.Uid'], { env, timeoutMs: 300_000, measure: true });
+      expect(filtered.code, filtered.stderr.slice(-500)).toBe(0);
+      const uids = filtered.stdout.replace(/\n$/, '').split('\n');
+      expect(uids).toHaveLength(ACCOUNTS);
+      expect(new Set(uids).size).toBe(ACCOUNTS);
+      expect(uids).toEqual(plainUids);
+      peaks.jq = Math.max(peaks.jq, filtered.peakMb);
+    }
+    expect(peaks.jq, `peak RSS with --jq ${peaks.jq.toFixed(1)} MiB, without ${peaks.plain.toFixed(1)} MiB`).toBeLessThanOrEqual(peaks.plain * 1.15);
+  }, 900_000);
 });
