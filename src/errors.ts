@@ -27,6 +27,8 @@ export interface ErrorDetails {
   code?: string;
   /** The server's own error code (its `error` field), when it sent one. */
   serverCode?: string;
+  /** The server's own words about the error (its message or description), when it gave some. */
+  serverMessage?: string;
   cause?: unknown;
 }
 
@@ -36,6 +38,7 @@ export class BoError extends Error {
   readonly status?: number;
   readonly code?: string;
   readonly serverCode?: string;
+  readonly serverMessage?: string;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -44,6 +47,7 @@ export class BoError extends Error {
     this.status = details.status;
     this.code = details.code;
     this.serverCode = details.serverCode;
+    this.serverMessage = details.serverMessage;
   }
 }
 

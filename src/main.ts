@@ -276,7 +276,7 @@ function createContext(
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
-        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p))),
+        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p, { sandbox: globals.sandbox }))),
     prompter: () =>
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)

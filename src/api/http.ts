@@ -302,6 +302,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         headers: failed.headers,
         body: clean,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
+        unauthorizedHint: options.unauthorizedHint,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
         retryIn: retryAfterMs === undefined ? undefined : humanWait(retryAfterMs),
       });

@@ -18,7 +18,8 @@ export interface StorageChoice {
 }
 
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
-  if (!choice.insecureStorage) return ctx.credentials();
+  // Under --sandbox ctx.credentials() is already the 0600 file (credentials.ts).
+  if (!choice.insecureStorage || ctx.globals.sandbox) return ctx.credentials();
   const { openCredentialStore } = await import('../credentials.js');
   return openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true });
 }
@@ -75,7 +76,8 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     ctx.io.stderr.write(`Signed in as ${result.username} (${tenant})${until(result.expiresAt, ctx.clock.now())}.\n`);
     // The profile records where the token is (so a run need not ask the keychain when
     // nothing is stored) and the base URL it was issued for, replacing an older one.
-    const saved = rememberStored(ctx.io.env, profile, store.backend, sandbox ? undefined : http.baseUrl);
+    // A sandbox token is always in the file: the profile's own backend stays as it was.
+    const saved = sandbox ? undefined : rememberStored(ctx.io.env, profile, store.backend, http.baseUrl);
     if (saved) ctx.io.stderr.write(`Saved ${saved} as the base URL of profile "${profile}".\n`);
   } finally {
     lines.close();
