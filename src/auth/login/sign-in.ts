@@ -15,6 +15,8 @@ import { stdinLines } from './stdin-lines.js';
 
 export interface StorageChoice {
   insecureStorage: boolean;
+  /** --yes: replace the profile's saved base URL without a terminal to tell. */
+  yes?: boolean;
 }
 
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
@@ -42,7 +44,8 @@ export function until(expiresAt: Date | undefined, now: Date): string {
 
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // The profile name is checked before anything is sent.
-  const profile = (await ctx.profile()).name;
+  const { name: profile, settings } = await ctx.profile();
+  await checkReplacedBaseUrl(ctx, profile, settings['base-url'], choice.yes === true);
   // A missing keychain is found before the person types anything or a code is spent.
   const store = await openStore(ctx, choice);
   await store.get(profile).catch((err: { code?: string }) => {
@@ -83,4 +86,21 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     lines.close();
     http.close();
   }
+}
+
+/**
+ * --base-url (BO_BASE_URL) naming another tenant than the profile's saved base URL: the
+ * login replaces it, so say which one goes; with nobody at a terminal to read that, only
+ * with --yes (exit 2 otherwise, before anything is sent or asked).
+ */
+async function checkReplacedBaseUrl(ctx: Context, profile: string, saved: string | undefined, yes: boolean): Promise<void> {
+  if (ctx.globals.sandbox || ctx.globals.baseUrl === undefined || saved === undefined) return;
+  const [{ baseUrlName, parseBaseUrl }, { UsageError }] = await Promise.all([import('../../config/settings.js'), import('../../errors.js')]);
+  const from = baseUrlName(ctx.globals.baseUrl, ctx.io.env);
+  const wanted = parseBaseUrl(ctx.globals.baseUrl, from);
+  if (wanted === saved) return;
+  if (!ctx.globals.input && !yes) {
+    throw new UsageError(`${from} ${wanted} would replace ${saved}, the base URL of profile "${profile}"; pass --yes to replace it, or use another profile (-p <name>)`);
+  }
+  ctx.io.stderr.write(`Signing in to ${wanted}, replacing ${saved} as the base URL of profile "${profile}".\n`);
 }
