@@ -96,6 +96,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     transport,
     secrets: ctx.secrets,
     userAgent: USER_AGENT,
+    command: (rest) => boCommand(globals, rest),
     unauthorizedHint: rejectedHint(globals, {
       ...(fromEnv ? { env: fromEnv } : {}),
       ...(credential?.kind === 'apiKey' && !globals.sandbox ? { apiKeyScheme } : {}),

@@ -84,6 +84,8 @@ export interface HttpClientOptions {
    * the client adds its credential, the proxy's password and the secrets it sends.
    */
   secrets?: import('./secret-values.js').SecretValues;
+  /** A `bo` command as this run's user must type it (`bo -p staging config …`), for hints (src/hints.ts). */
+  command?: (rest: string) => string;
   /** The hint of a 401: how to fix the credential, as this run's command line needs it (src/hints.ts). */
   unauthorizedHint?: string;
 }

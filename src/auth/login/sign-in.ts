@@ -12,6 +12,7 @@ import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
 import { stdinLines } from './stdin-lines.js';
+import { boCommand } from '../../hints.js';
 
 export interface StorageChoice {
   insecureStorage: boolean;
@@ -64,6 +65,7 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       env: ctx.io.env,
       readLine: () => lines.next(),
       options,
+      loginCommand: boCommand(ctx.globals, 'login'),
     });
     // The token belongs to the origin that issued it and is sent nowhere else; under
     // --sandbox, to the embedded sandbox itself (it listens on a new port every run).
