@@ -42,20 +42,32 @@ export async function runMutation<Prep>(
     const { runBatch } = await import('./batch.js');
     return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
   }
+  const request = spec.request(target, prep);
   let res;
   try {
-    res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
+    res = await client.request({ ...request, signal: ctx.signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      const message = spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`;
+      // The server's own words when it gave some (`pipeline stage "x" not found`): it
+      // knows which Uid it did not find; else the likeliest reading.
+      const message = err.serverMessage ?? (spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`);
       throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
     }
     throw err;
   }
-  const { printValue, say } = await import('../output/print.js');
-  if (spec.print) await spec.print(ctx, target, res, prep);
-  else await printValue(ctx, res.body);
-  say(ctx, spec.confirm(target, prep, res));
+  const [{ printValue, say, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
+    import('../output/print.js'),
+    import('./outcomes.js'),
+    import('../api/redact.js'),
+    import('../output/sink.js'),
+  ]);
+  // One rule for every mutation (outcomes.ts): --json and --jsonl print the API's answer
+  // (secret-named fields redacted, should a server echo one); otherwise one success line.
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
+  else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
+  const note = spec.note?.(target, prep, res);
+  if (note) say(ctx, note);
 }
 
 async function dryRun<Prep>(

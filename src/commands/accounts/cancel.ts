@@ -37,7 +37,6 @@ export default defineCommand<Opts>({
       import('../../api/crm.js'),
       import('../../input/validate.js'),
     ]);
-    const { printRecord } = await import('../../output/print.js');
     await runMutation(
       ctx,
       {
@@ -51,8 +50,6 @@ export default defineCommand<Opts>({
           ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),
         }),
         request: (u, body) => cancelAccountRequest(u, body),
-        print: async (c, _u, res) => printRecord(c, res.body),
-        confirm: (u) => `Account ${u} cancelled: it is cancelling and ends at its renewal date`,
       },
       uid as string,
       opts,

@@ -49,8 +49,6 @@ export default defineCommand<Opts>({
           ...(opts.expiration === undefined ? {} : { ExpirationDate: checkDate('--expiration', opts.expiration) }),
         }),
         request: (u, body) => extendTrialRequest(u, body),
-        confirm: (u, body) =>
-          `Trial of account ${u} extended to ${body.ToDate}${body.ExpirationDate ? ` (expiration ${body.ExpirationDate})` : ''}`,
       },
       uid as string,
       opts,

@@ -40,11 +40,10 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [list], opts) => {
-    const [{ runMutation }, { subscribeToListRequest }, v, { printAnswer }] = await Promise.all([
+    const [{ runMutation }, { subscribeToListRequest }, v] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/email.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
     ]);
     const listUid = v.checkUid('<listUid>', list as string);
     await runMutation(
@@ -73,9 +72,13 @@ export default defineCommand<Opts>({
             ...(p.Source === undefined ? {} : { Source: p.Source }),
           }),
         notFound: () => `no email list with Uid ${listUid}`,
-        print: async (c, _e, res) => printAnswer(c, res.body),
-        confirm: (email, _p, res) =>
-          res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : `${email} subscribed to list ${listUid}`,
+        kind: 'Subscriber',
+        fields: (_e, p) => ({
+          EmailList: listUid,
+          ...Object.fromEntries(Object.entries(p).filter(([, value]) => value !== undefined)),
+          ...(opts.sendWelcome ? { SendWelcomeEmail: true } : {}),
+        }),
+        note: (email, _p, res) => (res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : undefined),
       },
       opts.email,
       opts,

@@ -34,11 +34,10 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { requireUpgradeRequest }, v, { UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/billing.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
     await runMutation(
@@ -61,11 +60,6 @@ export default defineCommand<Opts>({
           return body;
         },
         request: (u, body) => requireUpgradeRequest(u, body),
-        print: async (c, _u, res) => printAnswer(c, res.body),
-        confirm: (u, body) =>
-          body.IsPlanUpgradeRequired
-            ? `Subscription ${u} now requires a plan upgrade${body.NewRequiredQuantity === undefined ? '' : ` to quantity ${body.NewRequiredQuantity}`}`
-            : `Subscription ${u} no longer requires a plan upgrade`,
       },
       uid as string,
       opts,
