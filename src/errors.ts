@@ -56,6 +56,16 @@ export class UsageError extends BoError {
   override readonly exitCode = ExitCode.usage;
 }
 
+/**
+ * A confirmation the user declined: nothing was sent. Exit 2, as a confirmation not
+ * given under --no-input; reported as one plain line, not as an error.
+ */
+export class DeclinedError extends UsageError {
+  constructor() {
+    super('nothing was changed', { code: 'usage' });
+  }
+}
+
 /** 404, or a lookup that found nothing. */
 export class NotFoundError extends BoError {
   override readonly exitCode = ExitCode.notFound;

@@ -11,7 +11,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -291,6 +291,12 @@ function createContext(
 }
 
 function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
+  if (err instanceof DeclinedError) {
+    // The user said no: one plain line, no "error:".
+    io.stderr.write('Nothing was changed.\n');
+    if (globals.json || globals.jsonl) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
+    return;
+  }
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
   io.stderr.write(`error: ${oneLine(message)}\n`);

@@ -36,7 +36,13 @@ export async function runMutation<Prep>(
   const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
-  await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
+  await confirmMutation(ctx, what, where, {
+    destructive: spec.destructive === true,
+    yes: flags.yes === true,
+    batch,
+    // One read, only when the question is really asked (not for a batch, --yes or a dry run).
+    ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
+  });
 
   if (batch) {
     const { runBatch } = await import('./batch.js');

@@ -3,7 +3,7 @@
 // the words its outcomes use; the runner does the rest: --dry-run, `-` batches,
 // confirmations, protected profiles, errors and exit codes.
 
-import type { ApiResponse, RequestOptions } from '../api/http-types.js';
+import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
 
 /** The flags every mutation takes (added by `mutationFlags`). */
 export interface MutationFlags {
@@ -37,6 +37,11 @@ export interface MutationSpec<Prep> {
   recordKey?: string;
   /** The question for a confirmation, e.g. 'Cancel account acc_1'. */
   action: (target: string) => string;
+  /**
+   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
+   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
+   */
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
   /** Checks the options once, before anything is read or sent; throws UsageError. */
   prepare: () => Prep | Promise<Prep>;
   request: (target: string, prep: Prep) => MutationRequest;

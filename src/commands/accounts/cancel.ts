@@ -45,6 +45,13 @@ export default defineCommand<Opts>({
         done: 'cancelled',
         destructive: true,
         action: (u) => `Cancel account ${u}`,
+        // The account's name and stage, so the question says which account it is.
+        describe: async (client, u) => {
+          const account = await (await import('../../api/crm.js')).findAccount(client, u, 'Uid,Name,AccountStage,AccountStageLabel');
+          if (!account) return undefined;
+          const stage = [account.AccountStage, account.AccountStageLabel].filter((v) => v != null).join(' ');
+          return [account.Name, stage].filter((v) => v).join(', ') || undefined;
+        },
         prepare: async () => ({
           CancelationReason: await checkText('--reason', opts.reason, { min: 1 }),
           ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),
