@@ -66,8 +66,13 @@ export default defineCommand<Opts>({
           return message;
         },
         request: (d, message) => addDripMessageRequest(d, message),
-        // The message's own fields, not its envelope.
-        fields: (_d, m) => ({ ...m.Message, ...(m.DelayInHours === undefined ? {} : { DelayInHours: m.DelayInHours }), ...(m.DelayFromPriorDay === undefined ? {} : { DelayFromPriorDay: m.DelayFromPriorDay }) }),
+        // The new message by its Uid from the answer, with its campaign and its own fields.
+        kind: 'Drip message',
+        shownUid: (d, _m, answer) => {
+          const uid = (answer as { Uid?: unknown } | undefined)?.Uid;
+          return typeof uid === 'string' ? uid : d;
+        },
+        fields: (d, m) => ({ DripCampaign: d, ...m.Message, DelayInHours: m.DelayInHours, DelayFromPriorDay: m.DelayFromPriorDay }),
         note: (d) => `Campaign ${d} is now inactive until it is reviewed`,
       },
       uid as string,
