@@ -53,7 +53,8 @@ describe('protected profiles', () => {
     const no = scriptedPrompter([{ confirm: `Expire add-on ${uid} on profile "production" (${sb.url})?`, answer: false }]);
     const r = await runBo(['addons', 'expire', uid], { env, prompter: no, stdinIsTTY: true });
     no.assertDone();
-    expect(r.code).toBe(1);
+    // Declined: one plain line, exit 2 (a confirmation not given), nothing sent.
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Nothing was changed.\n' });
     expect(await sb.activity()).toHaveLength(before);
     expect(await ended(uid)).toBe(false);
     const yes = scriptedPrompter([{ confirm: `Expire add-on ${uid} on profile "production"`, answer: true }]);
