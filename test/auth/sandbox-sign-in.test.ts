@@ -138,16 +138,18 @@ describe('hints name the command as the user must type it', () => {
     );
   });
 
-  it('bo auth token without a keychain: no --insecure-storage for auth token, which does not take it', async () => {
+  it('bo auth token and auth status without a keychain: no --insecure-storage for them, which do not take it', async () => {
     const m = machine();
     mkdirSync(m.config, { recursive: true });
     writeFileSync(m.configFile, JSON.stringify({ profiles: { default: { 'base-url': 'https://tenant.example.com', 'credential-store': 'keychain' } } }));
-    const r = await runBo(['auth', 'token'], { env: m.env });
-    expect(r.code).toBe(4);
-    const [error, hint, ...rest] = r.stderr.split('\n');
-    expect(error).toMatch(/^error: the OS keychain is not available/);
-    expect(hint).toBe('hint: sign in again with `bo login --insecure-storage` (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET');
-    expect(rest).toEqual(['']);
+    for (const argv of [['auth', 'token'], ['auth', 'status']]) {
+      const r = await runBo(argv, { env: m.env });
+      expect(r.code).toBe(4);
+      const [error, hint, ...rest] = r.stderr.split('\n');
+      expect(error).toMatch(/^error: the OS keychain is not available/);
+      expect(hint).toBe('hint: sign in again with `bo login --insecure-storage` (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET');
+      expect(rest).toEqual(['']);
+    }
   });
 });
 

@@ -23,7 +23,7 @@ export default defineCommand<{ verify?: boolean }>({
     const { AuthError } = await import('../../errors.js');
     const { printRecord } = await import('../../output/print.js');
     const { verifyCredential } = await import('../../auth/verify.js');
-    const { boCommand, signInHint } = await import('../../hints.js');
+    const { boCommand, keychainMissingHint, signInHint } = await import('../../hints.js');
 
     const { sandbox } = ctx.globals;
     const resolved = await resolveCredential(ctx, {
@@ -32,6 +32,10 @@ export default defineCommand<{ verify?: boolean }>({
         const { key, secret } = await embeddedApiKey(ctx.io.env);
         return { kind: 'apiKey', key, secret };
       },
+    }).catch((err: unknown) => {
+      // The store's own hint names --insecure-storage, which this command does not take.
+      if ((err as { code?: string }).code !== 'keychain_unavailable') throw err;
+      throw new AuthError((err as Error).message, { code: 'keychain_unavailable', hint: keychainMissingHint(ctx.globals) });
     });
     const { credential, profile } = resolved;
     if (!credential) {
