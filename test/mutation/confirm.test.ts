@@ -62,6 +62,25 @@ describe('protected profiles', () => {
     expect(await ended(uid)).toBe(true);
   });
 
+  it('the question says which account it is (name and stage, one read); --yes and --no-input read nothing', async () => {
+    const env = await protectedProfile();
+    const uid = sb.fixtures.trialAccounts[3]!;
+    const { Name: name, AccountStageLabel: label } = await sb.record('Account', uid);
+    const before = (await sb.activity()).length;
+    const no = scriptedPrompter([{ confirm: `Extend the trial of account ${uid} (${name}, 2 ${label}) on profile "production" (${sb.url})?`, answer: false }]);
+    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31'], { env, prompter: no, stdinIsTTY: true });
+    no.assertDone();
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Nothing was changed.\n' });
+    expect((await sb.activity()).slice(before).map((a) => a.method)).toEqual(['GET']);
+    // Not asked: no read at all.
+    const quiet = (await sb.activity()).length;
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--no-input'], { env, stdinIsTTY: true })).code).toBe(2);
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--dry-run'], { env })).code).toBe(0);
+    expect((await sb.activity()).length).toBe(quiet);
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--yes'], { env })).code).toBe(0);
+    expect((await sb.activity()).slice(quiet).map((a) => a.method)).toEqual(['PUT']);
+  });
+
   it('a batch on a protected profile needs --yes; --dry-run needs none', async () => {
     const env = await protectedProfile();
     const uid = sb.fixtures.subscriptionAddOns[2]!;

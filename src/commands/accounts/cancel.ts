@@ -32,7 +32,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { cancelAccountRequest }, { checkText }] = await Promise.all([
+    const [{ runMutation }, { accountSummary, cancelAccountRequest }, { checkText }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
       import('../../input/validate.js'),
@@ -46,12 +46,7 @@ export default defineCommand<Opts>({
         destructive: true,
         action: (u) => `Cancel account ${u}`,
         // The account's name and stage, so the question says which account it is.
-        describe: async (client, u) => {
-          const account = await (await import('../../api/crm.js')).findAccount(client, u, 'Uid,Name,AccountStage,AccountStageLabel');
-          if (!account) return undefined;
-          const stage = [account.AccountStage, account.AccountStageLabel].filter((v) => v != null).join(' ');
-          return [account.Name, stage].filter((v) => v).join(', ') || undefined;
-        },
+        describe: (client, u) => accountSummary(client, u),
         prepare: async () => ({
           CancelationReason: await checkText('--reason', opts.reason, { min: 1 }),
           ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),

@@ -32,7 +32,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { extendTrialRequest }, { checkDate }] = await Promise.all([
+    const [{ runMutation }, { accountSummary, extendTrialRequest }, { checkDate }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
       import('../../input/validate.js'),
@@ -44,6 +44,8 @@ export default defineCommand<Opts>({
         noun: 'account',
         done: 'extended',
         action: (u) => `Extend the trial of account ${u}`,
+        // Asked on a protected profile: the account's name and stage say which one it is.
+        describe: (client, u) => accountSummary(client, u),
         prepare: () => ({
           ToDate: checkDate('--to', opts.to),
           ...(opts.expiration === undefined ? {} : { ExpirationDate: checkDate('--expiration', opts.expiration) }),
