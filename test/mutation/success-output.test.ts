@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { reply, startFaultServer } from '../helpers/fault-server.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -148,5 +149,16 @@ describe('a 404 shows the server\'s words when it gave some', () => {
     const deal = sb.fixtures.deals[0]!;
     const r = await bo(['deals', 'update', deal, '--stage', 'stage_nope']);
     expect(r).toEqual({ code: 3, stdout: '', stderr: 'error: pipeline stage "stage_nope" not found\n' });
+  });
+
+  it('a 404 with no words of its own: the likeliest reading, naming both Uids', async () => {
+    const server = await startFaultServer();
+    try {
+      server.script(reply.json(404, {}));
+      const r = await runBo(['deals', 'update', 'deal_1', '--stage', 'stage_2'], { env: testEnv(server.url) });
+      expect(r).toEqual({ code: 3, stdout: '', stderr: 'error: no deal with Uid deal_1 (or no pipeline stage with Uid stage_2)\n' });
+    } finally {
+      await server.close();
+    }
   });
 });
