@@ -13,7 +13,8 @@ export default defineCommand<Opts>({
   path: ['auth', 'set-key'],
   summary: 'Store an API key and secret for the current profile',
   description:
-    'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder). ' +
+    'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder; ' +
+    'with --sandbox always that file). ' +
     'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal. ' +
     'The key belongs to the base URL in effect (--base-url, BO_BASE_URL or the profile\'s base-url), which is saved ' +
     'in the profile: it is sent to that origin only, never to another base URL.',
