@@ -33,6 +33,7 @@ const unit = [
   'test/completion/stale.test.ts',
   'test/completion/tree.test.ts',
   'test/config/config.test.ts',
+  'test/help/exit-code-tables.test.ts',
   'test/help/help-walk.test.ts',
   'test/input/date.test.ts',
   'test/input/list-options.test.ts',
