@@ -62,21 +62,32 @@ function valueText(value: unknown): string {
   return jsonText(value);
 }
 
-/** The success line, without its mark (the caller colours that): `Account acc_1: ToDate=…` or, piped, `acc_1\tok\tToDate=…`. */
-export function doneText(d: Done, tty: boolean): string {
+/** On a terminal a long value (an email body) is cut to this many characters; piped, never. */
+const TTY_VALUE_MAX = 60;
+
+/**
+ * The success line, without its mark (the caller colours that): `Account acc_1: ToDate=…`
+ * or, piped, `acc_1\tok\tToDate=…`. `ellipsis`: what a value cut on a terminal ends with.
+ */
+export function doneText(d: Done, tty: boolean, ellipsis = '…'): string {
   const uid = neutralise(d.uid);
   if (!tty) {
     const fields = d.fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(';');
     return `${uid}\tok\t${fields || neutralise(d.done)}`;
   }
   if (d.fields.length === 0) return `${d.kind} ${uid} ${d.done}`;
-  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(', ')}`;
+  const cut = (text: string) => {
+    const chars = [...text];
+    return chars.length > TTY_VALUE_MAX ? `${chars.slice(0, TTY_VALUE_MAX - 1).join('')}${ellipsis}` : text;
+  };
+  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(cut(valueText(v)))}`).join(', ')}`;
 }
 
 /** The success line as written to stdout, mark and colour included on a TTY. */
 export function doneLine(ctx: Context, d: Done): string {
   if (!ctx.io.stdoutIsTTY) return `${doneText(d, false)}\n`;
-  return `${style(ctx.globals.color).green(symbols(ctx.io.env).ok)} ${doneText(d, true)}\n`;
+  const marks = symbols(ctx.io.env);
+  return `${style(ctx.globals.color).green(marks.ok)} ${doneText(d, true, marks.ellipsis)}\n`;
 }
 
 export interface Outcome {

@@ -83,6 +83,16 @@ describe('a single mutation on a terminal: one ✔ line on stdout, nothing on st
     expect(r).toEqual({ code: 0, stdout: `✔ Account ${acc}: ToDate=2030-06-30T23:59:59.000Z\n`, stderr: '' });
   });
 
+  it('a long value (an email body) is cut on a terminal, never piped', async () => {
+    const drip = sb.fixtures.dripCampaigns[0]!;
+    const body = `<p>${'Welcome aboard. '.repeat(10)}</p>`;
+    const shown = await bo(['drips', 'add-message', drip, '--subject', 'Hi', '--body', body], tty);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`, Body=${[...body].slice(0, 59).join('')}…\n`);
+    const piped = await bo(['drips', 'add-message', drip, '--subject', 'Hi', '--body', body]);
+    expect(piped.stdout).toContain(`;Body=${body}\n`);
+  });
+
   it('LANG=C: the mark is ASCII', async () => {
     const uid = sb.fixtures.subscriptionAddOns[3]!;
     const r = await runBo(['addons', 'expire', uid], { env: { ...testEnv(sb), LANG: 'C', NO_COLOR: '1' }, ...tty });
