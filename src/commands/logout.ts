@@ -38,6 +38,8 @@ export default defineCommand({
     if (removed) {
       say(ctx, `Signed out of profile "${profile}".`);
       say(ctx, 'A token already issued stays valid until it expires: the API has no way to revoke it.');
+    } else if (ctx.globals.sandbox) {
+      say(ctx, `No sandbox sign-in for profile "${profile}": the sandbox's own API key is in use.`);
     } else {
       say(ctx, `No stored credentials for profile "${profile}".`);
     }

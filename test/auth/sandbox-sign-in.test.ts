@@ -61,6 +61,8 @@ describe('bo --sandbox login without a keychain', () => {
     expect(logout.stderr).toContain(`Removed the credential of profile "sandbox" from ${m.credentialsFile}.`);
     const after = await runBo(['--sandbox', '--json', 'auth', 'status'], { env: m.env });
     expect(JSON.parse(after.stdout)).toMatchObject({ kind: 'apiKey', source: 'sandbox' });
+    const again = await runBo(['--sandbox', 'logout'], { env: m.env });
+    expect(again).toEqual({ code: 0, stdout: '', stderr: 'No sandbox sign-in for profile "sandbox": the sandbox\'s own API key is in use.\n' });
   });
 
   describe('a tenant, loopback included', () => {
