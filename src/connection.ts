@@ -106,6 +106,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   const close = closeSandbox;
   return {
     baseUrl: client.baseUrl,
+    ...(client.command ? { command: client.command } : {}),
     request: (o) => client.request(o),
     close: () => {
       client.close();

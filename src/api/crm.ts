@@ -32,7 +32,7 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
       code: 'unexpected',
       body: res.body,
       headers: res.headers,
-      hint: `Is ${client.baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+      hint: `Is ${client.baseUrl} the tenant's API root? Set it with --base-url or: ${client.command?.('config set base-url <url>') ?? 'bo config set base-url <url>'}`,
     });
   }
   const found = items.find((a): a is Account => !!a && typeof a === 'object' && (a as Account).Uid === uid);

@@ -92,6 +92,8 @@ export interface HttpClientOptions {
 
 export interface HttpClient {
   readonly baseUrl: string;
+  /** A `bo` command as this run's user must type it, for hints (HttpClientOptions.command). */
+  readonly command?: (rest: string) => string;
   /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   /** Frees the keep-alive sockets. */

@@ -312,6 +312,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     baseUrl,
+    command: bo,
     request,
     close() {
       closed = true;

@@ -52,8 +52,8 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [rawPath], opts) => {
-    const { buildApiRequest } = await import('../input/raw-request.js');
-    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts);
+    const [{ buildApiRequest }, { boCommand }] = await Promise.all([import('../input/raw-request.js'), import('../hints.js')]);
+    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
       const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { closedPort } from '../helpers/fault-server.js';
 
 const NO_BUS = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', BO_KEYCHAIN_TIMEOUT: '5' };
 const PLAIN = { username: 'plain@sandbox.example', password: 'sandbox-plain-password' };
@@ -138,6 +139,17 @@ describe('hints name the command as the user must type it', () => {
       'error: not signed in (profile "staging")\n' +
         'hint: run `bo -p staging login` or `bo -p staging auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
+  });
+
+  it('the HTTP client\'s hints too: `bo -p staging config set base-url`, for the profile in use', async () => {
+    const m = machine({ BO_API_KEY: 'k', BO_API_SECRET: 's' });
+    const port = await closedPort();
+    const r = await runBo(['-p', 'staging', '--base-url', `http://127.0.0.1:${port}`, '--max-retries', '0', 'accounts', 'list'], { env: m.env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('hint: Check the base URL (--base-url or bo -p staging config set base-url) and your network.\n');
+    const api = await runBo(['-p', 'staging', 'api', 'https://elsewhere.example.com/x'], { env: m.env });
+    expect(api.code).toBe(2);
+    expect(api.stderr).toContain('hint: the host comes from --base-url or the profile (bo -p staging config set base-url <url>)\n');
   });
 
   it('bo auth token and auth status without a keychain: no --insecure-storage for them, which do not take it', async () => {
