@@ -481,6 +481,7 @@ complete -c bo -n "__bo_at 'bo login'" -l enroll -x -a "'totp' 'email'" -d 'meth
 complete -c bo -n "__bo_at 'bo login'" -l qr-png -r -F -d "write the server's QR code PNG to a new 0600 file during TOTP enrollment"
 complete -c bo -n "__bo_at 'bo login'" -l recovery-codes-file -r -F -d 'write the recovery codes from enrollment to a new 0600 file'
 complete -c bo -n "__bo_at 'bo login'" -l insecure-storage -d 'store the token in a 0600 file instead of the OS keychain'
+complete -c bo -n "__bo_at 'bo login'" -l yes -d "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"
 complete -c bo -n "__bo_at 'bo login'" -s h -l help -d 'help with examples'
 
 # bo logout

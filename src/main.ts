@@ -11,7 +11,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -324,7 +324,7 @@ function createContext(
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
-        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p))),
+        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p, { sandbox: globals.sandbox }))),
     prompter: () =>
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)
@@ -339,6 +339,12 @@ function createContext(
 }
 
 function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
+  if (err instanceof DeclinedError) {
+    // The user said no: one plain line, no "error:".
+    io.stderr.write('Nothing was changed.\n');
+    if (globals.json || globals.jsonl) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
+    return;
+  }
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
   io.stderr.write(`error: ${oneLine(message)}\n`);

@@ -59,7 +59,7 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
   program.addHelpText(
     'after',
     `Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
-Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
+Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or needed), 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
   const groupCommands = new Map<string, Command>();

@@ -79,8 +79,8 @@ export default defineCommand<Opts>({
     ),
   run: async (ctx, [rawPath], opts) => {
     if (opts.include && opts.paginate) throw new UsageError('-i/--include prints the headers of one answer; it does not go with --paginate');
-    const { buildApiRequest } = await import('../input/raw-request.js');
-    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts);
+    const [{ buildApiRequest }, { boCommand }] = await Promise.all([import('../input/raw-request.js'), import('../hints.js')]);
+    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
       const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));

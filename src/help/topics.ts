@@ -68,7 +68,9 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
   },
   {
     code: 2,
-    meaning: 'usage: unknown command or flag, invalid input (nothing was sent), a confirmation needed under --no-input',
+    meaning:
+      'usage: unknown command or flag, invalid input (nothing was sent), a confirmation needed under --no-input, ' +
+      'a confirmation declined at the prompt (nothing was changed)',
     script: 'fix the command line; retrying the same line fails the same way (pass --yes to confirm under --no-input)',
   },
   { code: 3, meaning: 'not found', script: 'the record does not exist: treat as absent, or check the Uid' },
