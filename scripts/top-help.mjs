@@ -19,9 +19,9 @@ export async function writeTopHelp() {
       stdin: {
         contents:
           "import { buildProgram } from './src/program.ts';\n" +
-          "import { commands } from './src/commands/index.ts';\n" +
+          "import { loadCommands } from './src/commands/index.ts';\n" +
           "import { captureTopHelp } from './src/help/top-help-capture.ts';\n" +
-          'export const help = captureTopHelp(buildProgram(commands, async () => {}));\n',
+          'export const help = captureTopHelp(buildProgram(await loadCommands(), async () => {}));\n',
         resolveDir: root,
         loader: 'ts',
       },

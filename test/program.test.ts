@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { runBo } from './helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 function verbs(cmd: Command, prefix: string[] = []): string[][] {
   // `help` at each level is the program's own, not a verb definition.

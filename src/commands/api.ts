@@ -1,6 +1,11 @@
 import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 import { mutationFlags } from '../mutation/flags.js';
+import { buildApiRequest } from '../input/raw-request.js';
+import { printDryRun } from '../mutation/dry-run.js';
+import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
+import { printList, printValue } from '../output/print.js';
+import { walkAll } from '../api/paginate.js';
 
 interface Opts {
   method?: string;
@@ -52,22 +57,17 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [rawPath], opts) => {
-    const { buildApiRequest } = await import('../input/raw-request.js');
     const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts);
     if (opts.dryRun) {
-      const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }
     const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
     if (request.method !== 'GET') {
       // A write through `bo api` confirms on a protected profile as every mutation does.
-      const { confirmMutation, profileInEffect, whereOf } = await import('../mutation/confirm.js');
       const where = whereOf(ctx, await profileInEffect(ctx), client.baseUrl);
       await confirmMutation(ctx, `Send ${request.method} ${request.path}`, where, { destructive: false, yes: opts.yes === true, batch: false });
     }
-    const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
-      const { walkAll } = await import('../api/paginate.js');
       const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
       // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
       const limit = Number(request.query.get('limit'));

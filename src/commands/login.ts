@@ -5,6 +5,7 @@
 import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 import { parseLoginFlags, type RawLoginFlags } from '../auth/login/options.js';
+import { signInAndStore } from '../auth/login/sign-in.js';
 
 interface LoginFlags extends RawLoginFlags {
   insecureStorage?: boolean;
@@ -44,7 +45,6 @@ export default defineCommand<LoginFlags>({
       .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, flags) {
     const options = parseLoginFlags(flags, ctx.io.env);
-    const { signInAndStore } = await import('../auth/login/sign-in.js');
     await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true });
   },
 });

@@ -5,6 +5,10 @@ import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ForgetResult } from '../auth/credentials.js';
 import { AuthError, type BoError } from '../errors.js';
+import { updateConfig } from '../config/config.js';
+import { forgetCredentials } from '../auth/credentials.js';
+import { envCredentialNames } from '../auth/stores/env.js';
+import { say } from '../output/print.js';
 
 export default defineCommand({
   path: ['logout'],
@@ -14,10 +18,6 @@ export default defineCommand({
     'A token already issued stays valid until it expires: the API cannot revoke it.',
   examples: ['bo logout', 'bo -p staging logout'],
   async run(ctx) {
-    const { updateConfig } = await import('../config/config.js');
-    const { forgetCredentials } = await import('../auth/credentials.js');
-    const { envCredentialNames } = await import('../auth/stores/env.js');
-    const { say } = await import('../output/print.js');
     const inEffect = await ctx.profile();
     const profile = inEffect.name;
     const backend = inEffect.settings['credential-store'] ?? 'keychain';

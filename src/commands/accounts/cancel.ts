@@ -4,6 +4,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { cancelAccountRequest } from '../../api/crm.js';
+import { checkText } from '../../input/validate.js';
+import { printRecord } from '../../output/print.js';
 
 interface Opts extends MutationFlags {
   reason: string;
@@ -32,12 +36,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { cancelAccountRequest }, { checkText }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
-    const { printRecord } = await import('../../output/print.js');
     await runMutation(
       ctx,
       {

@@ -4,6 +4,9 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { extendTrialRequest } from '../../api/crm.js';
+import { checkDate } from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   to: string;
@@ -32,11 +35,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { extendTrialRequest }, { checkDate }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
     await runMutation(
       ctx,
       {

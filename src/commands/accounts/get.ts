@@ -1,4 +1,9 @@
 import { defineCommand } from '../../command.js';
+import { checkUid } from '../../input/validate.js';
+import { findAccount } from '../../api/crm.js';
+import { printRecord } from '../../output/print.js';
+import { NotFoundError } from '../../errors.js';
+import { fieldPairs } from '../../output/columns.js';
 
 export default defineCommand<{ fields?: string }>({
   printsRecords: true,
@@ -9,13 +14,6 @@ export default defineCommand<{ fields?: string }>({
   configure: (cmd) =>
     cmd.argument('<accountUid>', 'the account Uid').option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'),
   run: async (ctx, [uid], opts) => {
-    const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }, { fieldPairs }] = await Promise.all([
-      import('../../input/validate.js'),
-      import('../../api/crm.js'),
-      import('../../output/print.js'),
-      import('../../errors.js'),
-      import('../../output/columns.js'),
-    ]);
     const accountUid = checkUid('<accountUid>', uid as string);
     const account = await findAccount(await ctx.api(), accountUid, opts.fields);
     if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: 'bo accounts list --q <name> finds accounts by name' });

@@ -1,6 +1,8 @@
 // `bo auth token`: the access token on stdout, for `curl -H "Authorization: bearer …"`.
 // The one command that prints a secret, on purpose; nothing else goes to stdout.
 import { defineCommand } from '../../command.js';
+import { resolveCredential } from '../../auth/credentials.js';
+import { AuthError } from '../../errors.js';
 
 export default defineCommand({
   path: ['auth', 'token'],
@@ -10,8 +12,6 @@ export default defineCommand({
     'Exit 4 when there is none, or when the profile holds an API key instead.',
   examples: ['curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts'],
   async run(ctx) {
-    const { resolveCredential } = await import('../../auth/credentials.js');
-    const { AuthError } = await import('../../errors.js');
     const { credential, profile } = await resolveCredential(ctx);
     if (!credential) {
       // Under --sandbox only a `bo --sandbox login` token counts, never one from the environment.

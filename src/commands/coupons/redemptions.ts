@@ -1,7 +1,12 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../input/list-options.js';
+import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCouponSubscription } from '../../api/types.js';
 import type { Column } from '../../output/print.js';
+import { listRedemptions } from '../../api/billing.js';
+import { printList, say } from '../../output/print.js';
+import { columnsFor } from '../../output/columns.js';
+import { checkUid } from '../../input/validate.js';
+import { ApiError, NotFoundError } from '../../errors.js';
 
 interface Opts extends RawListOptions {
   active?: boolean;
@@ -35,15 +40,6 @@ export default defineCommand<Opts>({
         .option('--active', 'only redemptions that have not expired'),
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
-      await Promise.all([
-        import('../../input/list-options.js'),
-        import('../../api/billing.js'),
-        import('../../output/print.js'),
-        import('../../output/columns.js'),
-        import('../../input/validate.js'),
-        import('../../errors.js'),
-      ]);
     const couponUid = checkUid('<couponUid>', uid as string);
     const selection = parseListOptions(opts);
     checkSearch('--search', opts.search);

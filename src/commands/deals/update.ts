@@ -4,6 +4,11 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { updateDealRequest, type DealChanges } from '../../api/crm.js';
+import { printAnswer } from '../../mutation/answer.js';
+import { UsageError } from '../../errors.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   name?: string;
@@ -45,13 +50,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { updateDealRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-      import('../../errors.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -60,7 +58,7 @@ export default defineCommand<Opts>({
         done: 'updated',
         action: (u) => `Update deal ${u}`,
         prepare: async () => {
-          const changes: import('../../api/crm.js').DealChanges = {};
+          const changes: DealChanges = {};
           if (opts.name !== undefined) changes.Name = await v.checkText('--name', opts.name, { min: 1, max: 250 });
           if (opts.amount !== undefined) changes.Amount = v.checkNumber('--amount', opts.amount);
           if (opts.due !== undefined) changes.DueDate = v.checkDate('--due', opts.due);

@@ -4,6 +4,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { addDripMessageRequest, type DripMessageInput } from '../../api/email.js';
+import { printAnswer } from '../../mutation/answer.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   subject: string;
@@ -39,12 +43,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { addDripMessageRequest }, v, { printAnswer }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -55,7 +53,7 @@ export default defineCommand<Opts>({
         action: (d) => `Add a message to drip campaign ${d}`,
         prepare: async () => {
           const name = opts.name === undefined ? undefined : await v.checkText('--name', opts.name, { min: 1, max: 250 });
-          const message: import('../../api/email.js').DripMessageInput = {
+          const message: DripMessageInput = {
             Message: {
               ...(name === undefined ? {} : { Name: name }),
               Subject: await v.checkText('--subject', opts.subject, { min: 1, max: 250 }),

@@ -3,6 +3,11 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { createListRequest } from '../../api/email.js';
+import { printAnswer } from '../../mutation/answer.js';
+import { ApiError, BoError, UsageError } from '../../errors.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   name: string;
@@ -41,13 +46,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, _args, opts) => {
-    const [{ runMutation }, { createListRequest }, v, { printAnswer }, { ApiError, BoError, UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-      import('../../errors.js'),
-    ]);
     const text = (flag: string, value: string | undefined) => (value === undefined ? undefined : v.checkText(flag, value, { min: 1 }));
     try {
       await runMutation(

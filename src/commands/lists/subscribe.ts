@@ -5,6 +5,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { subscribeToListRequest } from '../../api/email.js';
+import { printAnswer } from '../../mutation/answer.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   email: string;
@@ -40,12 +44,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [list], opts) => {
-    const [{ runMutation }, { subscribeToListRequest }, v, { printAnswer }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-    ]);
     const listUid = v.checkUid('<listUid>', list as string);
     await runMutation(
       ctx,

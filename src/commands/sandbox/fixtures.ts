@@ -1,4 +1,5 @@
 import { defineCommand } from '../../command.js';
+import { isRecord, openAdminClient } from '../sandbox-admin.js';
 
 export default defineCommand({
   path: ['sandbox', 'fixtures'],
@@ -7,7 +8,6 @@ export default defineCommand({
     'Prints how to find seeded records: Uids by kind, the API key and the demo logins, as JSON. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder.',
   examples: ['bo sandbox fixtures', "bo sandbox fixtures | jq -r '.trialAccounts[0]'"],
   async run(ctx) {
-    const { isRecord, openAdminClient } = await import('../sandbox-admin.js');
     const client = await openAdminClient(ctx);
     const fixtures = await client.get<unknown>('/__sandbox/fixtures', isRecord);
     ctx.io.stdout.write(`${JSON.stringify(fixtures, null, 2)}\n`);

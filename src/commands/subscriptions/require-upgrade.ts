@@ -4,6 +4,11 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { requireUpgradeRequest, type UpgradeRequirement } from '../../api/billing.js';
+import { printAnswer } from '../../mutation/answer.js';
+import { UsageError } from '../../errors.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   quantity?: string;
@@ -34,13 +39,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/billing.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-      import('../../errors.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -49,7 +47,7 @@ export default defineCommand<Opts>({
         done: opts.clear ? 'cleared' : 'marked',
         action: (u) => (opts.clear ? `Lift the upgrade requirement of subscription ${u}` : `Require a plan upgrade of subscription ${u}`),
         prepare: async () => {
-          const body: import('../../api/billing.js').UpgradeRequirement = { IsPlanUpgradeRequired: opts.clear !== true };
+          const body: UpgradeRequirement = { IsPlanUpgradeRequired: opts.clear !== true };
           if (opts.clear) {
             if (opts.quantity !== undefined || opts.message !== undefined) {
               throw new UsageError(`--clear does not go with ${opts.quantity !== undefined ? '--quantity' : '--message'}: it only lifts the requirement`);
