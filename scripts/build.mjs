@@ -1,9 +1,9 @@
 // Bundles src/ into dist/ for a fast start.
 //
-// dist/bo.cjs is ONE file: commander, the command tree and every light module a command
-// imports inside `run` (config, credentials, HTTP, paging, output). esbuild inlines
-// those dynamic imports as lazily initialised modules, so they cost a parse, not an
-// evaluation, until used: each extra file on the start-up path costs more to resolve
+// dist/bo.cjs is ONE file: commander, every verb and every light module a verb imports
+// (config, credentials, HTTP, paging, output). The registry (src/commands/index.ts)
+// loads each verb with import(), which esbuild inlines as a lazily initialised module:
+// a verb and its imports cost a parse, not an evaluation, until the verb is used: each extra file on the start-up path costs more to resolve
 // and load than scanning the same bytes in one file. It is CommonJS, which Node loads
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
