@@ -3,10 +3,9 @@
 // expires; credentials in the environment are the shell's, and are left alone.
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
-import type { ForgetResult } from '../auth/credentials.js';
+import { forgetCredentials, type ForgetResult } from '../auth/credentials.js';
 import { AuthError, type BoError } from '../errors.js';
 import { updateConfig } from '../config/config.js';
-import { forgetCredentials } from '../auth/credentials.js';
 import { envCredentialNames } from '../auth/stores/env.js';
 import { say } from '../output/print.js';
 

@@ -2,9 +2,8 @@ import { defineCommand } from '../../command.js';
 import { Option } from 'commander';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { Account } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
 import { listAccounts } from '../../api/crm.js';
-import { printList, say } from '../../output/print.js';
 import { columnsFor, tableFields } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
 

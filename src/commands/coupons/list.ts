@@ -1,9 +1,8 @@
 import { defineCommand } from '../../command.js';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCoupon } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
 import { listCoupons } from '../../api/billing.js';
-import { printList, say } from '../../output/print.js';
 import { columnsFor, tableFields } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
 import { ApiError, NotFoundError } from '../../errors.js';

@@ -1,9 +1,8 @@
 import { defineCommand } from '../../command.js';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote } from '../../input/list-options.js';
 import type { EmailList } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
 import { listLists } from '../../api/email.js';
-import { printList, say } from '../../output/print.js';
 import { columnsFor, tableFields } from '../../output/columns.js';
 
 export const emailListColumns: Column<EmailList>[] = [
