@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
+import { addExamples } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 import { VERSION } from './version.js';
@@ -32,9 +33,13 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
 }
 
-const examplesOfGroup = new WeakMap<Command, string[]>();
-
-const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`;
+/** `bo --help`'s examples: the command, and what it shows. */
+const rootExamples: Array<[string, string]> = [
+  ['bo --sandbox accounts list', 'try it on the embedded sandbox'],
+  ['bo login', 'sign in (two-factor prompts included)'],
+  ['bo accounts list --q acme --json', 'machine output for scripts'],
+  ['bo help accounts list', 'help for one command (or: bo accounts list --help)'],
+];
 
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
   const program = new Command('bo')
@@ -44,16 +49,10 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
   addGlobalOptions(program);
+  addExamples(program, rootExamples);
   program.addHelpText(
     'after',
-    `
-Examples:
-  bo --sandbox accounts list          try it on the embedded sandbox
-  bo login                            sign in (two-factor prompts included)
-  bo accounts list --q acme --json    machine output for scripts
-  bo help accounts list               help for one command (or: bo accounts list --help)
-
-Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
+    `Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
 Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
@@ -67,19 +66,17 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
         group.showSuggestionAfterError(true);
         // A group's examples: its own (command.ts), then each verb's first example, so a
         // new verb brings its own.
-        const examples = [...(groupExamples[name] ?? [])];
-        group.addHelpText('after', () => examplesText([...new Set(examples)]));
-        examplesOfGroup.set(group, examples);
+        addExamples(group, groupExamples[name] ?? []);
         groupCommands.set(name, group);
       }
-      if (def.examples[0]) examplesOfGroup.get(group)?.push(def.examples[0]);
+      if (def.examples[0]) addExamples(group, [def.examples[0]]);
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
-    cmd.addHelpText('after', examplesText(def.examples));
+    addExamples(cmd, def.examples);
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }
   for (const group of groupCommands.values()) addHelpCommand(group);
