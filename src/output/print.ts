@@ -16,7 +16,7 @@ export interface Column<R = any> {
   get: (record: R) => unknown;
   /** Dates print `YYYY-MM-DD HH:MM` local on a TTY, ISO when piped; 'auto' tells by the value. */
   kind?: 'text' | 'date' | 'number' | 'auto';
-  /** Never cut to fit the terminal (a Uid column is never cut either way). */
+  /** Never cut to fit the terminal (a Uid column is never cut either way): Uids, secrets. */
   fixed?: boolean;
   /** The header is a property path the user typed (--fields): shown as typed. */
   verbatim?: boolean;
@@ -33,6 +33,13 @@ const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 export function localDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+const LOCAL_DATE = /^(\d{4}-\d\d-\d\d) \d\d:\d\d$/;
+
+/** A date cell without its time, for a table too wide for the terminal. */
+export function shortDate(cell: string): string {
+  return LOCAL_DATE.exec(cell)?.[1] ?? cell;
 }
 
 export function cellText(value: unknown, kind: Column['kind'], tty: boolean): string {
@@ -185,8 +192,10 @@ async function writeList<R>(
     })();
     const head = columns.map((c) => ({
       header: neutralise(headerOf(c)),
-      fixed: c.fixed === true || c.header === 'Uid',
+      // Uids are never cut: an admin copies them (`Uid`, or a path such as `Plan.Uid`).
+      fixed: c.fixed === true || c.header === 'Uid' || c.header.endsWith('.Uid'),
       shrinkLast: c.kind === 'date' || c.kind === 'number',
+      ...(c.kind === 'date' || c.kind === 'auto' ? { shorten: shortDate } : {}),
     }));
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }

@@ -26,9 +26,10 @@ export default defineCommand({
     }
     await printList(ctx, users, [
       { header: 'KIND', get: (u) => u.kind },
-      { header: 'USERNAME', get: (u) => u.username },
-      { header: 'PASSWORD', get: (u) => u.password },
-      { header: 'TOTP SECRET', get: (u) => u.totpSecret ?? '' },
+      { header: 'USERNAME', get: (u) => u.username, fixed: true },
+      // What a user copies is never cut to fit the terminal.
+      { header: 'PASSWORD', get: (u) => u.password, fixed: true },
+      { header: 'TOTP SECRET', get: (u) => u.totpSecret ?? '', fixed: true },
       { header: 'RECOVERY CODES', get: (u) => u.recoveryCodes.join(' ') },
     ]);
   },
