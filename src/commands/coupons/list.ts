@@ -9,11 +9,21 @@ interface Opts extends RawListOptions {
   plan?: string;
 }
 
+/**
+ * `10 %` or `50 off`: a percentage, or an amount (a coupon carries no currency; it
+ * takes the subscription's).
+ */
+function discount(c: DiscountCoupon): string | undefined {
+  if (typeof c.PercentOff === 'number') return `${c.PercentOff} %`;
+  if (typeof c.AmountOff === 'number') return `${Number.isInteger(c.AmountOff) ? c.AmountOff : c.AmountOff.toFixed(2)} off`;
+  return undefined;
+}
+
 export const couponColumns: Column<DiscountCoupon>[] = [
   { header: 'Uid', get: (c) => c.Uid, from: ['Uid'] },
   { header: 'Code', get: (c) => c.UniqueIdentifier, from: ['UniqueIdentifier'] },
   { header: 'Name', get: (c) => c.Name, from: ['Name'] },
-  { header: 'Discount', get: (c) => (c.PercentOff != null ? `${c.PercentOff}%` : c.AmountOff), from: ['PercentOff', 'AmountOff'] },
+  { header: 'Discount', get: discount, from: ['PercentOff', 'AmountOff'] },
   { header: 'Active', get: (c) => c.IsActive, from: ['IsActive'] },
   {
     header: 'Redeemed',
