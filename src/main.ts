@@ -15,6 +15,7 @@ import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, err
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
+import { withVersionHint } from './help/suggest.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
 import { envFlag } from './env.js';
@@ -149,7 +150,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
     // Commander's own usage errors: one line, exit 2 (set below).
-    outputError: (s, write) => write(s),
+    outputError: (s, write) => write(withVersionHint(s)),
   });
   for (const c of allCommands(program)) {
     c.exitOverride();

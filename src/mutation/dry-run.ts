@@ -15,8 +15,14 @@ export interface Planned {
   body: unknown;
 }
 
-/** The base URL in effect, resolved without reading any credential. */
-export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: MutationRequest & { query?: Query }) => Planned }> {
+/**
+ * The base URL in effect, resolved without reading any credential, and where requests
+ * go as messages name it: the embedded sandbox by name (it has no address of its own:
+ * a new port every run), as confirmations say, else the base URL.
+ */
+export async function plannedUrls(
+  ctx: Context,
+): Promise<{ baseUrl: string; where: string; plan: (req: MutationRequest & { query?: Query }) => Planned }> {
   const [{ buildUrl, validateBaseUrl }, client] = await Promise.all([
     import('../api/http.js'),
     ctx.api({ credential: null }),
@@ -24,6 +30,7 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan
   const base = validateBaseUrl(client.baseUrl);
   return {
     baseUrl: client.baseUrl,
+    where: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl,
     plan: (req) => ({
       method: req.method,
       url: buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log }).href,
@@ -58,7 +65,7 @@ export async function printDryRun(ctx: Context, req: MutationRequest & { query?:
   const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);
-  const { baseUrl, plan } = await plannedUrls(ctx);
+  const { where, plan } = await plannedUrls(ctx);
   await dryRunWriter(ctx, true).write(plan(req));
-  say(ctx, `Dry run on profile "${profile}" (${baseUrl}): nothing was sent.`);
+  say(ctx, `Dry run on profile "${profile}" (${where}): nothing was sent.`);
 }

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { jsonStream, type JsonStream } from './json-stream.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
-import { longWorkTotal, pagesOf } from '../api/pages.js';
+import { explainsEmpty, longWorkTotal, pagesOf } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -167,7 +167,7 @@ export async function printList<R>(
   } finally {
     progress?.end();
   }
-  if (count === 0 && mode === 'table') say(ctx, 'No records.');
+  if (count === 0 && mode === 'table' && !explainsEmpty(records)) say(ctx, 'No records.');
   return count;
 }
 
