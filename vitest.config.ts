@@ -87,6 +87,7 @@ const e2e = [
   'test/files/locked-file.test.ts',
   'test/files/not-regular-file.test.ts',
   'test/help/top-help.test.ts',
+  'test/help/examples-run.test.ts',
   'test/mutation/batch-lines.test.ts',
   'test/mutation/batch-signal.test.ts',
   'test/mutation/bench-smoke.test.ts',

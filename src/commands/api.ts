@@ -32,12 +32,12 @@ export default defineCommand<Opts>({
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
-    'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
+    'bo api /email/lists -X POST -F Name=Partners -F RequiresDoubleOptIn=true',
     'bo api /billing/discountcoupons --paginate --jsonl',
-    'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
+    'echo \'{"Name":"Beta testers"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
-    'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
-    'bo -p production api -X DELETE /email/campaigns/drips/drip_0001 --yes',
+    'bo api -X DELETE /email/campaigns/drips/drip_llo22xbxil --dry-run',
+    'bo -p production api -X DELETE /email/campaigns/drips/drip_lsdylrbgpp --yes',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -25,10 +25,17 @@ export default defineCommand<LoginFlags>({
     "The server's answers are checked: a token of printable ASCII without spaces, at most 16 KiB, else exit 1 and " +
     'nothing stored; a base32 secret; --qr-png writes only a PNG. The expiry shown is the token\'s own (JWT exp).',
   examples: [
-    'bo login',
-    'bo login --username ada@example.com',
-    'printf "%s\\n" "$PASSWORD" | bo login --username ci@example.com --password-stdin --code-command \'oathtool --totp -b "$TOTP_SECRET"\'',
-    'bo login --username ci@example.com --password-stdin --enroll totp --code-command \'echo "$BO_TOTP_SECRET" > secret; oathtool --totp -b "$BO_TOTP_SECRET"\' --recovery-codes-file codes.txt',
+    { example: 'bo login', needs: 'a terminal: it asks for the user name, password and code' },
+    { example: 'bo login --username ada@example.com', needs: 'a terminal: it asks for the password and code' },
+    {
+      example: 'printf "%s\\n" "$PASSWORD" | bo login --username ci@example.com --password-stdin --code-command \'oathtool --totp -b "$TOTP_SECRET"\'',
+      needs: "a tenant's user with an authenticator, and oathtool",
+    },
+    {
+      example:
+        'bo login --username ci@example.com --password-stdin --enroll totp --code-command \'echo "$BO_TOTP_SECRET" > secret; oathtool --totp -b "$BO_TOTP_SECRET"\' --recovery-codes-file codes.txt',
+      needs: "a tenant's user who must enrol, and oathtool",
+    },
   ],
   configure: (cmd) =>
     cmd

@@ -19,8 +19,8 @@ export default defineCommand<Opts>({
     'end of that day, 23:59:59 UTC. The new date must be later than the current trial end. ' +
     'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid").',
   examples: [
-    'bo accounts extend-trial acc_0001 --to 2027-01-31',
-    'bo accounts extend-trial acc_0001 --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
+    'bo accounts extend-trial acc_107m14dk7l --to 2027-06-30',
+    'bo accounts extend-trial acc_107m14dk7l --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
     'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31',
   ],
   configure: (cmd) =>

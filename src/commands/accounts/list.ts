@@ -28,7 +28,7 @@ export default defineCommand<Opts>({
     '--segment keeps the members of a segment. The list options page through the API for you.',
   examples: [
     'bo accounts list --q acme',
-    'bo accounts list --segment seg_123 --all --jsonl > accounts.jsonl',
+    'bo accounts list --segment seg_m4er31bx5w --all --jsonl > accounts.jsonl',
     'bo accounts list --filter AccountStage=2 --order-by "Created desc" --limit 20',
     'bo accounts list --fields Name,PrimaryContact.Email',
   ],

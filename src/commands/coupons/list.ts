@@ -43,7 +43,7 @@ export default defineCommand<Opts>({
   examples: [
     'bo coupons list --active',
     'bo coupons list --search spring --json',
-    'bo coupons list --plan plan_123 --all --jsonl > coupons.jsonl',
+    'bo coupons list --plan plan_7a2ulmgbv --all --jsonl > coupons.jsonl',
   ],
   configure: (cmd) =>
     addListOptions(

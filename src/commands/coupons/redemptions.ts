@@ -30,9 +30,9 @@ export default defineCommand<Opts>({
     'List who redeemed a coupon: one subscription per redemption, by account and plan name. --search matches part of the account or ' +
       'plan name, --active keeps the redemptions that have not expired. The list options page for you.',
   examples: [
-    'bo coupons redemptions coupon_123',
-    'bo coupons redemptions coupon_123 --active --search acme',
-    'bo coupons redemptions coupon_123 --all --jsonl | jq -r .Subscription.Uid',
+    'bo coupons redemptions coupon_h390aljpd6',
+    'bo coupons redemptions coupon_h390aljpd6 --active --search acme',
+    'bo coupons redemptions coupon_h390aljpd6 --all --jsonl | jq -r .Subscription.Uid',
   ],
   configure: (cmd) =>
     addListOptions(

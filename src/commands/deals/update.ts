@@ -27,8 +27,8 @@ export default defineCommand<Opts>({
     'With - in place of the Uid, reads deal Uids from stdin, one a line (or JSON Lines with "Uid"), ' +
     'and makes the same changes to each.',
   examples: [
-    'bo deals update deal_0001 --stage stage_0003 --amount 1200',
-    'bo deals update deal_0001 --name "Renewal 2027" --due 2027-01-31 --dry-run',
+    'bo deals update deal_z9w6mp246 --stage stage_cyukhthtx --amount 1200',
+    'bo deals update deal_1hgoryug1t --name "Renewal 2027" --due 2027-01-31 --dry-run',
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
   ],
   configure: (cmd) =>

@@ -24,9 +24,9 @@ export default defineCommand<Opts>({
     "the list's welcome email when it has one. With --email -, reads addresses from stdin, one a " +
     'line (or JSON Lines with "Email"), and subscribes each.',
   examples: [
-    'bo lists subscribe list_0001 --email ada@example.com --first-name Ada --last-name Lovelace',
-    'bo lists subscribe list_0001 --email ada@example.com --send-welcome --source signup-form --dry-run',
-    'cut -f2 signups.tsv | bo lists subscribe list_0001 --email - --source import',
+    'bo lists subscribe list_hrald2nybc --email ada@example.com --first-name Ada --last-name Lovelace',
+    'bo lists subscribe list_hrald2nybc --email ada@example.com --send-welcome --source signup-form --dry-run',
+    'cut -f2 signups.tsv | bo lists subscribe list_hrald2nybc --email - --source import',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -48,10 +48,10 @@ export default defineCommand<Opts>({
   description:
     'Serves the sandbox API on loopback: prints its base URL on stdout, then the API key, the demo logins and every email it "sends" (two-factor codes included) on stderr. State is kept in the data folder (shared with `bo --sandbox`) unless --state or --memory is given.',
   examples: [
-    'bo sandbox serve',
-    'bo sandbox serve --memory --port 0',
-    'bo sandbox serve --memory --accounts 100000 --seed 7',
-    'bo sandbox serve --tls-cert cert.pem --tls-key key.pem',
+    { example: 'bo sandbox serve', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --memory --port 0', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --memory --accounts 100000 --seed 7', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --tls-cert cert.pem --tls-key key.pem', needs: 'a certificate and key, and a terminal to stop it: it runs until Ctrl-C' },
   ],
   configure: (cmd) =>
     cmd

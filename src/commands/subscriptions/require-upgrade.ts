@@ -20,8 +20,8 @@ export default defineCommand<Opts>({
     'goes with neither --quantity nor --message; the quantity and message already stored stay. ' +
     'With - in place of the Uid, reads subscription Uids from stdin, one a line (or JSON Lines with "Uid").',
   examples: [
-    'bo subscriptions require-upgrade sub_0001 --quantity 25 --message "You have more users than seats"',
-    'bo subscriptions require-upgrade sub_0001 --clear',
+    'bo subscriptions require-upgrade sub_saxvhgnrf --quantity 25 --message "You have more users than seats"',
+    'bo subscriptions require-upgrade sub_153ftvs2bs --clear',
     'cut -f1 over-quota.tsv | bo subscriptions require-upgrade - --message @upgrade.txt',
   ],
   configure: (cmd) =>
