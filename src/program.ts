@@ -47,8 +47,26 @@ function commentedExamples(examples: Array<[Example, string]>): string {
   return examples.map(([e, comment]) => `  ${exampleText(e).padEnd(width)}   # ${comment}`).join('\n');
 }
 
+/**
+ * Help as bo writes it, for every command (subcommands inherit it): an option's
+ * description says `(required)` where commander requires it, never commander's
+ * `(default: "4010")` (a description states its default in words where useful), and
+ * a narrow terminal still wraps descriptions at spaces rather than letting the terminal
+ * cut words in two (commander stops wrapping under 40 columns of description).
+ */
+const helpConfiguration = {
+  minWidthToWrap: 16,
+  optionDescription(option: Option): string {
+    const extra: string[] = [];
+    if (option.argChoices) extra.push(`one of ${option.argChoices.join(', ')}`);
+    if (option.mandatory) extra.push('required');
+    return extra.length ? `${option.description} (${extra.join('; ')})` : option.description;
+  },
+};
+
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
   const program = new Command('bo')
+    .configureHelp(helpConfiguration)
     .description('Admin tool for the subscription back office: people, accounts, billing, email, support.')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'help with examples')

@@ -16,7 +16,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 export default defineCommand<Opts>({
   path: ['api'],
-  summary: 'Raw request under /api/v1; prints the JSON body',
+  summary: 'Send a raw request under /api/v1 and print the JSON body',
   description:
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
     '-F key=value adds a field: a query parameter for GET and DELETE, a JSON body property otherwise. ' +

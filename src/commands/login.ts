@@ -14,7 +14,7 @@ export default defineCommand<LoginFlags>({
   path: ['login'],
   summary: 'Sign in and store a token (two-factor prompts included)',
   description:
-    'Signs in with POST /tokens and completes two-factor sign-in: a code from email or an authenticator app ' +
+    'Sign in with POST /tokens and complete two-factor sign-in: a code from email or an authenticator app ' +
     '(resend, switch or a recovery code at the prompt), or the forced enrollment of a new method. The token goes ' +
     'to the OS keychain (a 0600 file only with --insecure-storage). The password is never a flag: it is prompted, ' +
     'or read from the first line of stdin with --password-stdin. Without a terminal (or with --no-input), pass ' +

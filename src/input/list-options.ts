@@ -50,13 +50,14 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-export function addListOptions(cmd: Command): Command {
+/** The list options; `fieldsExample`: --fields paths this resource has (`Name,PrimaryContact.Email`). */
+export function addListOptions(cmd: Command, fieldsExample: string): Command {
   return cmd
     .option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`)
     .option('--all', 'every record, streamed')
     .option('--page <index>', 'one raw page, zero-based (the API offset)')
     .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
-    .option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)')
+    .option('--fields <paths>', `comma-separated property paths, e.g. ${fieldsExample} (table columns follow)`)
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
     .option('--order-by <spec>', 'sort: Property, or "Property desc"')
     .option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`);
@@ -91,7 +92,7 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
   if (opts.fields !== undefined) {
     const paths = opts.fields.split(',').map((p) => p.trim());
     if (paths.some((p) => !/^[A-Za-z0-9_.*]+$/.test(p))) {
-      throw new UsageError(`--fields must be comma-separated property paths like Name,Plan.Name, not "${opts.fields}"`);
+      throw new UsageError(`--fields must be comma-separated property paths (letters, digits, _, . and *), not "${opts.fields}"`);
     }
     query.fields = paths.join(',');
   }

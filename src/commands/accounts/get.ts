@@ -7,7 +7,7 @@ export default defineCommand<{ fields?: string }>({
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',
   examples: ['bo accounts get acc_lvsegbmzg', 'bo accounts get acc_lvsegbmzg --json | jq .PrimaryContact', 'bo accounts get acc_lvsegbmzg --fields "Name,CurrentSubscription.Plan.Name"'],
   configure: (cmd) =>
-    cmd.argument('<accountUid>', 'the account Uid').option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'),
+    cmd.argument('<accountUid>', 'the account Uid').option('--fields <paths>', 'comma-separated property paths, e.g. Name,CurrentSubscription.Plan.Name (the API fields parameter)'),
   run: async (ctx, [uid], opts) => {
     const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }, { fieldPairs }] = await Promise.all([
       import('../../input/validate.js'),

@@ -38,6 +38,7 @@ export default defineCommand<Opts>({
         .addOption(new Option('--q <text>', 'part of an account name, or an exact account Uid').conflicts('search'))
         .addOption(new Option('--search <text>', 'same as --q').conflicts('q'))
         .option('--segment <uid>', 'only accounts in this segment'),
+      'Name,PrimaryContact.Email',
     ),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor, tableFields }, { checkUid }] =

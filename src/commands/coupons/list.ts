@@ -51,6 +51,7 @@ export default defineCommand<Opts>({
         .option('--active', 'only coupons that can be redeemed now')
         .option('--search <text>', 'part of a coupon name or code')
         .option('--plan <uid>', 'only coupons that apply to this plan'),
+      'Name,PercentOff,AmountOff',
     ),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =

@@ -11,9 +11,9 @@ interface User {
 export default defineCommand({
   printsRecords: true,
   path: ['sandbox', 'users'],
-  summary: 'Demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
+  summary: 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
   description:
-    'Lists the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
+    'List the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
   examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
   async run(ctx) {
     const [{ isRecord, openAdminClient }, { printList }] = await Promise.all([import('../sandbox-admin.js'), import('../../output/print.js')]);
