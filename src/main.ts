@@ -294,8 +294,8 @@ function createContext(
 function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
-  io.stderr.write(`error: ${oneLine(message)}\n`);
-  if (bo?.hint) io.stderr.write(`hint: ${oneLine(secrets.scrub(bo.hint))}\n`);
+  io.stderr.write(`error: ${asLine(oneLine(message))}\n`);
+  if (bo?.hint) io.stderr.write(`hint: ${asLine(oneLine(secrets.scrub(bo.hint)))}\n`);
   if (globals.json || globals.jsonl) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.
@@ -315,6 +315,17 @@ function wantsJson(opts: Record<string, unknown>, argv: string[]): boolean {
 
 function writeJsonError(io: Io, error: { status: number | null; code: string; message: string }): void {
   io.stderr.write(`${JSON.stringify({ error })}\n`);
+}
+
+/**
+ * One style for every `error:` and `hint:` line, whoever wrote the text: it starts in
+ * lower case after the colon (`error: who is signing in?`, not `Who`; a word in capitals
+ * such as BO_TOKEN or HTTPS_PROXY stays), and commands are written bare, without
+ * backticks (`hint: run bo login`).
+ */
+export function asLine(text: string): string {
+  const bare = text.replace(/`([^`\n]*)`/g, '$1');
+  return /^[A-Z][a-z]/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
 }
 
 function oneLine(text: string): string {

@@ -66,7 +66,7 @@ describe('--json error codes', () => {
     const r = await runBo(['--json', 'api', '/x'], { env: testEnv(server, { BO_TOKEN: 'tok-json-errors' }) });
     expect(r.code).toBe(4);
     expect(errorObject(r.stderr)).toMatchObject({ status: 401, code: 'auth' });
-    expect(r.stderr).toContain('hint: Sign in again with `bo login`, or for CI set BO_TOKEN, or BO_API_KEY and BO_API_SECRET.');
+    expect(r.stderr).toContain('hint: sign in again with bo login, or for CI set BO_TOKEN, or BO_API_KEY and BO_API_SECRET.');
   });
 
   it('a 429 past the retries: "rate_limited"', async () => {

@@ -100,4 +100,17 @@ describe('small things', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('(Did you mean bo --version?)');
   });
+
+  it('errors start in lower case and hints write commands bare, in one style', async () => {
+    const who = await runBo(['--sandbox', 'login', '--no-input', '--insecure-storage'], { env });
+    expect(who.code).toBe(4);
+    expect(who.stderr).toMatch(/^error: who is signing in\? /m);
+    const noUrl = await runBo(['accounts', 'list'], { env });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('hint: pass --base-url https://<tenant>, run bo config set base-url <url>, or try bo --sandbox …\n');
+    for (const r of [who, noUrl]) {
+      expect(r.stderr).not.toContain('`');
+      expect(r.stderr).not.toMatch(/^(error|hint): [A-Z][a-z]/m);
+    }
+  });
 });
