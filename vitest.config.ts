@@ -34,6 +34,7 @@ const unit = [
   'test/completion/tree.test.ts',
   'test/config/config.test.ts',
   'test/help/help-walk.test.ts',
+  'test/help/help-text.test.ts',
   'test/input/date.test.ts',
   'test/input/list-options.test.ts',
   'test/input/number.test.ts',

@@ -40,7 +40,7 @@ export default defineCommand<Opts>({
         .argument('<couponUid>', 'the coupon Uid')
         .option('--search <text>', 'part of the account or plan name')
         .option('--active', 'only redemptions that have not expired'),
-      'RedeemedDate,Subscription.Account.Name',
+      'Subscription.Account.Name',
     ),
   run: async (ctx, [uid], opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =
