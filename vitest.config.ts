@@ -35,6 +35,8 @@ const unit = [
   'test/config/config.test.ts',
   'test/help/help-walk.test.ts',
   'test/help/help-text.test.ts',
+  'test/help/man-pages.test.ts',
+  'test/help/reference.test.ts',
   'test/input/date.test.ts',
   'test/input/list-options.test.ts',
   'test/input/number.test.ts',

@@ -4,41 +4,19 @@
 // bin/bo.js uses both to answer `bo --help` and `bo --version` without loading the
 // bundle. test/help/top-help.test.ts fails if they no longer match the tree.
 import { build } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
+import { pathToFileURL } from 'node:url';
+import { importFromSource, root } from './from-source.mjs';
 
 export async function writeTopHelp() {
-  const tmp = mkdtempSync(join(tmpdir(), 'bo-top-help-'));
-  try {
-    const capture = join(tmp, 'capture.mjs');
-    await build({
-      stdin: {
-        contents:
-          "import { buildProgram } from './src/program.ts';\n" +
-          "import { commands } from './src/commands/index.ts';\n" +
-          "import { captureTopHelp } from './src/help/top-help-capture.ts';\n" +
-          'export const help = captureTopHelp(buildProgram(commands, async () => {}));\n',
-        resolveDir: root,
-        loader: 'ts',
-      },
-      outfile: capture,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      external: ['@napi-rs/keyring'],
-      banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
-      logLevel: 'warning',
-    });
-    const { help } = await import(pathToFileURL(capture).href);
-    writeFileSync(join(root, 'dist/top-help.json'), `${JSON.stringify(help)}\n`);
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  const { help } = await importFromSource(
+    "import { buildProgram } from './src/program.ts';\n" +
+      "import { commands } from './src/commands/index.ts';\n" +
+      "import { captureTopHelp } from './src/help/top-help-capture.ts';\n" +
+      'export const help = captureTopHelp(buildProgram(commands, async () => {}));\n',
+  );
+  writeFileSync(join(root, 'dist/top-help.json'), `${JSON.stringify(help)}\n`);
   await build({
     entryPoints: { 'top-help': join(root, 'src/help/top-help-render.ts') },
     outdir: join(root, 'dist'),

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import type { Context } from './context.js';
+import type { Example } from './help/examples.js';
 
 export interface CommandDefinition<Opts = Record<string, unknown>> {
   /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
@@ -28,17 +29,6 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */
   run: (ctx: Context, args: Array<string | string[] | undefined>, opts: Opts) => Promise<void>;
-}
-
-/**
- * A help example: a shell line that runs as written (against the embedded sandbox with
- * `--sandbox`), or one that needs what a test does not have, and says what: a real
- * tenant, a terminal, or a process that runs until stopped.
- */
-export type Example = string | { example: string; needs: string };
-
-export function exampleText(example: Example): string {
-  return typeof example === 'string' ? example : example.example;
 }
 
 export function defineCommand<Opts = Record<string, unknown>>(def: CommandDefinition<Opts>): CommandDefinition<Opts> {
@@ -75,11 +65,3 @@ export const groupExamples: Record<string, Example[]> = {
   articles: ['bo articles untag art_m1wb8fh4s8 tag_lv8yz0svfv', 'jq -r .Uid articles.jsonl | bo articles untag - tag_lxvl2oztv9'],
   drips: ['bo drips delete drip_llo22xbxil --dry-run', 'printf "%s\\n" drip_lpcrpsn2ab drip_lsdylrbgpp | bo drips delete - --yes'],
 };
-
-/** Examples shown in `bo --help`, each with what it is for. */
-export const rootExamples: Array<[Example, string]> = [
-  ['bo --sandbox accounts list', 'try it on the embedded sandbox'],
-  [{ example: 'bo login', needs: 'a terminal: it asks for the password and code' }, 'sign in (two-factor prompts included)'],
-  ['bo accounts list --q acme --json', 'machine output for scripts'],
-  ['bo help accounts list', 'help for one command (or: bo accounts list --help)'],
-];

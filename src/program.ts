@@ -4,7 +4,8 @@
 
 import { Command, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
-import { exampleText, groupExamples, groups, rootExamples, type CommandDefinition, type Example } from './command.js';
+import { groupExamples, groups, type CommandDefinition } from './command.js';
+import { addExamples, type Example } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 import { VERSION } from './version.js';
@@ -32,20 +33,13 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
 }
 
-/** The examples each help page shows (root, groups, verbs), for the test that runs them all. */
-const examplesOf = new WeakMap<Command, Example[]>();
-
-export function helpExamples(cmd: Command): Example[] {
-  return examplesOf.get(cmd) ?? [];
-}
-
-const examplesText = (examples: Example[]) => `\nExamples:\n${examples.map((e) => `  ${exampleText(e)}`).join('\n')}\n`;
-
-/** `bo --sandbox accounts list   # try it…`: each line pastes as shell, its comment aligned. */
-function commentedExamples(examples: Array<[Example, string]>): string {
-  const width = Math.max(...examples.map(([e]) => exampleText(e).length));
-  return examples.map(([e, comment]) => `  ${exampleText(e).padEnd(width)}   # ${comment}`).join('\n');
-}
+/** `bo --help`'s examples: the command, and what it shows. */
+const rootExamples: Example[] = [
+  ['bo --sandbox accounts list', 'try it on the embedded sandbox'],
+  { example: ['bo login', 'sign in (two-factor prompts included)'], needs: 'a terminal: it asks for the password and code' },
+  ['bo accounts list --q acme --json', 'machine output for scripts'],
+  ['bo help accounts list', 'help for one command (or: bo accounts list --help)'],
+];
 
 /**
  * Help as bo writes it, for every command (subcommands inherit it): an option's
@@ -73,17 +67,10 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
   addGlobalOptions(program);
-  examplesOf.set(
-    program,
-    rootExamples.map(([e]) => e),
-  );
+  addExamples(program, rootExamples);
   program.addHelpText(
     'after',
-    `
-Examples:
-${commentedExamples(rootExamples)}
-
-Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
+    `Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
 Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
@@ -97,31 +84,23 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
         group.showSuggestionAfterError(true);
         // A group's examples: its own (command.ts), then each verb's first example, so a
         // new verb brings its own.
-        const examples = [...(groupExamples[name] ?? [])];
-        group.addHelpText('after', () => examplesText(uniqueExamples(examples)));
-        examplesOf.set(group, examples);
+        addExamples(group, groupExamples[name] ?? []);
         groupCommands.set(name, group);
       }
-      if (def.examples[0]) examplesOf.get(group)?.push(def.examples[0]);
+      if (def.examples[0]) addExamples(group, [def.examples[0]]);
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
-    cmd.addHelpText('after', examplesText(def.examples));
-    examplesOf.set(cmd, def.examples);
+    addExamples(cmd, def.examples);
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }
   for (const group of groupCommands.values()) addHelpCommand(group);
   addHelpCommand(program);
   refuseContradictions(program);
   return program;
-}
-
-function uniqueExamples(examples: Example[]): Example[] {
-  const seen = new Set<string>();
-  return examples.filter((e) => !seen.has(exampleText(e)) && seen.add(exampleText(e)));
 }
 
 /**

@@ -82,12 +82,13 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
 ];
 
 /** How pipes and signals bear on the exit code, after the list. */
-const pipeRule =
+export const pipeRule =
   'Pipes and signals never turn a failure into success: an error keeps its code even when stderr is closed. ' +
   'A read whose reader leaves early (bo accounts list --all | head -1) ends with 0; a batch whose stdout closes exits 141. ' +
   'A second Ctrl-C leaves at once.';
 
-export const topicNames = ['environment', 'exit-codes'] as const;
+/** `reference` is rendered from the command tree (reference.ts), the others here. */
+export const topicNames = ['environment', 'exit-codes', 'reference'] as const;
 
 /** How the help command lays out text: commander's, wrapped to the terminal. */
 export interface Layout {

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../src/commands/index.js';
-import { exampleText, type Example } from '../../src/command.js';
+import { exampleCommand, exampleNeeds, examplesToRun, type Example } from '../../src/help/examples.js';
 import { isDestructive } from '../../src/mutation/flags.js';
-import { buildProgram, helpExamples } from '../../src/program.js';
+import { buildProgram } from '../../src/program.js';
 import { binPath } from '../helpers/run-bin.js';
 
 interface Node {
@@ -28,14 +28,14 @@ const nodes = walk(tree);
 const destructive = nodes.filter((n) => isDestructive(n.cmd)).map((n) => n.path.join(' '));
 
 const examples: Array<{ page: string; example: Example }> = nodes.flatMap((n) =>
-  helpExamples(n.cmd).map((example) => ({ page: `bo ${n.path.join(' ')}`.trim(), example })),
+  examplesToRun(n.cmd).map((example) => ({ page: `bo ${n.path.join(' ')}`.trim(), example })),
 );
 // A group page repeats its verbs' first examples: each line runs once, in the order a
 // reader meets it.
 const firstOf = <T extends { example: Example }>(list: T[]) =>
-  list.filter((e, i) => list.findIndex((o) => exampleText(o.example) === exampleText(e.example)) === i);
-const runnable = firstOf(examples.filter((e): e is { page: string; example: string } => typeof e.example === 'string'));
-const marked = firstOf(examples.filter((e) => typeof e.example !== 'string'));
+  list.filter((e, i) => list.findIndex((o) => exampleCommand(o.example) === exampleCommand(e.example)) === i);
+const runnable = firstOf(examples.filter((e) => exampleNeeds(e.example) === undefined));
+const marked = firstOf(examples.filter((e) => exampleNeeds(e.example) !== undefined));
 
 let root: string;
 let env: Record<string, string>;
@@ -108,7 +108,7 @@ describe('every help example runs against the embedded sandbox', () => {
     expect(runnable.length).toBeGreaterThan(50);
   });
 
-  it.each(runnable.map((e) => [e.page, e.example] as const))('%s: %s', (_page, example) => {
+  it.each(runnable.map((e) => [e.page, exampleCommand(e.example)] as const))('%s: %s', (_page, example) => {
     copyFileSync(join(root, 'seeded-state.json'), state);
     const r = spawnSync('bash', ['-o', 'pipefail', '-c', asRun(example)], {
       cwd: join(root, 'work'),
@@ -123,13 +123,13 @@ describe('every help example runs against the embedded sandbox', () => {
   });
 
   // Listed, with what they need, so the report shows what was not run.
-  it.skip.each(marked.map((e) => [e.page, exampleText(e.example), (e.example as { needs: string }).needs] as const))(
+  it.skip.each(marked.map((e) => [e.page, exampleCommand(e.example), exampleNeeds(e.example)] as const))(
     '%s: %s (needs %s)',
     () => {},
   );
 
   it('every marked example says what it needs', () => {
-    for (const e of marked) expect((e.example as { needs: string }).needs.trim(), exampleText(e.example)).not.toBe('');
+    for (const e of marked) expect(exampleNeeds(e.example)!.trim(), exampleCommand(e.example)).not.toBe('');
   });
 });
 
@@ -137,7 +137,7 @@ describe('examples name the sandbox\'s own Uids', () => {
   it('every Uid-looking word of an example is one the seeded sandbox has', () => {
     const out = execFileSync(join(root, 'bin', 'bo'), ['sandbox', 'fixtures'], { env, encoding: 'utf8' });
     const known = new Set(out.match(/\b[a-z]+_[a-z0-9]+\b/g));
-    const words = examples.flatMap((e) => exampleText(e.example).match(/\b(acc|mem|deal|plan|addon|sub|subaddon|sa|coupon|list|bc|bcast|drip|art|tag|per|pa|stage|seg|redeem)_[a-z0-9]+\b/g) ?? []);
+    const words = examples.flatMap((e) => exampleCommand(e.example).match(/\b(acc|mem|deal|plan|addon|sub|subaddon|sa|coupon|list|bc|bcast|drip|art|tag|per|pa|stage|seg|redeem)_[a-z0-9]+\b/g) ?? []);
     expect(words.length).toBeGreaterThan(20);
     expect(words.filter((w) => !known.has(w))).toEqual([]);
   });
