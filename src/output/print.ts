@@ -274,7 +274,7 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
       : [['Value', record]]);
   const tty = ctx.io.stdoutIsTTY;
   // Keys are API text too (a property name can carry an escape sequence).
-  const rows = entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', tty)]);
+  const rows = tty ? recordRows(entries) : entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', false)]);
   if (tty) {
     const { writeTable, options: tableOptions } = await tables();
     // Values give way before property names.
@@ -286,6 +286,54 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
   } else {
     await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
   }
+}
+
+const MAX_ITEMS = 10;
+const MAX_DEPTH = 3;
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.entries(value).every(([k, v]) => k.startsWith('_') || isEmpty(v));
+  return false;
+}
+
+const isRecordRef = (value: object): value is { Uid: string } => typeof (value as { Uid?: unknown }).Uid === 'string';
+
+/** One line for an item of a list: a record by name and Uid, else its first record, else its values. */
+function itemText(item: unknown): string {
+  if (item === null || typeof item !== 'object') return cellText(item, 'auto', true);
+  if (isRecordRef(item)) return cellText(item, 'auto', true);
+  const entries = Object.entries(item).filter(([k, v]) => !k.startsWith('_') && !isEmpty(v));
+  const ref = entries.find(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v) && isRecordRef(v));
+  if (ref) return cellText(ref[1], 'auto', true);
+  return entries.map(([k, v]) => `${neutralise(k)}: ${cellText(v, 'auto', true)}`).join(', ');
+}
+
+/**
+ * The rows of the record view on a terminal, the same for every record a `get` shows:
+ * empty values left out (null, "", {} and []), as is the API's `_objectType`; a
+ * nested record by its name and Uid; any other nested object as indented sub-rows; a
+ * list as its count, then one indented row per item (the first ten). The whole record
+ * is what --json is for.
+ */
+function recordRows(entries: Array<[string, unknown, Column['kind']?]>, indent = '', depth = 0): string[][] {
+  const rows: string[][] = [];
+  for (const [key, value, kind] of entries) {
+    if (key.startsWith('_') || isEmpty(value)) continue;
+    const name = indent + neutralise(key);
+    if (Array.isArray(value)) {
+      rows.push([name, `${value.length} item${value.length === 1 ? '' : 's'}`]);
+      value.slice(0, MAX_ITEMS).forEach((item, i) => rows.push([`${indent}  ${i + 1}`, itemText(item)]));
+      if (value.length > MAX_ITEMS) rows.push([`${indent}  …`, `${value.length - MAX_ITEMS} more (--json shows every one)`]);
+    } else if (value !== null && typeof value === 'object' && !isRecordRef(value) && depth < MAX_DEPTH) {
+      rows.push([name, '']);
+      rows.push(...recordRows(Object.entries(value).map(([k, v]) => [k, v, 'auto']), `${indent}  `, depth + 1));
+    } else {
+      rows.push([name, cellText(value, kind ?? 'auto', true)]);
+    }
+  }
+  return rows;
 }
 
 /**

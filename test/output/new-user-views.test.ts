@@ -114,3 +114,54 @@ describe('small things', () => {
     }
   });
 });
+
+describe('one record view for every get', () => {
+  it('accounts get on a terminal: nested objects as indented rows, lists counted, empty values left out', async () => {
+    const uid = 'acc_lvsegbmzg';
+    const t = await tty(['accounts', 'get', uid], 120);
+    expect(t.code, t.stderr).toBe(0);
+    const rows = lines(t.stdout).map((l) => l.replace(/^│ | │$/g, '').split(' │ ').map((c) => c.trimEnd()));
+    const after = (key: string) => rows.slice(rows.findIndex((r) => r[0] === key));
+    // The address as sub-rows, not a JSON blob.
+    expect(after('BillingAddress').slice(0, 3)).toEqual([['BillingAddress', ''], ['  AddressLine1', '218 Market Street'], ['  City', 'Berlin']]);
+    expect(t.stdout).not.toContain('{"');
+    // A list: its count, then an indented row per item.
+    expect(after('PersonAccount').slice(0, 2)).toEqual([['PersonAccount', '4 items'], ['  1', 'mem_noq5bd38l']]);
+    // A nested record by its name and Uid.
+    expect(rows).toContainEqual(['PrimaryContact', expect.stringMatching(/^\S.* \(per_\w+\)$/)]);
+    // Empty values and the API's _objectType are left out.
+    for (const key of ['ActivityEventData', 'MailingAddress', 'InvoiceNotes', '_objectType']) expect(rows.map((r) => r[0])).not.toContain(key);
+    // Piped, the record stays one `Key<TAB>Value` line per property, as before.
+    const piped = await runBo(['--sandbox', 'accounts', 'get', uid], { env });
+    expect(piped.stdout).toContain('BillingAddress\t{"AddressLine1":"218 Market Street"');
+    expect(piped.stdout).toMatch(/^ActivityEventData\t$/m);
+  });
+
+  it('broadcasts get uses the same view: empty fields left out, lists counted', async () => {
+    const t = await tty(['broadcasts', 'get', 'bcast_lbhuomyvex'], 120);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/│ Lists +│ 1 item +│\n│ {3}1 +│ list_hrald2nybc +│/);
+    expect(t.stdout).not.toMatch(/│ (Send at|Next run|Segments|Template) /);
+  });
+
+  it('a list of records inside a record shows each by the record it holds (DealPeople)', async () => {
+    const { startFaultServer, reply } = await import('../helpers/fault-server.js');
+    const { testEnv } = await import('../helpers/test-env.js');
+    const server = await startFaultServer();
+    try {
+      const account = {
+        Uid: 'acc_x1', Name: 'Initech', ActivityEventData: {}, MailingAddress: null,
+        Deals: [{ Uid: 'deal_x1', Name: 'Renewal', DealPeople: [{ Person: { Uid: 'per_x1', FullName: 'Ada Lovelace' }, Deal: {} }] }],
+        DealPeople: [{ Person: { Uid: 'per_x1', FullName: 'Ada Lovelace' }, Deal: {} }, { Person: { Uid: 'per_x2', FullName: 'Alan Turing' }, Deal: {} }],
+      };
+      server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [account] }));
+      const t = await runTty(['--no-color', 'accounts', 'get', 'acc_x1'], { env: testEnv(server.url), columns: 120 });
+      expect(t.code, t.stderr).toBe(0);
+      expect(t.stdout).toMatch(/│ DealPeople +│ 2 items +│\n│ {3}1 +│ Ada Lovelace \(per_x1\) +│\n│ {3}2 +│ Alan Turing \(per_x2\) +│/);
+      expect(t.stdout).toMatch(/│ {3}1 +│ Renewal \(deal_x1\) +│/);
+      expect(t.stdout).not.toContain('{"Person"');
+    } finally {
+      await server.close();
+    }
+  });
+});

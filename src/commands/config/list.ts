@@ -36,7 +36,8 @@ export default defineCommand({
     });
     await printRecord(ctx, { profile, settings: inEffect }, [
       ['profile', profile],
-      ...inEffect.map(({ name, value }): [string, unknown] => [name, value ?? '']),
+      // An unset base URL: said on a terminal (the record view leaves empty values out).
+      ...inEffect.map(({ name, value }): [string, unknown] => [name, value ?? (ctx.io.stdoutIsTTY ? 'not set' : '')]),
     ]);
   },
 });
