@@ -81,6 +81,7 @@ const e2e = [
   'test/auth/file-store.test.ts',
   'test/auth/keychain-commands.test.ts',
   'test/auth/keychain.test.ts',
+  'test/auth/login-qr-terminal.test.ts',
   'test/auth/secret-service.test.ts',
   'test/commands/api-paths.test.ts',
   'test/commands/api-stdin-text.test.ts',
