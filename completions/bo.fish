@@ -213,15 +213,11 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts list/--page-size'
             return 0
-        case 'bo accounts list/--fields'
-            return 0
         case 'bo accounts list/--filter'
             return 0
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts list/--concurrency'
-            return 0
-        case 'bo accounts get/--fields'
             return 0
         case 'bo accounts extend-trial/--to'
             return 0
@@ -255,8 +251,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons list/--page-size'
             return 0
-        case 'bo coupons list/--fields'
-            return 0
         case 'bo coupons list/--filter'
             return 0
         case 'bo coupons list/--order-by'
@@ -271,8 +265,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons redemptions/--page-size'
             return 0
-        case 'bo coupons redemptions/--fields'
-            return 0
         case 'bo coupons redemptions/--filter'
             return 0
         case 'bo coupons redemptions/--order-by'
@@ -284,8 +276,6 @@ function __bo_takes_value -a path flag
         case 'bo lists list/--page'
             return 0
         case 'bo lists list/--page-size'
-            return 0
-        case 'bo lists list/--fields'
             return 0
         case 'bo lists list/--filter'
             return 0
@@ -374,6 +364,14 @@ function __bo_takes_value -a path flag
         case 'bo api/-F'
             return 0
         case 'bo api/--field'
+            return 0
+        case 'bo api/-f'
+            return 0
+        case 'bo api/--raw-field'
+            return 0
+        case 'bo api/-H'
+            return 0
+        case 'bo api/--header'
             return 0
         case 'bo api/--input'
             return 0
@@ -576,14 +574,14 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l limit -x -d 'most records to p
 complete -c bo -n "__bo_at 'bo accounts list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,PrimaryContact.Email (table columns follow)'
+complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo accounts list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
-complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,CurrentSubscription.Plan.Name (the API fields parameter)'
+complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
 # bo accounts extend-trial
@@ -646,7 +644,7 @@ complete -c bo -n "__bo_at 'bo coupons list'" -l limit -x -d 'most records to pr
 complete -c bo -n "__bo_at 'bo coupons list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,PercentOff,AmountOff (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -659,7 +657,7 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -l limit -x -d 'most record
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Subscription.Account.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -681,7 +679,7 @@ complete -c bo -n "__bo_at 'bo lists list'" -l limit -x -d 'most records to prin
 complete -c bo -n "__bo_at 'bo lists list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo lists list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,CountSubscriptionsActive (table columns follow)'
+complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -869,7 +867,11 @@ complete -c bo -n "__bo_arg 'bo payment-info help' 0+" -a "'update'" -d 'command
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
-complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s f -l raw-field -x -d 'a text field, sent as typed (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s H -l header -x -d 'a request header (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s i -l include -d 'print the status line and response headers before the body'
+complete -c bo -n "__bo_at 'bo api'" -l silent -d 'print no response body'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'

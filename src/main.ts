@@ -19,6 +19,7 @@ import { withVersionHint } from './help/suggest.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
 import { envFlag } from './env.js';
+import type { Pager } from './output/pager.js';
 
 export interface RunOptions {
   io?: Io;
@@ -95,8 +96,13 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // Exit codes follow the first signal; pipes never turn a failure into success.
   let signalled: StopSignal | undefined;
   let stdoutClosed = false;
+  // On a terminal, a command's output may go through a pager (output/pager.ts): it
+  // takes stdout (and holds stderr) from the first byte on; see pagedIo below.
+  let pager: Pager | undefined;
   const stopFor = (name: StopSignal) => {
     signalled ??= name;
+    // Ctrl-C reached the pager too, which ends by itself (output/pager.ts); SIGTERM and SIGHUP were bo's alone.
+    if (name !== 'SIGINT') pager?.kill();
     if (!controller.signal.aborted) controller.abort(new InterruptedError());
   };
   options.signal?.addEventListener('abort', () => stopFor('SIGINT'), { once: true });
@@ -104,7 +110,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // a batch reports what was in flight. A second one, or one while the run already stops
   // for its closed stdout, leaves now.
   const onSignal = (name: StopSignal) => {
-    if (controller.signal.aborted) process.exit(STOP_SIGNALS[signalled ?? name]);
+    if (controller.signal.aborted) {
+      // The pager may have ended first on the same Ctrl-C: it is tidied away all the same.
+      pager?.abandon();
+      process.exit(STOP_SIGNALS[signalled ?? name]);
+    }
     stopFor(name);
   };
   const signalHandlers = Object.keys(STOP_SIGNALS).map((name) => [name, () => onSignal(name as StopSignal)] as const);
@@ -140,9 +150,36 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     if (globals.csv && def.printsRecords !== true) {
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
-    const ctx = createContext(io, globals, options, controller.signal, closers, secrets);
+    if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) runIo = await pagedIo();
+    const ctx = createContext(runIo, globals, options, controller.signal, closers, secrets);
+    const fields: unknown = cmd.opts().fields;
+    if (def.resource !== undefined && (fields === true || typeof fields === 'string')) {
+      const { handleFieldsFlag } = await import('./output/field-list.js');
+      if (await handleFieldsFlag(ctx, def.resource, fields)) return;
+    }
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
+  // What the command (and the report of its error) writes to: `io`, or the pager's.
+  let runIo = io;
+  async function pagedIo(): Promise<Io> {
+    const { createPager, pagerCommand } = await import('./output/pager.js');
+    const command = pagerCommand(io.env);
+    if (command === undefined) return io;
+    // q: the reader left, as `| head` (exit 0, a list stops reading pages); a pager that
+    // died of Ctrl-C: the same stop as bo's own.
+    const onEnd = (end: { signal: NodeJS.Signals | null }) => {
+      if (end.signal && end.signal in STOP_SIGNALS) return stopFor(end.signal as StopSignal);
+      stdoutClosed = true;
+      if (!controller.signal.aborted) controller.abort(new OutputClosedError());
+    };
+    const paging = createPager(command, io.env, io.stdout, io.stderr, io.stdoutSharesStderr !== false, onEnd);
+    pager = paging;
+    // Stderr turns to the pager's (held) only once it runs: a prompt before draws on the terminal itself.
+    return Object.create(io, {
+      stdout: { value: paging.stdout, enumerable: true },
+      stderr: { get: () => (paging.started ? paging.stderr : io.stderr), enumerable: true },
+    }) as Io;
+  }
 
   const program = buildProgram(commandsFor(argv), action);
   program.exitOverride();
@@ -164,6 +201,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   } catch (err) {
     code = exitFor(err);
   } finally {
+    // The pager first, with the signal handlers still on: the user may be reading still.
+    // Ctrl-C there ends it (and bo: 130); held messages are written once it has ended.
+    const before = signalled;
+    await pager?.finish(signalled !== undefined && signalled !== 'SIGINT');
+    if (signalled && !before) code = STOP_SIGNALS[signalled];
     if (usingProcess) for (const [name, handler] of signalHandlers) process.off(name, handler);
     await Promise.allSettled(closers.map(async (close) => close()));
   }
@@ -185,7 +227,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
     // A read whose reader left (`| head -1`) is done, not interrupted.
     if (stdoutClosed && !signalled && final instanceof InterruptedError) return ExitCode.ok;
-    reportError(final, io, globals ?? safeGlobals(program.opts(), io), secrets);
+    reportError(final, runIo, globals ?? safeGlobals(program.opts(), io), secrets);
     return signalled ? STOP_SIGNALS[signalled] : exitCodeOf(final);
   }
 }

@@ -94,6 +94,13 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
     const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
+    if (def.resource !== undefined) {
+      // `--fields` alone lists the resource's fields (main.ts): the command's arguments
+      // (`accounts get <accountUid>`) are then not needed.
+      cmd.on('option:fields', (value: unknown) => {
+        if (value == null) for (const arg of cmd.registeredArguments) arg.required = false;
+      });
+    }
     addExamples(cmd, def.examples);
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }

@@ -11,7 +11,7 @@ import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLarg
 import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { REDACTED, redactText } from './redact.js';
+import { REDACTED, isSecretHeader, redactText } from './redact.js';
 import { checkNotApiRoot, redactUserInfo } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
@@ -19,6 +19,7 @@ import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isDotSegment } from './path.js';
+import { isReservedHeader } from './headers.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -194,6 +195,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': userAgent,
     };
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      // parseHeader refused these already; the core never lets one through.
+      if (isReservedHeader(name)) throw new UsageError(`the header ${name} is set by bo itself`);
+      headers[name.toLowerCase()] = value;
+      if (isSecretHeader(name)) secrets.add(value);
+    }
     const auth = authorization(credential, options.apiKeyScheme || 'bo');
     if (auth) headers.authorization = auth;
     let body: Buffer | undefined;
@@ -201,7 +208,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     secrets.addFields(req.body);
     if (req.body !== undefined) {
       body = Buffer.from(JSON.stringify(req.body), 'utf8');
-      headers['content-type'] = 'application/json';
+      headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
     const signals = [options.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -280,7 +287,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const ok = raw.status >= 200 && raw.status < 300;
       if (ok && parsed.kind !== 'malformed' && !(parsed.kind === 'text' && isHtml(raw.headers, parsed.text))) {
         if (req.secretAnswer) secrets.addFields(bodyValue(parsed));
-        return { status: raw.status, headers: raw.headers, body: bodyValue(parsed) as T };
+        return { status: raw.status, statusText: raw.statusText, httpVersion: raw.httpVersion, headers: raw.headers, body: bodyValue(parsed) as T };
       }
       // An error from here on: a server may echo a secret (in a Location, in its
       // error_description), so the answer is scrubbed before any message is made of it.

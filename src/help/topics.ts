@@ -35,6 +35,14 @@ export const environment: EnvVariable[] = [
   { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
   { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are' },
   { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
+  {
+    names: ['BO_PAGER', 'PAGER'],
+    meaning:
+      'the pager for long output on a terminal (lists, records, bo api), first set wins; neither set: less -FRXK when less is installed ' +
+      '(short output prints as usual; Ctrl-C quits it). BO_PAGER=cat or an empty value: no pager. Never used when stdout is piped, nor for prompts, progress or batches',
+  },
+  { names: ['LESS', 'LV'], meaning: 'options of less and lv; set to FRX and -c for the pager when not set' },
+  { names: ['PATH'], meaning: 'where the pager (less, or the command BO_PAGER names) is looked for' },
   { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color' },
   { names: ['TERM'], meaning: 'dumb: no colour' },
   {
@@ -85,7 +93,8 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
 export const pipeRule =
   'Pipes and signals never turn a failure into success: an error keeps its code even when stderr is closed. ' +
   'A read whose reader leaves early (bo accounts list --all | head -1) ends with 0; a batch whose stdout closes exits 141. ' +
-  'A second Ctrl-C leaves at once.';
+  'A second Ctrl-C leaves at once. ' +
+  'On a terminal, q in the pager ends bo with 0 (a list stops fetching pages), Ctrl-C with 130.';
 
 /** `reference` is rendered from the command tree (reference.ts), the others here. */
 export const topicNames = ['environment', 'exit-codes', 'reference'] as const;

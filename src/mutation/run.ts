@@ -8,6 +8,7 @@ import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../error
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
+import type { Preparation } from './prepare.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
 
 export async function runMutation<Prep>(
@@ -25,10 +26,11 @@ export async function runMutation<Prep>(
   }
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
   const target = batch ? '-' : check(spec.targetLabel, targetArg ?? '');
-  const prep = await spec.prepare();
+  const { prepareMutation } = await import('./prepare.js');
+  const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
 
-  if (flags.dryRun) return dryRun(ctx, spec, prep, batch ? undefined : target, profile.profile, check);
+  if (flags.dryRun) return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check);
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
   // second to answer, so fewer records end with an unknown outcome.
@@ -40,8 +42,11 @@ export async function runMutation<Prep>(
 
   if (batch) {
     const { runBatch } = await import('./batch.js');
-    return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
+    readingNotice(ctx, spec);
+    return runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
   }
+  // Not a batch: the flags' preparation is there (prepareMutation refused it otherwise).
+  const prep = preparation.once as Prep;
   let res;
   try {
     res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
@@ -58,10 +63,18 @@ export async function runMutation<Prep>(
   say(ctx, spec.confirm(target, prep, res));
 }
 
+/** A batch waiting on a terminal says what it waits for, before it waits. */
+function readingNotice(ctx: Context, spec: Pick<MutationSpec<unknown>, 'recordKey'>): void {
+  if (!ctx.io.stdinIsTTY) return;
+  const key = spec.recordKey ?? 'Uid';
+  const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
+  ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
+}
+
 async function dryRun<Prep>(
   ctx: Context,
   spec: MutationSpec<Prep>,
-  prep: Prep,
+  preparation: Preparation<Prep>,
   target: string | undefined,
   profile: string,
   check: (label: string, value: string) => string,
@@ -77,11 +90,12 @@ async function dryRun<Prep>(
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {
-    await writer.write(plan(spec.request(target, prep)));
+    await writer.write(plan(spec.request(target, preparation.once as Prep)));
     say(ctx, `Dry run on ${place}: nothing was sent.`);
     return;
   }
   const { recordFeed } = await import('./feed.js');
+  readingNotice(ctx, spec);
   let count = 0;
   const invalid: string[] = [];
   const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', check, ctx.signal);
@@ -92,8 +106,15 @@ async function dryRun<Prep>(
         say(ctx, `invalid: ${rec.error}`);
         continue;
       }
+      // Each record's own body: its fields over the flags'.
+      const prepared = await preparation.forRecord(rec);
+      if ('error' in prepared) {
+        invalid.push(prepared.error);
+        say(ctx, `invalid: ${prepared.error}`);
+        continue;
+      }
       count++;
-      await writer.write(plan(spec.request(rec.target, prep)));
+      await writer.write(plan(spec.request(rec.target, prepared.prep)));
     }
   } finally {
     feed.close();

@@ -17,6 +17,9 @@ export interface MutationFlags {
 /** The request one target turns into: what is sent, and what --dry-run prints. */
 export type MutationRequest = Pick<RequestOptions, 'method' | 'path' | 'body' | 'anonymous'>;
 
+import type { FieldValues, MutationField } from './field.js';
+export type { FieldValues, MutationField } from './field.js';
+
 export interface MutationSpec<Prep> {
   /** Names the target in messages, e.g. '<subscriptionAddOnUid>' (or '--email'). */
   targetLabel: string;
@@ -38,8 +41,21 @@ export interface MutationSpec<Prep> {
   recordKey?: string;
   /** The question for a confirmation, e.g. 'Cancel account acc_1'. */
   action: (target: string) => string;
-  /** Checks the options once, before anything is read or sent; throws UsageError. */
-  prepare: () => Prep | Promise<Prep>;
+  /** The verb's fields: parsed from the flags, and from each record of a batch (which may override them). */
+  fields?: readonly MutationField[];
+  /** At least one field must be given (else "nothing to change"), by the flags or, in a batch, per record. */
+  needsField?: boolean;
+  /**
+   * The record kind a target names (API reference §2, e.g. 'Account'): a batch record
+   * may carry that record's other fields (`bo --jsonl accounts list | …`), ignored.
+   */
+  resource?: string;
+  /**
+   * Turns the field values into what request() needs, and checks what the fields alone
+   * cannot (flags that do not go together); throws UsageError. Called once with the
+   * flags' values, and in a batch again for each record that carries fields.
+   */
+  prepare: (values: FieldValues) => Prep | Promise<Prep>;
   request: (target: string, prep: Prep) => MutationRequest;
   /**
    * Prints the answer of a single run (stdout) and says what changed (stderr).

@@ -78,6 +78,7 @@ beforeAll(() => {
   const files: Record<string, string> = {
     'churned.jsonl': jsonl(fixtures.accounts.slice(10, 12)),
     'stale-deals.jsonl': jsonl(fixtures.deals.slice(2, 4)),
+    'renewals.jsonl': fixtures.deals.slice(4, 6).map((Uid: string, i: number) => `${JSON.stringify({ Uid, NewAmount: 1000 + i })}\n`).join(''),
     'articles.jsonl': jsonl(fixtures.articles.slice(0, 3).map((a: { uid: string }) => a.uid)),
     'addons.tsv': tsv(fixtures.subscriptionAddOns.slice(4, 6)),
     'over-quota.tsv': tsv(fixtures.subscriptions.slice(4, 6)),

@@ -39,16 +39,14 @@ describe('option texts', () => {
     expect(optionLine(await page('accounts', 'cancel'), '--yes')).toContain('cannot be undone');
   });
 
-  it.each([
-    [['lists', 'list'], 'Name,CountSubscriptionsActive'],
-    [['coupons', 'list'], 'Name,PercentOff,AmountOff'],
-    [['coupons', 'redemptions'], 'Subscription.Account.Name'],
-    [['accounts', 'list'], 'Name,PrimaryContact.Email'],
-  ])('bo %j: --fields names paths the resource has', async (path, example) => {
-    const text = (await page(...path)).replace(/\s+/g, ' ');
-    expect(text).toContain(`--fields <paths> comma-separated property paths, e.g. ${example}`);
-    expect(text).not.toContain('Plan.Name (table');
-  });
+  it.each([[['lists', 'list']], [['coupons', 'list']], [['coupons', 'redemptions']], [['accounts', 'list']]])(
+    'bo %j: --fields names paths the resource has (no Plan.Name where there is no Plan)',
+    async (path) => {
+      const text = (await page(...path)).replace(/\s+/g, ' ');
+      expect(text).toMatch(/--fields \[paths\] comma-separated property paths, e\.g\. (Name,Created|Name,PrimaryContact\.Email) /);
+      expect(text).not.toContain('Plan.Name');
+    },
+  );
 
   it.each(all.flatMap((n) => n.cmd.options.filter((o) => o.mandatory).map((o) => [n.path.join(' '), o.long!] as const)))(
     'bo %s: %s says it is required',

@@ -5,7 +5,7 @@ import { addListOptions, parseListOptions, type RawListOptions } from '../../src
 import { UsageError } from '../../src/errors.js';
 
 function parse(argv: string[]) {
-  const cmd = addListOptions(new Command('list').exitOverride().allowExcessArguments(false), 'Name');
+  const cmd = addListOptions(new Command('list').exitOverride().allowExcessArguments(false));
   cmd.parse(argv, { from: 'user' });
   return parseListOptions(cmd.opts<RawListOptions>());
 }

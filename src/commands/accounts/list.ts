@@ -21,6 +21,7 @@ export const accountColumns: Column<Account>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'Account',
   path: ['accounts', 'list'],
   summary: 'List accounts (GET /crm/accounts)',
   description:
@@ -37,8 +38,7 @@ export default defineCommand<Opts>({
       cmd
         .addOption(new Option('--q <text>', 'part of an account name, or an exact account Uid').conflicts('search'))
         .addOption(new Option('--search <text>', 'same as --q').conflicts('q'))
-        .option('--segment <uid>', 'only accounts in this segment'),
-      'Name,PrimaryContact.Email',
+        .option('--segment <uid>', 'only accounts in this segment')
     ),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor, tableFields }, { checkUid }] =

@@ -26,6 +26,7 @@ export default defineCommand<MutationFlags>({
         targetLabel: '<subscriptionAddOnUid>',
         noun: 'subscription add-on',
         done: 'expired',
+        resource: 'SubscriptionAddOn',
         action: (u) => `Expire add-on ${u}`,
         prepare: () => undefined,
         request: (u) => expireAddOnRequest(u),

@@ -33,6 +33,7 @@ export default defineCommand<MutationFlags>({
         targetLabel: '<articleUid>',
         noun: 'article',
         done: 'untagged',
+        resource: 'Article',
         action: (u) => `Remove tag ${tag as string} from article ${u}`,
         prepare: () => checkUid('<tagUid>', tag as string),
         request: (u, tagUid) => untagArticleRequest(u, tagUid),

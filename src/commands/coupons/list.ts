@@ -35,6 +35,7 @@ export const couponColumns: Column<DiscountCoupon>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'DiscountCoupon',
   path: ['coupons', 'list'],
   summary: 'List discount coupons (GET /billing/discountcoupons)',
   description:
@@ -50,8 +51,7 @@ export default defineCommand<Opts>({
       cmd
         .option('--active', 'only coupons that can be redeemed now')
         .option('--search <text>', 'part of a coupon name or code')
-        .option('--plan <uid>', 'only coupons that apply to this plan'),
-      'Name,PercentOff,AmountOff',
+        .option('--plan <uid>', 'only coupons that apply to this plan')
     ),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =

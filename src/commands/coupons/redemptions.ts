@@ -24,6 +24,7 @@ export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'DiscountCouponSubscription',
   path: ['coupons', 'redemptions'],
   summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
   description:
@@ -39,8 +40,7 @@ export default defineCommand<Opts>({
       cmd
         .argument('<couponUid>', 'the coupon Uid')
         .option('--search <text>', 'part of the account or plan name')
-        .option('--active', 'only redemptions that have not expired'),
-      'Subscription.Account.Name',
+        .option('--active', 'only redemptions that have not expired')
     ),
   run: async (ctx, [uid], opts) => {
     const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =

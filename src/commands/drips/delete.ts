@@ -26,6 +26,7 @@ export default defineCommand<MutationFlags>({
         noun: 'drip campaign',
         done: 'deleted',
         destructive: true,
+        resource: 'DripCampaign',
         action: (u) => `Delete drip campaign ${u} and its messages`,
         prepare: () => undefined,
         request: (u) => deleteDripRequest(u),

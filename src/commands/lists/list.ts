@@ -15,11 +15,12 @@ export const emailListColumns: Column<EmailList>[] = [
 
 export default defineCommand<RawListOptions>({
   printsRecords: true,
+  resource: 'EmailList',
   path: ['lists', 'list'],
   summary: 'List email lists (GET /email/lists)',
   description: 'List email lists with their subscriber counts. The list options page through the API for you.',
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
-  configure: (cmd) => addListOptions(cmd, 'Name,CountSubscriptionsActive'),
+  configure: (cmd) => addListOptions(cmd),
   run: async (ctx, _args, opts) => {
     const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor, tableFields }] = await Promise.all([
       import('../../input/list-options.js'),
