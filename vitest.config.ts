@@ -49,6 +49,7 @@ const unit = [
   'test/mutation/records.test.ts',
   'test/mutation/validate.test.ts',
   'test/output/colour.test.ts',
+  'test/output/jq-filter.test.ts',
   'test/output/json-stream.test.ts',
   'test/output/neutralise.test.ts',
   'test/output/pager.test.ts',

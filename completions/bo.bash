@@ -157,7 +157,7 @@ _bo_node() {
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
-  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
+  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
 # _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
@@ -411,6 +411,7 @@ _bo_flag() {
     *\ '--json') REPLY=none ;;
     *\ '--jsonl') REPLY=none ;;
     *\ '--csv') REPLY=none ;;
+    *\ '--jq') REPLY=text ;;
     *\ '--no-color') REPLY=none ;;
     *\ '--no-input') REPLY=none ;;
     *\ '--no-log') REPLY=none ;;

@@ -152,6 +152,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     }
     if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) runIo = await pagedIo();
     const ctx = createContext(runIo, globals, options, controller.signal, closers, secrets);
+    // Loaded and checked before the command runs: a syntax error is exit 2, nothing sent.
+    if (globals.jq !== undefined) ctx.jq = await (await import('./output/jq.js')).compileJq(globals.jq, runIo.env, globals.colorJson === true, runIo.stderr);
     const fields: unknown = cmd.opts().fields;
     if (def.resource !== undefined && (fields === true || typeof fields === 'string')) {
       const { handleFieldsFlag } = await import('./output/field-list.js');
@@ -279,6 +281,7 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
+  const jq = opts.jq as string | undefined;
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
@@ -286,10 +289,13 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // --sandbox wins over every base URL: it never reaches a tenant.
     baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
-    json: opts.json === true,
+    // --jq filters the JSON bo prints: --json unless --jsonl is given.
+    json: opts.json === true || (jq !== undefined && opts.jsonl !== true),
     jsonl: opts.jsonl === true,
     csv: opts.csv === true,
     color: colorAllowed,
+    colorJson: colorAllowed || (opts.color !== false && env.NO_COLOR === undefined && envFlag(env.CLICOLOR_FORCE)),
+    jq,
     input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
     log: opts.log !== false,
     verbose: opts.verbose === true || envFlag(env.BO_DEBUG),

@@ -23,7 +23,13 @@ export function addGlobalOptions(program: Command): Command {
       new Option(
         '--csv',
         "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
-      ).conflicts(['json', 'jsonl']),
+      ).conflicts(['json', 'jsonl', 'jq']),
+    )
+    .addOption(
+      new Option(
+        '--jq <expression>',
+        'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line',
+      ).conflicts(['csv']),
     )
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
     .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')

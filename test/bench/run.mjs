@@ -10,6 +10,8 @@
 //   node test/bench/run.mjs [--runs 10] [--loop 200] [--accounts 100000]
 //                           [--large 300000] [--export-runs 10] [--only name,name]
 //
+// `binary` (test/bench/binary.mjs) times the single executable of `npm run build:binary`.
+//
 // Reports; asserts nothing (test/bench/smoke.test.ts runs it tiny so it cannot rot).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSandbox } from './serve-sandbox.mjs';
+import { binaryRows } from './binary.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -211,6 +214,9 @@ try {
     const [n2, warm] = alternate([{ argv: nodeE0 }, { argv: list, env: sbEnv }], runs);
     row('the same, warm', `${fmt(warm / n2)} ×`, '≤ 2.0 ×', warm / n2 <= 2.0, `${fmt(warm, 1)} ms`);
   }
+
+  // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs).
+  if (want('binary')) for (const r of binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
 } finally {
   rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }

@@ -39,6 +39,8 @@ describe('bench scripts (smoke)', () => {
       'peak RSS of that export',
       '`bo --sandbox accounts list`, first run (cold)',
       'the same, warm',
+      'single executable: `bo --version`',
+      'single executable: `bo --sandbox accounts list`, warm',
     ]);
     for (const row of rows) expect(row).toMatch(/\| (≤|≥) .+ \| (yes|NO) \|$/);
   }, 120_000);

@@ -41,7 +41,9 @@ describe('bo drips delete', () => {
     const r = await runBo(['drips', 'delete', uid, '--json'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(r.code).toBe(0);
-    expect(typeof JSON.parse(r.stdout)).toBe('string');
+    // On a terminal the JSON is coloured: the same JSON without its colours.
+    expect(r.stdout).toMatch(/^\u001b\[32m"/);
+    expect(typeof JSON.parse(r.stdout.replace(/\u001b\[[0-9;]*m/g, ''))).toBe('string');
     expect(await sb.record('DripCampaign', uid)).toBeNull();
   });
 
