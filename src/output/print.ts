@@ -278,7 +278,8 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
     await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], rows, {
       ...tableOptions(ctx),
       header: false,
-      keepWhole: (row, column) => column === 1 && row[0] === 'Uid',
+      // A Uid is never cut: the Uid row, and a value that is a Uid (a list item, a reference).
+      keepWhole: (row, column) => column === 1 && (row[0] === 'Uid' || /^[a-z]+_[a-z0-9]+$/.test(row[1] ?? '')),
     });
   } else {
     await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));

@@ -137,6 +137,14 @@ describe('one record view for every get', () => {
     expect(piped.stdout).toMatch(/^ActivityEventData\t$/m);
   });
 
+  it('at 30 columns the record view cuts names, never a Uid', async () => {
+    const t = await tty(['accounts', 'get', 'acc_lvsegbmzg'], 30);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/│ acc_lvsegbmzg +│/);
+    expect(t.stdout).toMatch(/│ mem_noq5bd38l +│/);
+    expect(t.stdout).toContain('…');
+  });
+
   it('broadcasts get uses the same view: empty fields left out, lists counted', async () => {
     const t = await tty(['broadcasts', 'get', 'bcast_lbhuomyvex'], 120);
     expect(t.code, t.stderr).toBe(0);
