@@ -464,7 +464,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'subscriptions'" -d 'Subscriptions: r
 complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account memberships: update role, primary contact, invoices'
 complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
-complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
+complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -590,7 +590,7 @@ complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with example
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l to -x -d 'the new trial end (date or date-time)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l expiration -x -d 'the new expiration date (default: --to)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help with examples'
@@ -599,7 +599,7 @@ complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help wit
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l reason -x -d 'why the account cancels (@file reads a file)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l comment -x -d 'a comment (@file reads a file)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo accounts cancel'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
@@ -623,7 +623,7 @@ complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examp
 
 # bo addons expire
 complete -c bo -n "__bo_at 'bo addons expire'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
@@ -697,7 +697,7 @@ complete -c bo -n "__bo_at 'bo lists create'" -l welcome-body -x -d 'body of the
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-name -x -d 'sender name of the welcome email'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-email -x -d 'sender address of the welcome email'
 complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
 
 # bo lists subscribe
@@ -707,7 +707,7 @@ complete -c bo -n "__bo_at 'bo lists subscribe'" -l last-name -x -d 'last name o
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l send-welcome -d "send the list's welcome email"
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l source -x -d 'where the subscription came from'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
@@ -736,7 +736,7 @@ complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 
 # bo drips delete
 complete -c bo -n "__bo_at 'bo drips delete'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
@@ -748,7 +748,7 @@ complete -c bo -n "__bo_at 'bo drips add-message'" -l name -x -d 'a name for the
 complete -c bo -n "__bo_at 'bo drips add-message'" -l delay-hours -x -d 'hours after the trigger before it is sent'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l days-after-prior -x -d 'days after the prior message before it is sent'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo drips add-message'" -s h -l help -d 'help with examples'
 
 # bo drips help
@@ -762,7 +762,7 @@ complete -c bo -n "__bo_at 'bo articles'" -s h -l help -d 'help with examples'
 
 # bo articles untag
 complete -c bo -n "__bo_at 'bo articles untag'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
@@ -785,7 +785,7 @@ complete -c bo -n "__bo_at 'bo deals update'" -l assigned-to -x -d 'the client i
 complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d 'the pipeline stage Uid'
 complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
 complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
@@ -804,7 +804,7 @@ complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l quantity -x -d
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l message -x -d 'the message shown to the customer (@file reads a file)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l clear -d 'lift the requirement instead'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
@@ -825,7 +825,7 @@ complete -c bo -n "__bo_at 'bo memberships update'" -l receive-invoices -d 'send
 complete -c bo -n "__bo_at 'bo memberships update'" -l no-receive-invoices -d 'stop sending it the invoices'
 complete -c bo -n "__bo_at 'bo memberships update'" -l role -x -d 'the role number'
 complete -c bo -n "__bo_at 'bo memberships update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo memberships update'" -s h -l help -d 'help with examples'
 
 # bo memberships help
@@ -839,7 +839,7 @@ complete -c bo -n "__bo_at 'bo people'" -s h -l help -d 'help with examples'
 
 # bo people magic-link
 complete -c bo -n "__bo_at 'bo people magic-link'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo people magic-link'" -s h -l help -d 'help with examples'
 
 # bo people help
@@ -860,7 +860,7 @@ complete -c bo -n "__bo_at 'bo payment-info update'" -l last4 -x -d 'the last fo
 complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-month -x -d 'the expiry month, 1-12'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-year -x -d 'the expiry year, four digits'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo payment-info update'" -s h -l help -d 'help with examples'
 
 # bo payment-info help
@@ -878,28 +878,28 @@ complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, o
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'
 complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation (needed without a terminal, on a protected profile and for destructive batches)'
+complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
-complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'Demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
-complete -c bo -n "__bo_commands 'bo sandbox'" -a "'fixtures'" -d 'The seeded Uids by kind, as JSON (GET /__sandbox/fixtures)'
-complete -c bo -n "__bo_commands 'bo sandbox'" -a "'outbox'" -d 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'fixtures'" -d 'Print the seeded Uids by kind, as JSON (GET /__sandbox/fixtures)'
+complete -c bo -n "__bo_commands 'bo sandbox'" -a "'outbox'" -d 'Show the emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'reset'" -d 'Put the sandbox back to its seeded state (records, outbox, clock, rate limits)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo sandbox'" -s h -l help -d 'help with examples'
 
 # bo sandbox serve
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l port -x -d 'port to listen on (0 picks a free one)'
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l host -x -d 'address to bind (loopback unless --allow-remote)'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l port -x -d 'port to listen on (default 4010; 0 picks a free one)'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l host -x -d 'address to bind (default 127.0.0.1; loopback only, unless --allow-remote)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l allow-remote -d 'allow a non-loopback --host (exposes demo passwords and the API secret)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l state -r -F -d 'state file (default: sandbox-state.json in the data folder)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l memory -d 'keep state in memory only'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l seed -x -d 'seed of the demo data (default 1)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l accounts -x -d 'number of seeded accounts, 20 to 1000000 (default 60)'
-complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'the word before key:secret in the API key Authorization header'
+complete -c bo -n "__bo_at 'bo sandbox serve'" -l api-key-scheme -x -d 'the word before key:secret in the API key Authorization header (default bo)'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l tls-cert -r -F -d 'serve https with this PEM certificate (chain), with --tls-key'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -l tls-key -r -F -d 'the PEM private key of --tls-cert'
 complete -c bo -n "__bo_at 'bo sandbox serve'" -s h -l help -d 'help with examples'

@@ -5,6 +5,7 @@
 
 import type { Command } from 'commander';
 import type { Context } from './context.js';
+import type { Example } from './help/examples.js';
 import type { MutationField } from './mutation/field.js';
 
 export interface CommandDefinition<Opts = Record<string, unknown>> {
@@ -15,8 +16,12 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   description?: string;
   /** Left out of --help and of the completion scripts (`bo __complete`, for the scripts). */
   hidden?: boolean;
-  /** At least one; shown under "Examples:" in --help. */
-  examples: string[];
+  /**
+   * At least one; shown under "Examples:" in --help. Each runs as written against the
+   * embedded sandbox (`bo --sandbox …`, its seeded Uids; test/help/examples-run.test.ts);
+   * one that cannot says why (`needs`).
+   */
+  examples: Example[];
   /**
    * Prints records (a list, or one record): the commands that take --csv. Any other
    * command refuses --csv with exit 2, before anything is sent.
@@ -69,9 +74,12 @@ export const groups: Record<string, string> = {
 };
 
 /** Examples shown in `bo <group> --help`, for the groups that have them. */
-export const groupExamples: Record<string, string[]> = {
-  accounts: ['bo accounts list --q acme', 'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31'],
-  addons: ['bo addons expire sa_0001', 'cut -f1 addons.tsv | bo addons expire -'],
-  articles: ['bo articles untag art_0001 tag_0001', 'jq -r .Uid articles.jsonl | bo articles untag - tag_0001'],
-  drips: ['bo drips delete drip_0001 --dry-run', 'printf "%s\\n" drip_0001 drip_0002 | bo drips delete - --yes'],
+export const groupExamples: Record<string, Example[]> = {
+  accounts: [
+    'bo accounts list --q acme',
+    'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31',
+  ],
+  addons: ['bo addons expire subaddon_1gpyasctkp', 'cut -f1 addons.tsv | bo addons expire -'],
+  articles: ['bo articles untag art_m1wb8fh4s8 tag_lv8yz0svfv', 'jq -r .Uid articles.jsonl | bo articles untag - tag_lxvl2oztv9'],
+  drips: ['bo drips delete drip_llo22xbxil --dry-run', 'printf "%s\\n" drip_lpcrpsn2ab drip_lsdylrbgpp | bo drips delete - --yes'],
 };

@@ -15,6 +15,7 @@ import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, 
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
+import { withVersionHint } from './help/suggest.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
 import { envFlag } from './env.js';
@@ -188,7 +189,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
     // Commander's own usage errors: one line, exit 2 (set below).
-    outputError: (s, write) => write(s),
+    outputError: (s, write) => write(withVersionHint(s)),
   });
   for (const c of allCommands(program)) {
     c.exitOverride();
@@ -350,8 +351,8 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
   }
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
-  io.stderr.write(`error: ${oneLine(message)}\n`);
-  if (bo?.hint) io.stderr.write(`hint: ${oneLine(secrets.scrub(bo.hint))}\n`);
+  io.stderr.write(`error: ${asLine(oneLine(message))}\n`);
+  if (bo?.hint) io.stderr.write(`hint: ${asLine(oneLine(secrets.scrub(bo.hint)))}\n`);
   if (globals.json || globals.jsonl) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.
@@ -371,6 +372,17 @@ function wantsJson(opts: Record<string, unknown>, argv: string[]): boolean {
 
 function writeJsonError(io: Io, error: { status: number | null; code: string; message: string }): void {
   io.stderr.write(`${JSON.stringify({ error })}\n`);
+}
+
+/**
+ * One style for every `error:` and `hint:` line, whoever wrote the text: it starts in
+ * lower case after the colon (`error: who is signing in?`, not `Who`; a word in capitals
+ * such as BO_TOKEN or HTTPS_PROXY stays), and commands are written bare, without
+ * backticks (`hint: run bo login`).
+ */
+export function asLine(text: string): string {
+  const bare = text.replace(/`([^`\n]*)`/g, '$1');
+  return /^[A-Z][a-z]/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
 }
 
 function oneLine(text: string): string {

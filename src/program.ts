@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
-import { addExamples } from './help/examples.js';
+import { addExamples, type Example } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 import { VERSION } from './version.js';
@@ -40,15 +40,33 @@ export function addGlobalOptions(program: Command): Command {
 }
 
 /** `bo --help`'s examples: the command, and what it shows. */
-const rootExamples: Array<[string, string]> = [
+const rootExamples: Example[] = [
   ['bo --sandbox accounts list', 'try it on the embedded sandbox'],
-  ['bo login', 'sign in (two-factor prompts included)'],
+  { example: ['bo login', 'sign in (two-factor prompts included)'], needs: 'a terminal: it asks for the password and code' },
   ['bo accounts list --q acme --json', 'machine output for scripts'],
   ['bo help accounts list', 'help for one command (or: bo accounts list --help)'],
 ];
 
+/**
+ * Help as bo writes it, for every command (subcommands inherit it): an option's
+ * description says `(required)` where commander requires it, never commander's
+ * `(default: "4010")` (a description states its default in words where useful), and
+ * a narrow terminal still wraps descriptions at spaces rather than letting the terminal
+ * cut words in two (commander stops wrapping under 40 columns of description).
+ */
+const helpConfiguration = {
+  minWidthToWrap: 16,
+  optionDescription(option: Option): string {
+    const extra: string[] = [];
+    if (option.argChoices) extra.push(`one of ${option.argChoices.join(', ')}`);
+    if (option.mandatory) extra.push('required');
+    return extra.length ? `${option.description} (${extra.join('; ')})` : option.description;
+  },
+};
+
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
   const program = new Command('bo')
+    .configureHelp(helpConfiguration)
     .description('Admin tool for the subscription back office: people, accounts, billing, email, support.')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'help with examples')

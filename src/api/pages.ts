@@ -68,3 +68,13 @@ export function longWork<T>(records: Paged<T>, total: () => number | undefined):
 export function longWorkTotal(records: unknown): (() => number | undefined) | undefined {
   return typeof records === 'object' && records !== null && LONG_WORK in records ? (records as LongWork<unknown>)[LONG_WORK] : undefined;
 }
+
+/**
+ * Marks a list whose command explains an empty answer itself (an empty --page: "page 9
+ * is empty: there are 60 records…"), so printList does not say "No records." too.
+ */
+export const EXPLAINS_EMPTY = Symbol('explains empty');
+
+export function explainsEmpty(records: unknown): boolean {
+  return typeof records === 'object' && records !== null && EXPLAINS_EMPTY in records;
+}

@@ -12,7 +12,7 @@
 
 import { ApiError } from '../errors.js';
 import type { HttpClient, QueryValue } from './http-types.js';
-import { longWork, paged, type Paged } from './pages.js';
+import { EXPLAINS_EMPTY, longWork, paged, type Paged } from './pages.js';
 
 export interface PageMeta {
   /** The page size the server applied. */
@@ -213,11 +213,13 @@ export function listRecords<T>(
     return Number.isFinite(selection.max) ? paginate<T>(client, walk) : walkAll<T>(client, walk);
   }
   const page = selection.page;
-  return paged(async function* () {
+  const one = paged(async function* () {
     const one = await fetchPage<T>(client, { ...request, query, limit: selection.pageSize, offset: page });
     onPage?.(one.meta);
     yield one.items;
   });
+  // An empty page is explained by the command's note (list-options.ts emptyPageNote).
+  return Object.assign(one, { [EXPLAINS_EMPTY]: true });
 }
 
 /** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */

@@ -28,6 +28,52 @@ export function qrMatrix(text: string): boolean[][] {
   return Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => qr.isDark(r, c)));
 }
 
+/** How the terminal can show the QR: its width, whether it has block characters and colour. */
+export interface QrTerminal {
+  /** Columns; undefined: unknown, assumed wide enough. */
+  columns?: number;
+  /** A UTF-8 locale: '▀' half blocks, two modules a cell. Else spaces, one module two cells wide. */
+  unicode: boolean;
+  /** Colour allowed (no NO_COLOR, --no-color, TERM=dumb): without it no QR can be drawn. */
+  color: boolean;
+}
+
+/**
+ * The QR drawn for `term` (`indent` columns in), or why it cannot be: a QR that wraps
+ * or has no colours cannot be scanned, so it is not shown at all.
+ */
+export function qrFor(text: string, term: QrTerminal, indent = 2): { lines: string[] } | { why: string } {
+  if (!term.color) return { why: 'colour is off (NO_COLOR, --no-color or TERM=dumb)' };
+  const modules = qrMatrix(text).length + 2 * QUIET_ZONE;
+  const width = indent + (term.unicode ? modules : 2 * modules);
+  if (term.columns !== undefined && term.columns < width) return { why: `it needs ${width} columns and the terminal has ${term.columns}` };
+  return { lines: term.unicode ? drawQr(text) : drawQrSpaces(text) };
+}
+
+/**
+ * The QR with spaces on explicit background colours, for a terminal without block
+ * characters (a locale that is not UTF-8): a module is two spaces wide and one line
+ * high, about square in a terminal's cells.
+ */
+export function drawQrSpaces(text: string): string[] {
+  const m = qrMatrix(text);
+  const size = m.length + 2 * QUIET_ZONE;
+  const dark = (r: number, c: number) => m[r - QUIET_ZONE]?.[c - QUIET_ZONE] === true;
+  const lines: string[] = [];
+  for (let r = 0; r < size; r++) {
+    let line = '';
+    let last = -1;
+    for (let c = 0; c < size; c++) {
+      const colour = dark(r, c) ? DARK : LIGHT;
+      if (colour !== last) line += colours256(colour, colour);
+      last = colour;
+      line += '  ';
+    }
+    lines.push(`${line}${RESET}`);
+  }
+  return lines;
+}
+
 /** The QR as terminal lines (SGR colours, reset at each line end), quiet zone included. */
 export function drawQr(text: string): string[] {
   const m = qrMatrix(text);

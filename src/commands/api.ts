@@ -33,7 +33,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export default defineCommand<Opts>({
   path: ['api'],
   paged: true,
-  summary: 'Raw request under /api/v1; prints the JSON body',
+  summary: 'Send a raw request under /api/v1 and print the JSON body',
   description:
     'Send a request to any endpoint under {base}/api/v1 and print the JSON answer, like `gh api`. ' +
     '-F key=value adds a typed field, -f key=value a text one: a query parameter for GET and DELETE (and beside --input), a JSON body property otherwise. ' +
@@ -57,18 +57,18 @@ export default defineCommand<Opts>({
   examples: [
     'bo api "/crm/accounts?q=acme&limit=10"',
     'bo api -X GET /crm/accounts -F q=acme -F limit=10',
-    'bo api /email/lists -X POST -F Name=Newsletter -F RequiresDoubleOptIn=true',
+    'bo api /email/lists -X POST -F Name=Partners -F RequiresDoubleOptIn=true',
     'bo --sandbox api /email/lists -f Name=2027 -F RequiresDoubleOptIn=false',
     'bo --sandbox api -X GET /crm/accounts -f q=Acme -F limit=2',
-    "bo --sandbox api -X PUT /crm/deals/deal_0001 -F 'Account[Uid]=acc_0001' -F 'DealPeople[][Person][Uid]=per_0001' -F Amount=1200 --dry-run",
+    "bo --sandbox api -X PUT /crm/deals/deal_z9w6mp246 -F 'Account[Uid]=acc_lvsegbmzg' -F 'DealPeople[][Person][Uid]=per_mh1o02orz' -F Amount=1200 --dry-run",
     "bo --sandbox api -i /crm/accounts -F limit=1 -X GET -H 'Accept-Language: de'",
     'bo --sandbox api -X POST /email/lists -F Name=Quiet --silent',
     'bo api /billing/discountcoupons --paginate --jsonl',
     'bo api /crm/accounts --paginate --jq "map(select(.AccountStage==2).Uid)"',
-    'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
+    'echo \'{"Name":"Beta testers"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
-    'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
-    'bo -p production api -X DELETE /email/campaigns/drips/drip_0001 --yes',
+    'bo api -X DELETE /email/campaigns/drips/drip_llo22xbxil --dry-run',
+    'bo -p production api -X DELETE /email/campaigns/drips/drip_lsdylrbgpp --yes',
   ],
   configure: (cmd) =>
     mutationFlags(

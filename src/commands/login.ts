@@ -16,7 +16,7 @@ export default defineCommand<LoginFlags>({
   path: ['login'],
   summary: 'Sign in and store a token (two-factor prompts included)',
   description:
-    'Signs in with POST /tokens and completes two-factor sign-in: a code from email or an authenticator app ' +
+    'Sign in with POST /tokens and complete two-factor sign-in: a code from email or an authenticator app ' +
     '(resend, switch or a recovery code at the prompt), or the forced enrollment of a new method. The token goes ' +
     'to the OS keychain (a 0600 file only with --insecure-storage; with --sandbox always the 0600 file: a sandbox token ' +
     'opens nothing else). The password is never a flag: it is prompted, ' +
@@ -30,10 +30,17 @@ export default defineCommand<LoginFlags>({
     "--base-url (or BO_BASE_URL) naming another tenant than the profile's saved base URL replaces it, which is said " +
     'on stderr; without a terminal (or with --no-input) only with --yes (exit 2 otherwise).',
   examples: [
-    'bo login',
-    'bo login --username ada@example.com',
-    'printf "%s\\n" "$PASSWORD" | bo login --username ci@example.com --password-stdin --code-command \'oathtool --totp -b "$TOTP_SECRET"\'',
-    'bo login --username ci@example.com --password-stdin --enroll totp --code-command \'echo "$BO_TOTP_SECRET" > secret; oathtool --totp -b "$BO_TOTP_SECRET"\' --recovery-codes-file codes.txt',
+    { example: 'bo login', needs: 'a terminal: it asks for the user name, password and code' },
+    { example: 'bo login --username ada@example.com', needs: 'a terminal: it asks for the password and code' },
+    {
+      example: 'printf "%s\\n" "$PASSWORD" | bo login --username ci@example.com --password-stdin --code-command \'oathtool --totp -b "$TOTP_SECRET"\'',
+      needs: "a tenant's user with an authenticator, and oathtool",
+    },
+    {
+      example:
+        'bo login --username ci@example.com --password-stdin --enroll totp --code-command \'echo "$BO_TOTP_SECRET" > secret; oathtool --totp -b "$BO_TOTP_SECRET"\' --recovery-codes-file codes.txt',
+      needs: "a tenant's user who must enrol, and oathtool",
+    },
   ],
   configure: (cmd) =>
     cmd

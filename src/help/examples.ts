@@ -1,13 +1,34 @@
 // The examples of each command in the tree: shown under "Examples:" in its --help, and
 // read back by the reference and the man pages (./reference.ts), so both print exactly
-// the examples --help does.
+// the examples --help does. Each one runs as written against the embedded sandbox (`bo`
+// as `bo --sandbox`, its seeded Uids: test/help/examples-run.test.ts); one that cannot
+// says what it needs.
 
 import type { Command } from 'commander';
 
 /** A command line, or a command line and what it shows (`bo --help` lines them up). */
-export type Example = string | readonly [command: string, what: string];
+export type ExampleLine = string | readonly [command: string, what: string];
+
+/**
+ * An example: a line that runs as written, or one that needs what a test does not
+ * have (a tenant, a terminal, a process that runs until stopped), saying what.
+ */
+export type Example = ExampleLine | { readonly example: ExampleLine; readonly needs: string };
 
 const examplesOfCommand = new WeakMap<Command, Example[]>();
+
+const lineOf = (e: Example): ExampleLine => (typeof e === 'object' && 'needs' in e ? e.example : e);
+
+/** The command line of an example, as a user pastes it. */
+export function exampleCommand(e: Example): string {
+  const line = lineOf(e);
+  return typeof line === 'string' ? line : line[0];
+}
+
+/** What an example needs to run, when a test cannot give it; undefined: it runs. */
+export function exampleNeeds(e: Example): string | undefined {
+  return typeof e === 'object' && 'needs' in e ? e.needs : undefined;
+}
 
 /**
  * Adds examples to `cmd`, shown after its help: a group gathers its verbs' first
@@ -20,23 +41,28 @@ export function addExamples(cmd: Command, examples: readonly Example[]): void {
     return;
   }
   examplesOfCommand.set(cmd, [...examples]);
-  cmd.addHelpText('after', () => {
-    const list = unique(examplesOfCommand.get(cmd)!);
-    const width = Math.max(...list.map((e) => (typeof e === 'string' ? 0 : e[0].length))) + 4;
-    const lines = list.map((e) => (typeof e === 'string' ? e : `${e[0].padEnd(width)}${e[1]}`));
-    return `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
-  });
+  cmd.addHelpText('after', () => `\nExamples:\n${examplesOf(cmd, true).map((l) => `  ${l}`).join('\n')}\n`);
 }
 
-/** The examples of `cmd` as lines to paste into a shell (what they show as a comment). */
-export function examplesOf(cmd: Command): string[] {
-  return unique(examplesOfCommand.get(cmd) ?? []).map((e) => (typeof e === 'string' ? e : `${e[0]}  # ${e[1]}`));
+/**
+ * The examples of `cmd` as lines to paste into a shell, what they show as a comment
+ * (`aligned`: the comments lined up, as --help shows them).
+ */
+export function examplesOf(cmd: Command, aligned = false): string[] {
+  const lines = unique(examplesOfCommand.get(cmd) ?? []).map(lineOf);
+  const width = aligned ? Math.max(...lines.map((l) => (typeof l === 'string' ? 0 : l[0].length))) + 2 : 0;
+  return lines.map((l) => (typeof l === 'string' ? l : `${aligned ? l[0].padEnd(width) : `${l[0]}  `}# ${l[1]}`));
+}
+
+/** The examples of `cmd` as defined, each once (for the test that runs them). */
+export function examplesToRun(cmd: Command): Example[] {
+  return unique(examplesOfCommand.get(cmd) ?? []);
 }
 
 function unique(list: Example[]): Example[] {
   const seen = new Set<string>();
   return list.filter((e) => {
-    const key = typeof e === 'string' ? e : e[0];
+    const key = exampleCommand(e);
     return !seen.has(key) && (seen.add(key), true);
   });
 }

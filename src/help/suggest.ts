@@ -39,3 +39,12 @@ export function didYouMean(word: string, candidates: string[]): string {
   const near = nearest(word, candidates);
   return near.length ? ` (Did you mean ${near.join(' or ')}?)` : '';
 }
+
+/**
+ * Commander's "unknown command 'version'" or "unknown option '-v'" with the flag that
+ * prints the version (`bo version`, `bo -v` and `bo -V` are what other tools take).
+ */
+export function withVersionHint(message: string): string {
+  if (!/^error: unknown (command 'version'|option '-[vV]')/.test(message) || message.includes('Did you mean')) return message;
+  return `${message.trimEnd()}\n(Did you mean bo --version?)\n`;
+}

@@ -14,9 +14,10 @@ export interface TopHelp {
   after: string;
 }
 
-const MIN_WIDTH_TO_WRAP = 40;
+/** program.ts's helpConfiguration.minWidthToWrap (the test of this file compares the two outputs). */
+const MIN_WIDTH_TO_WRAP = 16;
 
-/** Commander's Help.boxWrap: greedy word wrap, nothing wrapped below 40 columns. */
+/** Commander's Help.boxWrap: greedy word wrap, nothing wrapped below 16 columns. */
 function boxWrap(text: string, width: number): string {
   if (width < MIN_WIDTH_TO_WRAP) return text;
   const out: string[] = [];

@@ -97,7 +97,7 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
   if (opts.fields !== undefined) {
     const paths = opts.fields.split(',').map((p) => p.trim());
     if (paths.some((p) => !FIELD_PATH.test(p))) {
-      throw new UsageError(`--fields must be comma-separated property paths like Name,Plan.Name, not "${opts.fields}"`);
+      throw new UsageError(`--fields must be comma-separated property paths (letters, digits, _, . and *), not "${opts.fields}"`);
     }
     query.fields = paths.join(',');
   }
@@ -134,8 +134,9 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
  * the server sent no total.
  */
 export function emptyPageNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
-  if (selection.page === undefined || printed > 0 || total === undefined) return undefined;
+  if (selection.page === undefined || printed > 0) return undefined;
   const n = groupDigits;
+  if (total === undefined) return `page ${n(selection.page)} is empty`;
   if (total === 0) return `page ${n(selection.page)} is empty: there are no records`;
   const pages = Math.ceil(total / selection.pageSize);
   const range = pages === 1 ? 'page 0 only' : `pages 0 to ${n(pages - 1)}`;

@@ -17,8 +17,12 @@ export interface Planned {
   body: unknown;
 }
 
-/** The base URL in effect, resolved without reading any credential. */
-export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: PlannedRequest) => Planned }> {
+/**
+ * The base URL in effect, resolved without reading any credential, and where requests
+ * go as messages name it: the embedded sandbox by name (it has no address of its own:
+ * a new port every run), as confirmations say, else the base URL.
+ */
+export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; where: string; plan: (req: PlannedRequest) => Planned }> {
   const [{ buildUrl, validateBaseUrl }, { redactHeader }, client] = await Promise.all([
     import('../api/http.js'),
     import('../api/redact.js'),
@@ -27,6 +31,7 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan
   const base = validateBaseUrl(client.baseUrl);
   return {
     baseUrl: client.baseUrl,
+    where: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl,
     plan: (req) => {
       const headers = Object.entries(req.headers ?? {}).map(([name, value]) => [name, redactHeader(name, value)]);
       return {
@@ -68,7 +73,7 @@ export async function printDryRun(ctx: Context, req: PlannedRequest, paginate: b
   const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);
-  const { baseUrl, plan } = await plannedUrls(ctx);
+  const { where, plan } = await plannedUrls(ctx);
   await dryRunWriter(ctx, true).write(plan(req));
-  say(ctx, `Dry run on profile "${profile}" (${baseUrl}): nothing was sent.`);
+  say(ctx, `Dry run on profile "${profile}" (${where}): nothing was sent.`);
 }

@@ -103,11 +103,10 @@ async function dryRun<Prep>(
     import('../api/redact.js'),
   ]);
   const planned = await plannedUrls(ctx);
-  const baseUrl = planned.baseUrl;
   // Secret-named fields (a payment token) are shown redacted: never printed.
   const plan = (req: MutationRequest) => planned.plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
   const writer = dryRunWriter(ctx, target !== undefined);
-  const place = `profile "${profile}" (${baseUrl})`;
+  const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {
     await writer.write(plan(spec.request(target, preparation.once as Prep)));
     say(ctx, `Dry run on ${place}: nothing was sent.`);

@@ -28,10 +28,11 @@ export function fieldPaths(fields: string): string[] {
  * read (fields=Name,Currency,…), so that a page of 100 accounts is 5 columns' worth of
  * JSON instead of every field and child of every record (measured: a `bo --sandbox
  * accounts list` 112 ms → 86 ms, most of it the sandbox rendering and the client
- * parsing what was never shown). Only for top-level properties — a dotted path can
- * make the API cap a page at 25 records (D13, D16) — and never when the output is the
- * records themselves (--json, --jsonl) or --fields names the columns. Undefined: ask
- * for the whole records, as before.
+ * parsing what was never shown). A column may read a nested path
+ * (Subscription.Account.Name, which the default answer leaves null): the API then caps
+ * a page at 25 records (D13, D16), the price of showing it. Never when the output is
+ * the records themselves (--json, --jsonl) or --fields names the columns. Undefined:
+ * ask for the whole records, as before.
  */
 export function tableFields<R>(ctx: Context, defaults: Column<R>[], fields: string | undefined): string | undefined {
   if (fields !== undefined) return undefined;
@@ -43,7 +44,7 @@ export function tableFields<R>(ctx: Context, defaults: Column<R>[], fields: stri
     for (const name of column.from) names.add(name);
   }
   names.delete('Uid'); // always sent (D16)
-  if (names.size === 0 || [...names].some((n) => !/^[A-Za-z0-9_]+$/.test(n))) return undefined;
+  if (names.size === 0 || [...names].some((n) => !/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(n))) return undefined;
   return [...names].join(',');
 }
 

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { neutralise } from '../api/neutralise.js';
-import { longWorkTotal, pagesOf } from '../api/pages.js';
+import { explainsEmpty, longWorkTotal, pagesOf } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -16,7 +16,7 @@ export interface Column<R = any> {
   get: (record: R) => unknown;
   /** Dates print `YYYY-MM-DD HH:MM` local on a TTY, ISO when piped; 'auto' tells by the value. */
   kind?: 'text' | 'date' | 'number' | 'auto';
-  /** Never cut to fit the terminal (a Uid column is never cut either way). */
+  /** Never cut to fit the terminal (a Uid column is never cut either way): Uids, secrets. */
   fixed?: boolean;
   /** The header is a property path the user typed (--fields): shown as typed. */
   verbatim?: boolean;
@@ -33,6 +33,13 @@ const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
 export function localDate(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+const LOCAL_DATE = /^(\d{4}-\d\d-\d\d) \d\d:\d\d$/;
+
+/** A date cell without its time, for a table too wide for the terminal. */
+export function shortDate(cell: string): string {
+  return LOCAL_DATE.exec(cell)?.[1] ?? cell;
 }
 
 export function cellText(value: unknown, kind: Column['kind'], tty: boolean): string {
@@ -160,7 +167,7 @@ export async function printList<R>(
   } finally {
     progress?.end();
   }
-  if (count === 0 && mode === 'table') say(ctx, 'No records.');
+  if (count === 0 && mode === 'table' && !explainsEmpty(records)) say(ctx, 'No records.');
   return count;
 }
 
@@ -185,8 +192,10 @@ async function writeList<R>(
     })();
     const head = columns.map((c) => ({
       header: neutralise(headerOf(c)),
-      fixed: c.fixed === true || c.header === 'Uid',
+      // Uids are never cut: an admin copies them (`Uid`, or a path such as `Plan.Uid`).
+      fixed: c.fixed === true || c.header === 'Uid' || c.header.endsWith('.Uid'),
       shrinkLast: c.kind === 'date' || c.kind === 'number',
+      ...(c.kind === 'date' || c.kind === 'auto' ? { shorten: shortDate } : {}),
     }));
     return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
   }
@@ -262,18 +271,67 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[
       : [['Value', record]]);
   const tty = ctx.io.stdoutIsTTY;
   // Keys are API text too (a property name can carry an escape sequence).
-  const rows = entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', tty)]);
+  const rows = tty ? recordRows(entries) : entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', false)]);
   if (tty) {
     const { writeTable, options: tableOptions } = await tables();
     // Values give way before property names.
     await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], rows, {
       ...tableOptions(ctx),
       header: false,
-      keepWhole: (row, column) => column === 1 && row[0] === 'Uid',
+      // A Uid is never cut: the Uid row, and a value that is a Uid (a list item, a reference).
+      keepWhole: (row, column) => column === 1 && (row[0] === 'Uid' || /^[a-z]+_[a-z0-9]+$/.test(row[1] ?? '')),
     });
   } else {
     await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
   }
+}
+
+const MAX_ITEMS = 10;
+const MAX_DEPTH = 3;
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.entries(value).every(([k, v]) => k.startsWith('_') || isEmpty(v));
+  return false;
+}
+
+const isRecordRef = (value: object): value is { Uid: string } => typeof (value as { Uid?: unknown }).Uid === 'string';
+
+/** One line for an item of a list: a record by name and Uid, else its first record, else its values. */
+function itemText(item: unknown): string {
+  if (item === null || typeof item !== 'object') return cellText(item, 'auto', true);
+  if (isRecordRef(item)) return cellText(item, 'auto', true);
+  const entries = Object.entries(item).filter(([k, v]) => !k.startsWith('_') && !isEmpty(v));
+  const ref = entries.find(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v) && isRecordRef(v));
+  if (ref) return cellText(ref[1], 'auto', true);
+  return entries.map(([k, v]) => `${neutralise(k)}: ${cellText(v, 'auto', true)}`).join(', ');
+}
+
+/**
+ * The rows of the record view on a terminal, the same for every record a `get` shows:
+ * empty values left out (null, "", {} and []), as is the API's `_objectType`; a
+ * nested record by its name and Uid; any other nested object as indented sub-rows; a
+ * list as its count, then one indented row per item (the first ten). The whole record
+ * is what --json is for.
+ */
+function recordRows(entries: Array<[string, unknown, Column['kind']?]>, indent = '', depth = 0): string[][] {
+  const rows: string[][] = [];
+  for (const [key, value, kind] of entries) {
+    if (key.startsWith('_') || isEmpty(value)) continue;
+    const name = indent + neutralise(key);
+    if (Array.isArray(value)) {
+      rows.push([name, `${value.length} item${value.length === 1 ? '' : 's'}`]);
+      value.slice(0, MAX_ITEMS).forEach((item, i) => rows.push([`${indent}  ${i + 1}`, itemText(item)]));
+      if (value.length > MAX_ITEMS) rows.push([`${indent}  …`, `${value.length - MAX_ITEMS} more (--json shows every one)`]);
+    } else if (value !== null && typeof value === 'object' && !isRecordRef(value) && depth < MAX_DEPTH) {
+      rows.push([name, '']);
+      rows.push(...recordRows(Object.entries(value).map(([k, v]) => [k, v, 'auto']), `${indent}  `, depth + 1));
+    } else {
+      rows.push([name, cellText(value, kind ?? 'auto', true)]);
+    }
+  }
+  return rows;
 }
 
 /**

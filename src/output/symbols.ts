@@ -21,6 +21,10 @@ export interface Symbols {
   unicode: boolean;
   ok: string;
   fail: string;
+  /** A prompt answered but not yet judged (a code on its way to the server). */
+  pointer: string;
+  /** The chosen line of a prompt's list. */
+  cursor: string;
   /** One cell: what a cut cell ends with. */
   ellipsis: string;
   /** In a sentence: "try again in 5 s…". */
@@ -36,6 +40,8 @@ const UNICODE: Symbols = {
   unicode: true,
   ok: '✔',
   fail: '✘',
+  pointer: '›',
+  cursor: '❯',
   ellipsis: '…',
   dots: '…',
   box: { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' },
@@ -48,6 +54,8 @@ const ASCII: Symbols = {
   unicode: false,
   ok: '+',
   fail: 'x',
+  pointer: '>',
+  cursor: '>',
   ellipsis: '~',
   dots: '...',
   box: { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' },

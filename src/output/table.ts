@@ -17,6 +17,11 @@ export interface TableColumn {
   fixed?: boolean;
   /** Cut only once the text columns are as narrow as they go (dates, numbers). */
   shrinkLast?: boolean;
+  /**
+   * A shorter form of a cell (a date without its time), used for the whole column
+   * when the table does not fit: tried before any text is cut.
+   */
+  shorten?: (cell: string) => string;
 }
 
 export interface TableOptions {
@@ -66,6 +71,11 @@ export function fitWidths(natural: number[], fixed: boolean[], width: number | u
   return widths;
 }
 
+/** The width of a table whose columns are `widths` wide: borders and padding included. */
+function tableWidth(widths: number[]): number {
+  return widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
+}
+
 /** Writes a table; returns the number of rows. Nothing is written for no rows. */
 export async function writeTable(
   stream: NodeJS.WritableStream,
@@ -106,9 +116,19 @@ export async function writeTable(
   }
 
   const showHeader = options.header !== false;
-  const natural = columns.map((c, i) =>
-    Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(row[i] ?? ''))),
-  );
+  const naturalOf = (cell: (row: string[], i: number) => string) =>
+    columns.map((c, i) => Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(cell(row, i)))));
+  let natural = naturalOf((row, i) => row[i] ?? '');
+  // Too wide: the columns that have a shorter form take it before any text is cut.
+  const shorten = columns.map(() => false);
+  if (options.width !== undefined && columns.some((c) => c.shorten) && tableWidth(natural) > options.width) {
+    columns.forEach((c, i) => (shorten[i] = c.shorten !== undefined));
+    natural = naturalOf((row, i) => shortCell(row, i));
+  }
+  function shortCell(row: string[], i: number): string {
+    const cell = row[i] ?? '';
+    return shorten[i] ? columns[i]!.shorten!(cell) : cell;
+  }
   const fixed = columns.map((c) => c.fixed === true);
   const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
   const { box, ellipsis } = symbolsFor(options.unicode);
@@ -119,7 +139,7 @@ export async function writeTable(
     let out = bar;
     for (let i = 0; i < widths.length; i++) {
       const w = widths[i]!;
-      let cell = cells[i] ?? '';
+      let cell = shortCell(cells, i);
       if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;

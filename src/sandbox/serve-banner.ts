@@ -1,5 +1,6 @@
 // What `bo sandbox serve` tells the person at the terminal (stderr): where the state
-// lives, the API key, the demo logins, and each email as it is "sent".
+// lives, the API key as a ready-to-paste `export BO_BASE_URL=… BO_API_KEY=…
+// BO_API_SECRET=…`, the demo logins, and each email as it is "sent".
 
 import type { Context } from '../context.js';
 import { neutralise } from '../api/neutralise.js';
@@ -16,7 +17,10 @@ export async function printServeBanner(ctx: Context, url: string, file: string |
   const lines = [
     `sandbox listening on ${url} (API under ${url}/api/v1)`,
     `state: ${file ?? 'in memory'}`,
-    `API key: Authorization: ${fixtures.apiKey.scheme} ${fixtures.apiKey.key}:${fixtures.apiKey.secret}`,
+    'use it from another shell (its API key, as environment variables):',
+    `  export BO_BASE_URL=${url} BO_API_KEY=${fixtures.apiKey.key} BO_API_SECRET=${fixtures.apiKey.secret}`,
+    // A key sent with another scheme word is refused: the profile must use this one.
+    ...(scheme === 'bo' ? [] : [`  bo config set api-key-scheme ${scheme}`]),
     'demo logins:',
     ...fixtures.users.map((u) => `  ${u.kind.padEnd(7)} ${u.username}  password ${u.password}${u.totpSecret ? `  TOTP secret ${u.totpSecret}` : ''}`),
     `try: bo --base-url ${url} login --username ${fixtures.users[0]?.username ?? ''}`,

@@ -143,7 +143,7 @@ describe('a proxy that asks for its own user and password (the built binary)', (
       const lines = r.stderr.split('\n').filter((l) => l.startsWith('error: ') || l.startsWith('hint: '));
       expect(lines).toEqual([
         `error: the proxy http://127.0.0.1:${p.port} (HTTPS_PROXY) rejected the user and password it was given: ${status} ${status === 401 ? 'Unauthorized' : 'Proxy Authentication Required'}`,
-        'hint: Check the user and password in HTTPS_PROXY (http://user:password@host:port).',
+        'hint: check the user and password in HTTPS_PROXY (http://user:password@host:port).',
       ]);
       if (mode.includes('--json')) expect(r.stderr).toContain('{"error":{"status":null,"code":"auth","message":"the proxy');
       expect(r.stderr).not.toMatch(/retrying/);
@@ -163,7 +163,7 @@ describe('a proxy that asks for its own user and password (the built binary)', (
     expect(p.connects[0]!.headers['proxy-authorization']).toBeUndefined();
     expect(r.stderr.split('\n').slice(0, 2)).toEqual([
       `error: the proxy ${p.url} (HTTPS_PROXY) wants a user and password for the tunnel to 127.0.0.1:${server.port}: ${status} ${status === 401 ? 'Unauthorized' : 'Proxy Authentication Required'}`,
-      'hint: Put them in HTTPS_PROXY: http://user:password@host:port',
+      'hint: put them in HTTPS_PROXY: http://user:password@host:port',
     ]);
     expect(r.stderr).toContain('"code":"auth"');
     expect(server.seen).toEqual([]);

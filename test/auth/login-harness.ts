@@ -147,6 +147,7 @@ export async function boLogin(
       stdinIsTTY: options.stdinIsTTY ?? false,
       stdoutIsTTY: options.stdoutIsTTY ?? false,
       stderrIsTTY: options.stderrIsTTY ?? false,
+      ...(options.columns === undefined ? {} : { columns: options.columns }),
       // A config folder of its own: a login writes the profile's settings.
       env: { HOME: process.env.HOME, PATH: process.env.PATH, ...tempConfig().env, ...options.env },
     },

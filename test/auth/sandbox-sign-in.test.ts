@@ -123,10 +123,10 @@ describe('hints name the command as the user must type it', () => {
     writeFileSync(m.credentialsFile, JSON.stringify({ profiles: { sandbox: { kind: 'token', token: bogus, origin: 'bo-sandbox:embedded' } } }), { mode: 0o600 });
     const r = await runBo(['--sandbox', 'accounts', 'list'], { env: m.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain("hint: Sign in again with `bo --sandbox login`, or `bo --sandbox logout` to use the sandbox's own API key.\n");
+    expect(r.stderr).toContain("hint: sign in again with bo --sandbox login, or bo --sandbox logout to use the sandbox's own API key.\n");
     const p = await runBo(['--sandbox', '-p', 'staging', 'auth', 'token'], { env: m.env });
     expect(p.code).toBe(4);
-    expect(p.stderr).toBe('error: not signed in (profile "staging")\nhint: run `bo --sandbox -p staging login`\n');
+    expect(p.stderr).toBe('error: not signed in (profile "staging")\nhint: run bo --sandbox -p staging login\n');
   });
 
   it('not signed in on a profile chosen with -p: `bo -p staging login`', async () => {
@@ -137,7 +137,7 @@ describe('hints name the command as the user must type it', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
       'error: not signed in (profile "staging")\n' +
-        'hint: run `bo -p staging login` or `bo -p staging auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
+        'hint: run bo -p staging login or bo -p staging auth set-key, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
   });
 
@@ -146,7 +146,7 @@ describe('hints name the command as the user must type it', () => {
     const port = await closedPort();
     const r = await runBo(['-p', 'staging', '--base-url', `http://127.0.0.1:${port}`, '--max-retries', '0', 'accounts', 'list'], { env: m.env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('hint: Check the base URL (--base-url or bo -p staging config set base-url) and your network.\n');
+    expect(r.stderr).toContain('hint: check the base URL (--base-url or bo -p staging config set base-url) and your network.\n');
     const api = await runBo(['-p', 'staging', 'api', 'https://elsewhere.example.com/x'], { env: m.env });
     expect(api.code).toBe(2);
     expect(api.stderr).toContain('hint: the host comes from --base-url or the profile (bo -p staging config set base-url <url>)\n');
@@ -161,7 +161,7 @@ describe('hints name the command as the user must type it', () => {
       expect(r.code).toBe(4);
       const [error, hint, ...rest] = r.stderr.split('\n');
       expect(error).toMatch(/^error: the OS keychain is not available/);
-      expect(hint).toBe('hint: sign in again with `bo login --insecure-storage` (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET');
+      expect(hint).toBe('hint: sign in again with bo login --insecure-storage (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET');
       expect(rest).toEqual(['']);
     }
   });
@@ -182,7 +182,7 @@ describe('credentials from the environment that the server rejects', () => {
     expect(r.code).toBe(4);
     const hint = r.stderr.split('\n').find((l) => l.startsWith('hint: '));
     expect(hint).toBe(
-      'hint: The credential came from the environment (BO_API_KEY, BO_API_SECRET): check or replace them, or unset them to use the stored one. ' +
+      'hint: the credential came from the environment (BO_API_KEY, BO_API_SECRET): check or replace them, or unset them to use the stored one. ' +
         'The API key was sent with the scheme word "bo"; if the service uses another, set it with: bo config set api-key-scheme <word>',
     );
     expect(r.stderr).not.toContain('set-key');
@@ -192,7 +192,7 @@ describe('credentials from the environment that the server rejects', () => {
     const m = machine({ BO_BASE_URL: served.url, BO_API_KEY: served.fixtures.apiKey.key, BO_API_SECRET: 'wrong-secret' });
     const r = await runBo(['auth', 'status', '--verify'], { env: m.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('hint: The credential came from the environment (BO_API_KEY, BO_API_SECRET)');
+    expect(r.stderr).toContain('hint: the credential came from the environment (BO_API_KEY, BO_API_SECRET)');
     expect(r.stderr).not.toContain('set-key');
   });
 
@@ -200,7 +200,7 @@ describe('credentials from the environment that the server rejects', () => {
     const m = machine({ BO_BASE_URL: served.url, BO_TOKEN: 'not-a-token' });
     const r = await runBo(['accounts', 'list'], { env: m.env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('hint: The credential came from the environment (BO_TOKEN): check or replace it, or unset it to use the stored one.\n');
+    expect(r.stderr).toContain('hint: the credential came from the environment (BO_TOKEN): check or replace it, or unset it to use the stored one.\n');
     expect(r.stderr).not.toContain('bo login');
   });
 });

@@ -20,7 +20,7 @@ async function protectedProfile() {
   return { ...t.env, BO_BASE_URL: sb.url, BO_API_KEY: sb.fixtures.apiKey.key, BO_API_SECRET: sb.fixtures.apiKey.secret, BO_PROFILE: 'production' };
 }
 const needs = (what: string) =>
-  `error: Send ${what} on profile "production" (${sb.url}) needs confirmation; pass --yes (profile "production" is protected)`;
+  `error: send ${what} on profile "production" (${sb.url}) needs confirmation; pass --yes (profile "production" is protected)`;
 
 describe('bo api on a protected profile', () => {
   it('DELETE, PUT and POST need --yes under --no-input, as a mutation verb does; nothing is sent', async () => {

@@ -138,7 +138,7 @@ describe('bo login: forced enrollment', () => {
     ]);
     const r = await boLogin(sandbox, ['--username', user.username], { ...terminal, prompter });
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain('error: The server says two-factor enrollment does not apply to this user.');
+    expect(r.stderr).toContain('error: the server says two-factor enrollment does not apply to this user.');
     expect(r.stderr).toContain('hint: the account may already have a method set up');
     expect(r.store.saved.size).toBe(0);
   });

@@ -91,7 +91,7 @@ describe('bo login from a script', () => {
   it('a wrong password is exit 4 with the one message for user and password (D7)', async () => {
     const r = await boLogin(sandbox, ['--username', (await sandbox.user('plain')).username, '--password-stdin'], { stdin: 'wrong\n' });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe('error: Wrong username or password.\n');
+    expect(r.stderr).toBe('error: wrong username or password.\n');
     expect(r.store.saved.size).toBe(0);
   });
 
@@ -99,7 +99,7 @@ describe('bo login from a script', () => {
     const user = await sandbox.user('totp');
     const bad = await script('totp', ['--code', String((Number(totpCode(user.totpSecret!, await sandbox.now())) + 1) % 1e6).padStart(6, '0')]);
     expect(bad.code).toBe(4);
-    expect(bad.stderr).toContain('error: That code was not accepted: 4 attempts left.');
+    expect(bad.stderr).toContain('error: that code was not accepted: 4 attempts left.');
     expect(bad.store.saved.size).toBe(0);
     const good = await script('totp', ['--code', totpCode(user.totpSecret!, await sandbox.now())]);
     expect(good.code).toBe(0);
@@ -163,7 +163,7 @@ describe('bo login from a script', () => {
     expect(r1.code).toBe(0);
     const r2 = await script('totp', ['--recovery-code-stdin'], `${code}\n`);
     expect(r2.code).toBe(4);
-    expect(r2.stderr).toContain('That recovery code was not accepted (each works once): 4 attempts left.');
+    expect(r2.stderr).toContain('that recovery code was not accepted (each works once): 4 attempts left.');
   });
 
   it('says --code cannot answer an emailed code when the account has no authenticator', async () => {
@@ -228,7 +228,7 @@ describe('bo login from a script', () => {
       '--enroll', 'totp', '--code-command', 'oathtool --totp -b "$BO_TOTP_SECRET"', '--recovery-codes-file', join(dir, 'c.txt'),
     ]);
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/error: Too many attempts: try again in \d+ s\./);
+    expect(r.stderr).toMatch(/error: too many attempts: try again in \d+ s\./);
   });
 
   it('keeps the password, codes and token out of the --verbose trace', async () => {

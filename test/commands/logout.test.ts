@@ -62,6 +62,6 @@ describe('bo logout', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: cannot remove the credential of profile "default": the OS keychain is not available/);
     // Not --insecure-storage: logout has no such flag.
-    expect(r.stderr).toContain('hint: it is still stored there; run `bo -p default logout` again once the keychain can be reached');
+    expect(r.stderr).toContain('hint: it is still stored there; run bo -p default logout again once the keychain can be reached');
   });
 });

@@ -4,6 +4,7 @@
 
 import fc from 'fast-check';
 import { loadCommands } from '../../src/commands/index.js';
+import { exampleCommand } from '../../src/help/examples.js';
 import { completionTree, type CommandSpec, type FlagSpec } from '../../src/completion/tree.js';
 import { buildProgram } from '../../src/program.js';
 
@@ -105,7 +106,7 @@ export function exampleArgvs(pinnedUrl: string): string[][] {
   const out: string[][] = [];
   for (const def of commands) {
     if (def.path.join(' ') === 'sandbox serve') continue;
-    for (const example of def.examples) {
+    for (const example of def.examples.map(exampleCommand)) {
       if (!example.startsWith('bo ')) continue;
       const words = shellWords(example.split(/\s[|<>]\s|\s{2,}\(/)[0]!).slice(1);
       out.push(words.map((w) => (/^https?:\/\//.test(w) ? pinnedUrl : w)));

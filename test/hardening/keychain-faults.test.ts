@@ -130,7 +130,7 @@ function expectKeychainMessage(stderr: string, message: RegExp, reading = false)
   const lines = stderr.trimEnd().split('\n');
   expect(lines[0]).toMatch(reading ? /^error: not signed in \(profile "stored"\): the OS keychain is not available \(/ : /^error: the OS keychain is not available \(/);
   expect(lines[0]).toMatch(message);
-  expect(lines.slice(1).join('\n')).toMatch(reading ? /^hint: sign in with `bo login --insecure-storage`/ : /^hint: pass --insecure-storage/);
+  expect(lines.slice(1).join('\n')).toMatch(reading ? /^hint: sign in with bo login --insecure-storage/ : /^hint: pass --insecure-storage/);
   expect(stderr).not.toMatch(/\n\s+at |TypeError|ReferenceError|node:internal/);
 }
 
@@ -192,7 +192,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     expect(first).toMatch(/^error: cannot remove the credential of profile "stored": the OS keychain is not available \(/);
     expect(first).toMatch(fault.message);
     // Not the advice for storing (--insecure-storage): the credential is still in the keychain.
-    expect(hint).toBe('hint: it is still stored there; run `bo -p stored logout` again once the keychain can be reached');
+    expect(hint).toBe('hint: it is still stored there; run bo -p stored logout again once the keychain can be reached');
     expect(rest).toEqual([]);
     expect(r.stderr).not.toContain('Signed out');
     expect(JSON.parse(readFileSync(t.configFile, 'utf8')).profiles.stored['credential-store']).toBe('keychain');

@@ -48,8 +48,8 @@ async function serveTls(pair: { cert: string; key: string }): Promise<{ url: str
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  for (let i = 0; i < 200 && !/API key:/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
-  const m = /API key: Authorization: bo (\S+):(\S+)/.exec(stderr);
+  for (let i = 0; i < 200 && !/BO_API_SECRET=/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
+  const m = /BO_API_KEY=(\S+) BO_API_SECRET=(\S+)/.exec(stderr);
   if (!m) throw new Error(`no API key in the banner: ${stderr}`);
   return { url, key: m[1]!, secret: m[2]!, requests: () => 0 };
 }

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { defineCommand } from '../../src/command.js';
+import { exampleCommand } from '../../src/help/examples.js';
 import { buildProgram } from '../../src/program.js';
 import { runBo } from '../helpers/run-bo.js';
 
@@ -113,7 +114,7 @@ describe('group help shows examples of its verbs', () => {
     expect(r.code).toBe(0);
     const examples = r.stdout.split('\nExamples:\n')[1] ?? '';
     for (const def of commands.filter((d) => d.path.length === 2 && d.path[0] === name)) {
-      expect(examples).toContain(def.examples[0]);
+      expect(examples).toContain(exampleCommand(def.examples[0]!));
     }
   });
 

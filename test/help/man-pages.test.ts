@@ -11,6 +11,7 @@ import { manPages, text } from '../../src/help/man.js';
 import { buildProgram } from '../../src/program.js';
 import { VERSION } from '../../src/version.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
+import { exampleCommand } from '../../src/help/examples.js';
 
 /** Every verb's definition (the registry loads them on demand). */
 const commands = await loadCommands();
@@ -61,7 +62,7 @@ describe('man/', () => {
     expect(page).toContain(`.B ${text('bo addons expire')}\n`);
     expect(page).toContain('.SH ARGUMENTS');
     expect(page).toContain(text('--dry-run'));
-    for (const example of def.examples) expect(page).toContain(text(example));
+    for (const example of def.examples) expect(page).toContain(text(exampleCommand(example)));
     expect(page).toMatch(/\.SH SEE ALSO\n\\fBbo\\-addons\\fR\(1\)/);
   });
 });

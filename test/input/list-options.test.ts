@@ -87,7 +87,7 @@ describe('usage errors name the flag (exit 2)', () => {
     [['--filter', 'orderBy=Name'], '--filter cannot set "orderBy"; use --order-by'],
     [['--order-by', 'Name sideways'], '--order-by must be Property, "Property asc" or "Property desc", not "Name sideways"'],
     [['--order-by', ''], '--order-by must be Property, "Property asc" or "Property desc", not ""'],
-    [['--fields', 'Name,,Plan'], '--fields must be comma-separated property paths like Name,Plan.Name, not "Name,,Plan"'],
+    [['--fields', 'Name,,Plan'], '--fields must be comma-separated property paths (letters, digits, _, . and *), not "Name,,Plan"'],
   ])('%j', (argv, message) => {
     const err = usage(argv);
     expect(err.message).toBe(message);

@@ -63,10 +63,10 @@ describe('batch output under the locale', () => {
     const s = (server = await startBatchServer(() => ({ status: 200 })));
     const ascii = await runBo(['drips', 'delete', '-'], { env: testEnv(s, { LANG: 'C' }), stdin: 'drip_1\n' });
     expect(ascii.code).toBe(2);
-    expect(ascii.stderr).toMatch(/^error: Delete drip campaign \.\.\. [^\n]*for every record on stdin/);
+    expect(ascii.stderr).toMatch(/^error: delete drip campaign \.\.\. [^\n]*for every record on stdin/);
     expect(ascii.stderr).not.toMatch(/[^\x00-\x7f]/);
     const utf8 = await runBo(['drips', 'delete', '-'], { env: testEnv(s, { LANG: 'en_US.UTF-8' }), stdin: 'drip_1\n' });
-    expect(utf8.stderr).toMatch(/^error: Delete drip campaign … [^\n]*for every record on stdin/);
+    expect(utf8.stderr).toMatch(/^error: delete drip campaign … [^\n]*for every record on stdin/);
     expect(s.received).toEqual([]);
   });
 

@@ -38,7 +38,7 @@ describe('protected profiles', () => {
     const r = await runBo(['addons', 'expire', uid], { env });
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      `error: Expire add-on ${uid} on profile "production" (${sb.url}) needs confirmation; pass --yes (profile "production" is protected)`,
+      `error: expire add-on ${uid} on profile "production" (${sb.url}) needs confirmation; pass --yes (profile "production" is protected)`,
     );
     expect(await sb.activity()).toHaveLength(before);
     const yes = await runBo(['addons', 'expire', uid, '--yes'], { env });

@@ -61,8 +61,21 @@ describe.each(lists)('bo $argv.0 $argv.1', ({ argv, path, columns, fields }) => 
   });
 });
 
-it('a list whose columns show a child record asks for whole records (naming a child may cap pages at 25)', async () => {
+it('coupons redemptions names the account and plan: it asks for them by path, and the API pages by 25', async () => {
   const coupon = (sb.fixtures as unknown as { coupons: string[] }).coupons[0]!;
-  const r = await traced(['coupons', 'redemptions', coupon, '--limit', '3'], `/billing/discountcoupons/${coupon}/redemptions`, { env: testEnv(sb) });
-  expect(r).toMatchObject({ code: 0, fields: null });
+  const path = `/billing/discountcoupons/${coupon}/redemptions`;
+  const r = await traced(['coupons', 'redemptions', coupon, '--limit', '3'], path, { env: testEnv(sb) });
+  expect(r).toMatchObject({ code: 0, fields: 'Subscription.Account.Name,Subscription.Plan.Name,RedeemedDate,ExpireDate' });
+  // The names the API holds for each redemption's subscription, read here over HTTP.
+  const api = await sb.api('GET', `${path}?limit=3&fields=Subscription.Account.Name,Subscription.Plan.Name`);
+  const expected = (api.body.items as Array<{ Uid: string; Subscription: { Account: { Name: string }; Plan: { Name: string } } }>).map(
+    (i) => [i.Uid, i.Subscription.Account.Name, i.Subscription.Plan.Name],
+  );
+  expect(expected.length).toBe(3);
+  const rows = r.stdout.trimEnd().split('\n').map((line) => line.split('\t').slice(0, 3));
+  expect(rows).toEqual(expected);
+  expect(r.stdout).not.toMatch(/\bsub_/);
+  // --json: the records unchanged, whole (no fields asked for).
+  const whole = await traced(['coupons', 'redemptions', coupon, '--limit', '3', '--json'], path, { env: testEnv(sb) });
+  expect(whole).toMatchObject({ code: 0, fields: null });
 });

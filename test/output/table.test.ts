@@ -45,9 +45,10 @@ describe('fitting the terminal', () => {
     expect(r.stdout).toContain('…');
     expect(r.stdout).not.toContain(longName);
     expect(r.stdout).toMatch(/│ Wer[^│ ]*… +│/);
-    // Text columns give way first: the date column stays whole while they can.
-    const dateWidth = '2026-03-04 05:06'.length;
+    // Dates give up their time before any text is cut, then stay whole while text can give way.
+    const dateWidth = '2026-03-04'.length;
     expect(lines[0]!.split('┬').at(-1)).toBe(`${'─'.repeat(dateWidth + 2)}┐`);
+    expect(r.stdout).toMatch(/│ 2026-03-0\d │\n/);
   });
 
   it('at 200 columns shows every value whole', async () => {

@@ -45,7 +45,21 @@ describe('bo sandbox serve (built binary)', () => {
     const [, url] = await p.waitFor(/^(http:\/\/127\.0\.0\.1:\d+)\n/, p.out);
     await p.waitFor(/demo logins:/, p.err);
     expect(p.err()).toContain('plain@sandbox.example');
-    expect(p.err()).toMatch(/API key: Authorization: bo sbx_key_\w+:sbx_secret_\w+/);
+    // The banner's export line, pasted into a shell as it is, is all another bo needs.
+    const exportLine = /^ {2}(export BO_BASE_URL=\S+ BO_API_KEY=sbx_key_\w+ BO_API_SECRET=sbx_secret_\w+)$/m.exec(p.err())?.[1];
+    expect(exportLine, p.err()).toBeDefined();
+    expect(exportLine).toContain(`BO_BASE_URL=${url} `);
+    const home = mkdtempSync(join(tmpdir(), 'bo-serve-export-'));
+    try {
+      const pasted = execFileSync('bash', ['-c', `${exportLine}\nexec "$0" bin/bo.js --json lists list --limit 1`, process.execPath], {
+        cwd: root,
+        env: { PATH: env.PATH, HOME: home, BO_CONFIG_DIR: join(home, 'config'), BO_DATA_DIR: join(home, 'data') },
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(pasted)).toHaveLength(1);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
 
     const fixtures = await (await fetch(`${url}/__sandbox/fixtures`)).json();
     const { key, secret } = fixtures.apiKey;

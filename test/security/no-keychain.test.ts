@@ -23,7 +23,7 @@ describe('no keychain, nothing stored', () => {
     expect(r).toMatchObject({ code: 4, stdout: '' });
     expect(r.stderr).toBe(
       'error: not signed in (profile "default")\n' +
-        'hint: run `bo login` or `bo auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
+        'hint: run bo login or bo auth set-key, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
   });
 
@@ -31,7 +31,7 @@ describe('no keychain, nothing stored', () => {
     const t = noKeychain();
     const r = await runBo(['auth', 'token'], { env: t.env });
     expect(r).toMatchObject({ code: 4, stdout: '' });
-    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run `bo login`\n');
+    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run bo login\n');
   });
 
   it('bo logout: nothing stored, exit 0', async () => {
@@ -57,7 +57,7 @@ describe('no keychain, nothing stored', () => {
     // Listed only as the profile in use, with nothing of its own left.
     const list = await runBo(['--json', 'profiles', 'list'], { env: t.env });
     expect(JSON.parse(list.stdout)).toEqual([
-      { name: 'default', current: true, 'base-url': null, 'api-key-scheme': null, timeout: null, 'credential-store': null },
+      { name: 'default', current: true, baseUrl: null, apiKeyScheme: null, timeout: null, credentialStore: null },
     ]);
   });
 

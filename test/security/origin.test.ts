@@ -60,7 +60,7 @@ describe('a stored credential is sent to its own origin only', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `${refusal(TENANT, rec)}\n` +
-        `hint: to use ${rec}, sign in there with \`bo -p a --base-url ${rec} login\` (or \`bo -p a --base-url ${rec} auth set-key\`), ` +
+        `hint: to use ${rec}, sign in there with bo -p a --base-url ${rec} login (or bo -p a --base-url ${rec} auth set-key), ` +
         'or pick the profile that belongs to it with --profile\n',
     );
     expect(received).toEqual([]);
@@ -125,7 +125,7 @@ describe('a stored credential is sent to its own origin only', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       'error: no base URL for profile "default"\n' +
-        'hint: pass --base-url https://<tenant>, run `bo config set base-url <url>`, or try `bo --sandbox …`\n',
+        'hint: pass --base-url https://<tenant>, run bo config set base-url <url>, or try bo --sandbox …\n',
     );
     expect(() => t.readJson(t.credentialsFile)).toThrow(/ENOENT/);
   });
@@ -180,7 +180,7 @@ describe('credentials stored before origins were recorded', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toBe(
       'error: the credentials of profile "a" do not record the base URL they belong to: sign in again\n' +
-        `hint: run \`bo -p a --base-url ${rec} login\` (or \`bo -p a --base-url ${rec} auth set-key\`)\n`,
+        `hint: run bo -p a --base-url ${rec} login (or bo -p a --base-url ${rec} auth set-key)\n`,
     );
     expect(received).toEqual([]);
   });

@@ -4,6 +4,21 @@
 // neutralised here, the one way out; only the QR drawing, ours, keeps its colours.
 
 import { neutralise } from '../../api/neutralise.js';
+import type { QrTerminal } from '../qr.js';
+import type { Context } from '../../context.js';
+import { unicodeLocale } from '../../output/symbols.js';
+
+/**
+ * What the terminal of a run can show a QR code with: its width, the locale's glyphs,
+ * and colour. The QR goes to stderr, so colour is judged for it: off with NO_COLOR or
+ * TERM=dumb, and with --no-color (which the globals show only while stdout is a
+ * terminal too).
+ */
+export function qrTerminal(ctx: Context): QrTerminal {
+  const env = ctx.io.env;
+  const color = env.NO_COLOR === undefined && env.TERM !== 'dumb' && (ctx.globals.color || !ctx.io.stdoutIsTTY);
+  return { columns: ctx.io.columns, unicode: unicodeLocale(env), color };
+}
 import { CLEAR_LINE } from '../../output/style.js';
 
 export interface Screen {
@@ -17,9 +32,11 @@ export interface Screen {
   readonly tty: boolean;
   /** stderr itself, for a code command's own error output. */
   readonly raw: NodeJS.WritableStream;
+  /** What a QR code drawn here can use (width, glyphs, colour). */
+  readonly qr: QrTerminal;
 }
 
-export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Screen {
+export function createScreen(stderr: NodeJS.WritableStream, tty: boolean, qr: QrTerminal = { unicode: true, color: true }): Screen {
   let statusShown = false;
   const picture = (line: string) => {
     if (statusShown && tty) stderr.write('\n');
@@ -28,6 +45,7 @@ export function createScreen(stderr: NodeJS.WritableStream, tty: boolean): Scree
   };
   return {
     tty,
+    qr,
     raw: stderr,
     say: (line) => picture(neutralise(line)),
     picture,

@@ -42,12 +42,21 @@ export async function showTotpSetup(
     return;
   }
   // The QR library loads only when a code is drawn.
-  const { drawQr } = await import('../qr.js');
-  screen.say('Scan this QR code with your authenticator app:');
-  screen.say('');
-  for (const line of drawQr(e.otpauth_uri)) screen.picture(`  ${line}`);
-  screen.say('');
-  screen.say(`Or enter this secret by hand: ${groupsOfFour(e.secret)}`);
+  const { qrFor } = await import('../qr.js');
+  const qr = qrFor(e.otpauth_uri, screen.qr);
+  if ('lines' in qr) {
+    screen.say('Scan this QR code with your authenticator app:');
+    screen.say('');
+    for (const line of qr.lines) screen.picture(`  ${line}`);
+    screen.say('');
+    screen.say(`Or enter this secret by hand: ${groupsOfFour(e.secret)}`);
+  } else {
+    // A QR that wraps, or has no colours, cannot be scanned: none is drawn, and the
+    // person is told why and what to use instead.
+    screen.say(`No QR code here: ${qr.why} (a QR code that wraps or has no colours cannot be scanned).`);
+    screen.say(`In your authenticator app, enter this secret by hand: ${groupsOfFour(e.secret)}`);
+    if (!qrPng) screen.say('(or run bo login again with --qr-png <file> to get the QR code as an image)');
+  }
   screen.say(`Setup URI: ${e.otpauth_uri}`);
 }
 

@@ -10,7 +10,7 @@ import { rememberStored } from '../credentials.js';
 import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../origin.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
-import { createScreen } from './screen.js';
+import { createScreen, qrTerminal } from './screen.js';
 import { stdinLines } from './stdin-lines.js';
 import { boCommand } from '../../hints.js';
 
@@ -59,7 +59,7 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     const result = await runLogin({
       api: tokensApi(http, ctx.signal),
       prompter,
-      screen: createScreen(ctx.io.stderr, ctx.io.stderrIsTTY),
+      screen: createScreen(ctx.io.stderr, ctx.io.stderrIsTTY, qrTerminal(ctx)),
       clock: ctx.clock,
       signal: ctx.signal,
       env: ctx.io.env,

@@ -30,8 +30,8 @@ export default defineCommand<Opts>({
     'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes); a JSON Lines record ' +
     'may carry its own CancelationReason (reason) and Comment (comment).',
   examples: [
-    'bo accounts cancel acc_0001 --reason "Moved to a competitor"',
-    'bo accounts cancel acc_0001 --reason "Closed" --comment @notes.txt --yes',
+    'bo accounts cancel acc_1irrfvoamo --reason "Moved to a competitor"',
+    'bo accounts cancel acc_1sikv04mxo --reason "Closed" --comment @notes.txt --yes',
     'jq -r .Uid churned.jsonl | bo accounts cancel - --reason "Non-payment" --yes',
   ],
   configure: (cmd) =>
@@ -40,7 +40,7 @@ export default defineCommand<Opts>({
         .argument('<accountUid>', 'the account Uid, or - for stdin')
         .requiredOption('--reason <text>', 'why the account cancels (@file reads a file)')
         .option('--comment <text>', 'a comment (@file reads a file)'),
-      { batch: true },
+      { batch: true, destructive: true },
     ),
   run: async (ctx, [uid], opts) => {
     await runMutation(

@@ -31,8 +31,8 @@ export default defineCommand<Opts>({
     "bo's own piped rows work), or JSON Lines with \"Uid\" and maybe the record's own ToDate (to) and " +
     'ExpirationDate (expiration), which override the flags; the other fields of an account record are ignored.',
   examples: [
-    'bo accounts extend-trial acc_0001 --to 2027-01-31',
-    'bo accounts extend-trial acc_0001 --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
+    'bo accounts extend-trial acc_107m14dk7l --to 2027-06-30',
+    'bo accounts extend-trial acc_107m14dk7l --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
     'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31',
   ],
   configure: (cmd) =>

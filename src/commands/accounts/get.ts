@@ -12,7 +12,7 @@ export default defineCommand<{ fields?: string }>({
   path: ['accounts', 'get'],
   summary: 'Show one account by Uid (exit 3 when absent)',
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',
-  examples: ['bo accounts get acc_0001', 'bo accounts get acc_0001 --json | jq .PrimaryContact', 'bo accounts get acc_0001 --fields "Name,CurrentSubscription.Plan.Name"'],
+  examples: ['bo accounts get acc_lvsegbmzg', 'bo accounts get acc_lvsegbmzg --json | jq .PrimaryContact', 'bo accounts get acc_lvsegbmzg --fields "Name,CurrentSubscription.Plan.Name"'],
   configure: (cmd) =>
     cmd.argument('<accountUid>', 'the account Uid').option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
   run: async (ctx, [uid], opts) => {

@@ -32,18 +32,18 @@ export default defineCommand<Opts>({
     '--segment keeps the members of a segment. The list options page through the API for you.',
   examples: [
     'bo accounts list --q acme',
-    'bo accounts list --segment seg_123 --all --jsonl > accounts.jsonl',
+    'bo accounts list --segment seg_m4er31bx5w --all --jsonl > accounts.jsonl',
     'bo accounts list --filter AccountStage=2 --order-by "Created desc" --limit 20',
     'bo accounts list --fields Name,PrimaryContact.Email',
-    'bo accounts list --jq ".[].Name"                              (. is the array --json prints)',
-    'bo accounts list --all --jsonl --jq "select(.AccountStage==2).Uid"   (. is each record)',
+    ['bo accounts list --jq ".[].Name"', '. is the array --json prints'],
+    ['bo accounts list --all --jsonl --jq "select(.AccountStage==2).Uid"', '. is each record'],
   ],
   configure: (cmd) =>
     addListOptions(
       cmd
         .addOption(new Option('--q <text>', 'part of an account name, or an exact account Uid').conflicts('search'))
         .addOption(new Option('--search <text>', 'same as --q').conflicts('q'))
-        .option('--segment <uid>', 'only accounts in this segment'),
+        .option('--segment <uid>', 'only accounts in this segment')
     ),
   run: async (ctx, _args, opts) => {
     const selection = parseListOptions(opts, tableFields(ctx, accountColumns, opts.fields));

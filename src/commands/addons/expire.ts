@@ -15,8 +15,8 @@ export default defineCommand<MutationFlags>({
     'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid"), ' +
     'and prints one outcome a line, then a summary on stderr.',
   examples: [
-    'bo addons expire sa_0001',
-    'bo addons expire sa_0001 --dry-run --json',
+    'bo addons expire subaddon_xr1vbf95k',
+    'bo addons expire subaddon_40076rrnkv --dry-run --json',
     'cut -f1 addons.tsv | bo addons expire - --concurrency 8',
   ],
   configure: (cmd) => mutationFlags(cmd.argument('<subscriptionAddOnUid>', 'the subscription add-on Uid, or - for stdin'), { batch: true }),

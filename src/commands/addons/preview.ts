@@ -20,9 +20,9 @@ export default defineCommand<Opts>({
       'current billing period plus any setup fee. Nothing is saved. --quantity defaults to the add-on\'s ' +
       'minimum; --start (a date or date-time; a bare date means 23:59:59 UTC that day) defaults to now.',
   examples: [
-    'bo addons preview --subscription sub_123 --addon addon_456',
-    'bo addons preview --subscription sub_123 --addon addon_456 --quantity 5 --start 2026-07-01',
-    'bo addons preview --subscription sub_123 --addon addon_456 --json | jq .Amount',
+    'bo addons preview --subscription sub_saxvhgnrf --addon addon_39lnufwfn',
+    'bo addons preview --subscription sub_saxvhgnrf --addon addon_39lnufwfn --quantity 5 --start 2026-07-01',
+    'bo addons preview --subscription sub_saxvhgnrf --addon addon_39lnufwfn --json | jq .Amount',
   ],
   configure: (cmd) =>
     cmd

@@ -16,9 +16,9 @@ export default defineCommand<MutationFlags>({
     'not have changes nothing and succeeds. With - in place of the article Uid, reads article Uids ' +
     'from stdin, one a line (or JSON Lines with "Uid"), and removes the same tag from each.',
   examples: [
-    'bo articles untag art_0001 tag_0001',
-    'bo articles untag art_0001 tag_0001 --dry-run',
-    'jq -r .Uid articles.jsonl | bo articles untag - tag_0001',
+    'bo articles untag art_m0gz9lp9gc tag_lw3dpnj7ou',
+    'bo articles untag art_m0gz9lp9gc tag_lxvl2oztv9 --dry-run',
+    'jq -r .Uid articles.jsonl | bo articles untag - tag_lxvl2oztv9',
   ],
   configure: (cmd) =>
     mutationFlags(cmd.argument('<articleUid>', 'the article Uid, or - for stdin').argument('<tagUid>', 'the tag to remove'), {

@@ -26,8 +26,8 @@ export default defineCommand<Opts>({
     'The key belongs to the base URL in effect (--base-url, BO_BASE_URL or the profile\'s base-url), which is saved ' +
     'in the profile: it is sent to that origin only, never to another base URL.',
   examples: [
-    'bo auth set-key --base-url https://acme.example.com --key ak_live_123   (asks for the secret)',
-    'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin',
+    { example: 'bo auth set-key --base-url https://acme.example.com --key ak_live_123   # asks for the secret', needs: "a terminal, and a tenant's API key" },
+    { example: 'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin', needs: "a tenant's API key and the OS keychain" },
   ],
   configure: (cmd) =>
     cmd

@@ -21,7 +21,7 @@ export default defineCommand<{ verify?: boolean }>({
     "signature and expiry against the tenant's /.well-known/jwks.json, an API key by listing one account " +
     '(GET /crm/accounts?limit=1, kept out of the activity log). Exit 4 when not signed in, when the stored ' +
     'credential belongs to another base URL, or when it is expired, invalid, rejected (401) or not permitted (403).',
-  examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN=… bo auth status --verify'],
+  examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN="$CI_TOKEN" bo auth status --verify'],
   configure: (cmd) => cmd.option('--verify', 'prove the credential works (token: signature and expiry; API key: one request)'),
   async run(ctx, _args, opts) {
 

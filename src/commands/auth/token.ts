@@ -11,7 +11,9 @@ export default defineCommand({
   description:
     'Print the access token of the current profile (BO_TOKEN when set) on stdout. ' +
     'Exit 4 when there is none, or when the profile holds an API key instead.',
-  examples: ['curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts'],
+  examples: [
+    { example: 'curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts', needs: 'a tenant and a sign-in to it' },
+  ],
   async run(ctx) {
     const { credential, profile } = await resolveCredential(ctx).catch((err: unknown) => {
       // The store's own hint names --insecure-storage, which this command does not take.

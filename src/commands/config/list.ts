@@ -1,7 +1,8 @@
-// `bo config list`: every setting of the current profile with the value in effect.
-// --json prints only what is stored, so a script sees what is set and what is not.
+// `bo config list`: every setting of the current profile with the value in effect and
+// where it comes from: --json prints {"profile", "settings": [{"name","value","source"}]},
+// defaults included, so a script sees what is set and what is not.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS, baseUrlName } from '../../config/settings.js';
 import { printRecord } from '../../output/print.js';
 
 export default defineCommand({
@@ -9,19 +10,33 @@ export default defineCommand({
   path: ['config', 'list'],
   summary: 'Show the settings of the current profile',
   description:
-    `Show every setting of the current profile (${SETTING_KEYS_TEXT}); unset keys show their default. ` +
-    'With --json, the stored settings only.',
+    `Show every setting of the current profile (${SETTING_KEYS_TEXT}) with the value in effect: ` +
+    'a flag or environment variable, else the config file, else the default. With --json, each setting as ' +
+    '{"name", "value", "source"}, the source being flag, env, config or default.',
   examples: ['bo config list', 'bo -p acme config list --json'],
   async run(ctx) {
     const { name: profile, settings } = await ctx.profile();
-    const stored = Object.fromEntries(SETTING_KEYS.filter((k) => settings[k] !== undefined).map((k) => [k, settings[k]]));
-    await printRecord(
-      ctx,
-      { profile, ...stored },
-      [
-        ['profile', profile],
-        ...SETTING_KEYS.map((k): [string, unknown] => [k, settings[k] ?? SETTING_DEFAULTS[k] ?? '']),
-      ],
-    );
+    const env = ctx.io.env;
+    type Source = 'flag' | 'env' | 'config' | 'default';
+    const inEffect = SETTING_KEYS.map((name) => {
+      let value: unknown = settings[name];
+      let source: Source = 'config';
+      if (name === 'base-url' && ctx.globals.baseUrl !== undefined) {
+        value = ctx.globals.baseUrl;
+        source = baseUrlName(ctx.globals.baseUrl, env) === 'BO_BASE_URL' ? 'env' : 'flag';
+      } else if (name === 'timeout' && ctx.globals.timeout !== undefined) {
+        value = ctx.globals.timeout;
+        source = env.BO_TIMEOUT !== undefined && Number(env.BO_TIMEOUT) === value ? 'env' : 'flag';
+      } else if (value === undefined) {
+        value = SETTING_DEFAULTS[name] ?? null;
+        source = 'default';
+      }
+      return { name, value, source };
+    });
+    await printRecord(ctx, { profile, settings: inEffect }, [
+      ['profile', profile],
+      // An unset base URL: said on a terminal (the record view leaves empty values out).
+      ...inEffect.map(({ name, value }): [string, unknown] => [name, value ?? (ctx.io.stdoutIsTTY ? 'not set' : '')]),
+    ]);
   },
 });

@@ -13,11 +13,21 @@ interface Opts extends RawListOptions {
   plan?: string;
 }
 
+/**
+ * `10 %` or `50 off`: a percentage, or an amount (a coupon carries no currency; it
+ * takes the subscription's).
+ */
+function discount(c: DiscountCoupon): string | undefined {
+  if (typeof c.PercentOff === 'number') return `${c.PercentOff} %`;
+  if (typeof c.AmountOff === 'number') return `${Number.isInteger(c.AmountOff) ? c.AmountOff : c.AmountOff.toFixed(2)} off`;
+  return undefined;
+}
+
 export const couponColumns: Column<DiscountCoupon>[] = [
   { header: 'Uid', get: (c) => c.Uid, from: ['Uid'] },
   { header: 'Code', get: (c) => c.UniqueIdentifier, from: ['UniqueIdentifier'] },
   { header: 'Name', get: (c) => c.Name, from: ['Name'] },
-  { header: 'Discount', get: (c) => (c.PercentOff != null ? `${c.PercentOff}%` : c.AmountOff), from: ['PercentOff', 'AmountOff'] },
+  { header: 'Discount', get: discount, from: ['PercentOff', 'AmountOff'] },
   { header: 'Active', get: (c) => c.IsActive, from: ['IsActive'] },
   {
     header: 'Redeemed',
@@ -38,14 +48,14 @@ export default defineCommand<Opts>({
   examples: [
     'bo coupons list --active',
     'bo coupons list --search spring --json',
-    'bo coupons list --plan plan_123 --all --jsonl > coupons.jsonl',
+    'bo coupons list --plan plan_7a2ulmgbv --all --jsonl > coupons.jsonl',
   ],
   configure: (cmd) =>
     addListOptions(
       cmd
         .option('--active', 'only coupons that can be redeemed now')
         .option('--search <text>', 'part of a coupon name or code')
-        .option('--plan <uid>', 'only coupons that apply to this plan'),
+        .option('--plan <uid>', 'only coupons that apply to this plan')
     ),
   run: async (ctx, _args, opts) => {
     const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));

@@ -55,8 +55,8 @@ export default defineCommand<Opts>({
     '({"Uid":"deal_1","Amount":1200,"DueDate":"2027-01-31"} or {"Uid":"deal_1","amount":"1200"}), ' +
     'which override the flags for that record.',
   examples: [
-    'bo deals update deal_0001 --stage stage_0003 --amount 1200',
-    'bo deals update deal_0001 --name "Renewal 2027" --due 2027-01-31 --dry-run',
+    'bo deals update deal_z9w6mp246 --stage stage_cyukhthtx --amount 1200',
+    'bo deals update deal_1hgoryug1t --name "Renewal 2027" --due 2027-01-31 --dry-run',
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
     "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],

@@ -27,8 +27,8 @@ export default defineCommand<Opts>({
     'in days after the message before it. Adding a message makes the campaign inactive until it is ' +
     'reviewed and turned on again.',
   examples: [
-    'bo drips add-message drip_0001 --subject "Getting started" --body @day1.html --delay-hours 24',
-    'bo drips add-message drip_0001 --name "Day 3" --subject "Tips" --body "<p>Hi</p>" --days-after-prior 2 --dry-run',
+    'bo drips add-message drip_llo22xbxil --subject "Getting started" --body @day1.html --delay-hours 24',
+    'bo drips add-message drip_llo22xbxil --name "Day 3" --subject "Tips" --body "<p>Hi</p>" --days-after-prior 2 --dry-run',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -14,11 +14,11 @@ export default defineCommand<MutationFlags>({
     'terminal; pass --yes in scripts. With - in place of the Uid, reads Uids from stdin ' +
     '(a batch always needs --yes).',
   examples: [
-    'bo drips delete drip_0001',
-    'bo drips delete drip_0001 --yes --json',
-    'printf "%s\\n" drip_0001 drip_0002 | bo drips delete - --yes',
+    'bo drips delete drip_llo22xbxil',
+    'bo drips delete drip_lpcrpsn2ab --yes --json',
+    'printf "%s\\n" drip_lpcrpsn2ab drip_lsdylrbgpp | bo drips delete - --yes',
   ],
-  configure: (cmd) => mutationFlags(cmd.argument('<dripUid>', 'the drip campaign Uid, or - for stdin'), { batch: true }),
+  configure: (cmd) => mutationFlags(cmd.argument('<dripUid>', 'the drip campaign Uid, or - for stdin'), { batch: true, destructive: true }),
   run: async (ctx, [uid], opts) => {
     await runMutation(
       ctx,

@@ -28,7 +28,7 @@ export default defineCommand<Opts>({
     'email is optional: --welcome-subject and --welcome-body (@file reads a file) are its content, ' +
     '--welcome-from-name and --welcome-from-email its sender.',
   examples: [
-    'bo lists create --name "Product updates" --double-opt-in',
+    'bo lists create --name "Release previews" --double-opt-in',
     'bo lists create --name Beta --welcome-subject "Welcome to the beta" --welcome-body @welcome.html --welcome-from-email team@example.com --json',
   ],
   configure: (cmd) =>

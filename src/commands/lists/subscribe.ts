@@ -38,9 +38,9 @@ export default defineCommand<Opts>({
     'line (or JSON Lines with "Email" and maybe the record\'s own FirstName, LastName, Source and ' +
     'SendWelcomeEmail, also named as the flags: first-name, last-name, source, send-welcome), and subscribes each.',
   examples: [
-    'bo lists subscribe list_0001 --email ada@example.com --first-name Ada --last-name Lovelace',
-    'bo lists subscribe list_0001 --email ada@example.com --send-welcome --source signup-form --dry-run',
-    'cut -f2 signups.tsv | bo lists subscribe list_0001 --email - --source import',
+    'bo lists subscribe list_hrald2nybc --email ada@example.com --first-name Ada --last-name Lovelace',
+    'bo lists subscribe list_hrald2nybc --email ada@example.com --send-welcome --source signup-form --dry-run',
+    'cut -f2 signups.tsv | bo lists subscribe list_hrald2nybc --email - --source import',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -22,8 +22,8 @@ export default defineCommand<Opts>({
     'Update the membership of a person in an account: whether it is the primary contact, whether it ' +
     'receives invoices, and its role number. Only the flags given change; at least one is needed.',
   examples: [
-    'bo memberships update acc_0001 pa_0001 --primary --receive-invoices',
-    'bo memberships update acc_0001 pa_0001 --no-receive-invoices --role 2 --dry-run',
+    'bo memberships update acc_lvsegbmzg mem_noq5bd38l --primary --receive-invoices',
+    'bo memberships update acc_lvsegbmzg mem_pjidm41zb --no-receive-invoices --role 2 --dry-run',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -29,8 +29,8 @@ export default defineCommand<Opts>({
     'it out of the command line and the shell history. The token is never printed: --dry-run shows it ' +
     'redacted. --last4 is the last four digits of the card, --exp-month 1-12 and --exp-year four digits.',
   examples: [
-    'printf "%s\\n" "$TOKEN" | bo payment-info update --account acc_0001 --payment-token - --last4 4242 --exp-month 12 --exp-year 2030',
-    'bo payment-info update --account acc_0001 --payment-token - --payment-method-type card --name-on-card "Ada Lovelace" --dry-run < token.txt',
+    'printf "%s\\n" "$TOKEN" | bo payment-info update --account acc_lvsegbmzg --payment-token - --last4 4242 --exp-month 12 --exp-year 2030',
+    'bo payment-info update --account acc_lvsegbmzg --payment-token - --payment-method-type card --name-on-card "Ada Lovelace" --dry-run < token.txt',
   ],
   configure: (cmd) =>
     mutationFlags(

@@ -15,7 +15,7 @@ export default defineCommand<MutationFlags>({
     'Ask the service to email a sign-in link to an address. The link is sent only if the address ' +
     'belongs to a person, and the service answers the same either way, so the outcome cannot be ' +
     'told from here. This endpoint takes no credentials, so none are sent.',
-  examples: ['bo people magic-link ada@example.com', 'bo people magic-link ada@example.com --dry-run'],
+  examples: ['bo people magic-link chloe.jensen.00@acme-inc.example', 'bo people magic-link ada@example.com --dry-run'],
   configure: (cmd) => mutationFlags(cmd.argument('<email>', 'the email address'), { batch: false }),
   run: async (ctx, [email], opts) => {
     await runMutation(

@@ -4,13 +4,14 @@ import { defineCommand } from '../../command.js';
 import { loadConfig, currentProfileName } from '../../config/config.js';
 import { printList } from '../../output/print.js';
 
+// --json keys are camelCase, as in every shape bo makes (`auth status`, batch outcomes).
 interface Row {
   name: string;
   current: boolean;
-  'base-url': string | null;
-  'api-key-scheme': string | null;
+  baseUrl: string | null;
+  apiKeyScheme: string | null;
   timeout: number | null;
-  'credential-store': string | null;
+  credentialStore: string | null;
 }
 
 export default defineCommand({
@@ -30,18 +31,18 @@ export default defineCommand({
       return {
         name,
         current: name === current,
-        'base-url': s['base-url'] ?? null,
-        'api-key-scheme': s['api-key-scheme'] ?? null,
+        baseUrl: s['base-url'] ?? null,
+        apiKeyScheme: s['api-key-scheme'] ?? null,
         timeout: s.timeout ?? null,
         // null ("none" in the table): nothing stored, so no keychain is asked for it.
-        'credential-store': s['credential-store'] ?? null,
+        credentialStore: s['credential-store'] ?? null,
       };
     });
     await printList(ctx, rows, [
       { header: 'Current', get: (r: Row) => (r.current ? '*' : '') },
       { header: 'Name', get: (r: Row) => r.name },
-      { header: 'Base URL', get: (r: Row) => r['base-url'] },
-      { header: 'Storage', get: (r: Row) => r['credential-store'] ?? 'none' },
+      { header: 'Base URL', get: (r: Row) => r.baseUrl },
+      { header: 'Storage', get: (r: Row) => r.credentialStore ?? 'none' },
     ]);
   },
 });

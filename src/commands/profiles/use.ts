@@ -11,7 +11,7 @@ export default defineCommand({
   description:
     'Make <name> the profile used when neither -p nor BO_PROFILE is given. The profile must exist: ' +
     'create one with `bo -p <name> config set base-url <url>`.',
-  examples: ['bo profiles use acme', 'bo profiles use default'],
+  examples: ['bo profiles use staging', 'bo profiles use default'],
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {
     const name = parseProfileName(nameArg as string, 'profile name');

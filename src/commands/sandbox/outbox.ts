@@ -14,9 +14,9 @@ interface Mail {
 export default defineCommand<{ last?: boolean }>({
   printsRecords: true,
   path: ['sandbox', 'outbox'],
-  summary: 'Emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)',
+  summary: 'Show the emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)',
   description:
-    'Lists the emails the sandbox has sent, oldest first; --last shows only the newest, with its text. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. Exit 3 when --last finds no email.',
+    'List the emails the sandbox has sent, oldest first; --last shows only the newest, with its text. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. Exit 3 when --last finds no email.',
   examples: ['bo sandbox outbox', 'bo sandbox outbox --last', "bo sandbox outbox --last --json | jq -r .code"],
   configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
   async run(ctx, _args, opts) {

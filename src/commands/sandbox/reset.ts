@@ -8,7 +8,7 @@ export default defineCommand({
   path: ['sandbox', 'reset'],
   summary: 'Put the sandbox back to its seeded state (records, outbox, clock, rate limits)',
   description:
-    'Discards every change: records, sent emails, the activity log, the clock offset and two-factor state go back to the seeded state. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. ' +
+    'Discard every change: records, sent emails, the activity log, the clock offset and two-factor state go back to the seeded state. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. ' +
     'A reset of the embedded sandbox also forgets the sign-ins of `bo --sandbox login` (its tokens were signed by a key the reset replaces): `bo --sandbox` then uses the sandbox API key again.',
   examples: ['bo sandbox reset', 'bo --base-url http://127.0.0.1:4010 sandbox reset'],
   async run(ctx) {

@@ -47,23 +47,23 @@ export default defineCommand<Opts>({
   path: ['sandbox', 'serve'],
   summary: 'Run the API emulator in the foreground (Ctrl-C stops it)',
   description:
-    'Serves the sandbox API on loopback: prints its base URL on stdout, then the API key, the demo logins and every email it "sends" (two-factor codes included) on stderr. State is kept in the data folder (shared with `bo --sandbox`) unless --state or --memory is given.',
+    'Serve the sandbox API on loopback: print its base URL on stdout, then the API key, the demo logins and every email it "sends" (two-factor codes included) on stderr. State is kept in the data folder (shared with `bo --sandbox`) unless --state or --memory is given.',
   examples: [
-    'bo sandbox serve',
-    'bo sandbox serve --memory --port 0',
-    'bo sandbox serve --memory --accounts 100000 --seed 7',
-    'bo sandbox serve --tls-cert cert.pem --tls-key key.pem',
+    { example: 'bo sandbox serve', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --memory --port 0', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --memory --accounts 100000 --seed 7', needs: 'a terminal to stop it: it runs until Ctrl-C' },
+    { example: 'bo sandbox serve --tls-cert cert.pem --tls-key key.pem', needs: 'a certificate and key, and a terminal to stop it: it runs until Ctrl-C' },
   ],
   configure: (cmd) =>
     cmd
-      .option('--port <n>', 'port to listen on (0 picks a free one)', '4010')
-      .option('--host <addr>', 'address to bind (loopback unless --allow-remote)', '127.0.0.1')
+      .option('--port <n>', 'port to listen on (default 4010; 0 picks a free one)', '4010')
+      .option('--host <addr>', 'address to bind (default 127.0.0.1; loopback only, unless --allow-remote)', '127.0.0.1')
       .option('--allow-remote', 'allow a non-loopback --host (exposes demo passwords and the API secret)')
       .option('--state <file>', 'state file (default: sandbox-state.json in the data folder)')
       .option('--memory', 'keep state in memory only')
       .option('--seed <n>', 'seed of the demo data (default 1)')
       .option('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)')
-      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header', 'bo')
+      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header (default bo)', 'bo')
       .option('--tls-cert <file>', 'serve https with this PEM certificate (chain), with --tls-key')
       .option('--tls-key <file>', 'the PEM private key of --tls-cert'),
   async run(ctx, _args, opts) {

@@ -13,9 +13,9 @@ interface User {
 export default defineCommand({
   printsRecords: true,
   path: ['sandbox', 'users'],
-  summary: 'Demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
+  summary: 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment',
   description:
-    'Lists the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
+    'List the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
   examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
   async run(ctx) {
     const client = await openAdminClient(ctx);
@@ -24,9 +24,10 @@ export default defineCommand({
     if (ctx.globals.json) return printValue(ctx, users);
     await printList(ctx, users, [
       { header: 'KIND', get: (u) => u.kind },
-      { header: 'USERNAME', get: (u) => u.username },
-      { header: 'PASSWORD', get: (u) => u.password },
-      { header: 'TOTP SECRET', get: (u) => u.totpSecret ?? '' },
+      { header: 'USERNAME', get: (u) => u.username, fixed: true },
+      // What a user copies is never cut to fit the terminal.
+      { header: 'PASSWORD', get: (u) => u.password, fixed: true },
+      { header: 'TOTP SECRET', get: (u) => u.totpSecret ?? '', fixed: true },
       { header: 'RECOVERY CODES', get: (u) => u.recoveryCodes.join(' ') },
     ]);
   },

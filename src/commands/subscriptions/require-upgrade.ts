@@ -34,8 +34,8 @@ export default defineCommand<Opts>({
     'maybe the record\'s own NewRequiredQuantity (quantity), PlanUpgradeRequiredMessage (message) or ' +
     'IsPlanUpgradeRequired (clear: its opposite), which override the flags).',
   examples: [
-    'bo subscriptions require-upgrade sub_0001 --quantity 25 --message "You have more users than seats"',
-    'bo subscriptions require-upgrade sub_0001 --clear',
+    'bo subscriptions require-upgrade sub_saxvhgnrf --quantity 25 --message "You have more users than seats"',
+    'bo subscriptions require-upgrade sub_153ftvs2bs --clear',
     'cut -f1 over-quota.tsv | bo subscriptions require-upgrade - --message @upgrade.txt',
   ],
   configure: (cmd) =>

@@ -74,7 +74,7 @@ describe('bo accounts cancel', () => {
     const before = (await sb.activity()).length;
     const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x', '--no-input'], { env: testEnv(sb), stdinIsTTY: true });
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe(`error: Cancel account ${uid} on profile "default" (${sb.url}) needs confirmation; pass --yes (this cannot be undone)`);
+    expect(r.stderr.split('\n')[0]).toBe(`error: cancel account ${uid} on profile "default" (${sb.url}) needs confirmation; pass --yes (this cannot be undone)`);
     expect(await sb.activity()).toHaveLength(before);
   });
 
@@ -114,7 +114,7 @@ describe('bo accounts cancel', () => {
     const before = (await sb.activity()).length;
     const refused = await runBo(['accounts', 'cancel', '-', '--reason', 'x'], { env: testEnv(sb), stdin: `${a}\n${b}\n` });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: Cancel account … for every record on stdin on profile "default" \(.*\) needs --yes/);
+    expect(refused.stderr).toMatch(/^error: cancel account … for every record on stdin on profile "default" \(.*\) needs --yes/);
     expect(await sb.activity()).toHaveLength(before);
     const r = await runBo(['accounts', 'cancel', '-', '--reason', 'x', '--yes'], { env: testEnv(sb), stdin: `${a}\n${b}\n` });
     expect(r.code).toBe(0);

@@ -85,7 +85,7 @@ describe('bo auth status --verify', () => {
     expect(r.stdout).toContain('Verified\trejected\n');
     expect(r.stderr).toBe(
       `error: the API key ${sb.fixtures.apiKey.key} was rejected by ${sb.url} (401)\n` +
-        'hint: The credential came from the environment (BO_API_KEY, BO_API_SECRET): check or replace them, or unset them to use the stored one. ' +
+        'hint: the credential came from the environment (BO_API_KEY, BO_API_SECRET): check or replace them, or unset them to use the stored one. ' +
         'The API key was sent with the scheme word "bo"; if the service uses another, set it with: bo config set api-key-scheme <word>\n',
     );
     expect(r.stdout + r.stderr).not.toContain('wrong-secret');

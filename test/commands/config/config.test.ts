@@ -81,13 +81,31 @@ describe('bo config set/get/unset/list', () => {
     expect(again.stderr).toContain('timeout was not set');
   });
 
-  it('list shows every key with the value in effect; --json only the stored ones', async () => {
+  it('list shows every key with the value in effect; --json each with its source, defaults included', async () => {
     const t = tempConfig();
     await runBo(['config', 'set', 'base-url', 'http://127.0.0.1:4010'], { env: t.env });
     const piped = await runBo(['config', 'list'], { env: t.env });
     expect(piped.stdout).toBe('profile\tdefault\nbase-url\thttp://127.0.0.1:4010\napi-key-scheme\tbo\ntimeout\t30\nmax-response-mb\t32\nprotected\tfalse\n');
     const json = await runBo(['config', 'list', '--json'], { env: t.env });
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'default', 'base-url': 'http://127.0.0.1:4010' });
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'default',
+      settings: [
+        { name: 'base-url', value: 'http://127.0.0.1:4010', source: 'config' },
+        { name: 'api-key-scheme', value: 'bo', source: 'default' },
+        { name: 'timeout', value: 30, source: 'default' },
+        { name: 'max-response-mb', value: 32, source: 'default' },
+        { name: 'protected', value: false, source: 'default' },
+      ],
+    });
+    // A flag or variable in effect wins, and says so.
+    const env = await runBo(['--timeout', '12', 'config', 'list', '--json'], { env: { ...t.env, BO_BASE_URL: 'https://acme.example.com' } });
+    expect(JSON.parse(env.stdout).settings.slice(0, 3)).toEqual([
+      { name: 'base-url', value: 'https://acme.example.com', source: 'env' },
+      { name: 'api-key-scheme', value: 'bo', source: 'default' },
+      { name: 'timeout', value: 12, source: 'flag' },
+    ]);
+    const flagged = await runBo(['--base-url', 'https://b.example.com', 'config', 'list'], { env: t.env });
+    expect(flagged.stdout).toContain('base-url\thttps://b.example.com\n');
     const tty = await runBo(['config', 'list'], { env: t.env, stdoutIsTTY: true });
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/base-url\s*│\s*http:\/\/127\.0\.0\.1:4010/);
   });

@@ -26,7 +26,7 @@ describe('bo coupons list', () => {
     const percent = items.find((c) => c.PercentOff != null)!;
     const redeemed = percent.MaxRedemptions ? `${percent.TimesRedeemed ?? 0}/${percent.MaxRedemptions}` : String(percent.TimesRedeemed ?? '');
     expect(lines).toContain(
-      [percent.Uid, percent.UniqueIdentifier, percent.Name, `${percent.PercentOff}%`, String(percent.IsActive), redeemed, percent.RedeemBy ?? ''].join('\t'),
+      [percent.Uid, percent.UniqueIdentifier, percent.Name, `${percent.PercentOff} %`, String(percent.IsActive), redeemed, percent.RedeemBy ?? ''].join('\t'),
     );
     const capped = items.find((c) => c.MaxRedemptions)!;
     expect(lines.find((l) => l.startsWith(`${capped.Uid}\t`))!.split('\t')[5]).toBe(`${capped.TimesRedeemed}/${capped.MaxRedemptions}`);

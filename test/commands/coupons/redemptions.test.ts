@@ -23,22 +23,22 @@ async function apiRedemptions(uid: string, query = '') {
 }
 
 describe('bo coupons redemptions', () => {
-  it('prints tab-separated rows when piped: Uid, subscription, redeemed, expires', async () => {
+  it('prints tab-separated rows when piped: Uid, account, plan, redeemed, expires', async () => {
     const r = await runBo(['coupons', 'redemptions', coupon], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    const { items } = await apiRedemptions(coupon);
+    const { items } = await apiRedemptions(coupon, 'fields=RedeemedDate,ExpireDate,Subscription.Account.Name,Subscription.Plan.Name');
     expect(items.length).toBeGreaterThan(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(items.length);
     const first = items[0]!;
-    const sub = first.Subscription as { Uid: string; Name?: string };
-    expect(lines[0]).toBe([first.Uid, sub.Name ? `${sub.Name} (${sub.Uid})` : sub.Uid, first.RedeemedDate, first.ExpireDate ?? ''].join('\t'));
+    const sub = first.Subscription as { Account: { Name: string }; Plan: { Name: string } };
+    expect(lines[0]).toBe([first.Uid, sub.Account.Name, sub.Plan.Name, first.RedeemedDate, first.ExpireDate ?? ''].join('\t'));
   });
 
   it('draws a table on a TTY and prints the API records with --json', async () => {
     const tty = await runBo(['--no-color', 'coupons', 'redemptions', coupon], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toMatch(/│ Uid\s+│ Subscription\s+│ Redeemed\s+│ Expires\s+│/);
+    expect(tty.stdout).toMatch(/│ Uid\s+│ Account\s+│ Plan\s+│ Redeemed\s+│ Expires\s+│/);
     const json = await runBo(['--json', 'coupons', 'redemptions', coupon], { env: testEnv(sb) });
     expect(JSON.parse(json.stdout)).toEqual((await apiRedemptions(coupon)).items);
   });

@@ -52,7 +52,7 @@ describe('bo drips delete', () => {
     const before = (await sb.activity()).length;
     const r = await runBo(['drips', 'delete', uid], { env: testEnv(sb) });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: Delete drip campaign .* needs confirmation; pass --yes/);
+    expect(r.stderr).toMatch(/^error: delete drip campaign .* needs confirmation; pass --yes/);
     const dry = await runBo(['drips', 'delete', uid, '--dry-run', '--json'], { env: testEnv(sb) });
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toEqual({ method: 'DELETE', url: `${sb.url}/api/v1/email/campaigns/drips/${uid}`, body: null });

@@ -90,6 +90,6 @@ describe('bo lists create', () => {
 
   it('--help shows examples', async () => {
     const r = await runBo(['lists', 'create', '--help']);
-    expect(r.stdout).toMatch(/^  bo lists create --name "Product updates" --double-opt-in$/m);
+    expect(r.stdout).toMatch(/^  bo lists create --name "Release previews" --double-opt-in$/m);
   });
 });

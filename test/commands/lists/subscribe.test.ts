@@ -122,7 +122,7 @@ describe('bo lists subscribe', () => {
     const refused = await runBo(['lists', 'subscribe', newsletter, '--email', 'p@example.com'], { env: protectedEnv });
     expect(refused.code).toBe(2);
     expect(refused.stderr.split('\n')[0]).toBe(
-      `error: Subscribe p@example.com to list ${newsletter} on profile "default" (${sb.url}) needs confirmation; pass --yes (profile "default" is protected)`,
+      `error: subscribe p@example.com to list ${newsletter} on profile "default" (${sb.url}) needs confirmation; pass --yes (profile "default" is protected)`,
     );
     expect(await sb.activity()).toHaveLength(before);
     const ok = await runBo(['lists', 'subscribe', newsletter, '--email', 'p@example.com', '--yes'], { env: protectedEnv });

@@ -88,6 +88,6 @@ describe('bo memberships update', () => {
   it('--help shows a summary and an example', async () => {
     const r = await runBo(['memberships', 'update', '--help']);
     expect(r.stdout).toMatch(/--no-receive-invoices/);
-    expect(r.stdout).toMatch(/^  bo memberships update acc_\S+ pa_/m);
+    expect(r.stdout).toMatch(/^  bo memberships update acc_\S+ mem_/m);
   });
 });

@@ -29,11 +29,11 @@ describe('bo profiles', () => {
     // A profile that records no stored credential says so: the keychain is not asked.
     expect(piped.stdout).toBe('*\tacme\thttps://acme.example.com\tkeychain\n\tspare\t\tnone\n\tstaging\t\tfile\n');
     const other = await runBo(['-p', 'staging', 'profiles', 'list', '--json'], { env: t.env });
-    const rows = JSON.parse(other.stdout);
-    expect(rows.map((r: any) => [r.name, r.current, r['base-url']])).toEqual([
-      ['acme', false, 'https://acme.example.com'],
-      ['spare', false, null],
-      ['staging', true, null],
+    // camelCase keys, as in every JSON shape bo makes (auth status --json: baseUrl).
+    expect(JSON.parse(other.stdout)).toEqual([
+      { name: 'acme', current: false, baseUrl: 'https://acme.example.com', apiKeyScheme: null, timeout: null, credentialStore: 'keychain' },
+      { name: 'spare', current: false, baseUrl: null, apiKeyScheme: null, timeout: null, credentialStore: null },
+      { name: 'staging', current: true, baseUrl: null, apiKeyScheme: null, timeout: null, credentialStore: 'file' },
     ]);
     const tty = await runBo(['profiles', 'list'], { env: t.env, stdoutIsTTY: true });
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/Current.*Name.*Base URL/);

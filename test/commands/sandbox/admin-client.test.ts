@@ -87,7 +87,7 @@ describe('a served sandbox, over the network', () => {
     expect(r.stderr).toBe(
       `Using the sandbox at ${server.url}/moved.\n` +
         `error: 302 Found: the server redirects to ${server.url}/__sandbox/fixtures; bo does not follow redirects\n` +
-        'hint: Check the base URL (--base-url or bo config set base-url).\n',
+        'hint: check the base URL (--base-url or bo config set base-url).\n',
     );
     expect(server.seen.map((s) => `${s.method} ${new URL(s.url, 'http://x').pathname}`)).toEqual(['POST /moved/__sandbox/reset']);
     expect(server.seen[0]!.headers['user-agent']).toBe(USER_AGENT);
