@@ -84,7 +84,7 @@ _bo_child() {
 _bo_node() {
   case $1 in
     0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
-    1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
+    1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '--yes' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
     4) _bo_cmds=(); _bo_flags=('--verify' '-h' '--help') ;;
@@ -146,7 +146,7 @@ _bo_node() {
     60) _bo_cmds=('update' 'help'); _bo_flags=('-h' '--help') ;;
     61) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
     62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
+    63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
     64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
     65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
@@ -157,7 +157,7 @@ _bo_node() {
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
-  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
+  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
 # _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
@@ -175,6 +175,7 @@ _bo_flag() {
     '1 --qr-png') REPLY=file ;;
     '1 --recovery-codes-file') REPLY=file ;;
     '1 --insecure-storage') REPLY=none ;;
+    '1 --yes') REPLY=none ;;
     '1 -h'|'1 --help') REPLY=none ;;
     '2 -h'|'2 --help') REPLY=none ;;
     '3 -h'|'3 --help') REPLY=none ;;
@@ -205,12 +206,12 @@ _bo_flag() {
     '20 --all') REPLY=none ;;
     '20 --page') REPLY=text ;;
     '20 --page-size') REPLY=text ;;
-    '20 --fields') REPLY=text ;;
+    '20 --fields') REPLY=text? ;;
     '20 --filter') REPLY=text ;;
     '20 --order-by') REPLY=text ;;
     '20 --concurrency') REPLY=text ;;
     '20 -h'|'20 --help') REPLY=none ;;
-    '21 --fields') REPLY=text ;;
+    '21 --fields') REPLY=text? ;;
     '21 -h'|'21 --help') REPLY=none ;;
     '22 --to') REPLY=text ;;
     '22 --expiration') REPLY=text ;;
@@ -247,7 +248,7 @@ _bo_flag() {
     '30 --all') REPLY=none ;;
     '30 --page') REPLY=text ;;
     '30 --page-size') REPLY=text ;;
-    '30 --fields') REPLY=text ;;
+    '30 --fields') REPLY=text? ;;
     '30 --filter') REPLY=text ;;
     '30 --order-by') REPLY=text ;;
     '30 --concurrency') REPLY=text ;;
@@ -258,7 +259,7 @@ _bo_flag() {
     '31 --all') REPLY=none ;;
     '31 --page') REPLY=text ;;
     '31 --page-size') REPLY=text ;;
-    '31 --fields') REPLY=text ;;
+    '31 --fields') REPLY=text? ;;
     '31 --filter') REPLY=text ;;
     '31 --order-by') REPLY=text ;;
     '31 --concurrency') REPLY=text ;;
@@ -269,7 +270,7 @@ _bo_flag() {
     '34 --all') REPLY=none ;;
     '34 --page') REPLY=text ;;
     '34 --page-size') REPLY=text ;;
-    '34 --fields') REPLY=text ;;
+    '34 --fields') REPLY=text? ;;
     '34 --filter') REPLY=text ;;
     '34 --order-by') REPLY=text ;;
     '34 --concurrency') REPLY=text ;;
@@ -374,6 +375,10 @@ _bo_flag() {
     '62 -h'|'62 --help') REPLY=none ;;
     '63 -X'|'63 --method') REPLY=choices; _bo_vals=('GET' 'POST' 'PUT' 'DELETE') ;;
     '63 -F'|'63 --field') REPLY=text ;;
+    '63 -f'|'63 --raw-field') REPLY=text ;;
+    '63 -H'|'63 --header') REPLY=text ;;
+    '63 -i'|'63 --include') REPLY=none ;;
+    '63 --silent') REPLY=none ;;
     '63 --input') REPLY=file ;;
     '63 --paginate') REPLY=none ;;
     '63 --no-auth') REPLY=none ;;
@@ -407,6 +412,7 @@ _bo_flag() {
     *\ '--json') REPLY=none ;;
     *\ '--jsonl') REPLY=none ;;
     *\ '--csv') REPLY=none ;;
+    *\ '--jq') REPLY=text ;;
     *\ '--no-color') REPLY=none ;;
     *\ '--no-input') REPLY=none ;;
     *\ '--no-log') REPLY=none ;;

@@ -213,15 +213,11 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts list/--page-size'
             return 0
-        case 'bo accounts list/--fields'
-            return 0
         case 'bo accounts list/--filter'
             return 0
         case 'bo accounts list/--order-by'
             return 0
         case 'bo accounts list/--concurrency'
-            return 0
-        case 'bo accounts get/--fields'
             return 0
         case 'bo accounts extend-trial/--to'
             return 0
@@ -255,8 +251,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons list/--page-size'
             return 0
-        case 'bo coupons list/--fields'
-            return 0
         case 'bo coupons list/--filter'
             return 0
         case 'bo coupons list/--order-by'
@@ -271,8 +265,6 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo coupons redemptions/--page-size'
             return 0
-        case 'bo coupons redemptions/--fields'
-            return 0
         case 'bo coupons redemptions/--filter'
             return 0
         case 'bo coupons redemptions/--order-by'
@@ -284,8 +276,6 @@ function __bo_takes_value -a path flag
         case 'bo lists list/--page'
             return 0
         case 'bo lists list/--page-size'
-            return 0
-        case 'bo lists list/--fields'
             return 0
         case 'bo lists list/--filter'
             return 0
@@ -375,6 +365,14 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo api/--field'
             return 0
+        case 'bo api/-f'
+            return 0
+        case 'bo api/--raw-field'
+            return 0
+        case 'bo api/-H'
+            return 0
+        case 'bo api/--header'
+            return 0
         case 'bo api/--input'
             return 0
         case 'bo sandbox serve/--port'
@@ -393,7 +391,7 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo sandbox serve/--tls-key'
             return 0
-        case '*/-p' '*/--profile' '*/--base-url' '*/--timeout' '*/--max-retries'
+        case '*/-p' '*/--profile' '*/--base-url' '*/--jq' '*/--timeout' '*/--max-retries'
             return 0
     end
     return 1
@@ -440,6 +438,7 @@ complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
 complete -c bo -l jsonl -d 'one JSON record per line'
 complete -c bo -l csv -d "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula"
+complete -c bo -l jq -x -d 'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line'
 complete -c bo -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)'
 complete -c bo -l no-input -d 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)'
 complete -c bo -l no-log -d 'keep requests out of the activity log (donotlog=1)'
@@ -468,7 +467,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment informati
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Raw request under /api/v1; prints the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
-complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes'
+complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
 complete -c bo -n "__bo_at 'bo'" -s h -l help -d 'help with examples'
 
 # bo login
@@ -482,6 +481,7 @@ complete -c bo -n "__bo_at 'bo login'" -l enroll -x -a "'totp' 'email'" -d 'meth
 complete -c bo -n "__bo_at 'bo login'" -l qr-png -r -F -d "write the server's QR code PNG to a new 0600 file during TOTP enrollment"
 complete -c bo -n "__bo_at 'bo login'" -l recovery-codes-file -r -F -d 'write the recovery codes from enrollment to a new 0600 file'
 complete -c bo -n "__bo_at 'bo login'" -l insecure-storage -d 'store the token in a 0600 file instead of the OS keychain'
+complete -c bo -n "__bo_at 'bo login'" -l yes -d "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"
 complete -c bo -n "__bo_at 'bo login'" -s h -l help -d 'help with examples'
 
 # bo logout
@@ -576,14 +576,14 @@ complete -c bo -n "__bo_at 'bo accounts list'" -l limit -x -d 'most records to p
 complete -c bo -n "__bo_at 'bo accounts list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo accounts list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo accounts list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo accounts list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
 complete -c bo -n "__bo_at 'bo accounts list'" -s h -l help -d 'help with examples'
 
 # bo accounts get
-complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (the API fields parameter)'
+complete -c bo -n "__bo_at 'bo accounts get'" -l fields -x -d 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo accounts get'" -s h -l help -d 'help with examples'
 
 # bo accounts extend-trial
@@ -646,7 +646,7 @@ complete -c bo -n "__bo_at 'bo coupons list'" -l limit -x -d 'most records to pr
 complete -c bo -n "__bo_at 'bo coupons list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -659,7 +659,7 @@ complete -c bo -n "__bo_at 'bo coupons redemptions'" -l limit -x -d 'most record
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo coupons redemptions'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo coupons redemptions'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -681,7 +681,7 @@ complete -c bo -n "__bo_at 'bo lists list'" -l limit -x -d 'most records to prin
 complete -c bo -n "__bo_at 'bo lists list'" -l all -d 'every record, streamed'
 complete -c bo -n "__bo_at 'bo lists list'" -l page -x -d 'one raw page, zero-based (the API offset)'
 complete -c bo -n "__bo_at 'bo lists list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
-complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)'
+complete -c bo -n "__bo_at 'bo lists list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
 complete -c bo -n "__bo_at 'bo lists list'" -l filter -x -d 'only records whose property equals the value (repeatable)'
 complete -c bo -n "__bo_at 'bo lists list'" -l order-by -x -d 'sort: Property, or "Property desc"'
 complete -c bo -n "__bo_at 'bo lists list'" -l concurrency -x -d 'pages in flight when paging, 1-16 (default 4); output stays in order'
@@ -869,7 +869,11 @@ complete -c bo -n "__bo_arg 'bo payment-info help' 0+" -a "'update'" -d 'command
 
 # bo api
 complete -c bo -n "__bo_at 'bo api'" -s X -l method -x -a "'GET' 'POST' 'PUT' 'DELETE'" -d 'HTTP method, in any case'
-complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a field (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s F -l field -x -d 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s f -l raw-field -x -d 'a text field, sent as typed (repeatable; key[sub], key[])'
+complete -c bo -n "__bo_at 'bo api'" -s H -l header -x -d 'a request header (repeatable)'
+complete -c bo -n "__bo_at 'bo api'" -s i -l include -d 'print the status line and response headers before the body'
+complete -c bo -n "__bo_at 'bo api'" -l silent -d 'print no response body'
 complete -c bo -n "__bo_at 'bo api'" -l input -r -F -d 'JSON body from a file, or - for stdin'
 complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list endpoint'
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'

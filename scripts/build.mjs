@@ -8,7 +8,9 @@
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
-// second pass, one file per group): the sandbox server and @inquirer/prompts.
+// second pass, one file per group): the sandbox server, @inquirer/prompts, and jq
+// (dist/lazy/jq.cjs, CommonJS too, with jq.wasm copied beside it: it reads the file
+// from its own folder, so nothing at run time needs node_modules).
 // The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
 // a plain require() when a command first needs it (the ESM loader would cost a
 // `--sandbox` run ~10 ms). @inquirer/prompts is an ESM package and its group stays ESM
@@ -18,12 +20,24 @@
 //
 // Last, dist/top-help.json: `bo --help` captured from the command tree, which
 // bin/bo.js prints without loading the bundle (scripts/top-help.mjs).
+//
+// `node scripts/build.mjs --binary DIR` builds the same files into DIR for the single
+// executable (scripts/build-binary.mjs), where every file becomes an asset and there is
+// no node_modules: every lazy group is CommonJS (a binary evaluates its assets as
+// CommonJS, bin/bo.js) and nothing is external but the keyring's native module.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTopHelp } from './top-help.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const binaryAt = process.argv.indexOf('--binary');
+const binary = binaryAt >= 0;
+/** Where the files go: dist/, or the folder after --binary. */
+const out = binary ? resolve(process.argv[binaryAt + 1] ?? '') : resolve(root, 'dist');
+if (binary && !process.argv[binaryAt + 1]) throw new Error('usage: node scripts/build.mjs [--binary DIR]');
 
 /**
  * Dynamic-import targets kept out of dist/bo.cjs, grouped by what loads together: each
@@ -32,9 +46,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const lazy = {
   inquirer: ['@inquirer/prompts'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
+  jq: ['src/output/jq-engine.ts'],
 };
-/** Groups built as CommonJS (see above); the others are ESM. */
-const cjsGroups = new Set(['sandbox']);
+/** Groups built as CommonJS (see above); the others are ESM. In a binary: all of them. */
+const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq']);
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
 const lazyFile = (name) => `${name}${cjsGroups.has(name) ? '.cjs' : '.js'}`;
 
@@ -48,7 +63,8 @@ const common = {
   // Native modules stay external; so does @inquirer/prompts (with iconv-lite, over half
   // of the bundle), loaded only when a prompt shows: a declared dependency that npm
   // installs, so the package does not ship a second copy of it.
-  external: ['@napi-rs/keyring', '@inquirer/prompts'],
+  // A binary has no node_modules: there it is bundled like the rest.
+  external: binary ? ['@napi-rs/keyring'] : ['@napi-rs/keyring', '@inquirer/prompts'],
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
   logLevel: 'warning',
@@ -117,7 +133,7 @@ const deferBuiltins = (names) => ({
 });
 const mainDeferred = ['http', 'https', 'tls', 'child_process', 'fs/promises', 'timers/promises'];
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+rmSync(out, { recursive: true, force: true });
 const cjs = {
   ...common,
   format: 'cjs',
@@ -134,7 +150,7 @@ await build({
   ...cjs,
   entryPoints: { bo: 'src/main.ts' },
   outExtension: { '.js': '.cjs' },
-  outdir: 'dist',
+  outdir: out,
   plugins: [keepLazy('./lazy/'), deferBuiltins(mainDeferred)],
 });
 const lazyEntriesOf = (cjsOnly) => Object.fromEntries(Object.keys(lazy).filter((n) => cjsGroups.has(n) === cjsOnly).map((name) => [name, `lazy:${name}`]));
@@ -145,16 +161,18 @@ await build({
   ...cjs,
   entryPoints: lazyEntriesOf(true),
   outExtension: { '.js': '.cjs' },
-  outdir: 'dist/lazy',
+  outdir: `${out}/lazy`,
   plugins: [lazyEntries, keepLazy('./'), deferBuiltins([...mainDeferred, 'crypto', 'zlib', 'os'])],
 });
 await build({
   ...common,
   entryPoints: lazyEntriesOf(false),
-  outdir: 'dist/lazy',
+  outdir: `${out}/lazy`,
   plugins: [lazyEntries, keepLazy('./')],
 });
-await writeTopHelp();
+// jq 1.8.2 itself, beside the chunk that loads it (src/output/jq-engine.ts).
+copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), `${out}/lazy/jq.wasm`);
+await writeTopHelp(out);
 
 // dist/complete.cjs: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs
 // at every TAB without loading dist/bo.cjs. One self-contained file that shares no chunk
@@ -162,7 +180,7 @@ await writeTopHelp();
 // import() on Node 20, which keeps it within the `bo --version` start-up target.
 await build({
   entryPoints: ['src/completion/dynamic.ts'],
-  outfile: 'dist/complete.cjs',
+  outfile: `${out}/complete.cjs`,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -171,3 +189,17 @@ await build({
   logLevel: 'warning',
 });
 
+
+// dist/keychain-helper.cjs: the keychain helper process, `bo __keychain`
+// (src/auth/stores/keychain-helper.ts), which bin/bo.js runs without the main bundle.
+// bin/bo.js hands it the keyring library.
+await build({
+  entryPoints: ['src/auth/stores/keychain-helper.ts'],
+  outfile: `${out}/keychain-helper.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import type { Context } from './context.js';
+import type { MutationField } from './mutation/field.js';
 
 export interface CommandDefinition<Opts = Record<string, unknown>> {
   /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
@@ -20,6 +21,22 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * command refuses --csv with exit 2, before anything is sent.
    */
   printsRecords?: boolean;
+  /**
+   * The API resource the command prints (a record kind of the API reference, e.g.
+   * 'Account'), for a command with `--fields [paths]`: `--fields` alone lists its
+   * fields, and paths the reference does not list are named on stderr (main.ts).
+   */
+  resource?: string;
+  /**
+   * A mutation's fields (mutation/field.ts): each flag with its API name and parser. The
+   * runner reads them from the flags, and from each JSON Lines record of a `-` batch.
+   */
+  fields?: readonly MutationField[];
+  /**
+   * On a terminal its output goes through the pager (src/output/pager.ts; main.ts starts
+   * it with the first byte). Default: printsRecords. Never for batches.
+   */
+  paged?: boolean;
   /** Add arguments and options (commander API). */
   configure?: (cmd: Command) => Command | void;
   /** Positional arguments as strings (variadic ones as arrays), then the options. */

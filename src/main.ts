@@ -11,13 +11,14 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
 import { SecretValues } from './api/secret-values.js';
 import { parseTimeout } from './config/settings.js';
 import { envFlag } from './env.js';
+import type { Pager } from './output/pager.js';
 
 export interface RunOptions {
   io?: Io;
@@ -94,8 +95,13 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // Exit codes follow the first signal; pipes never turn a failure into success.
   let signalled: StopSignal | undefined;
   let stdoutClosed = false;
+  // On a terminal, a command's output may go through a pager (output/pager.ts): it
+  // takes stdout (and holds stderr) from the first byte on; see pagedIo below.
+  let pager: Pager | undefined;
   const stopFor = (name: StopSignal) => {
     signalled ??= name;
+    // Ctrl-C reached the pager too, which ends by itself (output/pager.ts); SIGTERM and SIGHUP were bo's alone.
+    if (name !== 'SIGINT') pager?.kill();
     if (!controller.signal.aborted) controller.abort(new InterruptedError());
   };
   options.signal?.addEventListener('abort', () => stopFor('SIGINT'), { once: true });
@@ -103,7 +109,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // a batch reports what was in flight. A second one, or one while the run already stops
   // for its closed stdout, leaves now.
   const onSignal = (name: StopSignal) => {
-    if (controller.signal.aborted) process.exit(STOP_SIGNALS[signalled ?? name]);
+    if (controller.signal.aborted) {
+      // The pager may have ended first on the same Ctrl-C: it is tidied away all the same.
+      pager?.abandon();
+      process.exit(STOP_SIGNALS[signalled ?? name]);
+    }
     stopFor(name);
   };
   const signalHandlers = Object.keys(STOP_SIGNALS).map((name) => [name, () => onSignal(name as StopSignal)] as const);
@@ -139,9 +149,38 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     if (globals.csv && def.printsRecords !== true) {
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
-    const ctx = createContext(io, globals, options, controller.signal, closers, secrets);
+    if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) runIo = await pagedIo();
+    const ctx = createContext(runIo, globals, options, controller.signal, closers, secrets);
+    // Loaded and checked before the command runs: a syntax error is exit 2, nothing sent.
+    if (globals.jq !== undefined) ctx.jq = await (await import('./output/jq.js')).compileJq(globals.jq, runIo.env, globals.colorJson === true, runIo.stderr);
+    const fields: unknown = cmd.opts().fields;
+    if (def.resource !== undefined && (fields === true || typeof fields === 'string')) {
+      const { handleFieldsFlag } = await import('./output/field-list.js');
+      if (await handleFieldsFlag(ctx, def.resource, fields)) return;
+    }
     await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
   };
+  // What the command (and the report of its error) writes to: `io`, or the pager's.
+  let runIo = io;
+  async function pagedIo(): Promise<Io> {
+    const { createPager, pagerCommand } = await import('./output/pager.js');
+    const command = pagerCommand(io.env);
+    if (command === undefined) return io;
+    // q: the reader left, as `| head` (exit 0, a list stops reading pages); a pager that
+    // died of Ctrl-C: the same stop as bo's own.
+    const onEnd = (end: { signal: NodeJS.Signals | null }) => {
+      if (end.signal && end.signal in STOP_SIGNALS) return stopFor(end.signal as StopSignal);
+      stdoutClosed = true;
+      if (!controller.signal.aborted) controller.abort(new OutputClosedError());
+    };
+    const paging = createPager(command, io.env, io.stdout, io.stderr, io.stdoutSharesStderr !== false, onEnd);
+    pager = paging;
+    // Stderr turns to the pager's (held) only once it runs: a prompt before draws on the terminal itself.
+    return Object.create(io, {
+      stdout: { value: paging.stdout, enumerable: true },
+      stderr: { get: () => (paging.started ? paging.stderr : io.stderr), enumerable: true },
+    }) as Io;
+  }
 
   const program = buildProgram(commandsFor(argv), action);
   program.exitOverride();
@@ -163,6 +202,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   } catch (err) {
     code = exitFor(err);
   } finally {
+    // The pager first, with the signal handlers still on: the user may be reading still.
+    // Ctrl-C there ends it (and bo: 130); held messages are written once it has ended.
+    const before = signalled;
+    await pager?.finish(signalled !== undefined && signalled !== 'SIGINT');
+    if (signalled && !before) code = STOP_SIGNALS[signalled];
     if (usingProcess) for (const [name, handler] of signalHandlers) process.off(name, handler);
     await Promise.allSettled(closers.map(async (close) => close()));
   }
@@ -184,7 +228,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
     // A read whose reader left (`| head -1`) is done, not interrupted.
     if (stdoutClosed && !signalled && final instanceof InterruptedError) return ExitCode.ok;
-    reportError(final, io, globals ?? safeGlobals(program.opts(), io), secrets);
+    reportError(final, runIo, globals ?? safeGlobals(program.opts(), io), secrets);
     return signalled ? STOP_SIGNALS[signalled] : exitCodeOf(final);
   }
 }
@@ -236,6 +280,7 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
+  const jq = opts.jq as string | undefined;
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
@@ -243,10 +288,13 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // --sandbox wins over every base URL: it never reaches a tenant.
     baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
-    json: opts.json === true,
+    // --jq filters the JSON bo prints: --json unless --jsonl is given.
+    json: opts.json === true || (jq !== undefined && opts.jsonl !== true),
     jsonl: opts.jsonl === true,
     csv: opts.csv === true,
     color: colorAllowed,
+    colorJson: colorAllowed || (opts.color !== false && env.NO_COLOR === undefined && envFlag(env.CLICOLOR_FORCE)),
+    jq,
     input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
     log: opts.log !== false,
     verbose: opts.verbose === true || envFlag(env.BO_DEBUG),
@@ -276,7 +324,7 @@ function createContext(
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
-        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p))),
+        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p, { sandbox: globals.sandbox }))),
     prompter: () =>
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)
@@ -291,6 +339,12 @@ function createContext(
 }
 
 function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
+  if (err instanceof DeclinedError) {
+    // The user said no: one plain line, no "error:".
+    io.stderr.write('Nothing was changed.\n');
+    if (globals.json || globals.jsonl) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
+    return;
+  }
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
   io.stderr.write(`error: ${oneLine(message)}\n`);

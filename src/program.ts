@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
+import { addExamples } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { topicNames } from './help/topics.js';
 import { VERSION } from './version.js';
@@ -22,7 +23,13 @@ export function addGlobalOptions(program: Command): Command {
       new Option(
         '--csv',
         "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
-      ).conflicts(['json', 'jsonl']),
+      ).conflicts(['json', 'jsonl', 'jq']),
+    )
+    .addOption(
+      new Option(
+        '--jq <expression>',
+        'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line',
+      ).conflicts(['csv']),
     )
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
     .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
@@ -32,9 +39,13 @@ export function addGlobalOptions(program: Command): Command {
     .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
 }
 
-const examplesOfGroup = new WeakMap<Command, string[]>();
-
-const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`;
+/** `bo --help`'s examples: the command, and what it shows. */
+const rootExamples: Array<[string, string]> = [
+  ['bo --sandbox accounts list', 'try it on the embedded sandbox'],
+  ['bo login', 'sign in (two-factor prompts included)'],
+  ['bo accounts list --q acme --json', 'machine output for scripts'],
+  ['bo help accounts list', 'help for one command (or: bo accounts list --help)'],
+];
 
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
   const program = new Command('bo')
@@ -44,17 +55,11 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
   addGlobalOptions(program);
+  addExamples(program, rootExamples);
   program.addHelpText(
     'after',
-    `
-Examples:
-  bo --sandbox accounts list          try it on the embedded sandbox
-  bo login                            sign in (two-factor prompts included)
-  bo accounts list --q acme --json    machine output for scripts
-  bo help accounts list               help for one command (or: bo accounts list --help)
-
-Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
-Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
+    `Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
+Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or needed), 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
   const groupCommands = new Map<string, Command>();
@@ -67,19 +72,24 @@ Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited
         group.showSuggestionAfterError(true);
         // A group's examples: its own (command.ts), then each verb's first example, so a
         // new verb brings its own.
-        const examples = [...(groupExamples[name] ?? [])];
-        group.addHelpText('after', () => examplesText([...new Set(examples)]));
-        examplesOfGroup.set(group, examples);
+        addExamples(group, groupExamples[name] ?? []);
         groupCommands.set(name, group);
       }
-      if (def.examples[0]) examplesOfGroup.get(group)?.push(def.examples[0]);
+      if (def.examples[0]) addExamples(group, [def.examples[0]]);
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
-    cmd.addHelpText('after', examplesText(def.examples));
+    if (def.resource !== undefined) {
+      // `--fields` alone lists the resource's fields (main.ts): the command's arguments
+      // (`accounts get <accountUid>`) are then not needed.
+      cmd.on('option:fields', (value: unknown) => {
+        if (value == null) for (const arg of cmd.registeredArguments) arg.required = false;
+      });
+    }
+    addExamples(cmd, def.examples);
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }
   for (const group of groupCommands.values()) addHelpCommand(group);

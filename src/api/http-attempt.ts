@@ -9,6 +9,8 @@ import * as https from 'node:https';
 export interface RawResponse {
   status: number;
   statusText: string;
+  /** The HTTP version of the answer (`1.1`); absent from a direct exchange. */
+  httpVersion?: string;
   /** Lower-cased names; repeated headers joined with ", ". */
   headers: Record<string, string>;
   body: Buffer;
@@ -192,7 +194,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
         source.on('end', () => finish(Buffer.concat(chunks)));
       };
       const finish = (body: Buffer) => {
-        if (settle()) resolve({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', headers, body });
+        if (settle()) resolve({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', httpVersion: res.httpVersion, headers, body });
       };
       if (encoding === 'identity' || status === 204 || init.method === 'HEAD') return collect(res);
       if (!DECODERS.has(encoding)) {

@@ -34,6 +34,11 @@ export interface RequestOptions {
   query?: Query;
   /** Sent as JSON when defined. */
   body?: unknown;
+  /**
+   * Headers to add (`bo api -H`), checked by parseHeader (headers.ts): never the
+   * credential's, the host's or the framing's. A Content-Type given here replaces JSON's.
+   */
+  headers?: Record<string, string>;
   /** Send no Authorization header (D4). */
   anonymous?: boolean;
   /** The path is relative to the base URL, not /api/v1 (jwks, /__sandbox). */
@@ -53,6 +58,10 @@ export interface RequestOptions {
 
 export interface ApiResponse<T = unknown> {
   status: number;
+  /** The reason phrase the server gave (`OK`), for `bo api -i`. */
+  statusText?: string;
+  /** `1.1`, or `1.0` from an old server; absent from the sandbox in this process. */
+  httpVersion?: string;
   /** Lower-cased header names. */
   headers: Record<string, string>;
   /** Parsed JSON; the text when the body is not JSON; undefined when empty or 204. */
@@ -96,10 +105,16 @@ export interface HttpClientOptions {
    * the client adds its credential, the proxy's password and the secrets it sends.
    */
   secrets?: import('./secret-values.js').SecretValues;
+  /** A `bo` command as this run's user must type it (`bo -p staging config …`), for hints (src/hints.ts). */
+  command?: (rest: string) => string;
+  /** The hint of a 401: how to fix the credential, as this run's command line needs it (src/hints.ts). */
+  unauthorizedHint?: string;
 }
 
 export interface HttpClient {
   readonly baseUrl: string;
+  /** A `bo` command as this run's user must type it, for hints (HttpClientOptions.command). */
+  readonly command?: (rest: string) => string;
   /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   /** Frees the keep-alive sockets. */

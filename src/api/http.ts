@@ -11,7 +11,7 @@ import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLarg
 import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
 import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
-import { REDACTED, redactText } from './redact.js';
+import { REDACTED, isSecretHeader, redactText } from './redact.js';
 import { checkNotApiRoot, redactUserInfo } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
@@ -19,6 +19,7 @@ import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isDotSegment } from './path.js';
+import { isReservedHeader } from './headers.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -99,6 +100,7 @@ function seconds(ms: number): string {
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = validateBaseUrl(options.baseUrl);
+  const bo = options.command ?? ((rest: string) => `bo ${rest}`);
   const secure = base.protocol === 'https:';
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
@@ -149,7 +151,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       code: 'unexpected',
       headers: raw.headers,
       body: bodyValue(body),
-      hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+      hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: ${bo('config set base-url <url>')}`,
     });
   }
 
@@ -172,7 +174,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         status: raw.status,
         code: 'redirect',
         headers: raw.headers,
-        hint: `Set it with --base-url ${root} or: bo config set base-url ${root}`,
+        hint: `Set it with --base-url ${root} or: ${bo(`config set base-url ${root}`)}`,
       });
     }
     // A secret in the Location is already the marker; shown as such, not percent-encoded.
@@ -181,7 +183,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       status: raw.status,
       code: 'redirect',
       headers: raw.headers,
-      hint: 'Check the base URL (--base-url or bo config set base-url).',
+      hint: `Check the base URL (--base-url or ${bo('config set base-url')}).`,
     });
   }
 
@@ -194,6 +196,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': userAgent,
     };
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      // parseHeader refused these already; the core never lets one through.
+      if (isReservedHeader(name)) throw new UsageError(`the header ${name} is set by bo itself`);
+      headers[name.toLowerCase()] = value;
+      if (isSecretHeader(name)) secrets.add(value);
+    }
     const auth = authorization(credential, options.apiKeyScheme || 'bo');
     if (auth) headers.authorization = auth;
     let body: Buffer | undefined;
@@ -201,7 +209,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     secrets.addFields(req.body);
     if (req.body !== undefined) {
       body = Buffer.from(JSON.stringify(req.body), 'utf8');
-      headers['content-type'] = 'application/json';
+      headers['content-type'] ??= 'application/json';
       headers['content-length'] = String(body.length);
     }
     const signals = [options.signal, req.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -232,7 +240,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           // Node refuses a header value with control characters; its message names only the header.
           throw new BoError(`${method} ${where}: the credential or a header value contains characters that cannot be sent`, {
             code: 'invalid_header',
-            hint: 'Check the stored token or API key (bo auth status).',
+            hint: `Check the stored token or API key (${bo('auth status')}).`,
           });
         }
         if (err instanceof TooLargeFailure) {
@@ -240,7 +248,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           tracer?.note(`the answer passed ${mb} MB; request dropped`);
           throw new BoError(`${method} ${where}: the answer is larger than ${mb} MB, more than bo accepts for one response`, {
             code: 'too_large',
-            hint: `Ask for less (fewer records or fields), or raise the cap: BO_MAX_RESPONSE_MB=<n> or bo config set ${MAX_RESPONSE_SETTING} <n>`,
+            hint: `Ask for less (fewer records or fields), or raise the cap: BO_MAX_RESPONSE_MB=<n> or ${bo(`config set ${MAX_RESPONSE_SETTING} <n>`)}`,
           });
         }
         if (err instanceof DecodeFailure) {
@@ -248,7 +256,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           throw new ApiError(`unexpected answer from the server (${head}): a body that could not be decoded (content-encoding ${sanitize(err.encoding, 30)})`, {
             status: err.status,
             code: 'unexpected',
-            hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+            hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: ${bo('config set base-url <url>')}`,
           });
         }
         if (!(err instanceof ConnectionFailure)) throw err;
@@ -264,14 +272,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
         // The cause is the proxy's refusal, or the failure itself (what callers may reword).
-        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method) });
+        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method, bo) });
       }
 
       const ok = raw.status >= 200 && raw.status < 300;
       // A lazy answer is parsed when read (RequestOptions.lazy); a 2xx is never retried.
       if (ok && req.lazy && !tracer) {
         const held = raw;
-        return { status: held.status, headers: held.headers, body: undefined as T, read: () => answer(held, parseBody(held.status, held.headers, held.body)) };
+        const read = () => answer(held, parseBody(held.status, held.headers, held.body));
+        return { status: held.status, statusText: held.statusText, httpVersion: held.httpVersion, headers: held.headers, body: undefined as T, read };
       }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));
@@ -284,7 +293,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         continue;
       }
       const value = answer(raw, parsed, retryAfterMs);
-      return { status: raw.status, headers: raw.headers, body: value };
+      return { status: raw.status, statusText: raw.statusText, httpVersion: raw.httpVersion, headers: raw.headers, body: value };
     }
 
     /** The body of an answer that is not retried, or the error it makes. */
@@ -314,6 +323,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         headers: failed.headers,
         body: clean,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
+        unauthorizedHint: options.unauthorizedHint,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
         retryIn: retryAfterMs === undefined ? undefined : humanWait(retryAfterMs),
       });
@@ -322,6 +332,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     baseUrl,
+    command: bo,
     request,
     close() {
       closed = true;

@@ -41,6 +41,8 @@ export interface PaginateOptions {
   /** After each page is read, e.g. to say "showing 100 of 5,432; pass --all". */
   onPage?(meta: PageMeta): void;
   signal?: AbortSignal;
+  /** Extra headers on every page's request (`bo api -H`). */
+  headers?: Record<string, string>;
   /** Pages in flight once metadata.total is known; default 1 (one after another). */
   concurrency?: number;
 }
@@ -56,7 +58,7 @@ function count(value: unknown): number | undefined {
 /** One raw page (--page): the D13 envelope, checked. */
 export async function fetchPage<T>(
   client: HttpClient,
-  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal },
+  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<Page<T>> {
   return pageOf<T>(await requestPage(client, options), options);
 }
@@ -68,7 +70,7 @@ export async function fetchPage<T>(
  */
 function requestPage(
   client: HttpClient,
-  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal },
+  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
   lazy = false,
 ): Promise<ApiResponse<unknown>> {
   const { limit: _l, offset: _o, ...rest } = options.query ?? {};
@@ -76,6 +78,7 @@ function requestPage(
     method: 'GET',
     path: options.path,
     query: { ...rest, limit: options.limit, offset: options.offset },
+    headers: options.headers,
     signal: options.signal,
     lazy,
   });

@@ -72,10 +72,23 @@ export function redactAuthorization(value: string): string {
   return space > 0 ? `${value.trim().slice(0, space)} ${REDACTED}` : REDACTED;
 }
 
+/** Headers that name a scheme, never carry one's secret: they help debug a 401. */
+const publicHeaders = new Set(['www-authenticate', 'proxy-authenticate']);
+
+/**
+ * A header whose value is secret: a secret name, or one naming a key or auth
+ * (`X-Api-Key`, `X-Auth-Token`, `X-Key-Id`…), as a header added with `bo api -H` may.
+ */
+export function isSecretHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  if (publicHeaders.has(n)) return false;
+  return isSecretName(n) || /key|auth/.test(normalise(n));
+}
+
 export function redactHeader(name: string, value: string): string {
   const n = name.toLowerCase();
   if (n === 'authorization' || n === 'proxy-authorization') return redactAuthorization(value);
-  return isSecretName(n) ? REDACTED : value;
+  return isSecretHeader(n) ? REDACTED : value;
 }
 
 export function redactUrl(url: URL): string {

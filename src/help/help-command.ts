@@ -1,10 +1,11 @@
 // `help` at every level: `bo help`, `bo help accounts list`, `bo accounts help`,
-// `bo accounts help list`, and the topics `bo help environment` and
-// `bo help exit-codes`. Help goes to stdout, exit 0; an unknown name is a usage error
-// with the nearest suggestion.
+// `bo accounts help list`, and the topics `bo help environment`, `bo help exit-codes`
+// and `bo help reference` (every command, as Markdown). Help goes to stdout, exit 0;
+// an unknown name is a usage error with the nearest suggestion.
 
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { markdownReference } from './reference.js';
 import { didYouMean } from './suggest.js';
 import { renderTopic, topicNames, type Layout } from './topics.js';
 
@@ -25,11 +26,12 @@ export function addHelpCommand(parent: Command): void {
     .showSuggestionAfterError(true);
   const prefix = pathOf(parent);
   const examples = isRoot
-    ? ['bo help accounts list', 'bo help environment', 'bo help exit-codes']
+    ? ['bo help accounts list', 'bo help environment', 'bo help exit-codes', 'bo help reference > bo-reference.md']
     : [`bo ${prefix} help`, ...(parent.commands[0] ? [`bo ${prefix} help ${parent.commands[0].name()}`] : [])];
   help.addHelpText('after', () => `\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}\n`);
   help.action((words: string[]) => {
     const write = help.configureOutput().writeOut ?? ((s: string) => void s);
+    if (isRoot && words.length === 1 && words[0] === 'reference') return write(markdownReference(parent));
     if (isRoot && words.length === 1) {
       const topic = renderTopic(words[0]!, layout(help));
       if (topic !== undefined) return write(topic);

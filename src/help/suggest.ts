@@ -16,14 +16,17 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The closest candidates (ties kept), when close enough to be a typo; else []. */
-export function nearest(word: string, candidates: string[]): string[] {
+/**
+ * The closest candidates (ties kept), when close enough to be a typo; else []. `maxRatio`:
+ * the edits allowed, as a share of the longer word (below it).
+ */
+export function nearest(word: string, candidates: string[], maxRatio = 0.5): string[] {
   let best = Infinity;
   let found: string[] = [];
   for (const c of candidates) {
     const dist = distance(word.toLowerCase(), c.toLowerCase());
     // As commander does: at most 2 edits, and less than half the word.
-    if (dist > 2 || dist / Math.max(word.length, c.length) >= 0.5) continue;
+    if (dist > 2 || dist / Math.max(word.length, c.length) >= maxRatio) continue;
     if (dist < best) {
       best = dist;
       found = [c];

@@ -46,9 +46,15 @@ const reserved: Record<string, string> = {
 
 const propertyName = /^[A-Za-z0-9_.]+$/;
 
+/** One path of --fields: property names, dots, `*`. */
+export const FIELD_PATH = /^[A-Za-z0-9_.*]+$/;
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** --fields of every list and get: paths, or alone the list of fields (main.ts, output/field-list.ts). */
+export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types';
 
 export function addListOptions(cmd: Command): Command {
   return cmd
@@ -56,7 +62,7 @@ export function addListOptions(cmd: Command): Command {
     .option('--all', 'every record, streamed')
     .option('--page <index>', 'one raw page, zero-based (the API offset)')
     .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
-    .option('--fields <paths>', 'comma-separated property paths, e.g. Name,Plan.Name (table columns follow)')
+    .option('--fields [paths]', FIELDS_HELP)
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
     .option('--order-by <spec>', 'sort: Property, or "Property desc"')
     .option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`);
@@ -90,7 +96,7 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
 
   if (opts.fields !== undefined) {
     const paths = opts.fields.split(',').map((p) => p.trim());
-    if (paths.some((p) => !/^[A-Za-z0-9_.*]+$/.test(p))) {
+    if (paths.some((p) => !FIELD_PATH.test(p))) {
       throw new UsageError(`--fields must be comma-separated property paths like Name,Plan.Name, not "${opts.fields}"`);
     }
     query.fields = paths.join(',');

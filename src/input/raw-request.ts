@@ -1,12 +1,13 @@
 // Turns `bo api` arguments into a request, checking everything before anything is sent.
 // `stdin` is read only for `-F key=@-` or `--input -`.
 
-import { inexactError, sentExactly } from './number.js';
+import { appendQuery, fieldTree, jsonOf, splitField, typedLeaf, type ParsedField } from './api-fields.js';
 import { readFileText, readStreamText } from './read-text.js';
 import { UsageError } from '../errors.js';
 import type { Method, RequestOptions } from '../api/http-types.js';
 import { redactUserInfo } from '../api/base-url.js';
 import { checkRawPath, decodeSegment } from '../api/path.js';
+import { parseHeader } from '../api/headers.js';
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'DELETE'];
 
@@ -34,13 +35,26 @@ function parseMethod(text: string | undefined): Method | undefined {
 
 interface RawOptions {
   method?: string;
+  /** -F key=value, typed. */
   field: string[];
+  /** -f key=value, always text. */
+  rawField?: string[];
+  /** -H 'Name: value'. */
+  header?: string[];
   input?: string;
   auth?: boolean;
   paginate?: boolean;
 }
 
-export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: string, opts: RawOptions): Promise<RequestOptions & { query: URLSearchParams }> {
+export type ApiRequest = RequestOptions & { query: URLSearchParams; headers: Record<string, string> };
+
+/** `bo`: a command as this run's user types it, for hints (src/hints.ts). */
+export async function buildApiRequest(
+  stdin: NodeJS.ReadableStream,
+  rawPath: string,
+  opts: RawOptions,
+  bo: (rest: string) => string = (rest) => `bo ${rest}`,
+): Promise<ApiRequest> {
   if (rawPath.trim() === '') throw new UsageError('<path> is empty: give a path under /api/v1 such as /crm/accounts');
   // The URL parser would drop a newline or tab without a word; refuse them instead.
   if (/[\u0000-\u001f\u007f]/.test(rawPath)) {
@@ -48,7 +62,7 @@ export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: str
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(rawPath)) {
     throw new UsageError(`<path> must be a path under /api/v1 such as /crm/accounts, not a URL: ${redactUserInfo(rawPath)}`, {
-      hint: 'the host comes from --base-url or the profile (bo config set base-url <url>)',
+      hint: `the host comes from --base-url or the profile (${bo('config set base-url <url>')})`,
     });
   }
   // Split by hand: a URL parser would read `//crm/…` as a host and resolve `..`.
@@ -60,52 +74,46 @@ export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: str
   const path = (typed.startsWith('/') ? typed : `/${typed}`).replace(/^\/api\/v1(?=\/|$)/, '');
   checkRawPath(path, '<path>', rawPath);
   const query = new URLSearchParams(q < 0 ? '' : rawPath.slice(q + 1));
-  const fields = await Promise.all(opts.field.map((f) => parseField(stdin, f)));
+  const headers = headersOf(opts.header ?? []);
+  // As gh: the -f fields first, then the -F ones; each in the order given.
+  const fields = [...(opts.rawField ?? []).map((f) => splitField('-f', f)), ...opts.field.map((f) => splitField('-F', f))];
+  checkOneStdinReader(fields, opts.input);
+  const leaves = await Promise.all(fields.map((f) => typedLeaf(f, (source) => readText(stdin, source, `-F ${f.typed.slice(0, f.typed.indexOf('='))}`))));
+  const tree = fieldTree(fields, leaves);
   let body: unknown;
   if (opts.input !== undefined) body = await readInput(stdin, opts.input);
   // As `gh api`: GET, or POST once fields or a body are given; --paginate reads lists.
   const method = parseMethod(opts.method) ?? ((opts.paginate || (fields.length === 0 && body === undefined) ? 'GET' : 'POST') as Method);
   if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate walks GET lists; it does not go with -X ${method}`);
+  // GET and DELETE take no body, and --input is the body: fields go to the query string then.
   const fieldsInQuery = method === 'GET' || method === 'DELETE' || body !== undefined;
-  if (fieldsInQuery) {
-    for (const f of fields) query.append(f.key, f.text);
-  } else if (fields.length > 0) {
-    body = Object.fromEntries(fields.map((f) => [f.key, jsonValue(f)]));
-  }
+  if (fieldsInQuery) appendQuery(query, tree);
+  else if (fields.length > 0) body = jsonOf(tree);
   if (body !== undefined && (method === 'GET' || method === 'DELETE')) {
     throw new UsageError(`--input sends a body, which ${method} does not take; pass -X POST or -X PUT`);
   }
-  return { method, path, query, body, anonymous: opts.auth === false || takesNoCredentials(method, path) };
+  return { method, path, query, body, headers, anonymous: opts.auth === false || takesNoCredentials(method, path) };
 }
 
-/** A -F field: its JSON value (true, false, null, a number, else text) and the text a query carries. */
-interface Field {
-  key: string;
-  value: unknown;
-  text: string;
-}
-
-async function parseField(stdin: NodeJS.ReadableStream, field: string): Promise<Field> {
-  const eq = field.indexOf('=');
-  if (eq <= 0) throw new UsageError(`-F/--field must be key=value, got ${JSON.stringify(field)}`);
-  const key = field.slice(0, eq);
-  const raw = field.slice(eq + 1);
-  if (raw.startsWith('@')) {
-    const text = await readText(stdin, raw.slice(1), `-F ${key}`);
-    return { key, value: text, text };
+/** -H values by name; a name given twice sends both values, joined as HTTP joins them. */
+function headersOf(list: string[]): Record<string, string> {
+  // By lower-cased name: the name as first typed, and the values.
+  const headers = new Map<string, [string, string]>();
+  for (const text of list) {
+    const { name, value } = parseHeader(text, '-H/--header');
+    const seen = headers.get(name.toLowerCase());
+    headers.set(name.toLowerCase(), seen ? [seen[0], `${seen[1]}, ${value}`] : [name, value]);
   }
-  const literals: Record<string, unknown> = { true: true, false: false, null: null };
-  if (Object.hasOwn(literals, raw)) return { key, value: literals[raw], text: raw };
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) return { key, value: Number(raw), text: raw };
-  return { key, value: raw, text: raw };
+  return Object.fromEntries(headers.values());
 }
 
-/** A number goes into a JSON body only if the body carries the value typed (input/number.ts). */
-function jsonValue(f: Field): unknown {
-  if (typeof f.value === 'number' && !sentExactly(f.text, f.value)) {
-    throw inexactError(`-F ${f.key}=${f.text}`, f.text, 'to send the digits as a string, give the body as JSON with --input');
+/** Stdin holds one text: `--input -` and `-F key=@-` cannot both (or twice) read it. */
+function checkOneStdinReader(fields: ParsedField[], input: string | undefined): void {
+  const readers = fields.filter((f) => f.flag === '-F' && f.raw === '@-').map((f) => `-F ${f.typed}`);
+  if (input === '-') readers.push('--input -');
+  if (readers.length > 1) {
+    throw new UsageError(`stdin can be read once, but ${readers.join(' and ')} ${readers.length === 2 ? 'both' : 'all'} read it`);
   }
-  return f.value;
 }
 
 /** A file's text, or stdin's with `-` (the one reader: whole, and UTF-8 or refused). */

@@ -13,8 +13,9 @@ import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedErr
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';
-import { emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
+import { doneOf, emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Done, type Outcome } from './outcomes.js';
 import { startProgress } from '../output/progress.js';
+import type { Preparation } from './prepare.js';
 import type { MutationSpec } from './types.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
@@ -23,7 +24,7 @@ const HALT_LISTENERS = 64;
 export async function runBatch<Prep>(
   ctx: Context,
   spec: MutationSpec<Prep>,
-  prep: Prep,
+  preparation: Preparation<Prep>,
   client: HttpClient,
   where: Where,
   options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string; requests: AbortSignal },
@@ -49,10 +50,10 @@ export async function runBatch<Prep>(
     halt.abort();
   };
 
-  const report = async (o: Outcome) => {
+  const report = async (o: Outcome, done?: Done) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
-    await writer.write(o, spec.done);
+    await writer.write(o, done);
     progress.update(++reported);
   };
   const refused = (base: { uid: string; line: number }, e: BoError): Outcome => ({
@@ -70,7 +71,7 @@ export async function runBatch<Prep>(
     }
   };
 
-  const send = async (rec: { line: number; target: string }) => {
+  const send = async (rec: { line: number; target: string }, prep: Prep) => {
     const base = { uid: rec.target, line: rec.line };
     const req = spec.request(rec.target, prep);
     // The 429 this record got while it waits to be sent again.
@@ -88,7 +89,7 @@ export async function runBatch<Prep>(
         // The batch handles 429 itself, for all records at once.
         // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
         const res = await client.request({ ...req, maxRetries: 0, signal: options.requests });
-        return await report({ ...base, ok: true, status: res.status, error: null });
+        return await report({ ...base, ok: true, status: res.status, error: null }, doneOf(spec, rec.target, prep, req, res.body));
       } catch (err) {
         if (options.requests.aborted || err instanceof InterruptedError) {
           return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
@@ -117,12 +118,18 @@ export async function runBatch<Prep>(
         await report({ uid: '-', line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
         continue;
       }
+      // Its own fields over the flags': an invalid record is reported and not sent.
+      const prepared = await preparation.forRecord(rec);
+      if ('error' in prepared) {
+        await report({ uid: rec.target, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: prepared.error } });
+        continue;
+      }
       while (inFlight.size >= options.concurrency && !halt.signal.aborted) await Promise.race(inFlight);
       if (halt.signal.aborted) {
         notAttempted++;
         break;
       }
-      const p: Promise<void> = send(rec).finally(() => inFlight.delete(p));
+      const p: Promise<void> = send(rec, prepared.prep).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     // Stopped: stdin is let go now, not when what is in flight has answered.

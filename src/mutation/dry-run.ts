@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
-import { jsonText } from '../api/neutralise.js';
+import { jsonText, neutralise } from '../api/neutralise.js';
 import { jsonStream } from '../output/json-stream.js';
 import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
@@ -12,25 +12,34 @@ import { writeOut } from '../output/sink.js';
 export interface Planned {
   method: string;
   url: string;
+  /** Headers added by hand (`bo api -H`), secret-named values redacted; absent when none. */
+  headers?: Record<string, string>;
   body: unknown;
 }
 
 /** The base URL in effect, resolved without reading any credential. */
-export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: MutationRequest & { query?: Query }) => Planned }> {
-  const [{ buildUrl, validateBaseUrl }, client] = await Promise.all([
+export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; plan: (req: PlannedRequest) => Planned }> {
+  const [{ buildUrl, validateBaseUrl }, { redactHeader }, client] = await Promise.all([
     import('../api/http.js'),
+    import('../api/redact.js'),
     ctx.api({ credential: null }),
   ]);
   const base = validateBaseUrl(client.baseUrl);
   return {
     baseUrl: client.baseUrl,
-    plan: (req) => ({
-      method: req.method,
-      url: buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log }).href,
-      body: req.body ?? null,
-    }),
+    plan: (req) => {
+      const headers = Object.entries(req.headers ?? {}).map(([name, value]) => [name, redactHeader(name, value)]);
+      return {
+        method: req.method,
+        url: buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log }).href,
+        ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+        body: req.body ?? null,
+      };
+    },
   };
 }
+
+type PlannedRequest = MutationRequest & { query?: Query; headers?: Record<string, string> };
 
 /**
  * Plans in the output form asked for: with --json or --jsonl one plan as a record
@@ -47,14 +56,15 @@ export function dryRunWriter(ctx: Context, single: boolean) {
   return {
     write(p: Planned): Promise<void> {
       if (!single) return out(`${p.method} ${p.url}${p.body === null ? '' : `\t${jsonText(p.body)}`}\n`);
-      return out(`${p.method} ${p.url}\n${p.body === null ? '' : `${jsonText(p.body, 2)}\n`}`);
+      const headers = Object.entries(p.headers ?? {}).map(([name, value]) => `${name}: ${neutralise(value)}\n`);
+      return out(`${p.method} ${p.url}\n${headers.join('')}${p.body === null ? '' : `${jsonText(p.body, 2)}\n`}`);
     },
     end: async () => {},
   };
 }
 
 /** `bo api --dry-run`: one request, printed as a mutation's dry run is. */
-export async function printDryRun(ctx: Context, req: MutationRequest & { query?: Query }, paginate: boolean): Promise<void> {
+export async function printDryRun(ctx: Context, req: PlannedRequest, paginate: boolean): Promise<void> {
   const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);

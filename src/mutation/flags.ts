@@ -8,9 +8,13 @@ export const MAX_CONCURRENCY = 16;
 
 /** How stdin is read in a batch; the limit is records.ts's MAX_LINE_BYTES. */
 const BATCH_LINES = `
-Batch lines (-): blank lines and # comments are skipped. A line over 64 KiB, not
-valid UTF-8, or starting like JSON ({ [ ") without being a record with the key is
-an invalid line: reported by its number, nothing sent for it; the others go on.`;
+Batch lines (-): one value a line (the first tab-separated field, so bo's own piped
+rows work), or JSON Lines records with the key. Blank lines and # comments are
+skipped. A line over 64 KiB, not valid UTF-8, or starting like JSON ({ [ ") without
+being a record with the key is an invalid line: reported by its number, nothing sent
+for it; the others go on. A record may carry this command's fields by API name or
+flag name without dashes, overriding the flags for it; a bad value, or a key that is
+neither one of them nor a field of the record the key names, makes it invalid.`;
 
 /** Adds --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast). */
 export function mutationFlags(cmd: Command, options: { batch: boolean }): Command {

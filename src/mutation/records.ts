@@ -1,5 +1,7 @@
 // Batch input: stdin read chunk by chunk, one value a line or JSON Lines records carrying
-// the value under a key (Uid, Email). Blank lines and `#` comments are skipped; a
+// the value under a key (Uid, Email) and maybe the verb's fields (prepare.ts). A plain
+// line's first tab-separated field is the value, so `bo`'s own piped rows need no
+// `cut`. Blank lines and `#` comments are skipped; a
 // malformed line is an error record, so the runner reports it and sends nothing for it.
 // Lines are cut by the one line reader (src/input/read-text.ts): linear, and a line
 // over MAX_LINE_BYTES is only counted, never held. Each line is decoded on its own, as
@@ -7,7 +9,8 @@
 
 import { decodeUtf8, linesOf, MAX_LINE_BYTES, type Overlong } from '../input/read-text.js';
 
-export type BatchRecord = { line: number; target: string } | { line: number; error: string };
+/** A target (with the JSON Lines record it came in, if any), or why the line is invalid. */
+export type BatchRecord = { line: number; target: string; record?: Record<string, unknown> } | { line: number; error: string };
 
 /** The most a batch line may hold, in bytes, its line ending aside (64 KiB). */
 export { MAX_LINE_BYTES };
@@ -58,7 +61,9 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
   if (decoded === undefined) return { line, error: `${where}: not valid UTF-8` };
   const text = decoded.trim();
   if (text === '' || text.startsWith('#')) return undefined;
-  let value = text;
+  // bo's own piped rows: the Uid first, then a tab and the other columns.
+  let value = text.split('\t', 1)[0]!.trim();
+  let record: Record<string, unknown> | undefined;
   if (/^[{["]/.test(text)) {
     let parsed: unknown;
     try {
@@ -69,12 +74,13 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return { line, error: `${where}: starts like JSON but is not a record; give the value alone or {"${key}": "…"}` };
     }
-    const found = (parsed as Record<string, unknown>)[key];
+    record = parsed as Record<string, unknown>;
+    const found = record[key];
     if (typeof found !== 'string') return { line, error: `${where}: the record has no "${key}" string` };
     value = found;
   }
   try {
-    return { line, target: check(where, value) };
+    return record === undefined ? { line, target: check(where, value) } : { line, target: check(where, value), record };
   } catch (err) {
     return { line, error: (err as Error).message };
   }

@@ -8,6 +8,7 @@ import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../error
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
+import type { Preparation } from './prepare.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
 
 export async function runMutation<Prep>(
@@ -25,10 +26,11 @@ export async function runMutation<Prep>(
   }
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
   const target = batch ? '-' : check(spec.targetLabel, targetArg ?? '');
-  const prep = await spec.prepare();
+  const { prepareMutation } = await import('./prepare.js');
+  const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
 
-  if (flags.dryRun) return dryRun(ctx, spec, prep, batch ? undefined : target, profile.profile, check);
+  if (flags.dryRun) return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check);
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
   // second to answer, so fewer records end with an unknown outcome.
@@ -36,32 +38,61 @@ export async function runMutation<Prep>(
   const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
-  await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
+  await confirmMutation(ctx, what, where, {
+    destructive: spec.destructive === true,
+    yes: flags.yes === true,
+    batch,
+    // One read, only when the question is really asked (not for a batch, --yes or a dry run).
+    ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
+  });
 
   if (batch) {
     const { runBatch } = await import('./batch.js');
-    return runBatch(ctx, spec, prep, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
+    readingNotice(ctx, spec);
+    return runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
   }
+  // Not a batch: the flags' preparation is there (prepareMutation refused it otherwise).
+  const prep = preparation.once as Prep;
+  const request = spec.request(target, prep);
   let res;
   try {
-    res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
+    res = await client.request({ ...request, signal: ctx.signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      const message = spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`;
+      // The server's own words when it gave some (`pipeline stage "x" not found`): it
+      // knows which Uid it did not find; else the likeliest reading.
+      const message = err.serverMessage ?? (spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`);
       throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
     }
     throw err;
   }
-  const { printValue, say } = await import('../output/print.js');
-  if (spec.print) await spec.print(ctx, target, res, prep);
-  else await printValue(ctx, res.body);
-  say(ctx, spec.confirm(target, prep, res));
+  const [{ printValue, say, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
+    import('../output/print.js'),
+    import('./outcomes.js'),
+    import('../api/redact.js'),
+    import('../output/sink.js'),
+  ]);
+  // One rule for every mutation (outcomes.ts): --json and --jsonl print the API's answer
+  // (secret-named fields redacted, should a server echo one); otherwise one success line.
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
+  else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
+  const note = spec.note?.(target, prep, res);
+  if (note) say(ctx, note);
+}
+
+/** A batch waiting on a terminal says what it waits for, before it waits. */
+function readingNotice(ctx: Context, spec: Pick<MutationSpec<unknown>, 'recordKey'>): void {
+  if (!ctx.io.stdinIsTTY) return;
+  const key = spec.recordKey ?? 'Uid';
+  const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
+  ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
 }
 
 async function dryRun<Prep>(
   ctx: Context,
   spec: MutationSpec<Prep>,
-  prep: Prep,
+  preparation: Preparation<Prep>,
   target: string | undefined,
   profile: string,
   check: (label: string, value: string) => string,
@@ -78,11 +109,12 @@ async function dryRun<Prep>(
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${baseUrl})`;
   if (target !== undefined) {
-    await writer.write(plan(spec.request(target, prep)));
+    await writer.write(plan(spec.request(target, preparation.once as Prep)));
     say(ctx, `Dry run on ${place}: nothing was sent.`);
     return;
   }
   const { recordFeed } = await import('./feed.js');
+  readingNotice(ctx, spec);
   let count = 0;
   const invalid: string[] = [];
   const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', check, ctx.signal);
@@ -93,8 +125,15 @@ async function dryRun<Prep>(
         say(ctx, `invalid: ${rec.error}`);
         continue;
       }
+      // Each record's own body: its fields over the flags'.
+      const prepared = await preparation.forRecord(rec);
+      if ('error' in prepared) {
+        invalid.push(prepared.error);
+        say(ctx, `invalid: ${prepared.error}`);
+        continue;
+      }
       count++;
-      await writer.write(plan(spec.request(rec.target, prep)));
+      await writer.write(plan(spec.request(rec.target, prepared.prep)));
     }
   } finally {
     feed.close();

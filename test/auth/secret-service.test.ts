@@ -4,7 +4,6 @@
 // every case it does not handle to that helper.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,11 +18,10 @@ import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 
 const sessionEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', ...keyringEnv() });
-const keyringModule = () => createRequire(import.meta.url).resolve('@napi-rs/keyring');
 
 /** What the keyring library itself (in its helper) answers for the item. */
 async function libraryRead(profile: string): Promise<unknown> {
-  const answer = await startKeychainChild(keyringModule(), sessionEnv(), { op: 'get', service: 'bo', account: profile }, 10_000).result;
+  const answer = await startKeychainChild(sessionEnv(), { op: 'get', service: 'bo', account: profile }, 10_000).result;
   if (!('ok' in answer) || !answer.ok) throw new Error(`library read failed: ${JSON.stringify(answer)}`);
   return answer.value;
 }
@@ -157,11 +155,12 @@ describe('a bus that accepts and never answers', () => {
 
   it('a read ends when stopped: its closed connection starts no helper', async () => {
     let helperAsked = false;
-    const resolveModule = () => {
+    const env = { DBUS_SESSION_BUS_ADDRESS: bus.address };
+    const helper = () => {
       helperAsked = true;
-      return keyringModule();
+      return startKeychainChild(env, { op: 'get', service: 'bo', account: 'x' }, 60_000);
     };
-    const call = startKeychainGet(resolveModule, { DBUS_SESSION_BUS_ADDRESS: bus.address }, { service: 'bo', account: 'x' }, 60_000);
+    const call = startKeychainGet(env, { service: 'bo', account: 'x' }, 60_000, helper);
     call.stop(); // closes the connection: the read ends as "leave it to the library"
     await new Promise((r) => setTimeout(r, 200));
     expect(helperAsked).toBe(false);

@@ -17,6 +17,8 @@
 //                           [--large 300000] [--export-runs 3] [--only name,name]
 //                           [--other-node <path>|none]
 //
+// `binary` (test/bench/binary.mjs) times the single executable of `npm run build:binary`.
+//
 // Reports; asserts nothing (test/bench/smoke.test.ts runs it tiny so it cannot rot).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSandbox } from './serve-sandbox.mjs';
+import { binaryRows } from './binary.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -221,6 +224,10 @@ try {
     const [n2, warm] = alternate([{ argv: nodeE0 }, { argv: list, env: sbEnv }], runs);
     row('the same, warm', `${fmt(warm / n2)} ×`, '≤ 2.0 ×', warm / n2 <= 2.0, `${fmt(warm, 1)} ms`);
   }
+
+  // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs):
+  // the same whichever Node runs this, so measured once, by the first run.
+  if (want('binary') && !rowsJson) for (const r of binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
 } finally {
   rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }
@@ -277,8 +284,10 @@ console.log(
 console.log('');
 console.log(`| figure | ${name(stated)} | target (${name(stated)}) | within |${reported ? ` ${name(reported)} |` : ''}`);
 console.log(`|---|---|---|---|${reported ? '---|' : ''}`);
-for (const r of stated.rows) {
-  const beside = reported?.rows.find((o) => o.figure === r.figure);
-  const cell = (x) => `${x.value}${x.detail ? ` (${x.detail})` : ''}`;
+// Figures measured by one run only (the single executable's) go in the stated column.
+const once = (reported?.rows ?? []).filter((o) => !stated.rows.some((r) => r.figure === o.figure));
+const cell = (x) => `${x.value}${x.detail ? ` (${x.detail})` : ''}`;
+for (const r of [...stated.rows, ...once]) {
+  const beside = once.includes(r) ? undefined : reported?.rows.find((o) => o.figure === r.figure);
   console.log(`| ${r.figure} | ${cell(r)} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |${reported ? ` ${beside ? cell(beside) : '-'} |` : ''}`);
 }

@@ -85,6 +85,34 @@ describe('bo api on a protected profile', () => {
     expect(JSON.parse(get.stdout).items).toHaveLength(1);
   });
 
+  it('nested -F fields and -H headers confirm as any write does; a no sends nothing, a yes sends the request', async () => {
+    const env = await protectedProfile();
+    const list = (await sb.api('GET', '/email/lists?limit=1')).body.items[0];
+    const args = ['api', `/email/lists`, '-f', 'Name=Protected nested', '-F', 'RequiresDoubleOptIn=false', '-H', 'X-Request-Id: p-1'];
+    const before = (await sb.activity()).length;
+    const refused = await runBo([...args, '--no-input'], { env });
+    expect(refused.stderr.split('\n')[0]).toBe(needs('POST /email/lists'));
+    expect(refused.code).toBe(2);
+    expect(await sb.activity()).toHaveLength(before);
+    const no = scriptedPrompter([{ confirm: `Send POST /email/lists on profile "production" (${sb.url})?`, answer: false }]);
+    const declined = await runBo(args, { env, prompter: no, stdinIsTTY: true });
+    no.assertDone();
+    expect(declined.stderr).toBe('Nothing was changed.\n');
+    expect(declined.code).toBe(2);
+    expect(await sb.activity()).toHaveLength(before);
+    const yes = scriptedPrompter([{ confirm: 'Send POST /email/lists on profile "production"', answer: true }]);
+    const sent = await runBo(args, { env, prompter: yes, stdinIsTTY: true });
+    yes.assertDone();
+    expect(sent.code).toBe(0);
+    expect(await sb.record('EmailList', JSON.parse(sent.stdout).Uid)).toMatchObject({ Name: 'Protected nested', RequiresDoubleOptIn: false });
+    // A nested -F body, on an endpoint that takes a nested record: the public subscription.
+    const sub = scriptedPrompter([{ confirm: `Send POST /public/email/lists/${list.Uid}/subscriptions`, answer: true }]);
+    const nested = await runBo(['api', `/public/email/lists/${list.Uid}/subscriptions`, '-F', 'Person[Email]=nested.f@example.com'], { env, prompter: sub, stdinIsTTY: true });
+    sub.assertDone();
+    expect(nested.code).toBe(0);
+    expect(JSON.parse(nested.stdout).Person).toMatchObject({ Email: 'nested.f@example.com' });
+  });
+
   it('an unprotected profile does not ask', async () => {
     const env = testEnv(sb);
     const r = await runBo(['api', '-X', 'POST', '/email/lists', '-F', 'Name=Unprotected'], { env, prompter: scriptedPrompter([]), stdinIsTTY: true });

@@ -184,7 +184,7 @@ describe('secrets over a whole session', () => {
     const enrollChildren = enroll.children.filter((c) => c.env.some((v) => v === `BO_TOTP_SECRET=${enrolled.totpSecret}`));
     expect(enrollChildren.length).toBeGreaterThan(0);
     // And the keychain helper did run, with the secret on its stdin only.
-    expect(runs[0]!.r.children.some((c) => c.argv.includes('-e'))).toBe(true);
+    expect(runs[0]!.r.children.some((c) => c.argv.at(-1) === '__keychain')).toBe(true);
   }, 180_000);
 
   it('stored credentials never reach another origin, however the base URL is named', async () => {

@@ -24,7 +24,8 @@ const expire = (s: BatchServer, stdin: string, flags: string[] = [], extra: Para
 describe('batches from stdin', () => {
   it('reads one Uid a line and JSON Lines records, skipping blank lines and # comments', async () => {
     const s = await serve();
-    const r = await expire(s, '# to expire\nsa_1\r\n\n   \n{"Uid":"sa_2","Name":"x"}\n  sa_3  \n# done');
+    // Quantity: a field of the add-on's own record, not one of the verb's: ignored.
+    const r = await expire(s, '# to expire\nsa_1\r\n\n   \n{"Uid":"sa_2","Quantity":3}\n  sa_3  \n# done');
     expect(r.code).toBe(0);
     expect([...s.received].sort()).toEqual(['sa_1', 'sa_2', 'sa_3']);
     expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['sa_1\tok\texpired', 'sa_2\tok\texpired', 'sa_3\tok\texpired']);
@@ -77,7 +78,7 @@ describe('batches from stdin', () => {
   it('prints ✔/✘ lines on a terminal', async () => {
     const s = await serve((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 }));
     const r = await expire(s, 'sa_1\nsa_2\n', ['--no-color', '--concurrency', '1'], { stdoutIsTTY: true });
-    expect(r.stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
+    expect(r.stdout).toBe('✔ Subscription add-on sa_1 expired\n✘ sa_2 not found\n');
   });
 
   it('shows progress on a terminal stderr, erased at the end; none with BO_NO_PROGRESS=1', async () => {

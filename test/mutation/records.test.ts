@@ -59,7 +59,8 @@ describe('parseLine', () => {
         expect(rec.line).toBe(7);
         if ('target' in rec) {
           const t = s.trim();
-          expect([t, /^\{/.test(t) ? (JSON.parse(t) as { Uid: string }).Uid : t]).toContain(rec.target);
+          // A plain line gives its first tab-separated field (bo's own piped rows); a record its Uid.
+          expect([/^\{/.test(t) ? (JSON.parse(t) as { Uid: string }).Uid : t.split('\t', 1)[0]!.trim()]).toContain(rec.target);
           expect(/^[[""]/.test(t), 'a JSON string or array is never a target').toBe(false);
         } else {
           expect(rec.error).toMatch(/^line 7\b/);
@@ -92,8 +93,12 @@ describe('parseLine', () => {
 
   it('takes a record object with the key; anything else that starts like JSON is invalid', () => {
     const p = (text: string) => parseLine(utf8(text), 1, 'Uid', checkUid);
-    expect(p('{"Uid":"sa_1","Note":"x"}')).toEqual({ line: 1, target: 'sa_1' });
+    // The record comes along: its other keys are the verb's fields (or refused) in prepare.ts.
+    expect(p('{"Uid":"sa_1","Note":"x"}')).toEqual({ line: 1, target: 'sa_1', record: { Uid: 'sa_1', Note: 'x' } });
     expect(p('  sa_2 \r')).toEqual({ line: 1, target: 'sa_2' });
+    // A row of bo's own piped output: the first tab-separated field is the Uid.
+    expect(p('acc_107m14dk7l\tGlobex Inc\t2 Trialing\tEUR\t2025-10-13T11:48:00.000Z')).toEqual({ line: 1, target: 'acc_107m14dk7l' });
+    expect(p('sa_3 \t')).toEqual({ line: 1, target: 'sa_3' });
     for (const bad of ['"quoted"', '["arr"]', '[]', '"sa_1"', '{"Uid": 5}', '{}', '{"Uid":', '[not json']) {
       const rec = p(bad);
       expect(rec && 'error' in rec, bad).toBe(true);

@@ -96,6 +96,8 @@ describe('a TTY table of 100,000 accounts', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const childEnv: Record<string, string | undefined> = { ...process.env, ...testEnv(url, { BO_API_KEY: apiKey.key, BO_API_SECRET: apiKey.secret }) };
     delete childEnv.NODE_EXTRA_CA_CERTS;
+    // The table as written to the terminal, not through a pager (test/e2e/pager-tmux.test.ts has those).
+    childEnv.BO_PAGER = 'cat';
     // `exec` makes the shell's pid the one of bo, which the first line reports.
     const command = `stty cols 120; echo PID:$$; exec '${process.execPath}' bin/bo.js --no-color accounts list --all`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,10 +1,10 @@
 // The package as a user gets it: `npm pack` makes the tarball, `npm install -g` puts it
 // in a temporary prefix (dependencies from the local npm cache, --prefer-offline), and
 // the installed `bo` runs with its own HOME, config and data folders. The tarball holds
-// only what runs: bin/, dist/, completions/ and the package's documents.
+// only what runs: bin/, dist/, completions/, man/ and the package's documents.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,20 +92,20 @@ afterAll(() => {
 const bo = (args: string[]) => run(join(prefixBin, 'bo'), args, { cwd: boEnv.HOME!, env: boEnv });
 
 describe('the npm package', () => {
-  it('holds only bin/, dist/, completions/, README.md and package.json (and a CHANGELOG or LICENSE)', () => {
+  it('holds only bin/, dist/, completions/, man/, README.md and package.json (and a CHANGELOG or LICENSE)', () => {
     const paths = packed.files.map((f) => f.path).sort();
     const documents = new Set(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']);
-    const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions)\//.test(p));
+    const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions|man)\//.test(p));
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|map)$|(^|\/)(test|src|fixtures?)\//.test(p))).toEqual([]);
-    for (const needed of ['bin/bo.js', 'dist/bo.cjs', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'README.md', 'package.json']) {
+    for (const needed of ['bin/bo.js', 'dist/bo.cjs', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'man/bo.1', 'man/bo-addons-expire.1', 'README.md', 'package.json']) {
       expect(paths).toContain(needed);
     }
   });
 
-  it('is under 1 MB unpacked (its dependencies are installed beside it)', () => {
+  it('is under 2 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it)', () => {
     expect(packed.unpackedSize).toBe(packed.files.reduce((sum, f) => sum + f.size, 0));
-    expect(packed.unpackedSize).toBeLessThan(1_000_000);
+    expect(packed.unpackedSize).toBeLessThan(2_000_000);
   });
 
   it('installs bo with its completions and README', () => {
@@ -114,6 +114,23 @@ describe('the npm package', () => {
     expect(readFileSync(join(installed, 'README.md'), 'utf8')).toBe(readFileSync(join(repo, 'README.md'), 'utf8'));
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, 'test'))).toBe(false);
+  });
+
+  it('installs the man pages where man finds them: man bo, man bo-addons-expire', async () => {
+    const manPath = join(prefixBin, '..', 'share', 'man');
+    for (const page of ['bo', 'bo-addons-expire', 'bo-accounts-list']) {
+      const found = await run('man', ['-M', manPath, '-w', page], { cwd: boEnv.HOME!, env: { PATH: process.env.PATH } });
+      expect(found.stderr).toBe('');
+      expect(found.code).toBe(0);
+      // npm links share/man/man1/<page>.1 to the package's man/ file; man names the target.
+      const linked = join(manPath, 'man1', `${page}.1`);
+      expect(lstatSync(linked).isSymbolicLink() || lstatSync(linked).isFile()).toBe(true);
+      expect(found.stdout.trim()).toBe(realpathSync(linked));
+      expect(found.stdout.trim()).toBe(join(installed, 'man', `${page}.1`));
+    }
+    const shown = await run('man', ['-M', manPath, 'bo-addons-expire'], { cwd: boEnv.HOME!, env: { PATH: process.env.PATH, MANPAGER: 'cat', MANWIDTH: '80' } });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('bo addons expire');
   });
 
   it('every package the installed code imports is installed with it', async () => {

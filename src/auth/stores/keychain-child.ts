@@ -1,6 +1,7 @@
-// The keychain helper process (why a process: src/auth/stores/keychain.ts). One
-// operation per child, sent as JSON on its stdin; the answer comes back as JSON on its
-// stdout. What it returns is plain data that keychain.ts turns into errors.
+// Starts the keychain helper process (why a process: src/auth/stores/keychain.ts), which
+// is `bo __keychain` (keychain-helper.ts). One operation per child, sent as JSON on its
+// stdin; the answer comes back as JSON on its stdout. What it returns is plain data that
+// keychain.ts turns into errors.
 
 import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../../env.js';
@@ -24,34 +25,25 @@ export interface KeychainCall {
   stop(): void;
 }
 
-// Runs in the child: one operation read as JSON from stdin, the answer as JSON on stdout.
-const CHILD = `
-const { Entry } = require(process.argv[1]);
-let input = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (d) => (input += d));
-process.stdin.on('end', () => {
-  let answer;
-  try {
-    // A parse error would quote the input, and the input may hold the secret.
-    let req;
-    try { req = JSON.parse(input); } catch { throw new Error('malformed request from bo'); }
-    const entry = new Entry(req.service, req.account, { linux: { store: 'secret-service' } });
-    if (req.op === 'get') answer = { ok: true, value: entry.getPassword() };
-    else if (req.op === 'set') answer = { ok: true, value: (entry.setPassword(req.value), null) };
-    else answer = { ok: true, value: entry.deleteCredential() };
-  } catch (err) {
-    answer = { ok: false, message: String((err && err.message) || err) };
-  }
-  process.stdout.write(JSON.stringify(answer));
-});`;
+/**
+ * How to start `bo __keychain` (src/auth/stores/keychain-helper.ts): the executable
+ * itself in a single executable, else this package's bin/bo.js under the same Node (one
+ * folder up from dist/, three from src/auth/stores/ when tests run the sources).
+ */
+function helperCommand(): string[] {
+  const sea = process.getBuiltinModule('node:sea') as typeof import('node:sea') | undefined;
+  if (sea?.isSea()) return ['__keychain'];
+  const { existsSync } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+  const { fileURLToPath } = process.getBuiltinModule('node:url') as typeof import('node:url');
+  const candidates = ['../bin/bo.js', '../../../bin/bo.js'].map((rel) => fileURLToPath(new URL(rel, import.meta.url)));
+  return [candidates.find((file) => existsSync(file)) ?? candidates[0]!, '__keychain'];
+}
 
 /**
  * Starts the helper for one request. The secret travels over its stdin/stdout, never
  * its argv, and it gets the run's own environment.
  */
 export function startKeychainChild(
-  modulePath: string,
   env: Env,
   request: KeychainRequest & { service: string; account: string },
   timeoutMs: number,
@@ -71,7 +63,7 @@ export function startKeychainChild(
     try {
       // Loaded here, not at the top: most reads never start the helper.
       const { spawn } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
-      child = spawn(process.execPath, ['-e', CHILD, modulePath], { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+      child = spawn(process.execPath, helperCommand(), { env: childEnv as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     } catch (e) {
       return finish({ failed: 'spawn', detail: (e as Error).message });
     }

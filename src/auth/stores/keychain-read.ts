@@ -10,24 +10,15 @@ import type { Env } from '../../env.js';
 import { readSecretService, sessionBusPath, type SecretServiceRead } from './secret-service.js';
 
 /**
- * Starts reading `account` of `service`. `resolveModule` names the keyring library for
- * the helper, asked only if the helper is needed.
+ * Starts reading `account` of `service`. `helper` starts the library's helper, called
+ * only if it is needed.
  */
 export function startKeychainGet(
-  resolveModule: () => string,
   env: Env,
   item: { service: string; account: string },
   timeoutMs: number,
+  helper: () => KeychainCall = () => startKeychainChild(env, { op: 'get', ...item }, timeoutMs),
 ): KeychainCall {
-  const helper = (): KeychainCall => {
-    let modulePath: string;
-    try {
-      modulePath = resolveModule();
-    } catch {
-      return { result: Promise.resolve({ failed: 'module', detail: 'the @napi-rs/keyring module is not installed' }), stop() {} };
-    }
-    return startKeychainChild(modulePath, env, { op: 'get', ...item }, timeoutMs);
-  };
   const busPath = sessionBusPath(env);
   if (!busPath) return helper();
 

@@ -11,7 +11,6 @@
 // and every case that reader leaves to the library. The secret travels over the child's
 // stdin/stdout, never its argv (keychain-child.ts). Measurements: docs/performance-notes.md.
 
-import { createRequire } from 'node:module';
 import type { CredentialStore } from '../credential-types.js';
 import type { Credential } from '../../api/http-types.js';
 import { AuthError, type ErrorDetails } from '../../errors.js';
@@ -54,18 +53,10 @@ export function createKeychainStore(env: Env): CredentialStore {
   const name = describe(process.platform);
 
   const call = async (account: string, request: KeychainRequest): Promise<unknown> => {
-    let running: KeychainCall;
-    if (request.op === 'get') {
-      running = startKeychainGet(keyringModulePath, env, { service: KEYCHAIN_SERVICE, account }, timeoutMs);
-    } else {
-      let modulePath: string;
-      try {
-        modulePath = keyringModulePath();
-      } catch {
-        throw new KeychainUnavailableError('the @napi-rs/keyring module is not installed');
-      }
-      running = startKeychainChild(modulePath, env, { ...request, service: KEYCHAIN_SERVICE, account }, timeoutMs);
-    }
+    const running: KeychainCall =
+      request.op === 'get'
+        ? startKeychainGet(env, { service: KEYCHAIN_SERVICE, account }, timeoutMs)
+        : startKeychainChild(env, { ...request, service: KEYCHAIN_SERVICE, account }, timeoutMs);
     const answer = await running.result;
     if ('failed' in answer) throw childFailure(answer);
     if (!answer.ok) throw classify(answer.message, name, account);
@@ -93,11 +84,6 @@ export function createKeychainStore(env: Env): CredentialStore {
       return (await call(profile, { op: 'delete' })) === true;
     },
   };
-}
-
-/** Where the keyring library is, for its helper process; throws when it is not installed. */
-function keyringModulePath(): string {
-  return createRequire(import.meta.url).resolve('@napi-rs/keyring');
 }
 
 function classify(message: string, name: string, profile: string): AuthError {

@@ -3,6 +3,7 @@
 // asks on a terminal, needs --yes otherwise and for a `-` batch.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -10,14 +11,22 @@ interface Opts extends MutationFlags {
   comment?: string;
 }
 
+/** Each flag with the field of the cancellation request it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--reason', api: 'CancelationReason', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--comment', api: 'Comment', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+];
+
 export default defineCommand<Opts>({
   path: ['accounts', 'cancel'],
+  fields,
   summary: 'Cancel an account (asks first; - reads Uids from stdin)',
   description:
     'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
     'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts. ' +
     '--reason and --comment take @file to read the text from a file. ' +
-    'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes).',
+    'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes); a JSON Lines record ' +
+    'may carry its own CancelationReason (reason) and Comment (comment).',
   examples: [
     'bo accounts cancel acc_0001 --reason "Moved to a competitor"',
     'bo accounts cancel acc_0001 --reason "Closed" --comment @notes.txt --yes',
@@ -32,12 +41,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { cancelAccountRequest }, { checkText }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
-    const { printRecord } = await import('../../output/print.js');
+    const [{ runMutation }, { accountSummary, cancelAccountRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     await runMutation(
       ctx,
       {
@@ -46,13 +50,12 @@ export default defineCommand<Opts>({
         done: 'cancelled',
         destructive: true,
         action: (u) => `Cancel account ${u}`,
-        prepare: async () => ({
-          CancelationReason: await checkText('--reason', opts.reason, { min: 1 }),
-          ...(opts.comment === undefined ? {} : { Comment: await checkText('--comment', opts.comment, { min: 1 }) }),
-        }),
+        // The account's name and stage, so the question says which account it is.
+        describe: (client, u) => accountSummary(client, u),
+        resource: 'Account',
+        fields,
+        prepare: (values) => values as { CancelationReason: string; Comment?: string },
         request: (u, body) => cancelAccountRequest(u, body),
-        print: async (c, _u, res) => printRecord(c, res.body),
-        confirm: (u) => `Account ${u} cancelled: it is cancelling and ends at its renewal date`,
       },
       uid as string,
       opts,

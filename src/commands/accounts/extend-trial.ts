@@ -3,6 +3,7 @@
 // back. `-` reads account Uids from stdin.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -10,14 +11,23 @@ interface Opts extends MutationFlags {
   expiration?: string;
 }
 
+/** Each flag with the field of the request it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--to', api: 'ToDate', parse: (l, t, v) => v.checkDate(l, t) },
+  { flag: '--expiration', api: 'ExpirationDate', parse: (l, t, v) => v.checkDate(l, t) },
+];
+
 export default defineCommand<Opts>({
   path: ['accounts', 'extend-trial'],
+  fields,
   summary: 'Move the end of an account trial (- reads Uids from stdin)',
   description:
     'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration ' +
     '(default: the same as --to). Dates are ISO 8601 date-times or bare dates; a bare date means the ' +
     'end of that day, 23:59:59 UTC. The new date must be later than the current trial end. ' +
-    'With - in place of the Uid, reads Uids from stdin, one a line (or JSON Lines with "Uid").',
+    'With - in place of the Uid, reads Uids from stdin, one a line (the first tab-separated field, so ' +
+    "bo's own piped rows work), or JSON Lines with \"Uid\" and maybe the record's own ToDate (to) and " +
+    'ExpirationDate (expiration), which override the flags; the other fields of an account record are ignored.',
   examples: [
     'bo accounts extend-trial acc_0001 --to 2027-01-31',
     'bo accounts extend-trial acc_0001 --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
@@ -32,11 +42,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { extendTrialRequest }, { checkDate }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
+    const [{ runMutation }, { accountSummary, extendTrialRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     await runMutation(
       ctx,
       {
@@ -44,13 +50,12 @@ export default defineCommand<Opts>({
         noun: 'account',
         done: 'extended',
         action: (u) => `Extend the trial of account ${u}`,
-        prepare: () => ({
-          ToDate: checkDate('--to', opts.to),
-          ...(opts.expiration === undefined ? {} : { ExpirationDate: checkDate('--expiration', opts.expiration) }),
-        }),
+        // Asked on a protected profile: the account's name and stage say which one it is.
+        describe: (client, u) => accountSummary(client, u),
+        resource: 'Account',
+        fields,
+        prepare: (values) => values as { ToDate: string; ExpirationDate?: string },
         request: (u, body) => extendTrialRequest(u, body),
-        confirm: (u, body) =>
-          `Trial of account ${u} extended to ${body.ToDate}${body.ExpirationDate ? ` (expiration ${body.ExpirationDate})` : ''}`,
       },
       uid as string,
       opts,

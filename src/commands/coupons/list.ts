@@ -25,6 +25,7 @@ export const couponColumns: Column<DiscountCoupon>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'DiscountCoupon',
   path: ['coupons', 'list'],
   summary: 'List discount coupons (GET /billing/discountcoupons)',
   description:

@@ -17,6 +17,7 @@ export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
 
 export default defineCommand<Opts>({
   printsRecords: true,
+  resource: 'DiscountCouponSubscription',
   path: ['coupons', 'redemptions'],
   summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
   description:
@@ -58,7 +59,7 @@ export default defineCommand<Opts>({
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: 'bo coupons list finds coupons' });
+        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: `${(await import('../../hints.js')).boCommand(ctx.globals, 'coupons list')} finds coupons` });
       }
       throw err;
     }

@@ -1,9 +1,12 @@
 // `bo deals update <dealUid> [--name] [--amount] [--due] [--weight] [--assigned-to]
 // [--stage] [--data]`: PUT /crm/deals/{uid} is a merge (D18), so only the fields given
-// are sent and changed. `-` reads deal Uids from stdin, the same changes for each.
+// are sent and changed. `-` reads deal Uids from stdin, the same changes for each, or
+// JSON Lines records that carry their own (the runner's per-record fields).
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { UsageError } from '../../errors.js';
 
 interface Opts extends MutationFlags {
   name?: string;
@@ -17,19 +20,43 @@ interface Opts extends MutationFlags {
 
 const INT32 = 2_147_483_647;
 
+/** Each flag with the deal's field it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--name', api: 'Name', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 250 }) },
+  { flag: '--amount', api: 'Amount', parse: (l, t, v) => v.checkNumber(l, t) },
+  { flag: '--due', api: 'DueDate', parse: (l, t, v) => v.checkDate(l, t) },
+  { flag: '--weight', api: 'Weight', parse: (l, t, v) => v.checkInteger(l, t, -INT32 - 1, INT32) },
+  { flag: '--assigned-to', api: 'AssignedToPersonClientIdentifier', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--stage', api: 'DealPipelineStage', kind: 'reference', parse: (l, t, v) => ({ Uid: v.checkUid(l, t) }) },
+  {
+    flag: '--data',
+    api: 'SchemaLessData',
+    kind: 'json',
+    parse: async (l, t, v) => {
+      const data = await v.checkJson(l, t);
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${l} must be a JSON object, like {"region":"EMEA"}`);
+      return data;
+    },
+  },
+];
+
 export default defineCommand<Opts>({
   path: ['deals', 'update'],
+  fields,
   summary: 'Change fields of a deal (- reads Uids from stdin)',
   description:
     'Update a deal: only the fields given change, the others stay as they are. At least one field flag ' +
     'is needed. --due takes a date or a date-time (a bare date means 23:59:59 UTC that day); --data ' +
     'replaces the free-form data with a JSON object (@file reads a file). ' +
-    'With - in place of the Uid, reads deal Uids from stdin, one a line (or JSON Lines with "Uid"), ' +
-    'and makes the same changes to each.',
+    'With - in place of the Uid, reads deal Uids from stdin, one a line, and makes the same changes to ' +
+    'each; a JSON Lines record may carry its own fields, by API name or flag name ' +
+    '({"Uid":"deal_1","Amount":1200,"DueDate":"2027-01-31"} or {"Uid":"deal_1","amount":"1200"}), ' +
+    'which override the flags for that record.',
   examples: [
     'bo deals update deal_0001 --stage stage_0003 --amount 1200',
     'bo deals update deal_0001 --name "Renewal 2027" --due 2027-01-31 --dry-run',
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
+    "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],
   configure: (cmd) =>
     mutationFlags(
@@ -45,12 +72,9 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { updateDealRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { updateDealRequest }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-      import('../../errors.js'),
     ]);
     await runMutation(
       ctx,
@@ -59,31 +83,14 @@ export default defineCommand<Opts>({
         noun: 'deal',
         done: 'updated',
         action: (u) => `Update deal ${u}`,
-        prepare: async () => {
-          const changes: import('../../api/crm.js').DealChanges = {};
-          if (opts.name !== undefined) changes.Name = await v.checkText('--name', opts.name, { min: 1, max: 250 });
-          if (opts.amount !== undefined) changes.Amount = v.checkNumber('--amount', opts.amount);
-          if (opts.due !== undefined) changes.DueDate = v.checkDate('--due', opts.due);
-          if (opts.weight !== undefined) changes.Weight = v.checkInteger('--weight', opts.weight, -INT32 - 1, INT32);
-          if (opts.assignedTo !== undefined) changes.AssignedToPersonClientIdentifier = await v.checkText('--assigned-to', opts.assignedTo, { min: 1 });
-          if (opts.stage !== undefined) changes.DealPipelineStage = { Uid: v.checkUid('--stage', opts.stage) };
-          if (opts.data !== undefined) {
-            const data = await v.checkJson('--data', opts.data);
-            if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object, like {"region":"EMEA"}');
-            changes.SchemaLessData = data;
-          }
-          if (Object.keys(changes).length === 0) {
-            throw new UsageError('nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data');
-          }
-          return changes;
-        },
+        resource: 'Deal',
+        needsField: true,
+        fields,
+        // The values are the deal's fields by their API names: the merge (D18) sends just them.
+        prepare: (values) => values as import('../../api/crm.js').DealChanges,
         request: (u, changes) => updateDealRequest(u, changes),
         notFound: (u, changes) =>
           `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,
-        print: async (c, _u, res) => printAnswer(c, res.body),
-        // A date typed bare is sent as an instant: say which.
-        confirm: (u, changes) =>
-          `Deal ${u} updated: ${Object.keys(changes).map((k) => (k === 'DueDate' ? `DueDate ${changes.DueDate}` : k)).join(', ')}`,
       },
       uid as string,
       opts,

@@ -15,6 +15,7 @@ export const emailListColumns: Column<EmailList>[] = [
 
 export default defineCommand<RawListOptions>({
   printsRecords: true,
+  resource: 'EmailList',
   path: ['lists', 'list'],
   summary: 'List email lists (GET /email/lists)',
   description: 'List email lists with their subscriber counts. The list options page through the API for you.',

@@ -4,6 +4,7 @@
 // `--email -` reads addresses from stdin (lines, or JSON Lines with "Email").
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -14,15 +15,25 @@ interface Opts extends MutationFlags {
   source?: string;
 }
 
+/** Each flag with the field of the subscription it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--first-name', api: 'FirstName', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 100 }) },
+  { flag: '--last-name', api: 'LastName', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 100 }) },
+  { flag: '--send-welcome', api: 'SendWelcomeEmail', kind: 'boolean' },
+  { flag: '--source', api: 'Source', parse: (l, t, v) => v.checkText(l, t, { min: 1, max: 250 }) },
+];
+
 export default defineCommand<Opts>({
   path: ['lists', 'subscribe'],
+  fields,
   summary: 'Subscribe an email address to a list (--email - reads addresses from stdin)',
   description:
     'Subscribe an address to an email list, creating the person when the address is new. This ' +
     'endpoint takes no credentials, so none are sent. An address already on the list keeps its ' +
     'subscription. A list that requires double opt-in emails a confirmation; --send-welcome sends ' +
     "the list's welcome email when it has one. With --email -, reads addresses from stdin, one a " +
-    'line (or JSON Lines with "Email"), and subscribes each.',
+    'line (or JSON Lines with "Email" and maybe the record\'s own FirstName, LastName, Source and ' +
+    'SendWelcomeEmail, also named as the flags: first-name, last-name, source, send-welcome), and subscribes each.',
   examples: [
     'bo lists subscribe list_0001 --email ada@example.com --first-name Ada --last-name Lovelace',
     'bo lists subscribe list_0001 --email ada@example.com --send-welcome --source signup-form --dry-run',
@@ -40,11 +51,10 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [list], opts) => {
-    const [{ runMutation }, { subscribeToListRequest }, v, { printAnswer }] = await Promise.all([
+    const [{ runMutation }, { subscribeToListRequest }, v] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/email.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
     ]);
     const listUid = v.checkUid('<listUid>', list as string);
     await runMutation(
@@ -57,11 +67,10 @@ export default defineCommand<Opts>({
         checkTarget: v.checkEmail,
         recordKey: 'Email',
         action: (e) => `Subscribe ${e} to list ${listUid}`,
-        prepare: async () => ({
-          FirstName: opts.firstName === undefined ? undefined : await v.checkText('--first-name', opts.firstName, { min: 1, max: 100 }),
-          LastName: opts.lastName === undefined ? undefined : await v.checkText('--last-name', opts.lastName, { min: 1, max: 100 }),
-          Source: opts.source === undefined ? undefined : await v.checkText('--source', opts.source, { min: 1, max: 250 }),
-        }),
+        // A record of people (Email, FirstName, …) may carry the person's other fields.
+        resource: 'Person',
+        fields,
+        prepare: (values) => values as { FirstName?: string; LastName?: string; SendWelcomeEmail?: boolean; Source?: string },
         request: (email, p) =>
           subscribeToListRequest(listUid, {
             Person: {
@@ -69,13 +78,14 @@ export default defineCommand<Opts>({
               ...(p.FirstName === undefined ? {} : { FirstName: p.FirstName }),
               ...(p.LastName === undefined ? {} : { LastName: p.LastName }),
             },
-            ...(opts.sendWelcome ? { SendWelcomeEmail: true } : {}),
+            ...(p.SendWelcomeEmail ? { SendWelcomeEmail: true } : {}),
             ...(p.Source === undefined ? {} : { Source: p.Source }),
           }),
         notFound: () => `no email list with Uid ${listUid}`,
-        print: async (c, _e, res) => printAnswer(c, res.body),
-        confirm: (email, _p, res) =>
-          res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : `${email} subscribed to list ${listUid}`,
+        kind: 'Subscriber',
+        // What was sent (a welcome email only when asked for), the record's own values in a batch.
+        shown: (_e, p) => ({ EmailList: listUid, ...Object.fromEntries(Object.entries(p).filter(([, value]) => value !== undefined && value !== false)) }),
+        note: (email, _p, res) => (res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : undefined),
       },
       opts.email,
       opts,

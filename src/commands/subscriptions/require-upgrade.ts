@@ -3,6 +3,7 @@
 // (D18): --clear sends only IsPlanUpgradeRequired=false. `-` reads Uids from stdin.
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
+import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 
 interface Opts extends MutationFlags {
@@ -11,14 +12,24 @@ interface Opts extends MutationFlags {
   clear?: boolean;
 }
 
+/** Each flag with the field of the subscription it sets (a batch record may name either). */
+const fields: readonly MutationField[] = [
+  { flag: '--quantity', api: 'NewRequiredQuantity', parse: (l, t, v) => v.checkInteger(l, t, 1, 2_147_483_647) },
+  { flag: '--message', api: 'PlanUpgradeRequiredMessage', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
+  { flag: '--clear', api: 'IsPlanUpgradeRequired', kind: 'boolean', negates: true },
+];
+
 export default defineCommand<Opts>({
   path: ['subscriptions', 'require-upgrade'],
+  fields,
   summary: 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)',
   description:
     'Mark a subscription as needing a plan upgrade, optionally with the quantity it must reach and a ' +
     'message for the customer (@file reads the message from a file). --clear lifts the requirement and ' +
     'goes with neither --quantity nor --message; the quantity and message already stored stay. ' +
-    'With - in place of the Uid, reads subscription Uids from stdin, one a line (or JSON Lines with "Uid").',
+    'With - in place of the Uid, reads subscription Uids from stdin, one a line (or JSON Lines with "Uid" and ' +
+    'maybe the record\'s own NewRequiredQuantity (quantity), PlanUpgradeRequiredMessage (message) or ' +
+    'IsPlanUpgradeRequired (clear: its opposite), which override the flags).',
   examples: [
     'bo subscriptions require-upgrade sub_0001 --quantity 25 --message "You have more users than seats"',
     'bo subscriptions require-upgrade sub_0001 --clear',
@@ -34,11 +45,9 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { requireUpgradeRequest }, { UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/billing.js'),
-      import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
     await runMutation(
@@ -48,24 +57,17 @@ export default defineCommand<Opts>({
         noun: 'subscription',
         done: opts.clear ? 'cleared' : 'marked',
         action: (u) => (opts.clear ? `Lift the upgrade requirement of subscription ${u}` : `Require a plan upgrade of subscription ${u}`),
-        prepare: async () => {
-          const body: import('../../api/billing.js').UpgradeRequirement = { IsPlanUpgradeRequired: opts.clear !== true };
-          if (opts.clear) {
-            if (opts.quantity !== undefined || opts.message !== undefined) {
-              throw new UsageError(`--clear does not go with ${opts.quantity !== undefined ? '--quantity' : '--message'}: it only lifts the requirement`);
-            }
-            return body;
+        resource: 'Subscription',
+        fields,
+        prepare: (values) => {
+          const body = { IsPlanUpgradeRequired: true, ...values } as import('../../api/billing.js').UpgradeRequirement;
+          if (!body.IsPlanUpgradeRequired) {
+            const extra = body.NewRequiredQuantity !== undefined ? '--quantity' : body.PlanUpgradeRequiredMessage !== undefined ? '--message' : undefined;
+            if (extra) throw new UsageError(`--clear does not go with ${extra}: it only lifts the requirement`);
           }
-          if (opts.quantity !== undefined) body.NewRequiredQuantity = v.checkInteger('--quantity', opts.quantity, 1, 2_147_483_647);
-          if (opts.message !== undefined) body.PlanUpgradeRequiredMessage = await v.checkText('--message', opts.message, { min: 1 });
           return body;
         },
         request: (u, body) => requireUpgradeRequest(u, body),
-        print: async (c, _u, res) => printAnswer(c, res.body),
-        confirm: (u, body) =>
-          body.IsPlanUpgradeRequired
-            ? `Subscription ${u} now requires a plan upgrade${body.NewRequiredQuantity === undefined ? '' : ` to quantity ${body.NewRequiredQuantity}`}`
-            : `Subscription ${u} no longer requires a plan upgrade`,
       },
       uid as string,
       opts,

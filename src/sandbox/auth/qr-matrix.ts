@@ -1,17 +1,12 @@
 // The QR module matrix for a text, from the encoder vendored inside qrcode-terminal (a
 // dependency already, for the terminal QR of `bo login`), so the sandbox's PNG and the
-// terminal drawing show the same symbol without a second QR library.
+// terminal drawing show the same symbol without a second QR library. Imported, so that
+// it is bundled: a single executable has no node_modules to find it in at run time.
 
-import { createRequire } from 'node:module';
+import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
 
-interface VendoredQrCode {
-  addData(data: string): void;
-  make(): void;
-  getModuleCount(): number;
-  isDark(row: number, col: number): boolean;
-}
-
-type VendoredQrCodeClass = new (typeNumber: number, errorCorrectLevel: number) => VendoredQrCode;
+/** Error-correction level L in the vendored encoder's numbering (QRErrorCorrectLevel.js). */
+const LEVEL_L = 1;
 
 /**
  * Rows of modules, true for dark, without a quiet zone. Error correction level L (as
@@ -19,10 +14,7 @@ type VendoredQrCodeClass = new (typeNumber: number, errorCorrectLevel: number) =
  * encoder writes one byte per UTF-16 unit, so the text goes in as its UTF-8 bytes.
  */
 export function qrMatrix(text: string): boolean[][] {
-  const require = createRequire(import.meta.url);
-  const QRCode = require('qrcode-terminal/vendor/QRCode/index.js') as VendoredQrCodeClass;
-  const levels = require('qrcode-terminal/vendor/QRCode/QRErrorCorrectLevel.js') as { L: number };
-  const qr = new QRCode(-1, levels.L);
+  const qr = new QRCode(-1, LEVEL_L);
   qr.addData(Buffer.from(text, 'utf8').toString('latin1'));
   qr.make();
   const size = qr.getModuleCount();

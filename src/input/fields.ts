@@ -1,0 +1,103 @@
+// The fields of the API's resources as the reference documents them (generated into
+// src/api/resource-fields.ts): the rows `--fields` alone lists, the check of the paths
+// `--fields` names (an unknown one is still sent: a tenant may know more, but `bo` says
+// which it does not know, and the nearest known names), and the field names of a
+// resource's record that a batch record may carry without being one of the verb's.
+
+import { RESOURCE_FIELDS, type FieldRow } from '../api/resource-fields.js';
+import { nearest } from '../help/suggest.js';
+
+/** The fields of `resource`: the base fields every record carries, then its own. */
+export function fieldsOf(resource: string): FieldRow[] {
+  const own = RESOURCE_FIELDS[resource] ?? [];
+  // An unnamed nested object (Parent.Field) is no record: it has no base fields.
+  return resource.includes('.') ? [...own] : [...(RESOURCE_FIELDS['*'] ?? []), ...own];
+}
+
+/** The type as a person reads it: `Person`, `array of Subscription`, `object`, `not stated`. */
+function typeText([, type, holds]: FieldRow): string {
+  if (holds === undefined) return type === '' ? 'not stated' : type;
+  const shown = holds.includes('.') ? 'object' : holds;
+  return type === 'array' ? `array of ${shown}` : shown;
+}
+
+export interface FieldListRow {
+  field: string;
+  type: string;
+}
+
+/**
+ * What `--fields` alone prints: every field of `resource`, then the fields of each
+ * resource it holds, one level down, as the dotted paths `--fields` takes
+ * (PrimaryContact.Email).
+ */
+export function fieldListRows(resource: string): FieldListRow[] {
+  const top = fieldsOf(resource);
+  const rows: FieldListRow[] = top.map((row) => ({ field: row[0], type: typeText(row) }));
+  for (const [name, , holds] of top) {
+    if (holds === undefined) continue;
+    for (const row of fieldsOf(holds)) rows.push({ field: `${name}.${row[0]}`, type: typeText(row) });
+  }
+  return rows;
+}
+
+export interface UnknownField {
+  /** The path as given. */
+  path: string;
+  /** The first segment bo does not know. */
+  name: string;
+  /** The nearest known paths (the unknown segment replaced); empty when nothing is close. */
+  nearest: string[];
+}
+
+/**
+ * The paths of `--fields` with a segment the reference does not list, checked segment by
+ * segment: `*` selects every field of an object, and a segment under a field whose
+ * shape the reference does not give (an object without fields, a type not stated) is
+ * not checked.
+ */
+export function unknownFields(resource: string, paths: string[]): UnknownField[] {
+  const unknown: UnknownField[] = [];
+  for (const path of paths) {
+    const segments = path.split('.');
+    // The resource the next segment is a field of; null under a scalar (it holds no
+    // fields); undefined where the reference does not say.
+    let holder: string | null | undefined = resource;
+    for (let i = 0; i < segments.length && holder !== undefined; i++) {
+      const name = segments[i]!;
+      if (name === '*') break;
+      const fields: FieldRow[] = holder === null ? [] : fieldsOf(holder);
+      const row = fields.find((f) => f[0] === name);
+      if (row) {
+        holder = row[2] ?? (isScalar(row[1]) ? null : undefined);
+        continue;
+      }
+      const prefix = segments.slice(0, i).join('.');
+      // Stricter than for commands: field names are many and alike, so two edits in a
+      // short name (Nope → Nonce) is another word, not a typo.
+      const near = nearest(name, fields.map((f) => f[0]), FIELD_TYPO_RATIO).map((n) => (prefix ? `${prefix}.${n}` : n));
+      unknown.push({ path, name, nearest: near });
+      break;
+    }
+  }
+  return unknown;
+}
+
+/** Edits, as a share of the longer name, that still read as a typo (Nmae → Name, Emial → Email). */
+const FIELD_TYPO_RATIO = 0.4;
+
+const isScalar = (type: string) => ['string', 'integer', 'boolean', 'number', 'date-time'].includes(type);
+
+/** The one stderr line about unknown --fields paths, or undefined when every path is known. */
+export function unknownFieldsWarning(resource: string, fields: string): string | undefined {
+  const paths = fields.split(',').map((p) => p.trim()).filter(Boolean);
+  const unknown = unknownFields(resource, paths);
+  if (unknown.length === 0) return undefined;
+  const named = unknown.map((u) => (u.nearest.length ? `${u.path} (nearest: ${u.nearest.join(' or ')})` : `${u.path} (nothing close)`));
+  return `--fields: ${resource} has no known field${unknown.length === 1 ? '' : 's'} ${named.join(', ')}; sent as given`;
+}
+
+/** Every field name of `resource`'s record (base fields included), for batch records. */
+export function recordFieldNames(resource: string | undefined): Set<string> {
+  return new Set(fieldsOf(resource ?? '').map((f) => f[0]));
+}

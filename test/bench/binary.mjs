@@ -1,0 +1,83 @@
+// The single executable's figures for `npm run bench` (test/bench/run.mjs calls
+// binaryRows): its `--version` and warm `--sandbox accounts list` against
+// `node bin/bo.js` on the Node 24 it embeds (the one scripts/build-binary.mjs fetched),
+// timed alternately, medians. Uses the executable BO_BINARY names (CI builds one), else
+// dist/bo-<os>-<arch> from `npm run build:binary`, else builds one (without the archive)
+// into a temporary folder.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const os = process.platform === 'win32' ? 'win' : process.platform;
+const target = `bo-${os}-${process.arch}${process.platform === 'win32' ? '.exe' : ''}`;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function time(argv, env) {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Medians of [a, b] over `rounds` alternating rounds, after one warm-up each. */
+function pair(a, b, rounds, env) {
+  time(a, env);
+  time(b, env);
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < rounds; i++) {
+    ta.push(time(a, env));
+    tb.push(time(b, env));
+  }
+  return [median(ta), median(tb)];
+}
+
+/** The newest Node 24 build-binary.mjs fetched into the npm cache folder of the project. */
+function embeddedNode() {
+  const cache = join(root, 'node_modules/.cache/bo-binary');
+  const dirs = existsSync(cache) ? readdirSync(cache).filter((d) => /^node(-bin)?-[a-z]+-[a-z0-9]+-24\.\d+\.\d+$/.test(d)) : [];
+  const newest = dirs.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1);
+  if (!newest) return undefined;
+  const bin = join(cache, newest, 'package', process.platform === 'win32' ? 'node.exe' : 'bin/node');
+  return existsSync(bin) ? bin : undefined;
+}
+
+/**
+ * Rows for run.mjs's table: { figure, value, target, ok, detail }. `env` is the bench's
+ * environment (its own HOME); `log` prints a row as it is measured.
+ */
+export function binaryRows({ runs, env, log = (row) => console.error(`  ${row.figure}: ${row.value} (${row.detail})`) }) {
+  let exe = process.env.BO_BINARY || join(root, 'dist', target);
+  let built;
+  if (!existsSync(exe) || !embeddedNode()) {
+    built = mkdtempSync(join(tmpdir(), 'bo-bench-binary-'));
+    execFileSync(process.execPath, [join(root, 'scripts/build-binary.mjs'), '--out', built, '--no-archive'], { cwd: root, stdio: 'inherit' });
+    exe = join(built, target);
+  }
+  try {
+    const node = embeddedNode();
+    const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+    const shim = join(root, 'bin/bo.js');
+    const rows = [];
+    const add = (row) => {
+      rows.push(row);
+      log(row);
+    };
+    const fmt = (x) => x.toFixed(2);
+    const [v, nv] = pair([exe, '--version'], [node, shim, '--version'], runs, env);
+    add({ figure: 'single executable: `bo --version`', value: `${fmt(v / nv)} × node bin/bo.js`, target: '≤ 1.0 ×', ok: v / nv <= 1.0, detail: `${v.toFixed(1)} ms; node ${version} bin/bo.js ${nv.toFixed(1)} ms` });
+    const sbEnv = { ...env, BO_DATA_DIR: join(env.HOME, 'binary-sandbox-data') };
+    const [s, ns] = pair([exe, '--sandbox', 'accounts', 'list'], [node, shim, '--sandbox', 'accounts', 'list'], runs, sbEnv);
+    add({ figure: 'single executable: `bo --sandbox accounts list`, warm', value: `${fmt(s / ns)} × node bin/bo.js`, target: '≤ 1.0 ×', ok: s / ns <= 1.0, detail: `${s.toFixed(1)} ms; node ${version} bin/bo.js ${ns.toFixed(1)} ms` });
+    const archive = `${exe.replace(/\.exe$/, '')}.tar.xz`;
+    const mib = (file) => (statSync(file).size / 1024 / 1024).toFixed(1);
+    console.error(`  single executable: ${mib(exe)} MiB${existsSync(archive) ? `, ${mib(archive)} MiB as .tar.xz` : ''}`);
+    return rows;
+  } finally {
+    if (built) rmSync(built, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,324 @@
+// `bo` as an admin without Node runs it: the single executable of `npm run build:binary`,
+// copied alone into a folder on PATH (no dist/, no node_modules beside it), in a user's
+// shell with a real gnome-keyring (run under .ci/keyring.sh). BO_BINARY names a prebuilt
+// executable (CI builds it once, with its archive beside it); without it the file builds
+// one into a temporary folder first (minutes: the archive's compression).
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginSandboxAt, type LoginSandbox } from '../auth/login-harness.js';
+import { typeInBash } from '../completion/shells.js';
+import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
+import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
+import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const version = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version as string;
+const target = `bo-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+
+let work: string;
+/** The executable as built (its archive beside it). */
+let built: string;
+/** A folder holding only `bo`, a copy of the executable: for PATH. */
+let binDir: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'bo-sea-'));
+  if (process.env.BO_BINARY) {
+    built = resolve(process.env.BO_BINARY);
+    if (!existsSync(built)) throw new Error(`BO_BINARY=${process.env.BO_BINARY}: no such file (npm run build:binary makes dist/${target})`);
+  } else {
+    execFileSync(process.execPath, [join(repo, 'scripts/build-binary.mjs'), '--out', join(work, 'out')], { cwd: repo, stdio: 'pipe' });
+    built = join(work, 'out', target);
+  }
+  binDir = join(work, 'bin');
+  mkdirSync(binDir);
+  copyFileSync(built, join(binDir, 'bo'));
+  execFileSync('chmod', ['755', join(binDir, 'bo')]);
+}, 900_000);
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+let homes = 0;
+/** A user's shell: the executable as `bo` on PATH, empty home, config and data folders. */
+function userEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const home = join(work, `home-${homes++}`);
+  mkdirSync(home);
+  return {
+    PATH: `${binDir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    BO_CONFIG_DIR: join(home, 'config'),
+    BO_DATA_DIR: join(home, 'data'),
+    LANG: 'C.UTF-8',
+    ...extra,
+  };
+}
+
+/** One command line through bash, as a user types it. */
+async function sh(command: string, env: Record<string, string>, cwd = work) {
+  return runCommand(command, { cwd, env, timeoutMs: 60_000 });
+}
+
+describe('the single executable', () => {
+  it('answers --version, --help and the embedded sandbox with nothing beside it', async () => {
+    const env = userEnv();
+    expect(await sh('bo --version', env)).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    const help = await sh('bo --help', env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: bo \[options\] \[command\]\n/);
+    expect(help.stdout).toContain('accounts');
+    const list = await sh('bo --sandbox accounts list --limit 2', env);
+    expect(list).toMatchObject({ code: 0 });
+    expect(list.stdout.trim().split('\n')).toHaveLength(2);
+    // The sandbox keeps its state in the usual data folder.
+    expect(existsSync(join(env.BO_DATA_DIR!, 'sandbox-state.json'))).toBe(true);
+    expect(readdirSync(binDir)).toEqual(['bo']);
+  });
+
+  it('runs the README tour, every command in order, each exiting 0', async () => {
+    const commands = tourCommands(readFileSync(join(repo, 'README.md'), 'utf8'), 'A five-minute tour');
+    const keyring = await privateKeyring(repo);
+    try {
+      const { runs, failed } = await runInOrder(commands, { cwd: work, env: userEnv(keyring.env), timeoutMs: 60_000 });
+      const report = failed && `\`${failed.command}\` exited ${failed.code ?? failed.signal}\nstdout:\n${failed.stdout}\nstderr:\n${failed.stderr}`;
+      expect(report).toBeNull();
+      expect(runs).toHaveLength(commands.length);
+    } finally {
+      await keyring.close();
+    }
+  }, 240_000);
+
+  it('previews a batch with --dry-run: one request a record, nothing sent', async () => {
+    const env = userEnv();
+    const before = await sh('bo --sandbox accounts get acc_107m14dk7l --json', env);
+    expect(before.code).toBe(0);
+    const run = await sh("printf 'acc_107m14dk7l\\nacc_1625hnaogy\\n' | bo --sandbox accounts extend-trial - --to 2030-06-30 --dry-run", env);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      'PUT http://127.0.0.1/api/v1/crm/accounts/acc_107m14dk7l/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
+      'PUT http://127.0.0.1/api/v1/crm/accounts/acc_1625hnaogy/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
+    ]);
+    expect(run.stderr).toContain('2 request(s) would be sent; nothing was sent');
+    expect((await sh('bo --sandbox accounts get acc_107m14dk7l --json', env)).stdout).toBe(before.stdout);
+  });
+
+  it('completes in bash through `bo __complete`: profiles from the config, and commands', async () => {
+    const env = userEnv();
+    expect((await sh('bo -p staging config set base-url https://staging.example.com', env)).code).toBe(0);
+    const script = await sh('bo completion bash', env);
+    expect(script.code).toBe(0);
+    const after = await typeInBash(script.stdout, ['bo --profile st', 'bo accounts extend-t', 'bo sandbox se'], {
+      PATH: env.PATH!,
+      BO_CONFIG_DIR: env.BO_CONFIG_DIR!,
+    });
+    expect(after).toEqual(['bo --profile staging ', 'bo accounts extend-trial ', 'bo sandbox serve ']);
+    expect(await sh('bo __complete profiles', env)).toMatchObject({ code: 0, stdout: 'default\nstaging\n' });
+  });
+
+  it("keeps V8's code cache of its bundles in the user's cache folder: made once, used after, garbage replaced", async () => {
+    const env = userEnv();
+    const folder = join(env.HOME!, '.cache', 'bo', 'code-cache');
+    const first = await sh('bo --sandbox accounts list --limit 3', env);
+    expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    const made = readdirSync(folder).sort();
+    // The main bundle and the sandbox it loaded, under the build's id.
+    expect(made).toEqual([expect.stringMatching(/^[0-9a-f]{16}-bo\.cjs$/), expect.stringMatching(/^[0-9a-f]{16}-lazy-sandbox\.cjs$/)]);
+    for (const f of made) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
+    const times = made.map((f) => statSync(join(folder, f)).mtimeMs);
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    expect(made.map((f) => statSync(join(folder, f)).mtimeMs)).toEqual(times); // used, not made again
+    for (const f of made) writeFileSync(join(folder, f), Buffer.alloc(4096, 7));
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    for (const f of made) expect(readFileSync(join(folder, f)).equals(Buffer.alloc(4096, 7))).toBe(false);
+  });
+
+  // jq runs as WebAssembly, a file of dist/ like the bundles, so it comes along.
+  it('filters JSON with --jq (its WebAssembly module comes with the bundles)', async () => {
+    const run = await sh("bo --sandbox accounts list --limit 2 --jq '.[].Uid'", userEnv());
+    expect(run).toMatchObject({ code: 0, stdout: 'acc_lvsegbmzg\nacc_107m14dk7l\n' });
+  });
+});
+
+describe('the single executable against `bo sandbox serve`, with the real keychain', () => {
+  let sandbox: LoginSandbox;
+  beforeAll(async () => {
+    sandbox = await serve();
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('signs in with a TOTP code, stores the token in gnome-keyring, reads it back, and logs out', async () => {
+    const user = await sandbox.user('totp');
+    const env = userEnv(keyringEnv());
+    const profile = `sea-totp-${process.pid}`;
+    const login = await sh(
+      `printf '%s\\n' '${user.password}' | bo -p ${profile} --base-url ${sandbox.url} login --username ${user.username} --password-stdin --code-command 'oathtool --totp -b ${user.totpSecret}'`,
+      env,
+    );
+    expect(login.stderr).toContain(`Signed in as ${user.username}`);
+    expect(login.code).toBe(0);
+    // Stored where another program finds it: the Secret Service, service "bo".
+    const stored = JSON.parse(secretToolLookup(profile) ?? 'null');
+    expect(stored).toMatchObject({ kind: 'token', username: user.username });
+
+    const status = await sh(`bo -p ${profile} --base-url ${sandbox.url} auth status --verify`, env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('keychain: Secret Service (service "bo")');
+    expect(status.stdout).toContain(user.username);
+    expect(status.stdout).toMatch(/Signature\tvalid/);
+
+    const logout = await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env);
+    expect(logout.code).toBe(0);
+    expect(logout.stdout + logout.stderr).toContain(`Removed the credential of profile "${profile}" from Secret Service`);
+    expect(secretToolLookup(profile)).toBeNull();
+    const after = await sh(`bo -p ${profile} --base-url ${sandbox.url} auth status`, env);
+    expect(after.stdout).not.toContain(user.username);
+  });
+
+  it("loads the keyring library from a private folder, checked by its hash: a changed file is replaced first", async () => {
+    const env = userEnv(keyringEnv());
+    const profile = `sea-key-${process.pid}`;
+    const setKey = () => sh(`printf 'sk_sea\\n' | bo -p ${profile} --base-url ${sandbox.url} auth set-key --key ak_sea --secret-stdin`, env);
+    expect((await setKey()).code).toBe(0);
+    const folder = join(env.HOME!, '.cache', 'bo', 'native');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const [file, ...others] = readdirSync(folder);
+    expect(others).toEqual([]);
+    const original = readFileSync(join(folder, file!));
+    expect(file).toBe(`keyring-${createHash('sha256').update(original).digest('hex').slice(0, 16)}.node`);
+    writeFileSync(join(folder, file!), 'not the library');
+    expect((await setKey()).code).toBe(0);
+    expect(readFileSync(join(folder, file!)).equals(original)).toBe(true);
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'apiKey', key: 'ak_sea', secret: 'sk_sea' });
+    expect((await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env)).code).toBe(0);
+    expect(secretToolLookup(profile)).toBeNull();
+  });
+
+  it('enrolls an authenticator from the QR code: the PNG decodes to the secret the code command used', async () => {
+    const user = await sandbox.user('enroll');
+    const env = userEnv(keyringEnv());
+    const profile = `sea-qr-${process.pid}`;
+    const png = join(env.HOME!, 'qr.png');
+    const seen = join(env.HOME!, 'secret.txt');
+    const login = await sh(
+      `printf '%s\\n' '${user.password}' | bo -p ${profile} --base-url ${sandbox.url} login --username ${user.username} --password-stdin ` +
+        `--enroll totp --qr-png ${png} --recovery-codes-file ${join(env.HOME!, 'codes.txt')} --code-command 'printf %s "$BO_TOTP_SECRET" > ${seen}; oathtool --totp -b "$BO_TOTP_SECRET"'`,
+      env,
+    );
+    expect(login.stderr).toContain(`Signed in as ${user.username}`);
+    expect(login.code).toBe(0);
+    const uri = execFileSync('zbarimg', ['--raw', '-q', '-Sbinary', png], { encoding: 'utf8' }).trim();
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
+    expect(new URL(uri).searchParams.get('secret')).toBe(readFileSync(seen, 'utf8'));
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'token', username: user.username });
+    expect((await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env)).code).toBe(0);
+  });
+});
+
+describe('the single executable at a terminal (tmux)', () => {
+  const socket = `bo-sea-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const screen = (colours = false) => tmux('capture-pane', '-p', '-J', ...(colours ? ['-e'] : []), '-S', '-', '-t', 'sea');
+  async function waitFor(pattern: RegExp | string): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const text = screen();
+      if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const type = (text: string) => {
+    tmux('send-keys', '-t', 'sea', '-l', text);
+    tmux('send-keys', '-t', 'sea', 'Enter');
+  };
+  let sandbox: LoginSandbox;
+  beforeAll(async () => {
+    sandbox = await serve();
+  }, 60_000);
+  afterAll(async () => {
+    spawnSync('tmux', ['-L', socket, 'kill-server']);
+    await sandbox?.close();
+  });
+
+  it('asks with its prompts, draws the QR code of an enrollment that zbarimg decodes, and stores the token', async () => {
+    const user = await sandbox.user('enroll');
+    const env = { ...userEnv(keyringEnv()), TERM: 'xterm-256color' };
+    const profile = `sea-tty-${process.pid}`;
+    const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+    const command = `env -i ${Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} bo -p ${profile} --base-url ${sandbox.url} login; echo EXIT=$?; sleep 600`;
+    tmux('new-session', '-d', '-s', 'sea', '-x', '200', '-y', '80', `bash -c ${quote(command)}`);
+    await waitFor('Email');
+    type(user.username);
+    await waitFor('Password');
+    type(user.password);
+    await waitFor('How do you want to receive sign-in codes?');
+    tmux('send-keys', '-t', 'sea', 'Enter'); // the first choice: authenticator app
+    const shown = await waitFor(/Code from your authenticator app/);
+    const uri = /Setup URI: (otpauth:\S+)/.exec(shown)![1]!;
+    expect(decodeWithZbar(join(work, 'pane-qr.png'), pngFromMatrix(matrixFromAnsi(screen(true))))).toBe(uri);
+    const secret = /secret by hand: ([A-Z2-7 ]+)/.exec(shown)![1]!.replace(/ /g, '');
+    type(execFileSync('oathtool', ['--totp', '-b', secret], { encoding: 'utf8' }).trim());
+    const done = await waitFor(/EXIT=\d+/);
+    expect(done).toContain('EXIT=0');
+    expect(done).toContain(`Signed in as ${user.username}`);
+    expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'token', username: user.username });
+  });
+});
+
+describe('the archive', () => {
+  it('unpacks as the README says: bin/bo that runs, the man pages man finds, the completion scripts; its SHA-256 checks', () => {
+    const archive = `${built.replace(/\.exe$/, '')}.tar.xz`;
+    expect(existsSync(archive), `${archive} is missing: npm run build:binary writes it`).toBe(true);
+    const check = spawnSync('sha256sum', ['-c', `${target}.tar.xz.sha256`], { cwd: dirname(archive), encoding: 'utf8' });
+    expect(check.stdout).toBe(`${target}.tar.xz: OK\n`);
+    expect(check.status).toBe(0);
+
+    const prefix = join(work, 'prefix');
+    mkdirSync(prefix);
+    execFileSync('tar', ['-xJf', archive, '--strip-components=1', '-C', prefix]);
+    const files = readdirSync(prefix, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(prefix, join(e.parentPath, e.name)))
+      .sort();
+    const man = existsSync(join(repo, 'man')) ? readdirSync(join(repo, 'man')).map((f) => `share/man/man1/${f}`) : [];
+    expect(files).toEqual(
+      ['bin/bo', 'share/bash-completion/completions/bo', 'share/fish/vendor_completions.d/bo.fish', 'share/zsh/site-functions/_bo', ...man].sort(),
+    );
+    expect(readFileSync(join(prefix, 'share/bash-completion/completions/bo'), 'utf8')).toBe(readFileSync(join(repo, 'completions/bo.bash'), 'utf8'));
+    expect(execFileSync(join(prefix, 'bin/bo'), ['--version'], { encoding: 'utf8', env: userEnv() })).toBe(`${version}\n`);
+    if (man.length > 0) {
+      for (const page of ['bo', 'bo-accounts-list']) {
+        expect(execFileSync('man', ['-M', join(prefix, 'share/man'), '-w', page], { encoding: 'utf8' }).trim()).toBe(join(prefix, `share/man/man1/${page}.1`));
+      }
+    }
+  });
+});
+
+/** `bo sandbox serve --memory --port 0` run by the executable; its first line is the URL. */
+async function serve(): Promise<LoginSandbox> {
+  const child = spawn(join(binDir, 'bo'), ['sandbox', 'serve', '--memory', '--port', '0'], { env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (d) => (errors += d));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`bo sandbox serve printed no URL in 20 s:\n${errors}`)), 20_000);
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      done(line.trim());
+    });
+    child.once('exit', (code) => fail(new Error(`bo sandbox serve exited (${code}):\n${errors}`)));
+  });
+  return loginSandboxAt(url, async () => {
+    child.kill('SIGTERM');
+    await exited;
+  });
+}
