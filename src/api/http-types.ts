@@ -48,6 +48,12 @@ export interface RequestOptions {
   maxRetries?: number;
   /** The answer's secret-named fields (a TOTP secret, recovery codes) are secrets the run holds from now on. */
   secretAnswer?: boolean;
+  /**
+   * A 2xx answer keeps its bytes and is parsed (and checked) when ApiResponse.read() is
+   * called: a page fetched ahead of its turn then holds a buffer outside V8's heap, not
+   * its records (paginate.ts). Other answers, and any under --verbose, are parsed at once.
+   */
+  lazy?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -60,6 +66,12 @@ export interface ApiResponse<T = unknown> {
   headers: Record<string, string>;
   /** Parsed JSON; the text when the body is not JSON; undefined when empty or 204. */
   body: T;
+  /**
+   * With RequestOptions.lazy, when the client kept the bytes: parses them and answers
+   * the body, or throws what the request would have thrown for them (a malformed
+   * answer); `body` is undefined until then.
+   */
+  read?: () => T;
 }
 
 export interface HttpClientOptions {

@@ -275,6 +275,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method, bo) });
       }
 
+      const ok = raw.status >= 200 && raw.status < 300;
+      // A lazy answer is parsed when read (RequestOptions.lazy); a 2xx is never retried.
+      if (ok && req.lazy && !tracer) {
+        const held = raw;
+        const read = () => answer(held, parseBody(held.status, held.headers, held.body));
+        return { status: held.status, statusText: held.statusText, httpVersion: held.httpVersion, headers: held.headers, body: undefined as T, read };
+      }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));
       const retryAfterMs = parseRetryAfter(raw.headers['retry-after']);
@@ -285,10 +292,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         await wait(ms, signal);
         continue;
       }
+      const value = answer(raw, parsed, retryAfterMs);
+      return { status: raw.status, statusText: raw.statusText, httpVersion: raw.httpVersion, headers: raw.headers, body: value };
+    }
+
+    /** The body of an answer that is not retried, or the error it makes. */
+    function answer(raw: RawResponse, parsed: ParsedBody, retryAfterMs?: number): T {
       const ok = raw.status >= 200 && raw.status < 300;
       if (ok && parsed.kind !== 'malformed' && !(parsed.kind === 'text' && isHtml(raw.headers, parsed.text))) {
         if (req.secretAnswer) secrets.addFields(bodyValue(parsed));
-        return { status: raw.status, statusText: raw.statusText, httpVersion: raw.httpVersion, headers: raw.headers, body: bodyValue(parsed) as T };
+        return bodyValue(parsed) as T;
       }
       // An error from here on: a server may echo a secret (in a Location, in its
       // error_description), so the answer is scrubbed before any message is made of it.

@@ -11,7 +11,7 @@
 // skipped or repeated.
 
 import { ApiError } from '../errors.js';
-import type { HttpClient, QueryValue } from './http-types.js';
+import type { ApiResponse, HttpClient, QueryValue } from './http-types.js';
 import { EXPLAINS_EMPTY, longWork, paged, type Paged } from './pages.js';
 
 export interface PageMeta {
@@ -60,20 +60,38 @@ export async function fetchPage<T>(
   client: HttpClient,
   options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
 ): Promise<Page<T>> {
+  return pageOf<T>(await requestPage(client, options), options);
+}
+
+/**
+ * The request of a page; with `lazy`, its answer keeps its bytes until pageOf() parses
+ * them (ApiResponse.read): a page fetched ahead of its turn holds a buffer outside V8's
+ * heap, not a hundred parsed records that every young-generation collection would copy.
+ */
+function requestPage(
+  client: HttpClient,
+  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
+  lazy = false,
+): Promise<ApiResponse<unknown>> {
   const { limit: _l, offset: _o, ...rest } = options.query ?? {};
-  const response = await client.request<unknown>({
+  return client.request<unknown>({
     method: 'GET',
     path: options.path,
     query: { ...rest, limit: options.limit, offset: options.offset },
     headers: options.headers,
     signal: options.signal,
+    lazy,
   });
-  const body = response.body as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
+}
+
+/** The page an answer holds: the D13 envelope, checked. `asked`: the size and index requested. */
+function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offset: number }): Page<T> {
+  const body = (response.read ? response.read() : response.body) as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
     throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
       status: response.status,
       code: 'unexpected',
-      body: response.body,
+      body,
       headers: response.headers,
     });
   }
@@ -82,8 +100,8 @@ export async function fetchPage<T>(
   return {
     items: body.items as T[],
     meta: {
-      limit: applied !== undefined && applied > 0 ? applied : options.limit,
-      offset: count(meta.offset) ?? options.offset,
+      limit: applied !== undefined && applied > 0 ? applied : asked.limit,
+      offset: count(meta.offset) ?? asked.offset,
       total: count(meta.total),
     },
   };
@@ -142,9 +160,9 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     const needed = Math.min(total, position + (max - yielded));
     const last = Math.ceil(needed / applied) - 1;
     let next = position / applied;
-    const inFlight: Array<Promise<Page<T>>> = [];
+    const inFlight: Array<Promise<ApiResponse<unknown>>> = [];
     const launch = () => {
-      const request = fetchPage<T>(client, { ...options, limit: applied, offset: next++ });
+      const request = requestPage(client, { ...options, limit: applied, offset: next++ }, true);
       request.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
       inFlight.push(request);
     };
@@ -152,7 +170,7 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     while (more && (next <= last || inFlight.length > 0)) {
       while (inFlight.length < concurrency && next <= last) launch();
       const expected = next - inFlight.length;
-      const current = await inFlight.shift()!;
+      const current = pageOf<T>(await inFlight.shift()!, { limit: applied, offset: expected });
       const fits = current.meta.limit === applied && current.meta.offset === expected;
       const taken = take(current);
       more = taken.more;

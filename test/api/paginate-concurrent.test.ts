@@ -94,6 +94,24 @@ describe('paginate with concurrency', () => {
     expect(got.length % 100).toBe(0);
   });
 
+  it('a page that arrived ahead of its turn as malformed JSON fails when its turn comes, as it would one after another', async () => {
+    // Pages fetched ahead keep their bytes until their turn (paginate.ts requestPage):
+    // the bad one is refused with the same message, after every record before it.
+    const data = records(500);
+    const seen = { now: 0, most: 0 };
+    const ok = slowD13(data, seen);
+    const bad = reply.text(200, '{"metadata":{"limit":100,"offset":3,"total":500},"items":[{"Uid":"r300"},', { 'content-type': 'application/json' });
+    server.script(ok, ok, ok, bad, ok, ok, ok, ok);
+    const got: string[] = [];
+    const err = await (async () => {
+      for await (const r of paginate<{ Uid: string }>(client, { path: '/x', max: Infinity, concurrency: 4 })) got.push(r.Uid);
+    })().catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^unexpected answer from the server \(200 OK\): malformed JSON: \{"metadata"/);
+    expect(got.slice(0, 200)).toEqual(uids(data).slice(0, 200));
+    expect(got.length % 100).toBe(0);
+    expect(got.length).toBeLessThan(500);
+  });
+
   it('list commands default to 4 pages in flight; --concurrency 1 walks one page at a time', async () => {
     const data = records(600);
     const seen = { now: 0, most: 0 };

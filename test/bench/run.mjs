@@ -7,8 +7,15 @@
 // Node start). Needs a Secret Service for the keychain figure: without one it re-runs
 // itself under .ci/keyring.sh (a private D-Bus and gnome-keyring).
 //
+// Both Node versions in one table: the figures are measured on the Node that runs this
+// script, then the script runs itself again under the other one (Node 20 when this is
+// 24 or later, else Node 24, from `npx -y -p node@…`) and prints one table. The targets
+// are stated and checked on Node 24; Node 20's figures are reported beside them.
+// `--other-node <path>` names the other Node's binary instead, `--other-node none` skips it.
+//
 //   node test/bench/run.mjs [--runs 10] [--loop 200] [--accounts 100000]
-//                           [--large 300000] [--export-runs 10] [--only name,name]
+//                           [--large 300000] [--export-runs 3] [--only name,name]
+//                           [--other-node <path>|none]
 //
 // `binary` (test/bench/binary.mjs) times the single executable of `npm run build:binary`.
 //
@@ -31,7 +38,10 @@ const runs = Number(opt('--runs', 10));
 const loop = Number(opt('--loop', 200));
 const accounts = Number(opt('--accounts', 100_000));
 const large = Number(opt('--large', 300_000));
-const exportRuns = Number(opt('--export-runs', runs));
+const exportRuns = Number(opt('--export-runs', Math.min(runs, 3)));
+const otherNode = opt('--other-node', undefined);
+// Internal: the run under the other Node prints its rows as JSON for the first to merge.
+const rowsJson = argv.includes('--rows-json');
 const only = opt('--only', '') ? new Set(opt('--only', '').split(',')) : undefined;
 const want = (name) => !only || only.has(name);
 
@@ -215,15 +225,69 @@ try {
     row('the same, warm', `${fmt(warm / n2)} ×`, '≤ 2.0 ×', warm / n2 <= 2.0, `${fmt(warm, 1)} ms`);
   }
 
-  // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs).
-  if (want('binary')) for (const r of binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
+  // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs):
+  // the same whichever Node runs this, so measured once, by the first run.
+  if (want('binary') && !rowsJson) for (const r of binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
 } finally {
   rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }
 
+if (rowsJson) {
+  console.log(JSON.stringify({ version: process.version, rows }));
+  process.exit(0);
+}
+
+/** The other Node's binary: --other-node, else Node 20 from npx when this is 24 or later, else Node 24. */
+function otherNodePath() {
+  if (otherNode === 'none') return undefined;
+  if (otherNode) return otherNode;
+  const wanted = major(process.version) >= 24 ? '20' : '24';
+  return execFileSync('npx', ['-y', '-p', `node@${wanted}`, 'node', '-p', 'process.execPath'], { encoding: 'utf8', env: baseEnvForNpx() }).trim();
+}
+
+function major(version) {
+  return Number(/^v?(\d+)/.exec(version)?.[1]);
+}
+
+function baseEnvForNpx() {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
+/** This script under the other Node, with the same options; its rows. */
+function otherRun(path) {
+  const args = argv.filter((a, i) => a !== '--rows-json' && a !== '--other-node' && argv[i - 1] !== '--other-node');
+  const r = spawnSync(path, [fileURLToPath(import.meta.url), ...args, '--rows-json', '--other-node', 'none'], {
+    env: baseEnvForNpx(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`the bench under ${path} exited ${r.status}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+const otherPath = otherNodePath();
+const other = otherPath ? otherRun(otherPath) : undefined;
+// The targets are Node 24's: the run on the higher major (this one when both are alike) states them.
+const here = { version: process.version, rows };
+const [stated, reported] = other && major(other.version) > major(here.version) ? [other, here] : [here, other];
+
 const date = new Date().toISOString().slice(0, 10);
-console.log(`bo performance, ${date}, node ${process.version}, ${cpus().length} cores, NODE_EXTRA_CA_CERTS unset; medians of ${runs} alternating rounds`);
+const name = (run) => `Node ${major(run.version)}`;
+console.log(
+  `bo performance, ${date}, ${cpus().length} cores, NODE_EXTRA_CA_CERTS unset; medians of ${runs} alternating rounds; ` +
+    `${name(stated)} (${stated.version}) stated with its targets${reported ? `, ${name(reported)} (${reported.version}) reported` : ''}`,
+);
 console.log('');
-console.log('| figure | `bo` | target | within |');
-console.log('|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.figure} | ${r.value}${r.detail ? ` (${r.detail})` : ''} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |`);
+console.log(`| figure | ${name(stated)} | target (${name(stated)}) | within |${reported ? ` ${name(reported)} |` : ''}`);
+console.log(`|---|---|---|---|${reported ? '---|' : ''}`);
+// Figures measured by one run only (the single executable's) go in the stated column.
+const once = (reported?.rows ?? []).filter((o) => !stated.rows.some((r) => r.figure === o.figure));
+const cell = (x) => `${x.value}${x.detail ? ` (${x.detail})` : ''}`;
+for (const r of [...stated.rows, ...once]) {
+  const beside = once.includes(r) ? undefined : reported?.rows.find((o) => o.figure === r.figure);
+  console.log(`| ${r.figure} | ${cell(r)} | ${r.target} | ${r.ok ? 'yes' : 'NO'} |${reported ? ` ${beside ? cell(beside) : '-'} |` : ''}`);
+}
