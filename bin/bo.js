@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The shim: the bundles of dist/ (in the single executable the same files, written out of
-// its assets by bin/sea.cjs), with Node's compile cache where it exists (Node >= 22.8).
-// `bo __complete …` (every TAB) and a lone `--version`/`--help` answer without the main
-// bundle; `bo __keychain` is the keychain helper process (src/auth/stores/keychain-helper.ts).
+// The shim: the bundles of dist/ (in the single executable, the same files written out of its
+// assets by bin/sea.cjs) with Node's compile cache where it exists (Node >= 22.8). `bo __complete`
+// (every TAB), a lone `--version`/`--help` and `bo __keychain` (the keychain helper) skip bo.cjs.
 'use strict';
 const { join } = require('node:path');
 const argv = process.argv.slice(2);
@@ -13,20 +12,17 @@ let help;
 try {
   if (only === '--version' || only === '--help' || only === '-h') help = JSON.parse(require('node:fs').readFileSync(join(dist.folder, 'top-help.json'), 'utf8'));
 } catch {} // not built by scripts/build.mjs: the bundle answers
-
 if (argv[0] === '__complete') process.exitCode = load('./complete.cjs').runComplete(argv.slice(1), process.env, process.stdout, process.stderr);
 else if (argv[0] === '__keychain') load('./keychain-helper.cjs').runKeychainHelper(dist.keyring, process.stdin, process.stdout);
 else if (help && only === '--version') print(`${help.version}\n`);
-// As commander: the terminal's width, or 80 when stdout is not a terminal.
-else if (help) print(load('./top-help.cjs').renderTopHelp(help, (require('node:tty').isatty(1) && process.stdout.columns) || 80));
+else if (help) print(load('./top-help.cjs').renderTopHelp(help, (require('node:tty').isatty(1) && process.stdout.columns) || 80)); // as commander: the terminal's width, else 80
 else {
   require('node:module').enableCompileCache?.(cacheFolder('compile-cache'));
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
 }
 
 /** A folder of bo's in the user's cache folder (Node's default is the shared temporary folder). */
-function cacheFolder(name) {
-  const env = process.env;
+function cacheFolder(name, env = process.env) {
   const base = process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? env.HOME && `${env.HOME}/Library/Caches` : env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : env.HOME && `${env.HOME}/.cache`;
   return base && join(base, 'bo', name);
 }
