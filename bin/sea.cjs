@@ -19,9 +19,11 @@ const MARKER = '.complete.json';
 exports.bundles = (cacheFolder) => {
   const files = JSON.parse(sea.getAsset('files.json', 'utf8'));
   const id = sea.getAsset('build-id', 'utf8');
-  const bases = [cacheFolder('sea'), path.join(require('node:os').tmpdir(), `bo-sea-${process.getuid?.() ?? 'user'}`)].filter(Boolean);
-  for (const [i, base] of bases.entries()) {
+  const bases = [() => cacheFolder('sea'), () => path.join(require('node:os').tmpdir(), `bo-sea-${process.getuid?.() ?? 'user'}`)];
+  for (const [i, baseOf] of bases.entries()) {
+    const base = baseOf();
     try {
+      if (!base) continue;
       privateFolder(base);
       const folder = path.join(base, id);
       if (!intact(folder, files)) extract(base, folder, files);
@@ -51,9 +53,9 @@ function keyring(base, folder, files) {
  * The check every run pays (measured in the README, "A single file, without Node"): the
  * folder is the user's alone, and every file has the size and modification time recorded
  * when it was written. That finds a folder that is half-written (never renamed into
- * place, so it has no marker), truncated, or edited; hashing every file instead costs
- * more than the rest of a `bo --version`. The keyring's native module, which runs as
- * code of the process, is hashed before it is loaded (above).
+ * place, or without the record, which is written last), truncated, or edited; hashing
+ * every file instead would cost a third of a `bo --version`. The keyring's native
+ * module, which becomes code of the process, is hashed before it is loaded (above).
  */
 function intact(folder, files) {
   try {
