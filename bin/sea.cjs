@@ -102,9 +102,13 @@ function extract(base, folder, files) {
     discard(folder, `${fresh}-old`);
   }
   // Left by a run that was killed while writing (never used): removed after an hour.
-  for (const name of fs.readdirSync(base)) {
-    const left = path.join(base, name);
-    if (name.includes('.tmp-') && Date.now() - fs.lstatSync(left).mtimeMs > 3_600_000) fs.rmSync(left, { recursive: true, force: true });
+  for (const name of fs.readdirSync(base).filter((n) => n.includes('.tmp-'))) {
+    try {
+      const left = path.join(base, name);
+      if (Date.now() - fs.lstatSync(left).mtimeMs > 3_600_000) fs.rmSync(left, { recursive: true, force: true });
+    } catch {
+      // another run removed it first
+    }
   }
 }
 
