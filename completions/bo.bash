@@ -84,7 +84,7 @@ _bo_child() {
 _bo_node() {
   case $1 in
     0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
-    1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '-h' '--help') ;;
+    1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '--yes' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
     4) _bo_cmds=(); _bo_flags=('--verify' '-h' '--help') ;;
@@ -157,7 +157,7 @@ _bo_node() {
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
-  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
+  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
 # _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
@@ -175,6 +175,7 @@ _bo_flag() {
     '1 --qr-png') REPLY=file ;;
     '1 --recovery-codes-file') REPLY=file ;;
     '1 --insecure-storage') REPLY=none ;;
+    '1 --yes') REPLY=none ;;
     '1 -h'|'1 --help') REPLY=none ;;
     '2 -h'|'2 --help') REPLY=none ;;
     '3 -h'|'3 --help') REPLY=none ;;
@@ -411,6 +412,7 @@ _bo_flag() {
     *\ '--json') REPLY=none ;;
     *\ '--jsonl') REPLY=none ;;
     *\ '--csv') REPLY=none ;;
+    *\ '--jq') REPLY=text ;;
     *\ '--no-color') REPLY=none ;;
     *\ '--no-input') REPLY=none ;;
     *\ '--no-log') REPLY=none ;;

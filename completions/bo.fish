@@ -391,7 +391,7 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo sandbox serve/--tls-key'
             return 0
-        case '*/-p' '*/--profile' '*/--base-url' '*/--timeout' '*/--max-retries'
+        case '*/-p' '*/--profile' '*/--base-url' '*/--jq' '*/--timeout' '*/--max-retries'
             return 0
     end
     return 1
@@ -438,6 +438,7 @@ complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
 complete -c bo -l jsonl -d 'one JSON record per line'
 complete -c bo -l csv -d "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula"
+complete -c bo -l jq -x -d 'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line'
 complete -c bo -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)'
 complete -c bo -l no-input -d 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)'
 complete -c bo -l no-log -d 'keep requests out of the activity log (donotlog=1)'
@@ -480,6 +481,7 @@ complete -c bo -n "__bo_at 'bo login'" -l enroll -x -a "'totp' 'email'" -d 'meth
 complete -c bo -n "__bo_at 'bo login'" -l qr-png -r -F -d "write the server's QR code PNG to a new 0600 file during TOTP enrollment"
 complete -c bo -n "__bo_at 'bo login'" -l recovery-codes-file -r -F -d 'write the recovery codes from enrollment to a new 0600 file'
 complete -c bo -n "__bo_at 'bo login'" -l insecure-storage -d 'store the token in a 0600 file instead of the OS keychain'
+complete -c bo -n "__bo_at 'bo login'" -l yes -d "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"
 complete -c bo -n "__bo_at 'bo login'" -s h -l help -d 'help with examples'
 
 # bo logout

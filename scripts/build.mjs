@@ -8,7 +8,9 @@
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
-// second pass, one file per group): the sandbox server and @inquirer/prompts.
+// second pass, one file per group): the sandbox server, @inquirer/prompts, and jq
+// (dist/lazy/jq.cjs, CommonJS too, with jq.wasm copied beside it: it reads the file
+// from its own folder, so nothing at run time needs node_modules).
 // The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
 // a plain require() when a command first needs it (the ESM loader would cost a
 // `--sandbox` run ~10 ms). @inquirer/prompts is an ESM package and its group stays ESM
@@ -25,7 +27,8 @@
 // node_modules beside it: every lazy group is CommonJS, required like the main bundle,
 // and nothing is external but the keyring's native module.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeTopHelp } from './top-help.mjs';
@@ -44,9 +47,10 @@ if (binary && !process.argv[binaryAt + 1]) throw new Error('usage: node scripts/
 const lazy = {
   inquirer: ['@inquirer/prompts'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
+  jq: ['src/output/jq-engine.ts'],
 };
 /** Groups built as CommonJS (see above); the others are ESM. In a binary: all of them. */
-const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox']);
+const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq']);
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
 const lazyFile = (name) => `${name}${cjsGroups.has(name) ? '.cjs' : '.js'}`;
 
@@ -167,6 +171,8 @@ await build({
   outdir: `${out}/lazy`,
   plugins: [lazyEntries, keepLazy('./')],
 });
+// jq 1.8.2 itself, beside the chunk that loads it (src/output/jq-engine.ts).
+copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), `${out}/lazy/jq.wasm`);
 await writeTopHelp(out);
 
 // dist/complete.cjs: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs

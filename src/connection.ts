@@ -17,6 +17,7 @@ import { AuthError, UsageError } from './errors.js';
 import { maxResponseBytes } from './api/response-cap.js';
 import { baseUrlName, parseBaseUrl } from './config/settings.js';
 import { VERSION } from './version.js';
+import { boCommand, keychainMissingHint, rejectedHint, signInHint } from './hints.js';
 
 const DEFAULT_TIMEOUT_S = 30;
 
@@ -34,6 +35,8 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
   let baseUrl: string;
   let apiKeyScheme = settings['api-key-scheme'] ?? 'bo';
   let credential: Credential | null;
+  /** The variables a credential from the environment came from, for the 401 hint. */
+  let fromEnv: string[] | undefined;
   let closeSandbox: (() => Promise<void>) | undefined;
   let transport: Exchange | undefined;
   const served = options.sandboxAdmin ? servedSandboxUrl(ctx) : undefined;
@@ -67,11 +70,15 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     const url = globals.baseUrl ?? settings['base-url'];
     if (!url) {
       throw new UsageError(`no base URL for profile "${profile}"`, {
-        hint: 'pass --base-url https://<tenant>, run `bo config set base-url <url>`, or try `bo --sandbox …`',
+        hint: `pass --base-url https://<tenant>, run \`${boCommand(globals, 'config set base-url <url>')}\`, or try \`bo --sandbox …\``,
       });
     }
     baseUrl = parseBaseUrl(url, baseUrlName(globals.baseUrl, io.env));
-    credential = await wanted(() => credentialFor(ctx, profile, baseUrl));
+    credential = await wanted(async () => {
+      const resolved = await credentialFor(ctx, profile, baseUrl);
+      fromEnv = resolved.env;
+      return resolved.credential;
+    });
   }
 
   const client = createHttpClient({
@@ -89,11 +96,17 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     transport,
     secrets: ctx.secrets,
     userAgent: USER_AGENT,
+    command: (rest) => boCommand(globals, rest),
+    unauthorizedHint: rejectedHint(globals, {
+      ...(fromEnv ? { env: fromEnv } : {}),
+      ...(credential?.kind === 'apiKey' && !globals.sandbox ? { apiKeyScheme } : {}),
+    }),
   });
   if (!closeSandbox) return client;
   const close = closeSandbox;
   return {
     baseUrl: client.baseUrl,
+    ...(client.command ? { command: client.command } : {}),
     request: (o) => client.request(o),
     close: () => {
       client.close();
@@ -111,8 +124,11 @@ export function servedSandboxUrl(ctx: Context): string | undefined {
   return ctx.globals.baseUrl === undefined ? undefined : parseBaseUrl(ctx.globals.baseUrl, baseUrlName(ctx.globals.baseUrl, ctx.io.env));
 }
 
-/** The credential for a request to `baseUrl`: the environment's, or a stored one that belongs there. */
-async function credentialFor(ctx: Context, profile: string, baseUrl: string): Promise<Credential> {
+/**
+ * The credential for a request to `baseUrl`: the environment's (with the names of its
+ * variables), or a stored one that belongs there.
+ */
+async function credentialFor(ctx: Context, profile: string, baseUrl: string): Promise<{ credential: Credential; env?: string[] }> {
   const [{ resolveCredential }, { originRefusal }] = await Promise.all([
     import('./auth/credentials.js'),
     import('./auth/origin.js'),
@@ -122,18 +138,19 @@ async function credentialFor(ctx: Context, profile: string, baseUrl: string): Pr
     if ((err as AuthError).code !== 'keychain_unavailable') throw err;
     throw new AuthError(`not signed in (profile "${profile}"): ${(err as Error).message}`, {
       code: 'keychain_unavailable',
-      hint: 'sign in with `bo login --insecure-storage`, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)',
+      hint: keychainMissingHint(ctx.globals),
     });
   });
   if (!resolved.credential) {
     throw new AuthError(`not signed in (profile "${profile}")`, {
       code: 'not_signed_in',
-      hint: 'run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET',
+      hint: signInHint(ctx.globals),
     });
   }
   if (resolved.source === 'store') {
     const refusal = originRefusal(profile, resolved.origin, baseUrl);
     if (refusal) throw refusal;
   }
-  return resolved.credential;
+  return { credential: resolved.credential, ...(resolved.source === 'env' ? { env: resolved.location.split(' + ') } : {}) };
 }
+

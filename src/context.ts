@@ -8,6 +8,7 @@ import type { HttpClient } from './api/http-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { SecretValues } from './api/secret-values.js';
 import type { Profile } from './config/config.js';
+import type { JqFilter } from './output/jq.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream;
@@ -39,6 +40,14 @@ export interface Globals {
   csv?: boolean;
   /** Colour on stdout/stderr: off with --no-color, NO_COLOR, TERM=dumb, or no TTY. */
   color: boolean;
+  /**
+   * JSON on stdout (--json, --jq's results) indented and coloured for people: on as
+   * `color` is, or forced by CLICOLOR_FORCE when piped (for `less -R`); never under
+   * --no-color or NO_COLOR.
+   */
+  colorJson?: boolean;
+  /** --jq <expression>: implies --json unless --jsonl is given. */
+  jq?: string;
   /** False with --no-input, BO_NO_INPUT=1, or when stdin is not a TTY. */
   input: boolean;
   /** False with --no-log (adds donotlog=1). */
@@ -91,4 +100,6 @@ export interface Context {
   signal: AbortSignal;
   /** The secrets this run holds (credential, password, codes, payment token…): never shown in errors or traces. */
   secrets: SecretValues;
+  /** --jq's compiled filter, which the JSON writer (output/json-stream.ts) hands its text. */
+  jq?: JqFilter;
 }

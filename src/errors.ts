@@ -27,6 +27,8 @@ export interface ErrorDetails {
   code?: string;
   /** The server's own error code (its `error` field), when it sent one. */
   serverCode?: string;
+  /** The server's own words about the error (its message or description), when it gave some. */
+  serverMessage?: string;
   cause?: unknown;
 }
 
@@ -36,6 +38,7 @@ export class BoError extends Error {
   readonly status?: number;
   readonly code?: string;
   readonly serverCode?: string;
+  readonly serverMessage?: string;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -44,12 +47,23 @@ export class BoError extends Error {
     this.status = details.status;
     this.code = details.code;
     this.serverCode = details.serverCode;
+    this.serverMessage = details.serverMessage;
   }
 }
 
 /** Bad input caught before anything was sent, unknown flags, a missing `--yes`. */
 export class UsageError extends BoError {
   override readonly exitCode = ExitCode.usage;
+}
+
+/**
+ * A confirmation the user declined: nothing was sent. Exit 2, as a confirmation not
+ * given under --no-input; reported as one plain line, not as an error.
+ */
+export class DeclinedError extends UsageError {
+  constructor() {
+    super('nothing was changed', { code: 'usage' });
+  }
 }
 
 /** 404, or a lookup that found nothing. */

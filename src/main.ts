@@ -11,7 +11,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -151,6 +151,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     }
     if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) runIo = await pagedIo();
     const ctx = createContext(runIo, globals, options, controller.signal, closers, secrets);
+    // Loaded and checked before the command runs: a syntax error is exit 2, nothing sent.
+    if (globals.jq !== undefined) ctx.jq = await (await import('./output/jq.js')).compileJq(globals.jq, runIo.env, globals.colorJson === true, runIo.stderr);
     const fields: unknown = cmd.opts().fields;
     if (def.resource !== undefined && (fields === true || typeof fields === 'string')) {
       const { handleFieldsFlag } = await import('./output/field-list.js');
@@ -278,6 +280,7 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const sandbox = opts.sandbox === true || envFlag(env.BO_SANDBOX);
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
+  const jq = opts.jq as string | undefined;
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
@@ -285,10 +288,13 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     // --sandbox wins over every base URL: it never reaches a tenant.
     baseUrl: sandbox ? undefined : (opts.baseUrl as string | undefined) || env.BO_BASE_URL || undefined,
     sandbox,
-    json: opts.json === true,
+    // --jq filters the JSON bo prints: --json unless --jsonl is given.
+    json: opts.json === true || (jq !== undefined && opts.jsonl !== true),
     jsonl: opts.jsonl === true,
     csv: opts.csv === true,
     color: colorAllowed,
+    colorJson: colorAllowed || (opts.color !== false && env.NO_COLOR === undefined && envFlag(env.CLICOLOR_FORCE)),
+    jq,
     input: opts.input !== false && !envFlag(env.BO_NO_INPUT) && io.stdinIsTTY,
     log: opts.log !== false,
     verbose: opts.verbose === true || envFlag(env.BO_DEBUG),
@@ -318,7 +324,7 @@ function createContext(
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)
-        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p))),
+        : Promise.all([import('./auth/credentials.js'), ctx.profile()]).then(([m, p]) => m.openCredentialStore(io.env, p, { sandbox: globals.sandbox }))),
     prompter: () =>
       (prompter ??= options.prompter
         ? Promise.resolve(options.prompter)
@@ -333,6 +339,12 @@ function createContext(
 }
 
 function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValues): void {
+  if (err instanceof DeclinedError) {
+    // The user said no: one plain line, no "error:".
+    io.stderr.write('Nothing was changed.\n');
+    if (globals.json || globals.jsonl) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
+    return;
+  }
   const bo = err instanceof BoError ? err : undefined;
   const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
   io.stderr.write(`error: ${oneLine(message)}\n`);

@@ -23,7 +23,13 @@ export function addGlobalOptions(program: Command): Command {
       new Option(
         '--csv',
         "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
-      ).conflicts(['json', 'jsonl']),
+      ).conflicts(['json', 'jsonl', 'jq']),
+    )
+    .addOption(
+      new Option(
+        '--jq <expression>',
+        'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line',
+      ).conflicts(['csv']),
     )
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
     .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
@@ -53,7 +59,7 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
   program.addHelpText(
     'after',
     `Help topics: ${topicNames.map((t) => `bo help ${t}`).join(', ')}.
-Exit codes: 0 ok, 1 request failed, 2 usage, 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
+Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or needed), 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
   const groupCommands = new Map<string, Command>();

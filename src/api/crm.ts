@@ -32,7 +32,7 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
       code: 'unexpected',
       body: res.body,
       headers: res.headers,
-      hint: `Is ${client.baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+      hint: `Is ${client.baseUrl} the tenant's API root? Set it with --base-url or: ${client.command?.('config set base-url <url>') ?? 'bo config set base-url <url>'}`,
     });
   }
   const found = items.find((a): a is Account => !!a && typeof a === 'object' && (a as Account).Uid === uid);
@@ -42,6 +42,17 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
 // ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
 
 /** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). Answers a string. */
+/**
+ * What an account is, for a confirmation question: `Acme Inc, 3 Subscribing` (its Name
+ * and stage), read with one request for those fields only; undefined when absent.
+ */
+export async function accountSummary(client: HttpClient, uid: string): Promise<string | undefined> {
+  const account = await findAccount(client, uid, 'Uid,Name,AccountStage,AccountStageLabel');
+  if (!account) return undefined;
+  const stage = [account.AccountStage, account.AccountStageLabel].filter((v) => v != null).join(' ');
+  return [account.Name, stage].filter((v) => v).join(', ') || undefined;
+}
+
 export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {
   return { method: 'PUT', path: apiPath`/crm/accounts/${accountUid}/extend-trial`, body };
 }

@@ -93,10 +93,16 @@ export interface HttpClientOptions {
    * the client adds its credential, the proxy's password and the secrets it sends.
    */
   secrets?: import('./secret-values.js').SecretValues;
+  /** A `bo` command as this run's user must type it (`bo -p staging config …`), for hints (src/hints.ts). */
+  command?: (rest: string) => string;
+  /** The hint of a 401: how to fix the credential, as this run's command line needs it (src/hints.ts). */
+  unauthorizedHint?: string;
 }
 
 export interface HttpClient {
   readonly baseUrl: string;
+  /** A `bo` command as this run's user must type it, for hints (HttpClientOptions.command). */
+  readonly command?: (rest: string) => string;
   /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   /** Frees the keep-alive sockets. */

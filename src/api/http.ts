@@ -100,6 +100,7 @@ function seconds(ms: number): string {
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const base = validateBaseUrl(options.baseUrl);
+  const bo = options.command ?? ((rest: string) => `bo ${rest}`);
   const secure = base.protocol === 'https:';
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
@@ -150,7 +151,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       code: 'unexpected',
       headers: raw.headers,
       body: bodyValue(body),
-      hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+      hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: ${bo('config set base-url <url>')}`,
     });
   }
 
@@ -173,7 +174,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         status: raw.status,
         code: 'redirect',
         headers: raw.headers,
-        hint: `Set it with --base-url ${root} or: bo config set base-url ${root}`,
+        hint: `Set it with --base-url ${root} or: ${bo(`config set base-url ${root}`)}`,
       });
     }
     // A secret in the Location is already the marker; shown as such, not percent-encoded.
@@ -182,7 +183,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       status: raw.status,
       code: 'redirect',
       headers: raw.headers,
-      hint: 'Check the base URL (--base-url or bo config set base-url).',
+      hint: `Check the base URL (--base-url or ${bo('config set base-url')}).`,
     });
   }
 
@@ -239,7 +240,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           // Node refuses a header value with control characters; its message names only the header.
           throw new BoError(`${method} ${where}: the credential or a header value contains characters that cannot be sent`, {
             code: 'invalid_header',
-            hint: 'Check the stored token or API key (bo auth status).',
+            hint: `Check the stored token or API key (${bo('auth status')}).`,
           });
         }
         if (err instanceof TooLargeFailure) {
@@ -247,7 +248,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           tracer?.note(`the answer passed ${mb} MB; request dropped`);
           throw new BoError(`${method} ${where}: the answer is larger than ${mb} MB, more than bo accepts for one response`, {
             code: 'too_large',
-            hint: `Ask for less (fewer records or fields), or raise the cap: BO_MAX_RESPONSE_MB=<n> or bo config set ${MAX_RESPONSE_SETTING} <n>`,
+            hint: `Ask for less (fewer records or fields), or raise the cap: BO_MAX_RESPONSE_MB=<n> or ${bo(`config set ${MAX_RESPONSE_SETTING} <n>`)}`,
           });
         }
         if (err instanceof DecodeFailure) {
@@ -255,7 +256,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           throw new ApiError(`unexpected answer from the server (${head}): a body that could not be decoded (content-encoding ${sanitize(err.encoding, 30)})`, {
             status: err.status,
             code: 'unexpected',
-            hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: bo config set base-url <url>`,
+            hint: `Is ${baseUrl} the tenant's API root? Set it with --base-url or: ${bo('config set base-url <url>')}`,
           });
         }
         if (!(err instanceof ConnectionFailure)) throw err;
@@ -271,7 +272,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
         // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
         // The cause is the proxy's refusal, or the failure itself (what callers may reword).
-        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method) });
+        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method, bo) });
       }
 
       const parsed = parseBody(raw.status, raw.headers, raw.body);
@@ -309,6 +310,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         headers: failed.headers,
         body: clean,
         apiKeyScheme: credential?.kind === 'apiKey' ? options.apiKeyScheme || 'bo' : undefined,
+        unauthorizedHint: options.unauthorizedHint,
         retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
         retryIn: retryAfterMs === undefined ? undefined : humanWait(retryAfterMs),
       });
@@ -317,6 +319,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   return {
     baseUrl,
+    command: bo,
     request,
     close() {
       closed = true;

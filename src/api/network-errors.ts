@@ -41,8 +41,8 @@ export function describeFailure(failure: ConnectionFailure, method: Method, url:
 }
 
 /** A write that failed after it went out may still have been carried out. */
-export function failureHint(failure: ConnectionFailure, method: Method): string | undefined {
+export function failureHint(failure: ConnectionFailure, method: Method, bo = (rest: string) => `bo ${rest}`): string | undefined {
   if (failure.sent && method !== 'GET') return `The server may have carried out the ${method}; check before repeating it.`;
-  if (!failure.sent) return 'Check the base URL (--base-url or bo config set base-url) and your network.';
+  if (!failure.sent) return `Check the base URL (--base-url or ${bo('config set base-url')}) and your network.`;
   return undefined;
 }

@@ -66,8 +66,17 @@ export function neutraliseKeeping(text: string): string {
   return text.replace(SEQUENCE, '').replace(TEXT_UNSAFE, (ch) => (ch === '\r' ? ch : visible(ch)));
 }
 
+/**
+ * API text made safe for a terminal, keeping its lines: as neutralise(), except that
+ * tab and newline stay (a string --jq prints raw on a terminal, which may be a
+ * multi-line text or tab-separated fields the expression built). CR is shown escaped.
+ */
+export function neutraliseLines(text: string): string {
+  return text.replace(SEQUENCE, '').replace(TEXT_UNSAFE, visible);
+}
+
 /** JSON text with DEL, C1 controls and the bidirectional and invisible characters written as `\uXXXX`. */
-function escapeJson(text: string): string {
+export function escapeJson(text: string): string {
   return text.replace(JSON_UNSAFE, (ch) => hex4(ch.charCodeAt(0)) + (ch.length > 1 ? hex4(ch.charCodeAt(1)) : ''));
 }
 

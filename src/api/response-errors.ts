@@ -187,6 +187,8 @@ export interface StatusContext {
   body: ParsedBody;
   /** The D1 scheme word when the request used an API key, for the 401 hint. */
   apiKeyScheme?: string;
+  /** The 401 hint the caller built for this run's credential; else a generic one. */
+  unauthorizedHint?: string;
   /** Seconds from Retry-After, for a 429. */
   retryAfter?: number;
   /** The same wait in words ("3 h 20 min"), shown in the message. */
@@ -216,12 +218,13 @@ export function statusError(ctx: StatusContext): ApiError | RateLimitedError {
       retryAfter: ctx.retryAfter,
     });
   }
-  const hint = ctx.status === 401 ? signInHint(ctx.apiKeyScheme) : undefined;
+  const hint = ctx.status === 401 ? (ctx.unauthorizedHint ?? signInHint(ctx.apiKeyScheme)) : undefined;
   const later = ctx.retryIn !== undefined && ctx.status >= 500 ? `; retry in ${ctx.retryIn}` : '';
   return new ApiError(`${headline(ctx.status, ctx.statusText, message)}${later}`, {
     status: ctx.status,
     code,
     serverCode: code,
+    ...(message && message.toLowerCase() !== ctx.statusText.toLowerCase() ? { serverMessage: message } : {}),
     hint,
     body: value,
     headers: ctx.headers,

@@ -1,6 +1,9 @@
 // Which credential a run uses, and where it is kept. One CredentialStore interface,
 // backends chosen per profile: the OS keychain by default, a 0600 file when the profile
-// was set up with --insecure-storage, the environment (read-only, wins over stored
+// was set up with --insecure-storage, the same file under --sandbox (a token of the
+// embedded sandbox opens nothing but the sandbox in the data folder, so a machine with
+// no keychain can still sign in to it; every base URL, loopback included, keeps the
+// keychain), the environment (read-only, wins over stored
 // ones, for CI), and memory for tests. Backends load lazily: the keychain one spawns a
 // helper process only when a credential is actually read or written.
 
@@ -14,10 +17,13 @@ import { EMBEDDED_SANDBOX_ORIGIN, storedOrigin } from './origin.js';
 export interface OpenOptions {
   /** --insecure-storage: use the 0600 file, and record that choice for the profile. */
   insecure?: boolean;
+  /** --sandbox: the 0600 file, always, without recording anything for the profile. */
+  sandbox?: boolean;
 }
 
 /** The store of the profile's backend (ctx.credentials() calls this). */
 export async function openCredentialStore(env: Env, profile: Profile, options: OpenOptions = {}): Promise<CredentialStore> {
+  if (options.sandbox) return openFileStore(env);
   if (options.insecure) return recordingFileStore(env, await openFileStore(env));
   return profile.settings['credential-store'] === 'file' ? openFileStore(env) : openKeychainStore(env);
 }
@@ -180,4 +186,33 @@ export function rememberStored(env: Env, profile: string, backend: BackendName, 
     settings['base-url'] = baseUrl;
     return baseUrl;
   });
+}
+
+/**
+ * Forgets the stored credentials bound to the embedded sandbox, of every profile (a
+ * reset replaces the key that signed their tokens, so they would only be refused), and
+ * returns the profiles it signed out. They are in the 0600 file (or the store a test
+ * injected); a keychain is never asked.
+ */
+export async function forgetSandboxSignIns(ctx: Pick<Context, 'io' | 'credentials' | 'profile'>): Promise<string[]> {
+  const { removeCredentialsWhere } = await import('./stores/file.js');
+  const removed = removeCredentialsWhere(ctx.io.env, (c) => c.origin === EMBEDDED_SANDBOX_ORIGIN);
+  const injected = await injectedStore(ctx);
+  if (injected) {
+    const { name } = await ctx.profile();
+    const credential = await injected.get(name);
+    if (credential?.origin === EMBEDDED_SANDBOX_ORIGIN && (await injected.delete(name)) && !removed.includes(name)) removed.push(name);
+  }
+  return removed;
+}
+
+/**
+ * `bo --sandbox logout`: forgets the profile's sign-in to the embedded sandbox, from the
+ * store --sandbox uses (the 0600 file); a credential of a real tenant stays.
+ */
+export async function forgetSandboxCredential(ctx: Pick<Context, 'credentials'>, profile: string): Promise<ForgetResult> {
+  const store = await ctx.credentials();
+  const credential = await store.get(profile);
+  const removed = credential?.origin === EMBEDDED_SANDBOX_ORIGIN ? await store.delete(profile) : false;
+  return { backend: store.backend, location: store.location, removed };
 }

@@ -34,6 +34,8 @@ export interface LoginDeps {
   /** The next line of stdin (for --password-stdin, --recovery-code-stdin), null at its end. */
   readLine: () => Promise<string | null>;
   options: LoginOptions;
+  /** `bo login` as this run's user types it (`bo --sandbox login`, `bo -p staging login`), for hints. */
+  loginCommand?: string;
 }
 
 export interface LoginResult {
@@ -242,7 +244,7 @@ class LoginFlow {
               'Remove that entry from your authenticator app and add this one.',
           );
         }
-        await showTotpSetup(this.d.screen, e, o.qrPng, { replaceQrPng: again });
+        await showTotpSetup(this.d.screen, e, o.qrPng, { replaceQrPng: again, loginCommand: this.d.loginCommand });
         return { at: 'enroll-confirm', enrollmentToken: token, method, challengeToken: e.challenge_token, secret: e.secret };
       }
       const e = await this.d.api.beginEmail(token);
@@ -279,7 +281,7 @@ class LoginFlow {
     if (status === 403) {
       throw new AuthError('The server says two-factor enrollment does not apply to this user.', {
         status: 403,
-        hint: 'the account may already have a method set up: run `bo login` again to be asked for a code',
+        hint: `the account may already have a method set up: run \`${this.d.loginCommand ?? 'bo login'}\` again to be asked for a code`,
       });
     }
     if (s && isInvalidGrant(err)) return this.wrongCode('That code was not accepted', s);

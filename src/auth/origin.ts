@@ -6,6 +6,7 @@
 
 import type { Credential } from '../api/http-types.js';
 import { AuthError } from '../errors.js';
+import { boCommand } from '../hints.js';
 
 /** The origin of credentials bound to the embedded sandbox; no URL can have it. */
 export const EMBEDDED_SANDBOX_ORIGIN = 'bo-sandbox:embedded';
@@ -38,19 +39,20 @@ export function storedOrigin(credential: Credential, savedBaseUrl: string | unde
 /** The error for a stored credential that must not go to `target`, or undefined when it may. */
 export function originRefusal(profile: string, belongsTo: string | undefined, target: string): AuthError | undefined {
   const targetOrigin = target === EMBEDDED_SANDBOX_ORIGIN ? target : originOf(target);
-  const p = profile === 'default' ? '' : `-p ${profile} `;
-  const where = target === EMBEDDED_SANDBOX_ORIGIN ? '--sandbox ' : `--base-url ${targetOrigin} `;
+  const sandbox = target === EMBEDDED_SANDBOX_ORIGIN;
+  const bo = (rest: string) =>
+    boCommand({ sandbox, profile: profile === 'default' || (sandbox && profile === 'sandbox') ? '' : profile }, sandbox ? rest : `--base-url ${targetOrigin} ${rest}`);
   if (belongsTo === undefined) {
     return new AuthError(`the credentials of profile "${profile}" do not record the base URL they belong to: sign in again`, {
       code: 'credential_origin_unknown',
-      hint: `run \`bo ${p}${where}login\` (or \`bo ${p}${where}auth set-key\`)`,
+      hint: `run \`${bo('login')}\` (or \`${bo('auth set-key')}\`)`,
     });
   }
   if (belongsTo === targetOrigin) return undefined;
   return new AuthError(`the credentials of profile "${profile}" belong to ${describeOrigin(belongsTo)}, not ${describeOrigin(targetOrigin ?? target)}`, {
     code: 'credential_origin_mismatch',
     hint:
-      `to use ${describeOrigin(targetOrigin ?? target)}, sign in there with \`bo ${p}${where}login\` (or \`bo ${p}${where}auth set-key\`), ` +
+      `to use ${describeOrigin(targetOrigin ?? target)}, sign in there with \`${bo('login')}\` (or \`${bo('auth set-key')}\`), ` +
       'or pick the profile that belongs to it with --profile',
   });
 }

@@ -53,6 +53,8 @@ export async function createPrompter(io: Io, signal: AbortSignal): Promise<Promp
           context,
         ),
       ),
-    confirm: (message, options) => guard(signal, () => prompts.confirm({ message, default: options?.default }, context)),
+    // Cleared once answered: no "✔ … No" echo; the caller says what happened.
+    confirm: (message, options) =>
+      guard(signal, () => prompts.confirm({ message, default: options?.default }, { ...context, clearPromptOnDone: true })),
   };
 }

@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import type { Credential } from '../api/http-types.js';
 import { AuthError, BoError } from '../errors.js';
+import { boCommand, rejectedHint } from '../hints.js';
 
 export interface Verification {
   /** Added to `bo auth status --json`. */
@@ -16,7 +17,8 @@ export interface Verification {
   failure?: AuthError;
 }
 
-export async function verifyCredential(ctx: Context, credential: Credential): Promise<Verification> {
+/** `fromEnv`: the variables the credential came from, when it came from the environment. */
+export async function verifyCredential(ctx: Context, credential: Credential, fromEnv?: string[]): Promise<Verification> {
   if (credential.kind === 'token') {
     const { verifyRs256 } = await import('./jwt-claims.js');
     // ctx.api() clients are closed when the command ends.
@@ -30,7 +32,7 @@ export async function verifyCredential(ctx: Context, credential: Credential): Pr
       row: ['Signature', text],
       failure: new AuthError(`the token signature does not verify against ${api.baseUrl}/.well-known/jwks.json: ${check.reason}`, {
         code: 'invalid_signature',
-        hint: 'sign in again with bo login',
+        hint: fromEnv ? rejectedHint(ctx.globals, { env: fromEnv }) : `sign in again with \`${boCommand(ctx.globals, 'login')}\``,
       }),
     };
   }
@@ -48,9 +50,8 @@ export async function verifyCredential(ctx: Context, credential: Credential): Pr
         failure: new AuthError(`the API key ${credential.key} was rejected by ${api.baseUrl} (401)`, {
           status,
           code: 'rejected',
-          hint:
-            'store the right key with bo auth set-key, or check the scheme word the service expects ' +
-            '(bo config set api-key-scheme <word>)',
+          // The client's own hint: it knows where the key came from (connection.ts).
+          hint: (err as BoError).hint,
         }),
       };
     }

@@ -37,6 +37,7 @@ export default defineCommand<Opts>({
     '-i prints the status line and response headers before the body; --silent prints no body. The method defaults to ' +
     'GET, or POST when fields or --input are given. --paginate walks every page (the offset parameter counts ' +
     'pages of the size the server applied) and prints the items as one JSON array (or one per line with --jsonl). ' +
+    '--jq <expression> filters what would be printed with jq: . is the answer\'s JSON, the merged array with --paginate, or each item with --paginate --jsonl. ' +
     'POST /crm/people/requestMagicLink and POST /public/email/lists/<uid>/subscriptions are sent without credentials, as if --no-auth. ' +
     'The path is sent as typed: one with an empty segment (// or a trailing /), a . or .. segment (also as %2e), ' +
     'an encoded / or \\, or a # is refused (exit 2), since it would reach another endpoint. ' +
@@ -54,6 +55,7 @@ export default defineCommand<Opts>({
     "bo --sandbox api -i /crm/accounts -F limit=1 -X GET -H 'Accept-Language: de'",
     'bo --sandbox api -X POST /email/lists -F Name=Quiet --silent',
     'bo api /billing/discountcoupons --paginate --jsonl',
+    'bo api /crm/accounts --paginate --jq "map(select(.AccountStage==2).Uid)"',
     'echo \'{"Name":"Beta"}\' | bo api /email/lists --input -',
     'bo api /crm/people/requestMagicLink -X POST -F Email=a@example.com',
     'bo api -X DELETE /email/campaigns/drips/drip_0001 --dry-run',
@@ -77,8 +79,8 @@ export default defineCommand<Opts>({
     ),
   run: async (ctx, [rawPath], opts) => {
     if (opts.include && opts.paginate) throw new UsageError('-i/--include prints the headers of one answer; it does not go with --paginate');
-    const { buildApiRequest } = await import('../input/raw-request.js');
-    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts);
+    const [{ buildApiRequest }, { boCommand }] = await Promise.all([import('../input/raw-request.js'), import('../hints.js')]);
+    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
       const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));

@@ -8,6 +8,7 @@ import { parseLoginFlags, type RawLoginFlags } from '../auth/login/options.js';
 
 interface LoginFlags extends RawLoginFlags {
   insecureStorage?: boolean;
+  yes?: boolean;
 }
 
 export default defineCommand<LoginFlags>({
@@ -16,14 +17,17 @@ export default defineCommand<LoginFlags>({
   description:
     'Signs in with POST /tokens and completes two-factor sign-in: a code from email or an authenticator app ' +
     '(resend, switch or a recovery code at the prompt), or the forced enrollment of a new method. The token goes ' +
-    'to the OS keychain (a 0600 file only with --insecure-storage). The password is never a flag: it is prompted, ' +
+    'to the OS keychain (a 0600 file only with --insecure-storage; with --sandbox always the 0600 file: a sandbox token ' +
+    'opens nothing else). The password is never a flag: it is prompted, ' +
     'or read from the first line of stdin with --password-stdin. Without a terminal (or with --no-input), pass ' +
     'what would be asked: --username, --password-stdin, --code or --code-command, --enroll, --recovery-codes-file. ' +
     '--code-command runs through the shell each time a code is needed; during authenticator enrollment the new ' +
     'secret is in BO_TOTP_SECRET. Its first 6-digit number is used and the command (children too) is then ended; ' +
     'it has BO_CODE_COMMAND_TIMEOUT seconds (default 120) and 64 KiB of output to print one, else exit 4. ' +
     "The server's answers are checked: a token of printable ASCII without spaces, at most 16 KiB, else exit 1 and " +
-    'nothing stored; a base32 secret; --qr-png writes only a PNG. The expiry shown is the token\'s own (JWT exp).',
+    'nothing stored; a base32 secret; --qr-png writes only a PNG. The expiry shown is the token\'s own (JWT exp). ' +
+    "--base-url (or BO_BASE_URL) naming another tenant than the profile's saved base URL replaces it, which is said " +
+    'on stderr; without a terminal (or with --no-input) only with --yes (exit 2 otherwise).',
   examples: [
     'bo login',
     'bo login --username ada@example.com',
@@ -41,10 +45,11 @@ export default defineCommand<LoginFlags>({
       .addOption(new Option('--enroll <kind>', 'method to set up when enrollment is required').choices(['totp', 'email']))
       .option('--qr-png <file>', "write the server's QR code PNG to a new 0600 file during TOTP enrollment")
       .option('--recovery-codes-file <file>', 'write the recovery codes from enrollment to a new 0600 file')
-      .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain'),
+      .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain')
+      .option('--yes', "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"),
   async run(ctx, _args, flags) {
     const options = parseLoginFlags(flags, ctx.io.env);
     const { signInAndStore } = await import('../auth/login/sign-in.js');
-    await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true });
+    await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true, yes: flags.yes === true });
   },
 });

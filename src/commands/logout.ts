@@ -5,12 +5,14 @@ import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ForgetResult } from '../auth/credentials.js';
 import { AuthError, type BoError } from '../errors.js';
+import { boCommand } from '../hints.js';
 
 export default defineCommand({
   path: ['logout'],
   summary: "Forget the profile's stored credentials",
   description:
-    'Remove the current profile\'s token or API key from the keychain and from the --insecure-storage file. ' +
+    'Remove the current profile\'s token or API key from the keychain and from the --insecure-storage file ' +
+    '(with --sandbox: its sign-in to the embedded sandbox, whose API key is then used again). ' +
     'A token already issued stays valid until it expires: the API cannot revoke it.',
   examples: ['bo logout', 'bo -p staging logout'],
   async run(ctx) {
@@ -21,11 +23,14 @@ export default defineCommand({
     const inEffect = await ctx.profile();
     const profile = inEffect.name;
     const backend = inEffect.settings['credential-store'] ?? 'keychain';
-    const removed = reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, inEffect));
+    // Under --sandbox: the sandbox sign-in only, from the file --sandbox keeps it in.
+    const removed = ctx.globals.sandbox
+      ? reportForgotten(ctx, profile, 'file', [await (await import('../auth/credentials.js')).forgetSandboxCredential(ctx, profile)])
+      : reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, inEffect));
 
     // The profile records nothing stored now (so later runs need not ask the keychain),
     // and the next login goes back to the keychain unless --insecure-storage is given again.
-    if (inEffect.settings['credential-store'] !== undefined) {
+    if (!ctx.globals.sandbox && inEffect.settings['credential-store'] !== undefined) {
       updateConfig(ctx.io.env, (fresh) => {
         if (fresh.profiles[profile]) delete fresh.profiles[profile]['credential-store'];
       });
@@ -33,6 +38,8 @@ export default defineCommand({
     if (removed) {
       say(ctx, `Signed out of profile "${profile}".`);
       say(ctx, 'A token already issued stays valid until it expires: the API has no way to revoke it.');
+    } else if (ctx.globals.sandbox) {
+      say(ctx, `No sandbox sign-in for profile "${profile}": the sandbox's own API key is in use.`);
     } else {
       say(ctx, `No stored credentials for profile "${profile}".`);
     }
@@ -62,7 +69,7 @@ export function reportForgotten(ctx: Context, profile: string, backend: 'keychai
       // does not take); here the credential is still in the keychain.
       throw new AuthError(`cannot remove the credential of profile "${profile}": ${r.error.message}`, {
         code: 'keychain_unavailable',
-        hint: `it is still stored there; run \`bo -p ${profile} logout\` again once the keychain can be reached`,
+        hint: `it is still stored there; run \`${boCommand({ sandbox: ctx.globals.sandbox, profile }, 'logout')}\` again once the keychain can be reached`,
       });
     }
     if (primary) throw r.error;

@@ -12,8 +12,8 @@ export const environment: EnvVariable[] = [
   { names: ['BO_PROFILE'], meaning: 'the tenant profile, as --profile' },
   { names: ['BO_BASE_URL'], meaning: 'the tenant root, as --base-url' },
   { names: ['BO_SANDBOX'], meaning: '1: use the embedded sandbox, as --sandbox' },
-  { names: ['BO_TOKEN'], meaning: 'a bearer token; wins over stored credentials (for CI)' },
-  { names: ['BO_API_KEY', 'BO_API_SECRET'], meaning: 'an API key pair; wins over stored credentials (for CI)' },
+  { names: ['BO_TOKEN'], meaning: 'a bearer token; wins over stored credentials (for CI); left out of $ENV and env in --jq' },
+  { names: ['BO_API_KEY', 'BO_API_SECRET'], meaning: 'an API key pair; wins over stored credentials (for CI); --jq sees no BO_API_SECRET' },
   { names: ['BO_NO_INPUT'], meaning: '1: never prompt, as --no-input' },
   { names: ['BO_DEBUG'], meaning: '1: HTTP trace on stderr with secrets redacted, as --verbose' },
   { names: ['BO_TIMEOUT'], meaning: 'per-request timeout in seconds, as --timeout (default 30)' },
@@ -29,7 +29,7 @@ export const environment: EnvVariable[] = [
   { names: ['DBUS_SESSION_BUS_ADDRESS'], meaning: 'the session bus, where the Linux keychain (the Secret Service) is found' },
   {
     names: ['BO_TOTP_SECRET'],
-    meaning: 'set by bo, not read: the new authenticator secret, passed to the --code-command of bo login during enrollment',
+    meaning: 'set by bo, not read: the new authenticator secret, passed to the --code-command of bo login during enrollment (never to --jq)',
   },
   { names: ['XDG_CONFIG_HOME'], meaning: 'the config folder is $XDG_CONFIG_HOME/bo when BO_CONFIG_DIR is not set (else ~/.config/bo)' },
   { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
@@ -43,7 +43,11 @@ export const environment: EnvVariable[] = [
   },
   { names: ['LESS', 'LV'], meaning: 'options of less and lv; set to FRX and -c for the pager when not set' },
   { names: ['PATH'], meaning: 'where the pager (less, or the command BO_PAGER names) is looked for' },
-  { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color' },
+  { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color (--json and --jq results then print as in a pipe)' },
+  {
+    names: ['CLICOLOR_FORCE'],
+    meaning: '1: --json and --jq results indented and coloured even when piped (for less -R); NO_COLOR and --no-color win',
+  },
   { names: ['TERM'], meaning: 'dumb: no colour' },
   {
     names: ['LC_ALL', 'LC_CTYPE', 'LANG'],
@@ -51,7 +55,7 @@ export const environment: EnvVariable[] = [
   },
   {
     names: ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'],
-    meaning: 'proxies for https and http requests, and the hosts that bypass them (lower-case names work too)',
+    meaning: 'proxies for https and http requests, and the hosts that bypass them (lower-case names work too); --jq sees them without user and password',
   },
 ];
 
@@ -64,7 +68,9 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
   },
   {
     code: 2,
-    meaning: 'usage: unknown command or flag, invalid input (nothing was sent), a confirmation needed under --no-input',
+    meaning:
+      'usage: unknown command or flag, invalid input (nothing was sent), a confirmation needed under --no-input, ' +
+      'a confirmation declined at the prompt (nothing was changed)',
     script: 'fix the command line; retrying the same line fails the same way (pass --yes to confirm under --no-input)',
   },
   { code: 3, meaning: 'not found', script: 'the record does not exist: treat as absent, or check the Uid' },

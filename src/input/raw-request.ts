@@ -48,7 +48,13 @@ interface RawOptions {
 
 export type ApiRequest = RequestOptions & { query: URLSearchParams; headers: Record<string, string> };
 
-export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: string, opts: RawOptions): Promise<ApiRequest> {
+/** `bo`: a command as this run's user types it, for hints (src/hints.ts). */
+export async function buildApiRequest(
+  stdin: NodeJS.ReadableStream,
+  rawPath: string,
+  opts: RawOptions,
+  bo: (rest: string) => string = (rest) => `bo ${rest}`,
+): Promise<ApiRequest> {
   if (rawPath.trim() === '') throw new UsageError('<path> is empty: give a path under /api/v1 such as /crm/accounts');
   // The URL parser would drop a newline or tab without a word; refuse them instead.
   if (/[\u0000-\u001f\u007f]/.test(rawPath)) {
@@ -56,7 +62,7 @@ export async function buildApiRequest(stdin: NodeJS.ReadableStream, rawPath: str
   }
   if (/^[a-z][a-z0-9+.-]*:/i.test(rawPath)) {
     throw new UsageError(`<path> must be a path under /api/v1 such as /crm/accounts, not a URL: ${redactUserInfo(rawPath)}`, {
-      hint: 'the host comes from --base-url or the profile (bo config set base-url <url>)',
+      hint: `the host comes from --base-url or the profile (${bo('config set base-url <url>')})`,
     });
   }
   // Split by hand: a URL parser would read `//crm/…` as a host and resolve `..`.

@@ -13,7 +13,7 @@ import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedErr
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';
-import { emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Outcome } from './outcomes.js';
+import { doneOf, emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Done, type Outcome } from './outcomes.js';
 import { startProgress } from '../output/progress.js';
 import type { Preparation } from './prepare.js';
 import type { MutationSpec } from './types.js';
@@ -50,10 +50,10 @@ export async function runBatch<Prep>(
     halt.abort();
   };
 
-  const report = async (o: Outcome) => {
+  const report = async (o: Outcome, done?: Done) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
-    await writer.write(o, spec.done);
+    await writer.write(o, done);
     progress.update(++reported);
   };
   const refused = (base: { uid: string; line: number }, e: BoError): Outcome => ({
@@ -89,7 +89,7 @@ export async function runBatch<Prep>(
         // The batch handles 429 itself, for all records at once.
         // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
         const res = await client.request({ ...req, maxRetries: 0, signal: options.requests });
-        return await report({ ...base, ok: true, status: res.status, error: null });
+        return await report({ ...base, ok: true, status: res.status, error: null }, doneOf(spec, rec.target, prep, req, res.body));
       } catch (err) {
         if (options.requests.aborted || err instanceof InterruptedError) {
           return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });

@@ -1,8 +1,10 @@
 // Confirmations: destructive mutations and every mutation on a protected profile ask on
-// a terminal, and need --yes otherwise. The question names the profile and origin.
+// a terminal, and need --yes otherwise. The question names the profile and origin, and
+// what the target is when one cheap read can tell (the verb's `describe`). Declined:
+// nothing is sent, "Nothing was changed.", exit 2.
 
 import type { Context } from '../context.js';
-import { BoError, UsageError } from '../errors.js';
+import { DeclinedError, UsageError } from '../errors.js';
 
 export interface Where {
   profile: string;
@@ -15,7 +17,13 @@ export async function confirmMutation(
   ctx: Context,
   what: string,
   where: Where,
-  options: { destructive: boolean; yes: boolean; batch: boolean },
+  options: {
+    destructive: boolean;
+    yes: boolean;
+    batch: boolean;
+    /** What the target is (`Acme Inc, 2 Trial`), read only when the question is asked. */
+    describe?: () => Promise<string | undefined>;
+  },
 ): Promise<void> {
   if (options.yes || (!options.destructive && !where.protected)) return;
   const place = `on profile "${where.profile}" (${where.origin})`;
@@ -27,9 +35,11 @@ export async function confirmMutation(
   if (!ctx.globals.input) {
     throw new UsageError(`${what} ${place} needs confirmation; pass --yes (${why})`);
   }
-  const prompter = await ctx.prompter();
-  const ok = await prompter.confirm(`${what} ${place}?`, { default: false });
-  if (!ok) throw new BoError('not confirmed; nothing was sent', { code: 'not_confirmed' });
+  const [prompter, described] = await Promise.all([ctx.prompter(), options.describe?.().catch(() => undefined)]);
+  const { neutralise } = await import('../api/neutralise.js');
+  const ok = await prompter.confirm(`${what}${described ? ` (${neutralise(described)})` : ''} ${place}?`, { default: false });
+  // Declined: exit 2 as a confirmation not given; main.ts prints one plain line.
+  if (!ok) throw new DeclinedError();
 }
 
 /** Where requests go, as confirmations name it; the embedded sandbox listens on a new port every run: named, not its address. */

@@ -1,6 +1,10 @@
-// One line on stdout per batch record as it completes, in the form the user asked for:
-// `✔ <uid> expired` on a TTY, `<uid>\tok|<status>|invalid\t<message>` when piped, one
-// JSON object a line with --jsonl, one streamed array with --json. Then the summary.
+// What a mutation says when it succeeded, once for a single run and for each record of
+// a batch: on a TTY `✔ <Kind> <Uid>: Field=value, …` (the fields sent, with the values
+// the server's answer holds, or as sent when the answer is a string or empty; `✔ <Kind>
+// <Uid> <done>` when nothing was sent but the target), piped `<uid>\tok\t<Field=value;…>`
+// (or the done word). A batch's failures: `✘ <uid> <message>` and
+// `<uid>\t<status>|invalid\t<message>`; with --jsonl one JSON object a line, with --json
+// one streamed array. Then the summary.
 
 import type { Context } from '../context.js';
 import { jsonStream } from '../output/json-stream.js';
@@ -9,6 +13,82 @@ import { outputMode } from '../output/print.js';
 import { ChunkWriter } from '../output/sink.js';
 import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
+import { jsonText } from '../api/neutralise.js';
+import { redactJson } from '../api/redact.js';
+import type { MutationRequest, MutationSpec } from './types.js';
+
+/** What a success line of `spec` shows for one target, its request and the server's answer. */
+export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown): Done {
+  const noun = spec.kind ?? `${spec.noun.charAt(0).toUpperCase()}${spec.noun.slice(1)}`;
+  return {
+    kind: noun,
+    uid: spec.shownUid ? spec.shownUid(target, prep, answer) : target,
+    done: spec.done,
+    fields: doneFields(spec.shown ? spec.shown(target, prep) : request.body, answer),
+  };
+}
+
+/** A change that was made: what it was made to, and the fields it set. */
+export interface Done {
+  /** `Account`, `Subscription add-on`, … */
+  kind: string;
+  /** The Uid shown (the target, or what the answer names: a new list's Uid). */
+  uid: string;
+  /** Past tense, shown when no field was sent: `expired`. */
+  done: string;
+  fields: Array<[string, unknown]>;
+}
+
+/**
+ * The fields sent, each with the value the server's answer holds for it when the answer
+ * is a record that has it, else as sent. Secret-named fields are never shown.
+ */
+export function doneFields(sent: unknown, answer: unknown): Array<[string, unknown]> {
+  if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return [];
+  const record = answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : undefined;
+  const shown = redactJson(sent) as Record<string, unknown>;
+  const held = record === undefined ? undefined : (redactJson(record) as Record<string, unknown>);
+  return Object.entries(shown)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [name, held !== undefined && Object.hasOwn(held, name) ? held[name] : value]);
+}
+
+/** A field's value in one cell: text as is, a reference by its Uid, anything else as compact JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && typeof (value as { Uid?: unknown }).Uid === 'string') {
+    return (value as { Uid: string }).Uid;
+  }
+  return jsonText(value);
+}
+
+/** On a terminal a long value (an email body) is cut to this many characters; piped, never. */
+const TTY_VALUE_MAX = 60;
+
+/**
+ * The success line, without its mark (the caller colours that): `Account acc_1: ToDate=…`
+ * or, piped, `acc_1\tok\tToDate=…`. `ellipsis`: what a value cut on a terminal ends with.
+ */
+export function doneText(d: Done, tty: boolean, ellipsis = '…'): string {
+  const uid = neutralise(d.uid);
+  if (!tty) {
+    const fields = d.fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(';');
+    return `${uid}\tok\t${fields || neutralise(d.done)}`;
+  }
+  if (d.fields.length === 0) return `${d.kind} ${uid} ${d.done}`;
+  const cut = (text: string) => {
+    const chars = [...text];
+    return chars.length > TTY_VALUE_MAX ? `${chars.slice(0, TTY_VALUE_MAX - 1).join('')}${ellipsis}` : text;
+  };
+  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(cut(valueText(v)))}`).join(', ')}`;
+}
+
+/** The success line as written to stdout, mark and colour included on a TTY. */
+export function doneLine(ctx: Context, d: Done): string {
+  if (!ctx.io.stdoutIsTTY) return `${doneText(d, false)}\n`;
+  const marks = symbols(ctx.io.env);
+  return `${style(ctx.globals.color).green(marks.ok)} ${doneText(d, true, marks.ellipsis)}\n`;
+}
 
 export interface Outcome {
   /** The target, or '-' for a malformed line. */
@@ -31,7 +111,8 @@ export function kindOf(o: Outcome): OutcomeKind {
 }
 
 export interface OutcomeWriter {
-  write(outcome: Outcome, doneText: string): Promise<void>;
+  /** `done`: what a successful record changed (unused for a failure). */
+  write(outcome: Outcome, done?: Done): Promise<void>;
   end(): Promise<void>;
 }
 
@@ -47,14 +128,15 @@ export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   }
   const tty = ctx.io.stdoutIsTTY;
   // Under a non-UTF-8 locale the marks fall back to ASCII.
-  const { ok: okMark, fail: failMark } = symbols(ctx.io.env);
-  const { green, red } = style(ctx.globals.color);
+  const { fail: failMark } = symbols(ctx.io.env);
+  const { red } = style(ctx.globals.color);
   const out = new ChunkWriter(ctx.io.stdout, until, { afterAbort: true });
   return {
-    async write(o, doneText) {
-      const message = neutralise(o.ok ? doneText : (o.error?.message ?? 'failed'));
-      if (tty) return out.write(o.ok ? `${green(okMark)} ${neutralise(o.uid)} ${message}\n` : `${red(failMark)} ${neutralise(o.uid)} ${message}\n`);
-      const field = o.ok ? 'ok' : o.error?.code === 'invalid' ? 'invalid' : String(o.status ?? o.error?.code ?? 'failed');
+    async write(o, done) {
+      if (o.ok) return out.write(doneLine(ctx, done ?? { kind: '', uid: o.uid, done: 'ok', fields: [] }));
+      const message = neutralise(o.error?.message ?? 'failed');
+      if (tty) return out.write(`${red(failMark)} ${neutralise(o.uid)} ${message}\n`);
+      const field = o.error?.code === 'invalid' ? 'invalid' : String(o.status ?? o.error?.code ?? 'failed');
       return out.write(`${neutralise(o.uid)}\t${field}\t${message}\n`);
     },
     async end() {},

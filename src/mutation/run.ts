@@ -38,7 +38,13 @@ export async function runMutation<Prep>(
   const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
   const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
-  await confirmMutation(ctx, what, where, { destructive: spec.destructive === true, yes: flags.yes === true, batch });
+  await confirmMutation(ctx, what, where, {
+    destructive: spec.destructive === true,
+    yes: flags.yes === true,
+    batch,
+    // One read, only when the question is really asked (not for a batch, --yes or a dry run).
+    ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
+  });
 
   if (batch) {
     const { runBatch } = await import('./batch.js');
@@ -47,20 +53,32 @@ export async function runMutation<Prep>(
   }
   // Not a batch: the flags' preparation is there (prepareMutation refused it otherwise).
   const prep = preparation.once as Prep;
+  const request = spec.request(target, prep);
   let res;
   try {
-    res = await client.request({ ...spec.request(target, prep), signal: ctx.signal });
+    res = await client.request({ ...request, signal: ctx.signal });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      const message = spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`;
+      // The server's own words when it gave some (`pipeline stage "x" not found`): it
+      // knows which Uid it did not find; else the likeliest reading.
+      const message = err.serverMessage ?? (spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`);
       throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
     }
     throw err;
   }
-  const { printValue, say } = await import('../output/print.js');
-  if (spec.print) await spec.print(ctx, target, res, prep);
-  else await printValue(ctx, res.body);
-  say(ctx, spec.confirm(target, prep, res));
+  const [{ printValue, say, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
+    import('../output/print.js'),
+    import('./outcomes.js'),
+    import('../api/redact.js'),
+    import('../output/sink.js'),
+  ]);
+  // One rule for every mutation (outcomes.ts): --json and --jsonl print the API's answer
+  // (secret-named fields redacted, should a server echo one); otherwise one success line.
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
+  else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
+  const note = spec.note?.(target, prep, res);
+  if (note) say(ctx, note);
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */

@@ -3,8 +3,7 @@
 // the words its outcomes use; the runner does the rest: --dry-run, `-` batches,
 // confirmations, protected profiles, errors and exit codes.
 
-import type { Context } from '../context.js';
-import type { ApiResponse, RequestOptions } from '../api/http-types.js';
+import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
 
 /** The flags every mutation takes (added by `mutationFlags`). */
 export interface MutationFlags {
@@ -56,12 +55,25 @@ export interface MutationSpec<Prep> {
    * flags' values, and in a batch again for each record that carries fields.
    */
   prepare: (values: FieldValues) => Prep | Promise<Prep>;
-  request: (target: string, prep: Prep) => MutationRequest;
   /**
-   * Prints the answer of a single run (stdout) and says what changed (stderr).
-   * Default: the answer as printValue prints it, then `confirm` on stderr.
+   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
+   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
    */
-  print?: (ctx: Context, target: string, res: ApiResponse, prep: Prep) => Promise<void>;
-  /** What changed, on stderr after a single run, e.g. 'Add-on sa_1 expired'; `res` is the answer. */
-  confirm: (target: string, prep: Prep, res: ApiResponse) => string;
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
+  request: (target: string, prep: Prep) => MutationRequest;
+  /** The kind of record in success lines, e.g. 'Account' (default: the noun, capitalised). */
+  kind?: string;
+  /**
+   * The fields a success line shows (default: the request's body). Their values come
+   * from the server's answer when it holds them, else as sent (outcomes.ts).
+   */
+  shown?: (target: string, prep: Prep) => Record<string, unknown>;
+  /** The Uid a success line shows (default: the target), e.g. the Uid of what was created. */
+  shownUid?: (target: string, prep: Prep, answer: unknown) => string;
+  /**
+   * True information beyond the success line, on stderr after a single run: what the
+   * line cannot say (e.g. the campaign is now inactive; nothing changed). Not a second
+   * answer: a success otherwise says nothing on stderr.
+   */
+  note?: (target: string, prep: Prep, res: ApiResponse) => string | undefined;
 }

@@ -2,10 +2,18 @@
 // through it with --json (one array, written as values come) or --jsonl (one value a
 // line). Text is gathered in chunks (sink.ts) and escaped a chunk at a time on its way
 // out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await.
+// Single values (a record, a "string" answer) go out through writeJsonValue.
+//
+// For people (a terminal, or CLICOLOR_FORCE) --json is indented and coloured
+// (json-pretty.ts); piped it is compact as ever. With --jq (jq.ts) the text goes
+// through jq instead: --jsonl a chunk of lines at a time, --json once, on the whole
+// array at its end.
 
 import type { Context } from '../context.js';
-import { jsonBytes } from '../api/neutralise.js';
-import { ChunkWriter } from './sink.js';
+import { jsonBytes, jsonText } from '../api/neutralise.js';
+import { prettyJson } from './json-pretty.js';
+import { ChunkWriter, writeOut } from './sink.js';
+import { jsonColours } from './style.js';
 
 export type JsonMode = 'json' | 'jsonl';
 
@@ -25,19 +33,35 @@ export interface JsonStream {
 }
 
 /**
+ * --jq's input a call, with --jsonl: each call compiles jq's library and the expression
+ * again (~1.8 ms), so ~100 accounts a call, past which larger pages measured no faster.
+ */
+const JQ_PAGE = 256 * 1024;
+
+/**
  * A JSON writer on stdout. `until`: the signal that stops it, ctx.signal by default;
  * with `afterAbort` it still takes values once that signal aborted, without waiting
  * for stdout (sink.ts ChunkOptions).
  */
 export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: AbortSignal; afterAbort?: boolean } = {}): JsonStream {
-  const out = new ChunkWriter(ctx.io.stdout, options.until ?? ctx.signal, { encode: jsonBytes, afterAbort: options.afterAbort });
+  const until = options.until ?? ctx.signal;
+  if (ctx.jq && mode === 'json') return jqArray(ctx, until, options.afterAbort === true);
+  const jq = ctx.jq;
+  const out = new ChunkWriter(
+    ctx.io.stdout,
+    until,
+    jq ? { encode: (text) => jq.apply(text, true), afterAbort: options.afterAbort, chunkSize: JQ_PAGE } : { encode: jsonBytes, afterAbort: options.afterAbort },
+  );
   let count = 0;
+  const colours = ctx.globals.colorJson ? jsonColours() : undefined;
   // '[' waits for the first value, so a list that fails before it prints nothing; one
   // that fails midway leaves an unterminated array: invalid, never a short list.
   const text =
     mode === 'jsonl'
       ? (value: unknown) => `${JSON.stringify(value) ?? 'null'}\n`
-      : (value: unknown) => `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(value) ?? 'null'}`;
+      : colours
+        ? (value: unknown) => `${count === 0 ? '[\n  ' : ',\n  '}${prettyJson(JSON.stringify(value) ?? 'null', colours, '  ')}`
+        : (value: unknown) => `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(value) ?? 'null'}`;
   const push = (value: unknown) => {
     const full = out.push(text(value));
     count++;
@@ -59,4 +83,63 @@ export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: Abor
       return count;
     },
   };
+}
+
+/**
+ * --json with --jq: the array --json would print, gathered whole (jq runs once on it,
+ * as on the output of `bo --json …`), filtered and written at its end. Nothing is
+ * printed for an array that did not end.
+ */
+function jqArray(ctx: Context, until: AbortSignal, afterAbort: boolean): JsonStream {
+  let parts: string[] = [];
+  let count = 0;
+  const push = (value: unknown) => {
+    parts.push(`${count === 0 ? '[\n' : ',\n'}${JSON.stringify(value) ?? 'null'}`);
+    count++;
+    return false;
+  };
+  return {
+    push,
+    async write(value) {
+      push(value);
+    },
+    flush: async () => {},
+    async end() {
+      const text = count === 0 ? '[]' : `${parts.join('')}\n]`;
+      parts = [];
+      await writeFiltered(ctx, text, until, afterAbort);
+    },
+    discard: () => {
+      parts = [];
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
+/** jq's results for one JSON text, written; a runtime error after what came before it. */
+async function writeFiltered(ctx: Context, text: string, until: AbortSignal, afterAbort = false): Promise<void> {
+  // After Ctrl-C a batch's outcomes are still written, without waiting (sink.ts).
+  const write = (out: string) => (afterAbort && until.aborted ? void ctx.io.stdout.write(out) : writeOut(ctx.io.stdout, out, until));
+  let out: string;
+  try {
+    out = ctx.jq!.apply(text, false);
+  } catch (err) {
+    const partial = (err as { output?: unknown }).output;
+    if (typeof partial === 'string' && partial !== '') await write(partial);
+    throw err;
+  }
+  if (out !== '') await write(out);
+}
+
+/**
+ * One whole JSON value on stdout (a record, a "string" answer): `space` for its
+ * indentation when piped (2 for --json, none for --jsonl); indented and coloured for
+ * people; through jq with --jq.
+ */
+export async function writeJsonValue(ctx: Context, value: unknown, space?: number): Promise<void> {
+  if (ctx.jq) return writeFiltered(ctx, JSON.stringify(value) ?? 'null', ctx.signal);
+  const text = ctx.globals.colorJson ? prettyJson(jsonText(value), jsonColours()) : jsonText(value, space);
+  await writeOut(ctx.io.stdout, `${text}\n`, ctx.signal);
 }

@@ -2,11 +2,11 @@
 // the terminal), tab-separated rows when piped, a JSON array (streamed) with --json,
 // one record a line with --jsonl, RFC 4180 with --csv (csv.ts); outputMode() picks
 // one writer per mode. Talk goes to stderr through `say`/`warn`.
-// Every API string goes through neutralise.ts (text) or jsonText (JSON) on its way out.
+// Every API string goes through neutralise.ts (text) or jsonText (JSON, json-stream.ts) on its way out.
 
 import type { Context } from '../context.js';
-import { jsonStream, type JsonStream } from './json-stream.js';
-import { jsonText, neutralise } from '../api/neutralise.js';
+import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
+import { neutralise } from '../api/neutralise.js';
 import { longWorkTotal, pagesOf } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
@@ -248,10 +248,7 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
  */
 export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[string, unknown, Column['kind']?]>): Promise<void> {
   const mode = outputMode(ctx);
-  if (mode === 'json' || mode === 'jsonl') {
-    await write(ctx, `${jsonText(record, mode === 'json' ? 2 : undefined)}\n`);
-    return;
-  }
+  if (mode === 'json' || mode === 'jsonl') return writeJsonValue(ctx, record, mode === 'json' ? 2 : undefined);
   if (mode === 'csv') {
     const { csvRow, flattenRecord } = await import('./csv.js');
     const cells: Array<[string, unknown, Column['kind']?]> = pairs ?? flattenRecord(record);
@@ -287,7 +284,7 @@ export async function printValue(ctx: Context, value: unknown, options: { asJson
   if (value === undefined || value === '') return;
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl' || options.asJson || typeof value !== 'string') {
-    await write(ctx, `${jsonText(value, mode === 'jsonl' ? undefined : 2)}\n`);
+    await writeJsonValue(ctx, value, mode === 'jsonl' ? undefined : 2);
   } else {
     await write(ctx, `${neutralise(value)}\n`);
   }

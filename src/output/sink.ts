@@ -34,8 +34,14 @@ export async function writeOut(stream: NodeJS.WritableStream, text: string, sign
 }
 
 export interface ChunkOptions {
-  /** What a chunk becomes on its way out (jsonBytes for JSON text). */
+  /**
+   * What a chunk becomes on its way out (jsonBytes for JSON text; --jq's results). It
+   * may throw (a --jq runtime error): the error's `output`, when it has one, is written,
+   * and the error is thrown again by the next push() or flush().
+   */
   encode?: (text: string) => string | Buffer;
+  /** Text held before a chunk is full (default 64 KB). */
+  chunkSize?: number;
   /**
    * Text is still taken after `signal` aborted, and written without waiting: a batch
    * reports its interrupted records, and a reader that stopped reading cannot hold
@@ -48,6 +54,7 @@ export interface ChunkOptions {
 export class ChunkWriter {
   private chunk = '';
   private timer: NodeJS.Timeout | undefined;
+  private failed: { error: unknown } | undefined;
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
@@ -71,9 +78,10 @@ export class ChunkWriter {
    * flush()es. For a loop over a page of records: one await a chunk, not a record.
    */
   push(text: string): boolean {
+    if (this.failed) throw this.failed.error;
     if (this.signal.aborted && !this.options.afterAbort) throw new InterruptedError();
     this.chunk += text;
-    if (this.chunk.length >= CHUNK) return true;
+    if (this.chunk.length >= (this.options.chunkSize ?? CHUNK)) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
     return false;
   }
@@ -81,6 +89,7 @@ export class ChunkWriter {
   /** Writes what is pending and waits for the stream to take it. */
   async flush(): Promise<void> {
     const ok = this.flushNow();
+    if (this.failed) throw this.failed.error;
     const needDrain = (this.stream as { writableNeedDrain?: boolean }).writableNeedDrain;
     if (ok && !needDrain) return;
     if (!this.options.afterAbort) return drained(this.stream, this.signal);
@@ -103,7 +112,16 @@ export class ChunkWriter {
     if (this.chunk === '') return true;
     const text = this.chunk;
     this.chunk = '';
-    return this.stream.write(this.options.encode ? this.options.encode(text) : text);
+    if (!this.options.encode) return this.stream.write(text);
+    let bytes: string | Buffer;
+    try {
+      bytes = this.options.encode(text);
+    } catch (error) {
+      this.failed = { error };
+      const output = (error as { output?: unknown }).output;
+      return typeof output === 'string' && output !== '' ? this.stream.write(output) : true;
+    }
+    return this.stream.write(bytes);
   }
 }
 

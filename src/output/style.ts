@@ -25,6 +25,27 @@ export function style(color: boolean): Style {
   return color ? COLOURED : PLAIN;
 }
 
+/** The parts of JSON a terminal shows in colour (--json, --jq on a TTY), as gh and jq colour them. */
+export interface JsonColours {
+  key(text: string): string;
+  string(text: string): string;
+  number(text: string): string;
+  /** true, false and null. */
+  literal(text: string): string;
+}
+
+const JSON_COLOURED: JsonColours = {
+  key: (text) => `${CSI}1;34m${text}${CSI}22;39m`,
+  string: wrap(32, 39),
+  number: wrap(36, 39),
+  literal: wrap(33, 39),
+};
+
+/** JSON's colours: blue bold keys, green strings, cyan numbers, yellow true, false and null. */
+export function jsonColours(): JsonColours {
+  return JSON_COLOURED;
+}
+
 /**
  * Foreground and background from the 256-colour palette, whatever `color` says: a QR
  * code is unreadable without them (auth/qr.ts).

@@ -97,8 +97,8 @@ describe('bo api on a protected profile', () => {
     const no = scriptedPrompter([{ confirm: `Send POST /email/lists on profile "production" (${sb.url})?`, answer: false }]);
     const declined = await runBo(args, { env, prompter: no, stdinIsTTY: true });
     no.assertDone();
-    expect(declined.stderr).toBe('error: not confirmed; nothing was sent\n');
-    expect(declined.code).not.toBe(0);
+    expect(declined.stderr).toBe('Nothing was changed.\n');
+    expect(declined.code).toBe(2);
     expect(await sb.activity()).toHaveLength(before);
     const yes = scriptedPrompter([{ confirm: 'Send POST /email/lists on profile "production"', answer: true }]);
     const sent = await runBo(args, { env, prompter: yes, stdinIsTTY: true });

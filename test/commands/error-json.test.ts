@@ -66,7 +66,8 @@ describe('--json error codes', () => {
     const r = await runBo(['--json', 'api', '/x'], { env: testEnv(server, { BO_TOKEN: 'tok-json-errors' }) });
     expect(r.code).toBe(4);
     expect(errorObject(r.stderr)).toMatchObject({ status: 401, code: 'auth' });
-    expect(r.stderr).toContain('hint: Sign in again with `bo login`, or for CI set BO_TOKEN, or BO_API_KEY and BO_API_SECRET.');
+    // The token came from the environment: the hint says so, and no `bo login` would help.
+    expect(r.stderr).toContain('hint: The credential came from the environment (BO_TOKEN): check or replace it, or unset it to use the stored one.');
   });
 
   it('a 429 past the retries: "rate_limited"', async () => {

@@ -26,7 +26,7 @@ describe('a list piped into a batch', () => {
     const r = await runShell('set -o pipefail; $BO --sandbox accounts list --filter AccountStage=2 | $BO --sandbox accounts extend-trial - --to 2030-12-31', { env });
     expect(r.stderr).toMatch(new RegExp(`^${uids.length} extended on the embedded sandbox`));
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').sort()).toEqual(uids.map((u) => `${u}\tok\textended`).sort());
+    expect(r.stdout.trimEnd().split('\n').sort()).toEqual(uids.map((u) => `${u}\tok\tToDate=2030-12-31T23:59:59.000Z`).sort());
 
     // What the sandbox stored: every trial now ends then.
     const after = await runShell('$BO --sandbox --jsonl accounts list --filter AccountStage=2 --fields CurrentSubscription.EndDate', { env });

@@ -49,7 +49,7 @@ describe('the bo binary', () => {
     expect(unsigned.code).toBe(4);
     // The profile stored nothing, so the missing keychain is not even asked.
     expect(unsigned.stderr).toBe(
-      'error: not signed in (profile "default")\nhint: run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET\n',
+      'error: not signed in (profile "default")\nhint: run `bo login` or `bo auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
     const refused = await runBin(['--base-url', 'http://127.0.0.1:9', '--max-retries', '0', 'accounts', 'list'], { env: { ...env, BO_TOKEN: 'x.y.z' } });
     expect(refused.code).toBe(1);

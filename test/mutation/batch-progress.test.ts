@@ -44,7 +44,7 @@ describe('batch progress', () => {
     const s = (server = await startBatchServer(() => ({ status: 200 })));
     const r = await runBo(['addons', 'expire', '-', '--concurrency', '1'], { stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true, stderrIsTTY: true, env: { ...testEnv(s), NO_COLOR: '1' } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('✔ sa_1 expired\n✔ sa_2 expired\n');
+    expect(r.stdout).toBe('✔ Subscription add-on sa_1 expired\n✔ Subscription add-on sa_2 expired\n');
     expect(r.stderr).toBe(`2 expired on ${s.url} (profile default)\n`);
   });
 });
@@ -53,7 +53,7 @@ describe('batch output under the locale', () => {
   it('LANG=C: + and x outcome marks and an ASCII progress line', async () => {
     const s = (server = await startBatchServer((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 })));
     const r = await runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: testEnv(s, { LANG: 'C' }), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
-    expect(r.stdout).toBe('+ sa_1 expired\nx sa_2 not found\n');
+    expect(r.stdout).toBe('+ Subscription add-on sa_1 expired\nx sa_2 not found\n');
     const p = await runBo(['addons', 'expire', '-'], { env: testEnv(s, { LANG: 'C' }), stdin: 'sa_1\n', stderrIsTTY: true });
     expect(draws(p.stderr)[0]).toMatch(/^1 done, [\d,]+\/s$/);
     expect(p.stderr).not.toMatch(/[^\x00-\x7f]/);
@@ -74,9 +74,9 @@ describe('batch output under the locale', () => {
     const s = (server = await startBatchServer((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 })));
     const run1 = (extra: Record<string, string>) =>
       runBo(['--no-color', 'addons', 'expire', '-', '--concurrency', '1'], { env: testEnv(s, extra), stdin: 'sa_1\nsa_2\n', stdoutIsTTY: true });
-    expect((await run1({ LANG: 'en_US.UTF-8' })).stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
-    expect((await run1({ LC_ALL: 'en_US.UTF-8', LANG: 'C' })).stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
-    expect((await run1({ LC_CTYPE: 'POSIX', LANG: 'en_US.UTF-8' })).stdout).toBe('+ sa_1 expired\nx sa_2 not found\n');
-    expect((await run1({ LC_ALL: '', LC_CTYPE: 'de_DE.ISO-8859-1', LANG: 'en_US.UTF-8' })).stdout).toBe('+ sa_1 expired\nx sa_2 not found\n');
+    expect((await run1({ LANG: 'en_US.UTF-8' })).stdout).toBe('✔ Subscription add-on sa_1 expired\n✘ sa_2 not found\n');
+    expect((await run1({ LC_ALL: 'en_US.UTF-8', LANG: 'C' })).stdout).toBe('✔ Subscription add-on sa_1 expired\n✘ sa_2 not found\n');
+    expect((await run1({ LC_CTYPE: 'POSIX', LANG: 'en_US.UTF-8' })).stdout).toBe('+ Subscription add-on sa_1 expired\nx sa_2 not found\n');
+    expect((await run1({ LC_ALL: '', LC_CTYPE: 'de_DE.ISO-8859-1', LANG: 'en_US.UTF-8' })).stdout).toBe('+ Subscription add-on sa_1 expired\nx sa_2 not found\n');
   });
 });

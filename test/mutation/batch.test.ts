@@ -78,7 +78,7 @@ describe('batches from stdin', () => {
   it('prints ✔/✘ lines on a terminal', async () => {
     const s = await serve((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 }));
     const r = await expire(s, 'sa_1\nsa_2\n', ['--no-color', '--concurrency', '1'], { stdoutIsTTY: true });
-    expect(r.stdout).toBe('✔ sa_1 expired\n✘ sa_2 not found\n');
+    expect(r.stdout).toBe('✔ Subscription add-on sa_1 expired\n✘ sa_2 not found\n');
   });
 
   it('shows progress on a terminal stderr, erased at the end; none with BO_NO_PROGRESS=1', async () => {

@@ -53,12 +53,32 @@ describe('protected profiles', () => {
     const no = scriptedPrompter([{ confirm: `Expire add-on ${uid} on profile "production" (${sb.url})?`, answer: false }]);
     const r = await runBo(['addons', 'expire', uid], { env, prompter: no, stdinIsTTY: true });
     no.assertDone();
-    expect(r.code).toBe(1);
+    // Declined: one plain line, exit 2 (a confirmation not given), nothing sent.
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Nothing was changed.\n' });
     expect(await sb.activity()).toHaveLength(before);
     expect(await ended(uid)).toBe(false);
     const yes = scriptedPrompter([{ confirm: `Expire add-on ${uid} on profile "production"`, answer: true }]);
     expect((await runBo(['addons', 'expire', uid], { env, prompter: yes, stdinIsTTY: true })).code).toBe(0);
     expect(await ended(uid)).toBe(true);
+  });
+
+  it('the question says which account it is (name and stage, one read); --yes and --no-input read nothing', async () => {
+    const env = await protectedProfile();
+    const uid = sb.fixtures.trialAccounts[3]!;
+    const { Name: name, AccountStageLabel: label } = await sb.record('Account', uid);
+    const before = (await sb.activity()).length;
+    const no = scriptedPrompter([{ confirm: `Extend the trial of account ${uid} (${name}, 2 ${label}) on profile "production" (${sb.url})?`, answer: false }]);
+    const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31'], { env, prompter: no, stdinIsTTY: true });
+    no.assertDone();
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Nothing was changed.\n' });
+    expect((await sb.activity()).slice(before).map((a) => a.method)).toEqual(['GET']);
+    // Not asked: no read at all.
+    const quiet = (await sb.activity()).length;
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--no-input'], { env, stdinIsTTY: true })).code).toBe(2);
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--dry-run'], { env })).code).toBe(0);
+    expect((await sb.activity()).length).toBe(quiet);
+    expect((await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31', '--yes'], { env })).code).toBe(0);
+    expect((await sb.activity()).slice(quiet).map((a) => a.method)).toEqual(['PUT']);
   });
 
   it('a batch on a protected profile needs --yes; --dry-run needs none', async () => {

@@ -46,13 +46,13 @@ describe('deals update -: each record its own fields', () => {
     const r = await runBo(['deals', 'update', '-', '--weight', '5', '--concurrency', '1'], { env: testEnv(sb), stdin });
     expect(r.code).toBe(1);
     expect(outcomes(r.stdout)).toEqual([
-      `${a}\tok\tupdated`,
-      `${b}\tok\tupdated`,
+      `${a}\tok\tWeight=5;Amount=1200;DueDate=2027-01-31T23:59:59.000Z`,
+      `${b}\tok\tWeight=9;Amount=99.5;DueDate=2027-02-01T08:00:00.000Z`,
       `${c}\tinvalid\tline 3: Amount must be a decimal number, not "12abc"`,
       expect.stringMatching(new RegExp(`^${d}\\tinvalid\\tline 4: unknown key "Colour"; a record may carry "Uid" and Name \\(or name\\), Amount \\(or amount\\)`)),
-      `${e}\tok\tupdated`,
+      `${e}\tok\tWeight=5`,
       `${f}\tinvalid\tline 6: "Amount" and "amount" name the same field; give one`,
-      `${g}\tok\tupdated`,
+      `${g}\tok\tWeight=5;DealPipelineStage=${stage()};Name=@/etc/hostname;SchemaLessData={"tier":3}`,
     ]);
     expect(r.stderr).toMatch(new RegExp(`^4 updated, 3 invalid on ${sb.url} \\(profile default\\)\\n`));
     expect(r.stderr).toMatch(/error: 3 of 7 record\(s\) failed\n$/);
@@ -73,7 +73,7 @@ describe('deals update -: each record its own fields', () => {
     expect(r.code).toBe(1);
     order = [a];
     expect(outcomes(r.stdout)).toEqual([
-      `${a}\tok\tupdated`,
+      `${a}\tok\tWeight=3`,
       `${b}\tinvalid\tline 2: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data, or the field in the record`,
       `${b}\tinvalid\tline 3: nothing to change: give at least one of --name, --amount, --due, --weight, --assigned-to, --stage, --data, or the field in the record`,
     ]);
@@ -166,7 +166,7 @@ describe('booleans, negated flags and the address batch', () => {
     });
     order = [s1!];
     expect(outcomes(r.stdout)).toEqual([
-      `${s1}\tok\tmarked`,
+      `${s1}\tok\tIsPlanUpgradeRequired=true;NewRequiredQuantity=7;PlanUpgradeRequiredMessage=Please upgrade`,
       `${s2}\tinvalid\tline 2: quantity must be text or a number, not null`,
       `${s3}\tinvalid\tline 3: --clear does not go with --quantity: it only lifts the requirement`,
     ]);
@@ -205,7 +205,7 @@ describe('a batch on a terminal', () => {
     await t.type(`${addOn}\n`);
     t.stdin.end();
     expect(await done).toBe(0);
-    expect(t.stdout()).toBe(`✔ ${addOn} expired\n`);
+    expect(t.stdout()).toBe(`✔ Subscription add-on ${addOn} expired\n`);
   });
 
   it('names addresses for lists subscribe; nothing is said when stdin is not a terminal', async () => {

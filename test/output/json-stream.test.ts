@@ -6,11 +6,11 @@ import type { Context } from '../../src/context.js';
 import { InterruptedError } from '../../src/errors.js';
 import { jsonStream, type JsonMode } from '../../src/output/json-stream.js';
 
-function capture(signal = new AbortController().signal) {
+function capture(signal = new AbortController().signal, globals: Partial<Context['globals']> = {}) {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const ctx = { io: { stdout }, signal } as unknown as Context;
+  const ctx = { io: { stdout }, signal, globals } as unknown as Context;
   return { ctx, stdout, text: () => text };
 }
 
@@ -23,6 +23,20 @@ async function written(mode: JsonMode, values: unknown[]): Promise<string> {
 }
 
 describe('jsonStream', () => {
+  it('for people (colorJson): the same array, indented as jq indents it and coloured; --jsonl as ever', async () => {
+    const { ctx, text } = capture(undefined, { colorJson: true });
+    const out = jsonStream(ctx, 'json');
+    for (const v of [{ a: [1, 'x'] }, null]) out.push(v);
+    await out.end();
+    expect(text().replace(/\u001b\[[0-9;]*m/g, '')).toBe(`${JSON.stringify([{ a: [1, 'x'] }, null], null, 2)}\n`);
+    expect(text()).toContain('\u001b[1;34m"a"\u001b[22;39m: [');
+    const lines = capture(undefined, { colorJson: true });
+    const l = jsonStream(lines.ctx, 'jsonl');
+    l.push({ a: 1 });
+    await l.end();
+    expect(lines.text()).toBe('{"a":1}\n');
+  });
+
   it('writes one array with --json, `[]` for none, and one value a line with --jsonl', async () => {
     expect(await written('json', [{ a: 1 }, 'x', null])).toBe('[\n{"a":1},\n"x",\nnull\n]\n');
     expect(await written('json', [])).toBe('[]\n');

@@ -49,6 +49,20 @@ describe('the README tour', () => {
     }
   }, 240_000);
 
+  it('runs as written with no Secret Service on the bus: the sandbox token goes to the 0600 file', async () => {
+    const commands = tourCommands(readme(), TOUR);
+    const root = tempDir();
+    // No keychain at all: the bus names a socket that does not exist.
+    const env = userEnv(root, { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(root, 'no-bus')}` });
+    const { runs, failed } = await runInOrder(commands, { cwd: root, env, timeoutMs: 60_000 });
+    const report = failed && `\`${failed.command}\` exited ${failed.code ?? failed.signal}\nstdout:\n${failed.stdout}\nstderr:\n${failed.stderr}`;
+    expect(report).toBeNull();
+    expect(runs.map((r) => r.command)).toEqual(commands);
+    // `auth status` says where the sandbox token is kept: the file, with its path.
+    const status = runs.find((r) => / auth status/.test(r.command))!;
+    expect(status.stdout).toContain(`Source\tfile: ${join(root, 'config', 'credentials.json')}\n`);
+  }, 240_000);
+
   it('shows what the README promises: a two-factor sign-in, lists, a change, a batch and a dry run', () => {
     const commands = tourCommands(readme(), TOUR);
     expect(commands.length).toBeGreaterThanOrEqual(8);

@@ -23,7 +23,7 @@ describe('no keychain, nothing stored', () => {
     expect(r).toMatchObject({ code: 4, stdout: '' });
     expect(r.stderr).toBe(
       'error: not signed in (profile "default")\n' +
-        'hint: run bo login or bo auth set-key, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)\n',
+        'hint: run `bo login` or `bo auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
   });
 
@@ -31,7 +31,7 @@ describe('no keychain, nothing stored', () => {
     const t = noKeychain();
     const r = await runBo(['auth', 'token'], { env: t.env });
     expect(r).toMatchObject({ code: 4, stdout: '' });
-    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run bo login\n');
+    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run `bo login`\n');
   });
 
   it('bo logout: nothing stored, exit 0', async () => {

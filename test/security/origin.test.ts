@@ -233,10 +233,11 @@ describe('--sandbox wins over every base URL and credential source', () => {
     const again = await runBo(['--sandbox', '--verbose', 'accounts', 'list', '--limit', '1'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('authorization: bearer [redacted]');
-    // Aimed at a real base URL, it is refused.
+    // Aimed at a real base URL, it is not even read: a sandbox sign-in is kept apart from
+    // the profile's own (keychain) credentials, so the profile is simply not signed in.
     const away = await runBo(['-p', 'sandbox', '--base-url', rec, 'accounts', 'list'], { env });
     expect(away.code).toBe(4);
-    expect(away.stderr.split('\n')[0]).toBe(`error: the credentials of profile "sandbox" belong to the embedded sandbox (bo --sandbox), not ${rec}`);
+    expect(away.stderr.split('\n')[0]).toBe('error: not signed in (profile "sandbox")');
     expect(received).toEqual([]);
   });
 

@@ -29,11 +29,11 @@ export async function showTotpSetup(
   screen: Screen,
   e: TotpEnrollment,
   qrPng: string | undefined,
-  options: { replaceQrPng?: boolean } = {},
+  options: { replaceQrPng?: boolean; loginCommand?: string } = {},
 ): Promise<void> {
   if (qrPng) {
     // After a restart the file holds this run's earlier, now void, QR code: replace it.
-    const png = pngBytes(e.qr_code_png_base64);
+    const png = pngBytes(e.qr_code_png_base64, options.loginCommand);
     if (options.replaceQrPng) await rm(qrPng, { force: true });
     await writeSecretFile(qrPng, png, '--qr-png');
     screen.say(`Wrote the QR code to ${qrPng} (it holds the secret: delete it once scanned).`);

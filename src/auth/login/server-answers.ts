@@ -57,11 +57,11 @@ export function usableTotpSecret(secret: string): string {
 }
 
 /** The QR code's bytes, when they are a PNG image (they start with its signature). */
-export function pngBytes(base64: string): Buffer {
+export function pngBytes(base64: string, loginCommand = 'bo login'): Buffer {
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length <= PNG_SIGNATURE.length || !bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) {
     throw new BoError("--qr-png: the server's QR code is not a PNG image; nothing was written", {
-      hint: 'run bo login again without --qr-png: the QR code is also drawn on a terminal',
+      hint: `run \`${loginCommand}\` again without --qr-png: the QR code is also drawn on a terminal`,
     });
   }
   return bytes;

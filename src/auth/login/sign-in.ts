@@ -12,13 +12,17 @@ import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
 import { createScreen } from './screen.js';
 import { stdinLines } from './stdin-lines.js';
+import { boCommand } from '../../hints.js';
 
 export interface StorageChoice {
   insecureStorage: boolean;
+  /** --yes: replace the profile's saved base URL without a terminal to tell. */
+  yes?: boolean;
 }
 
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
-  if (!choice.insecureStorage) return ctx.credentials();
+  // Under --sandbox ctx.credentials() is already the 0600 file (credentials.ts).
+  if (!choice.insecureStorage || ctx.globals.sandbox) return ctx.credentials();
   const { openCredentialStore } = await import('../credentials.js');
   return openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true });
 }
@@ -41,7 +45,8 @@ export function until(expiresAt: Date | undefined, now: Date): string {
 
 export async function signInAndStore(ctx: Context, options: LoginOptions, choice: StorageChoice): Promise<void> {
   // The profile name is checked before anything is sent.
-  const profile = (await ctx.profile()).name;
+  const { name: profile, settings } = await ctx.profile();
+  await checkReplacedBaseUrl(ctx, profile, settings['base-url'], choice.yes === true);
   // A missing keychain is found before the person types anything or a code is spent.
   const store = await openStore(ctx, choice);
   await store.get(profile).catch((err: { code?: string }) => {
@@ -60,6 +65,7 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
       env: ctx.io.env,
       readLine: () => lines.next(),
       options,
+      loginCommand: boCommand(ctx.globals, 'login'),
     });
     // The token belongs to the origin that issued it and is sent nowhere else; under
     // --sandbox, to the embedded sandbox itself (it listens on a new port every run).
@@ -75,10 +81,28 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     ctx.io.stderr.write(`Signed in as ${result.username} (${tenant})${until(result.expiresAt, ctx.clock.now())}.\n`);
     // The profile records where the token is (so a run need not ask the keychain when
     // nothing is stored) and the base URL it was issued for, replacing an older one.
-    const saved = rememberStored(ctx.io.env, profile, store.backend, sandbox ? undefined : http.baseUrl);
+    // A sandbox token is always in the file: the profile's own backend stays as it was.
+    const saved = sandbox ? undefined : rememberStored(ctx.io.env, profile, store.backend, http.baseUrl);
     if (saved) ctx.io.stderr.write(`Saved ${saved} as the base URL of profile "${profile}".\n`);
   } finally {
     lines.close();
     http.close();
   }
+}
+
+/**
+ * --base-url (BO_BASE_URL) naming another tenant than the profile's saved base URL: the
+ * login replaces it, so say which one goes; with nobody at a terminal to read that, only
+ * with --yes (exit 2 otherwise, before anything is sent or asked).
+ */
+async function checkReplacedBaseUrl(ctx: Context, profile: string, saved: string | undefined, yes: boolean): Promise<void> {
+  if (ctx.globals.sandbox || ctx.globals.baseUrl === undefined || saved === undefined) return;
+  const [{ baseUrlName, parseBaseUrl }, { UsageError }] = await Promise.all([import('../../config/settings.js'), import('../../errors.js')]);
+  const from = baseUrlName(ctx.globals.baseUrl, ctx.io.env);
+  const wanted = parseBaseUrl(ctx.globals.baseUrl, from);
+  if (wanted === saved) return;
+  if (!ctx.globals.input && !yes) {
+    throw new UsageError(`${from} ${wanted} would replace ${saved}, the base URL of profile "${profile}"; pass --yes to replace it, or use another profile (-p <name>)`);
+  }
+  ctx.io.stderr.write(`Signing in to ${wanted}, replacing ${saved} as the base URL of profile "${profile}".\n`);
 }

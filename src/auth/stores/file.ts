@@ -27,31 +27,60 @@ export function credentialsFilePath(env: Env): string {
   return join(configDir(env), 'credentials.json');
 }
 
+/**
+ * Removes every profile's credential that `matches` (a sandbox reset forgets the
+ * sign-ins its new signing key voids); returns the profiles it removed, [] when there
+ * is no file. An entry that is not a credential is left alone.
+ */
+export function removeCredentialsWhere(env: Env, matches: (credential: Credential) => boolean): string[] {
+  const path = credentialsFilePath(env);
+  if (!existsSync(path)) return [];
+  return withFileLockSync(
+    path,
+    () => {
+      removeStaleTemps(path);
+      const data = readCredentialsFile(path);
+      const removed = Object.keys(data.profiles).filter((name) => {
+        const credential = asCredential(data.profiles[name]);
+        return credential !== undefined && matches(credential);
+      });
+      if (removed.length === 0) return removed;
+      for (const name of removed) delete data.profiles[name];
+      writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
+      chmodSync(path, 0o600);
+      return removed;
+    },
+    { what: 'the credentials file', ...SHORT_LOCK },
+  );
+}
+
+function readCredentialsFile(path: string): FileShape {
+  let text: string | undefined;
+  try {
+    text = readTextIfExists(path, 'the credentials file');
+  } catch (err) {
+    if (err instanceof BoError) throw err;
+    throw new AuthError(`cannot read the credentials file ${path}: ${(err as Error).message}`);
+  }
+  if (text === undefined || text.trim() === '') return { profiles: {} };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // The parser's message may quote part of the file, which holds secrets.
+    throw new AuthError(`the credentials file ${path} is not valid JSON; fix or remove it`);
+  }
+  const profiles = (data as FileShape | null)?.profiles;
+  if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {
+    throw new AuthError(`the credentials file ${path} has no "profiles" object; fix or remove it`);
+  }
+  return data as FileShape;
+}
+
 export function createFileStore(env: Env): CredentialStore {
   const path = credentialsFilePath(env);
 
-  const read = (): FileShape => {
-    let text: string | undefined;
-    try {
-      text = readTextIfExists(path, 'the credentials file');
-    } catch (err) {
-      if (err instanceof BoError) throw err;
-      throw new AuthError(`cannot read the credentials file ${path}: ${(err as Error).message}`);
-    }
-    if (text === undefined || text.trim() === '') return { profiles: {} };
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch {
-      // The parser's message may quote part of the file, which holds secrets.
-      throw new AuthError(`the credentials file ${path} is not valid JSON; fix or remove it`);
-    }
-    const profiles = (data as FileShape | null)?.profiles;
-    if (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles)) {
-      throw new AuthError(`the credentials file ${path} has no "profiles" object; fix or remove it`);
-    }
-    return data as FileShape;
-  };
+  const read = (): FileShape => readCredentialsFile(path);
 
   /** Lock, re-read, change, write atomically, unlock; `change` says whether to write. */
   const update = <T>(change: (data: FileShape) => { write: boolean; result: T }): T =>

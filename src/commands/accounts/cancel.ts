@@ -41,8 +41,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { cancelAccountRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
-    const { printRecord } = await import('../../output/print.js');
+    const [{ runMutation }, { accountSummary, cancelAccountRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     await runMutation(
       ctx,
       {
@@ -51,12 +50,12 @@ export default defineCommand<Opts>({
         done: 'cancelled',
         destructive: true,
         action: (u) => `Cancel account ${u}`,
+        // The account's name and stage, so the question says which account it is.
+        describe: (client, u) => accountSummary(client, u),
         resource: 'Account',
         fields,
         prepare: (values) => values as { CancelationReason: string; Comment?: string },
         request: (u, body) => cancelAccountRequest(u, body),
-        print: async (c, _u, res) => printRecord(c, res.body),
-        confirm: (u) => `Account ${u} cancelled: it is cancelling and ends at its renewal date`,
       },
       uid as string,
       opts,

@@ -42,7 +42,7 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { extendTrialRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
+    const [{ runMutation }, { accountSummary, extendTrialRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/crm.js')]);
     await runMutation(
       ctx,
       {
@@ -50,12 +50,12 @@ export default defineCommand<Opts>({
         noun: 'account',
         done: 'extended',
         action: (u) => `Extend the trial of account ${u}`,
+        // Asked on a protected profile: the account's name and stage say which one it is.
+        describe: (client, u) => accountSummary(client, u),
         resource: 'Account',
         fields,
         prepare: (values) => values as { ToDate: string; ExpirationDate?: string },
         request: (u, body) => extendTrialRequest(u, body),
-        confirm: (u, body) =>
-          `Trial of account ${u} extended to ${body.ToDate}${body.ExpirationDate ? ` (expiration ${body.ExpirationDate})` : ''}`,
       },
       uid as string,
       opts,

@@ -19,7 +19,7 @@ export default defineCommand<{ fields?: string }>({
     ]);
     const accountUid = checkUid('<accountUid>', uid as string);
     const account = await findAccount(await ctx.api(), accountUid, opts.fields);
-    if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: 'bo accounts list --q <name> finds accounts by name' });
+    if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${(await import('../../hints.js')).boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });
     // --fields: each path its own row (Plan.Name shows the name, not the subscription).
     await printRecord(ctx, account, opts.fields ? fieldPairs(account, opts.fields) : undefined);
   },

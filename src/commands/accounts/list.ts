@@ -32,6 +32,8 @@ export default defineCommand<Opts>({
     'bo accounts list --segment seg_123 --all --jsonl > accounts.jsonl',
     'bo accounts list --filter AccountStage=2 --order-by "Created desc" --limit 20',
     'bo accounts list --fields Name,PrimaryContact.Email',
+    'bo accounts list --jq ".[].Name"                              (. is the array --json prints)',
+    'bo accounts list --all --jsonl --jq "select(.AccountStage==2).Uid"   (. is each record)',
   ],
   configure: (cmd) =>
     addListOptions(

@@ -30,7 +30,8 @@ export default defineCommand<MutationFlags>({
         action: (u) => `Expire add-on ${u}`,
         prepare: () => undefined,
         request: (u) => expireAddOnRequest(u),
-        confirm: (u) => `Add-on ${u} expired`,
+        // An add-on that had already ended is left as it was: the server's sentence says so.
+        note: (_u, _p, res) => (typeof res.body === 'string' && /already/i.test(res.body) ? res.body : undefined),
       },
       uid as string,
       opts,

@@ -37,7 +37,10 @@ export default defineCommand<MutationFlags>({
         action: (u) => `Remove tag ${tag as string} from article ${u}`,
         prepare: () => checkUid('<tagUid>', tag as string),
         request: (u, tagUid) => untagArticleRequest(u, tagUid),
-        confirm: (u, tagUid) => `Article ${u} no longer has tag ${tagUid}`,
+        // The tag is in the path, not a body: named as the field it removes.
+        shown: (_u, tagUid) => ({ RemovedTag: tagUid }),
+        // The answer is a sentence; that nothing changed (the article lacked the tag) is worth saying.
+        note: (_u, _t, res) => (typeof res.body === 'string' && /nothing changed/i.test(res.body) ? res.body : undefined),
       },
       uid as string,
       opts,

@@ -13,7 +13,8 @@ export default defineCommand<Opts>({
   path: ['auth', 'set-key'],
   summary: 'Store an API key and secret for the current profile',
   description:
-    'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder). ' +
+    'Store an API key pair in the OS keychain (or, with --insecure-storage, a 0600 file in the config folder; ' +
+    'with --sandbox always that file). ' +
     'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal. ' +
     'The key belongs to the base URL in effect (--base-url, BO_BASE_URL or the profile\'s base-url), which is saved ' +
     'in the profile: it is sent to that origin only, never to another base URL.',
@@ -65,12 +66,13 @@ export default defineCommand<Opts>({
       throw new AuthError('no API secret: pass --secret-stdin and write the secret on stdin', { code: 'input_required' });
     }
 
-    const store = opts.insecureStorage
+    // Under --sandbox ctx.credentials() is the 0600 file already (credentials.ts).
+    const store = opts.insecureStorage && !ctx.globals.sandbox
       ? await openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true })
       : await ctx.credentials();
     await store.set(profile, { kind: 'apiKey', key, secret, origin });
     say(ctx, `Stored API key ${key} for profile "${profile}" in ${store.location}.`);
-    const saved = rememberStored(ctx.io.env, profile, store.backend, baseUrl);
+    const saved = ctx.globals.sandbox ? undefined : rememberStored(ctx.io.env, profile, store.backend, baseUrl);
     if (saved) say(ctx, `Saved ${saved} as the base URL of profile "${profile}"; the key is sent there only.`);
     if (opts.insecureStorage) warn(ctx, 'the secret is stored unencrypted in that file (mode 0600).');
     const names = envCredentialNames(ctx.io.env);

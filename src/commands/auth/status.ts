@@ -23,6 +23,7 @@ export default defineCommand<{ verify?: boolean }>({
     const { AuthError } = await import('../../errors.js');
     const { printRecord } = await import('../../output/print.js');
     const { verifyCredential } = await import('../../auth/verify.js');
+    const { boCommand, keychainMissingHint, signInHint } = await import('../../hints.js');
 
     const { sandbox } = ctx.globals;
     const resolved = await resolveCredential(ctx, {
@@ -31,12 +32,16 @@ export default defineCommand<{ verify?: boolean }>({
         const { key, secret } = await embeddedApiKey(ctx.io.env);
         return { kind: 'apiKey', key, secret };
       },
+    }).catch((err: unknown) => {
+      // The store's own hint names --insecure-storage, which this command does not take.
+      if ((err as { code?: string }).code !== 'keychain_unavailable') throw err;
+      throw new AuthError((err as Error).message, { code: 'keychain_unavailable', hint: keychainMissingHint(ctx.globals) });
     });
     const { credential, profile } = resolved;
     if (!credential) {
       throw new AuthError(`not signed in (profile "${profile}")`, {
         code: 'not_signed_in',
-        hint: 'run bo login or bo auth set-key, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)',
+        hint: signInHint(ctx.globals),
       });
     }
     const baseUrl = sandbox ? null : (ctx.globals.baseUrl ?? (await ctx.profile()).settings['base-url'] ?? null);
@@ -47,7 +52,7 @@ export default defineCommand<{ verify?: boolean }>({
     const claim = (name: string) => (typeof jwt?.payload[name] === 'string' ? (jwt.payload[name] as string) : null);
     const expires = expiryOf(jwt) ?? (credential.kind === 'token' && credential.expiresAt ? new Date(credential.expiresAt) : undefined);
     const expired = expires ? expires.getTime() <= ctx.clock.now().getTime() : false;
-    const check = opts.verify && !refusal ? await verifyCredential(ctx, credential) : undefined;
+    const check = opts.verify && !refusal ? await verifyCredential(ctx, credential, resolved.source === 'env' ? resolved.location.split(' + ') : undefined) : undefined;
 
     const origin = resolved.source === 'store' ? (resolved.origin ?? null) : null;
     const status = {
@@ -87,7 +92,7 @@ export default defineCommand<{ verify?: boolean }>({
     ]);
     if (refusal) throw refusal;
     if (expired) {
-      throw new AuthError(`the token of profile "${profile}" expired at ${status.expiresAt}`, { hint: 'run bo login' });
+      throw new AuthError(`the token of profile "${profile}" expired at ${status.expiresAt}`, { hint: `run \`${boCommand(ctx.globals, 'login')}\`` });
     }
     if (check?.failure) throw check.failure;
   },

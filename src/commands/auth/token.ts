@@ -12,15 +12,19 @@ export default defineCommand({
   async run(ctx) {
     const { resolveCredential } = await import('../../auth/credentials.js');
     const { AuthError } = await import('../../errors.js');
-    const { credential, profile } = await resolveCredential(ctx);
+    const { boCommand, keychainMissingHint } = await import('../../hints.js');
+    const { credential, profile } = await resolveCredential(ctx).catch((err: unknown) => {
+      // The store's own hint names --insecure-storage, which this command does not take.
+      if ((err as { code?: string }).code !== 'keychain_unavailable') throw err;
+      throw new AuthError((err as Error).message, { code: 'keychain_unavailable', hint: keychainMissingHint(ctx.globals) });
+    });
     if (!credential) {
       // Under --sandbox only a `bo --sandbox login` token counts, never one from the environment.
-      const hint = ctx.globals.sandbox ? 'run bo --sandbox login' : 'run bo login';
-      throw new AuthError(`not signed in (profile "${profile}")`, { code: 'not_signed_in', hint });
+      throw new AuthError(`not signed in (profile "${profile}")`, { code: 'not_signed_in', hint: `run \`${boCommand(ctx.globals, 'login')}\`` });
     }
     if (credential.kind !== 'token') {
       throw new AuthError(`profile "${profile}" uses an API key, not a token`, {
-        hint: 'an API key is sent as is; bo auth token prints tokens from bo login or BO_TOKEN',
+        hint: `an API key is sent as is; \`${boCommand(ctx.globals, 'auth token')}\` prints tokens from \`${boCommand(ctx.globals, 'login')}\` or BO_TOKEN`,
       });
     }
     ctx.io.stdout.write(`${credential.token}\n`);

@@ -59,7 +59,7 @@ export default defineCommand<Opts>({
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: 'bo coupons list finds coupons' });
+        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: `${(await import('../../hints.js')).boCommand(ctx.globals, 'coupons list')} finds coupons` });
       }
       throw err;
     }

@@ -72,10 +72,9 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { updateDealRequest }, { printAnswer }] = await Promise.all([
+    const [{ runMutation }, { updateDealRequest }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
-      import('../../mutation/answer.js'),
     ]);
     await runMutation(
       ctx,
@@ -92,10 +91,6 @@ export default defineCommand<Opts>({
         request: (u, changes) => updateDealRequest(u, changes),
         notFound: (u, changes) =>
           `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,
-        print: async (c, _u, res) => printAnswer(c, res.body),
-        // A date typed bare is sent as an instant: say which.
-        confirm: (u, changes) =>
-          `Deal ${u} updated: ${Object.keys(changes).map((k) => (k === 'DueDate' ? `DueDate ${changes.DueDate}` : k)).join(', ')}`,
       },
       uid as string,
       opts,

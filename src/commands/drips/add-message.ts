@@ -39,11 +39,10 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { addDripMessageRequest }, v, { printAnswer }] = await Promise.all([
+    const [{ runMutation }, { addDripMessageRequest }, v] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/email.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
     ]);
     await runMutation(
       ctx,
@@ -67,11 +66,14 @@ export default defineCommand<Opts>({
           return message;
         },
         request: (d, message) => addDripMessageRequest(d, message),
-        print: async (c, _d, res) => printAnswer(c, res.body),
-        confirm: (d, _m, res) => {
-          const added = (res.body as { Uid?: unknown } | undefined)?.Uid;
-          return `Message ${typeof added === 'string' ? `${added} ` : ''}added to drip campaign ${d}\nCampaign ${d} is now inactive until it is reviewed`;
+        // The new message by its Uid from the answer, with its campaign and its own fields.
+        kind: 'Drip message',
+        shownUid: (d, _m, answer) => {
+          const uid = (answer as { Uid?: unknown } | undefined)?.Uid;
+          return typeof uid === 'string' ? uid : d;
         },
+        shown: (d, m) => ({ DripCampaign: d, ...m.Message, DelayInHours: m.DelayInHours, DelayFromPriorDay: m.DelayFromPriorDay }),
+        note: (d) => `Campaign ${d} is now inactive until it is reviewed`,
       },
       uid as string,
       opts,

@@ -30,7 +30,6 @@ export default defineCommand<MutationFlags>({
         action: (u) => `Delete drip campaign ${u} and its messages`,
         prepare: () => undefined,
         request: (u) => deleteDripRequest(u),
-        confirm: (u) => `Drip campaign ${u} deleted`,
       },
       uid as string,
       opts,

@@ -41,11 +41,10 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, _args, opts) => {
-    const [{ runMutation }, { createListRequest }, v, { printAnswer }, { ApiError, BoError, UsageError }] = await Promise.all([
+    const [{ runMutation }, { createListRequest }, v, { ApiError, BoError, UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/email.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
     const text = (flag: string, value: string | undefined) => (value === undefined ? undefined : v.checkText(flag, value, { min: 1 }));
@@ -77,11 +76,12 @@ export default defineCommand<Opts>({
           },
           request: (name, fields) => createListRequest({ Name: name, ...fields }),
           notFound: () => 'the email lists endpoint was not found on this server',
-          print: async (c, _n, res) => printAnswer(c, res.body),
-          confirm: (name, _f, res) => {
-            const uid = (res.body as { Uid?: unknown } | undefined)?.Uid;
-            return `Email list ${JSON.stringify(name)} created${typeof uid === 'string' ? ` (${uid})` : ''}`;
+          // The new list's Uid, from the answer; its name is the first field.
+          shownUid: (name, _f, answer) => {
+            const uid = (answer as { Uid?: unknown } | undefined)?.Uid;
+            return typeof uid === 'string' ? uid : name;
           },
+          shown: (name, fields) => ({ Name: name, ...fields }),
         },
         opts.name,
         opts,

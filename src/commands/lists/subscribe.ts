@@ -51,11 +51,10 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [list], opts) => {
-    const [{ runMutation }, { subscribeToListRequest }, v, { printAnswer }] = await Promise.all([
+    const [{ runMutation }, { subscribeToListRequest }, v] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/email.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
     ]);
     const listUid = v.checkUid('<listUid>', list as string);
     await runMutation(
@@ -83,9 +82,10 @@ export default defineCommand<Opts>({
             ...(p.Source === undefined ? {} : { Source: p.Source }),
           }),
         notFound: () => `no email list with Uid ${listUid}`,
-        print: async (c, _e, res) => printAnswer(c, res.body),
-        confirm: (email, _p, res) =>
-          res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : `${email} subscribed to list ${listUid}`,
+        kind: 'Subscriber',
+        // What was sent (a welcome email only when asked for), the record's own values in a batch.
+        shown: (_e, p) => ({ EmailList: listUid, ...Object.fromEntries(Object.entries(p).filter(([, value]) => value !== undefined && value !== false)) }),
+        note: (email, _p, res) => (res.status === 200 ? `${email} was already subscribed to list ${listUid}; nothing changed` : undefined),
       },
       opts.email,
       opts,

@@ -34,11 +34,10 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [account, membership], opts) => {
-    const [{ runMutation }, { updateMembershipRequest }, v, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { updateMembershipRequest }, v, { UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
     await runMutation(
@@ -62,8 +61,9 @@ export default defineCommand<Opts>({
         },
         request: (a, p) => updateMembershipRequest(a, p.membershipUid, p.changes),
         notFound: (a, p) => `no membership with Uid ${p.membershipUid} in account ${a} (or no such account)`,
-        print: async (c, _a, res) => printAnswer(c, res.body),
-        confirm: (a, p) => `Membership ${p.membershipUid} of account ${a} updated: ${Object.keys(p.changes).join(', ')}`,
+        kind: 'Membership',
+        shownUid: (_a, p) => p.membershipUid,
+        shown: (_a, p) => ({ ...p.changes }),
       },
       account as string,
       opts,

@@ -41,12 +41,10 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, _args, opts) => {
-    const [{ runMutation }, { updatePaymentInformationRequest }, v, { printAnswer }, { redactJson }, token] = await Promise.all([
+    const [{ runMutation }, { updatePaymentInformationRequest }, v, token] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/billing.js'),
       import('../../input/validate.js'),
-      import('../../mutation/answer.js'),
-      import('../../api/redact.js'),
       import('./token.js'),
     ]);
     await runMutation(
@@ -73,9 +71,9 @@ export default defineCommand<Opts>({
           return info;
         },
         request: (a, info) => updatePaymentInformationRequest(a, info),
-        // The saved record comes back without its secrets; redacted again in case a server echoes one.
-        print: async (c, _a, res) => printAnswer(c, redactJson(res.body)),
-        confirm: (a, info) => `Payment information saved for account ${a}${info.LastFourDigits ? ` (card ending ${info.LastFourDigits})` : ''}`,
+        kind: 'Payment information of account',
+        // The token is a secret: never among the fields shown.
+        shown: (_a, { PaymentToken: _token, ...shown }) => shown,
       },
       opts.account,
       opts,

@@ -15,11 +15,10 @@ export default defineCommand<MutationFlags>({
   examples: ['bo people magic-link ada@example.com', 'bo people magic-link ada@example.com --dry-run'],
   configure: (cmd) => mutationFlags(cmd.argument('<email>', 'the email address'), { batch: false }),
   run: async (ctx, [email], opts) => {
-    const [{ runMutation }, { magicLinkRequest }, { checkEmail }, { printValue }] = await Promise.all([
+    const [{ runMutation }, { magicLinkRequest }, { checkEmail }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/crm.js'),
       import('../../input/validate.js'),
-      import('../../output/print.js'),
     ]);
     await runMutation(
       ctx,
@@ -34,11 +33,9 @@ export default defineCommand<MutationFlags>({
         prepare: () => undefined,
         request: (e) => magicLinkRequest(e),
         notFound: () => 'the sign-in link endpoint was not found on this server',
-        // The answer carries nothing (`{}`): only --json/--jsonl print it, for scripts.
-        print: async (c, _e, res) => {
-          if (c.globals.json || c.globals.jsonl) await printValue(c, res.body ?? {});
-        },
-        confirm: (e) => `A sign-in link was emailed to ${e} if the address belongs to a person (the service does not say whether it does)`,
+        kind: 'Sign-in link for',
+        shown: () => ({}),
+        note: () => 'The link is emailed only if the address belongs to a person; the service does not say whether it does.',
       },
       email as string,
       opts,

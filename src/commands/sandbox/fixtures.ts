@@ -5,11 +5,12 @@ export default defineCommand({
   summary: 'The seeded Uids by kind, as JSON (GET /__sandbox/fixtures)',
   description:
     'Prints how to find seeded records: Uids by kind, the API key and the demo logins, as JSON. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder.',
-  examples: ['bo sandbox fixtures', "bo sandbox fixtures | jq -r '.trialAccounts[0]'"],
+  examples: ['bo sandbox fixtures', 'bo sandbox fixtures --jq ".trialAccounts[0]"'],
   async run(ctx) {
-    const { isRecord, openAdminClient } = await import('../sandbox-admin.js');
+    const [{ isRecord, openAdminClient }, { printValue }] = await Promise.all([import('../sandbox-admin.js'), import('../../output/print.js')]);
     const client = await openAdminClient(ctx);
     const fixtures = await client.get<unknown>('/__sandbox/fixtures', isRecord);
-    ctx.io.stdout.write(`${JSON.stringify(fixtures, null, 2)}\n`);
+    // JSON whatever the output mode (--jsonl: one line), through the one JSON writer.
+    await printValue(ctx, fixtures, { asJson: true });
   },
 });

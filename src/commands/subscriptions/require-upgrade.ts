@@ -45,10 +45,9 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, { printAnswer }, { UsageError }] = await Promise.all([
+    const [{ runMutation }, { requireUpgradeRequest }, { UsageError }] = await Promise.all([
       import('../../mutation/run.js'),
       import('../../api/billing.js'),
-      import('../../mutation/answer.js'),
       import('../../errors.js'),
     ]);
     await runMutation(
@@ -69,11 +68,6 @@ export default defineCommand<Opts>({
           return body;
         },
         request: (u, body) => requireUpgradeRequest(u, body),
-        print: async (c, _u, res) => printAnswer(c, res.body),
-        confirm: (u, body) =>
-          body.IsPlanUpgradeRequired
-            ? `Subscription ${u} now requires a plan upgrade${body.NewRequiredQuantity === undefined ? '' : ` to quantity ${body.NewRequiredQuantity}`}`
-            : `Subscription ${u} no longer requires a plan upgrade`,
       },
       uid as string,
       opts,

@@ -18,17 +18,13 @@ const account = (i: number) => sb.fixtures.trialAccounts[i]!;
 const stage = async (uid: string) => (await sb.record('Account', uid)).AccountStage as number;
 
 describe('bo accounts cancel', () => {
-  it('--yes cancels: sends CancelationReason and Comment, prints the saved request, the account is cancelling', async () => {
+  it('--yes cancels: sends CancelationReason and Comment, prints one outcome line, the account is cancelling', async () => {
     const uid = account(0);
     const r = await runBo(['accounts', 'cancel', uid, '--reason', 'Moved to a competitor', '--comment', 'Call in May', '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toContain('CancelationReason\tMoved to a competitor');
-    expect(lines).toContain('Comment\tCall in May');
-    expect(r.stderr).toBe(`Account ${uid} cancelled: it is cancelling and ends at its renewal date\n`);
+    expect(r.stdout).toBe(`${uid}\tok\tCancelationReason=Moved to a competitor;Comment=Call in May\n`);
+    expect(r.stderr).toBe('');
     expect(await stage(uid)).toBe(4);
-    const saved = await sb.record('CancellationRequest', lines.find((l) => l.startsWith('Uid\t'))!.slice(4));
-    expect(saved).toMatchObject({ CancelationReason: 'Moved to a competitor', Comment: 'Call in May' });
   });
 
   it('--json prints the saved request as the API shaped it; --reason @file reads a file', async () => {
@@ -43,22 +39,34 @@ describe('bo accounts cancel', () => {
     expect((await sb.record('CancellationRequest', saved.Uid)).CancelationReason).toBe('Budget cuts');
   });
 
-  it('asks on a terminal, naming the profile and origin; yes sends, no sends nothing', async () => {
+  it('asks on a terminal, naming the account (name and stage), the profile and origin; yes sends, no sends nothing (exit 2)', async () => {
     const uid = account(2);
+    const { Name: name, AccountStageLabel: label } = await sb.record('Account', uid);
+    const question = `Cancel account ${uid} (${name}, 2 ${label}) on profile "default" (${sb.url})?`;
     const before = (await sb.activity()).length;
-    const no = scriptedPrompter([{ confirm: `Cancel account ${uid} on profile "default" (${sb.url})`, answer: false }]);
+    const no = scriptedPrompter([{ confirm: question, answer: false }]);
     const r = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: no, stdinIsTTY: true, stdoutIsTTY: true });
     no.assertDone();
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe('error: not confirmed; nothing was sent\n');
-    expect(await sb.activity()).toHaveLength(before);
+    // One plain line, exit 2 as a confirmation not given; no "error: not confirmed".
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'Nothing was changed.\n' });
+    // The one read that named the account; nothing else was sent.
+    expect((await sb.activity()).slice(before).map((a: { method: string }) => a.method)).toEqual(['GET']);
     expect(await stage(uid)).toBe(2);
-    const yes = scriptedPrompter([{ confirm: `Cancel account ${uid} on profile "default"`, answer: true }]);
+    const yes = scriptedPrompter([{ confirm: question, answer: true }]);
     const ok = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(ok.code).toBe(0);
-    expect(stripVTControlCharacters(ok.stdout)).toMatch(/│ CancelationReason\s+│ x\s+│/);
+    expect(stripVTControlCharacters(ok.stdout)).toBe(`✔ Account ${uid}: CancelationReason=x\n`);
     expect(await stage(uid)).toBe(4);
+  });
+
+  it('--json: a declined confirmation is also the JSON error object, code "usage"', async () => {
+    const uid = account(8);
+    const no = scriptedPrompter([{ confirm: new RegExp(`^Cancel account ${uid} \\(`), answer: false }]);
+    const r = await runBo(['--json', 'accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: no, stdinIsTTY: true, stdoutIsTTY: true });
+    no.assertDone();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('Nothing was changed.\n{"error":{"status":null,"code":"usage","message":"nothing was changed"}}\n');
   });
 
   it('refuses without --yes under --no-input (exit 2), sending nothing', async () => {
@@ -98,7 +106,7 @@ describe('bo accounts cancel', () => {
     expect(await sb.activity()).toHaveLength(before);
     const missing = await runBo(['accounts', 'cancel', 'acc_missing', '--reason', 'x', '--yes'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
-    expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
+    expect(missing.stderr.split('\n')[0]).toBe('error: account "acc_missing" not found');
   });
 
   it('a batch always needs --yes; with it every account is cancelled', async () => {

@@ -21,14 +21,14 @@ describe('bo accounts extend-trial', () => {
     const uid = trial(0);
     const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-01-31'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('Trial extended to 2031-01-31T23:59:59.000Z\n');
-    expect(r.stderr).toBe(`Trial of account ${uid} extended to 2031-01-31T23:59:59.000Z\n`);
+    expect(r.stdout).toBe(`${uid}\tok\tToDate=2031-01-31T23:59:59.000Z\n`);
+    expect(r.stderr).toBe('');
     const sub = await trialEnd(uid);
     expect(sub.EndDate).toBe('2031-01-31T23:59:59.000Z');
     expect(sub.ExpirationDate).toBe('2031-01-31T23:59:59.000Z');
   });
 
-  it('--expiration sets ExpirationDate; --json prints the answer as JSON; a TTY the text', async () => {
+  it('--expiration sets ExpirationDate; --json prints the answer as JSON; a TTY one ✔ line', async () => {
     const uid = trial(1);
     const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-02-01T10:00:00+02:00', '--expiration', '2031-03-01', '--json'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
@@ -36,9 +36,9 @@ describe('bo accounts extend-trial', () => {
     const sub = await trialEnd(uid);
     expect(sub.EndDate).toBe('2031-02-01T08:00:00.000Z');
     expect(sub.ExpirationDate).toBe('2031-03-01T23:59:59.000Z');
-    const tty = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-04-01'], { env: testEnv(sb), stdoutIsTTY: true });
+    const tty = await runBo(['--no-color', 'accounts', 'extend-trial', uid, '--to', '2031-04-01'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe('Trial extended to 2031-04-01T23:59:59.000Z\n');
+    expect(tty.stdout).toBe(`✔ Account ${uid}: ToDate=2031-04-01T23:59:59.000Z\n`);
   });
 
   it('--dry-run prints the body a real run then sends, and sends nothing', async () => {
@@ -80,7 +80,7 @@ describe('bo accounts extend-trial', () => {
   it('exits 3 naming the Uid for an unknown account, 1 with the server message for a date not later', async () => {
     const missing = await runBo(['accounts', 'extend-trial', 'acc_missing', '--to', '2031-01-01'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
-    expect(missing.stderr.split('\n')[0]).toBe('error: no account with Uid acc_missing');
+    expect(missing.stderr.split('\n')[0]).toBe('error: account "acc_missing" not found');
     const earlier = await runBo(['accounts', 'extend-trial', trial(0), '--to', '2030-01-01'], { env: testEnv(sb) });
     expect(earlier.code).toBe(1);
     expect(earlier.stderr).toMatch(/^error: .*400.*later than the current trial end/);
@@ -90,7 +90,7 @@ describe('bo accounts extend-trial', () => {
     const [a, b] = [trial(4), trial(5)];
     const r = await runBo(['accounts', 'extend-trial', '-', '--to', '2032-01-31'], { env: testEnv(sb), stdin: `{"Uid":"${a}","AccountStage":2}\n{"Uid":"${b}","AccountStage":2}\n` });
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').sort()).toEqual([`${a}\tok\textended`, `${b}\tok\textended`].sort());
+    expect(r.stdout.trimEnd().split('\n').sort()).toEqual([`${a}\tok\tToDate=2032-01-31T23:59:59.000Z`, `${b}\tok\tToDate=2032-01-31T23:59:59.000Z`].sort());
     expect(r.stderr).toBe(`2 extended on ${sb.url} (profile default)\n`);
     for (const uid of [a, b]) expect((await trialEnd(uid)).EndDate).toBe('2032-01-31T23:59:59.000Z');
   });

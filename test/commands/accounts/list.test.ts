@@ -147,7 +147,7 @@ describe('bo accounts list', () => {
     const { createMemoryStore } = await import('../../../src/auth/stores/memory.js');
     const r = await runBo(['accounts', 'list'], { env: { ...cfg.env, BO_BASE_URL: sb.url }, credentials: createMemoryStore() });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run `bo login`, `bo auth set-key`, or set BO_TOKEN / BO_API_KEY and BO_API_SECRET\n');
+    expect(r.stderr).toBe('error: not signed in (profile "default")\nhint: run `bo login` or `bo auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n');
     expect((await sb.activity()).length).toBe(before);
   });
 

@@ -14,24 +14,25 @@ const addOn = (i: number) => sb.fixtures.subscriptionAddOns[i]!;
 const ended = (rec: { EndDate?: string } | null) => rec !== null && typeof rec.EndDate === 'string' && Date.parse(rec.EndDate) <= Date.now() + 1000;
 
 describe('bo addons expire', () => {
-  it('expires the add-on (piped: the server answer on stdout, the change on stderr)', async () => {
+  it('expires the add-on (piped: one outcome line, nothing on stderr)', async () => {
     const uid = addOn(0);
     expect(ended(await sb.record('SubscriptionAddOn', uid))).toBe(false);
     const r = await runBo(['addons', 'expire', uid], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Add-on expired at \d{4}-/);
-    expect(r.stderr).toBe(`Add-on ${uid} expired\n`);
+    expect(r.stdout).toBe(`${uid}\tok\texpired\n`);
+    expect(r.stderr).toBe('');
     const stored = await sb.record('SubscriptionAddOn', uid);
     expect(ended(stored)).toBe(true);
     expect(stored.ExpirationDate).toBe(stored.EndDate);
   });
 
-  it('is idempotent: expiring an ended add-on exits 0 and prints the server answer (TTY)', async () => {
+  it('is idempotent: expiring an ended add-on exits 0; the server saying so is a note (TTY)', async () => {
     const uid = addOn(0);
     const before = await sb.record('SubscriptionAddOn', uid);
-    const r = await runBo(['addons', 'expire', uid], { env: testEnv(sb), stdoutIsTTY: true });
+    const r = await runBo(['--no-color', 'addons', 'expire', uid], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Add-on already ended at /);
+    expect(r.stdout).toBe(`✔ Subscription add-on ${uid} expired\n`);
+    expect(r.stderr).toMatch(/^Add-on already ended at /);
     expect(await sb.record('SubscriptionAddOn', uid)).toEqual(before);
   });
 
@@ -70,7 +71,7 @@ describe('bo addons expire', () => {
     const r = await runBo(['addons', 'expire', 'sa_missing'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toBe('error: no subscription add-on with Uid sa_missing');
+    expect(r.stderr.split('\n')[0]).toBe('error: subscription add-on "sa_missing" not found');
   });
 
   it('exits 2 for a malformed Uid or batch flags without -, sending nothing', async () => {

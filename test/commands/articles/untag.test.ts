@@ -13,24 +13,25 @@ const tagged = () => sb.fixtures.articles.filter((a) => a.tagUids.length > 0);
 const tagsOf = async (uid: string) => ((await sb.record('Article', uid)).Tags as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { Uid: string }).Uid));
 
 describe('bo articles untag', () => {
-  it('removes the tag from the article only (piped: the server answer; stderr: what changed)', async () => {
+  it('removes the tag from the article only (piped: one outcome line naming the tag; nothing on stderr)', async () => {
     const { uid, tagUids } = tagged()[0]!;
     const tag = tagUids[0]!;
     const r = await runBo(['articles', 'untag', uid, tag], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`Tag ${tag} removed from article ${uid}\n`);
-    expect(r.stderr).toBe(`Article ${uid} no longer has tag ${tag}\n`);
+    expect(r.stdout).toBe(`${uid}\tok\tRemovedTag=${tag}\n`);
+    expect(r.stderr).toBe('');
     expect(await tagsOf(uid)).not.toContain(tag);
     expect(await sb.record('Tag', tag)).not.toBeNull();
   });
 
-  it('is idempotent: an absent tag exits 0 printing the server answer (TTY and --json)', async () => {
+  it('is idempotent: an absent tag exits 0; that nothing changed is a note (TTY), --json the server answer', async () => {
     const { uid, tagUids } = tagged()[0]!;
     const tag = tagUids[0]!;
     const before = await tagsOf(uid);
-    const tty = await runBo(['articles', 'untag', uid, tag], { env: testEnv(sb), stdoutIsTTY: true });
+    const tty = await runBo(['--no-color', 'articles', 'untag', uid, tag], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
+    expect(tty.stdout).toBe(`✔ Article ${uid}: RemovedTag=${tag}\n`);
+    expect(tty.stderr).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
     const json = await runBo(['articles', 'untag', uid, tag, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toBe(`Article ${uid} has no tag ${tag}; nothing changed`);
@@ -63,7 +64,7 @@ describe('bo articles untag', () => {
     expect(await sb.activity()).toHaveLength(before);
     const missing = await runBo(['articles', 'untag', 'art_missing', 'tag_1'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
-    expect(missing.stderr.split('\n')[0]).toBe('error: no article with Uid art_missing');
+    expect(missing.stderr.split('\n')[0]).toBe('error: article "art_missing" not found');
   });
 
   it('removes one tag from every article read from stdin, the tag fixed', async () => {

@@ -85,7 +85,8 @@ describe('bo auth status --verify', () => {
     expect(r.stdout).toContain('Verified\trejected\n');
     expect(r.stderr).toBe(
       `error: the API key ${sb.fixtures.apiKey.key} was rejected by ${sb.url} (401)\n` +
-        'hint: store the right key with bo auth set-key, or check the scheme word the service expects (bo config set api-key-scheme <word>)\n',
+        'hint: The credential came from the environment (BO_API_KEY, BO_API_SECRET): check or replace them, or unset them to use the stored one. ' +
+        'The API key was sent with the scheme word "bo"; if the service uses another, set it with: bo config set api-key-scheme <word>\n',
     );
     expect(r.stdout + r.stderr).not.toContain('wrong-secret');
   });

@@ -19,7 +19,7 @@ describe('bo auth status', () => {
     expect(r).toMatchObject({ code: 4, stdout: '' });
     expect(r.stderr).toBe(
       'error: not signed in (profile "default")\n' +
-        'hint: run bo login or bo auth set-key, or set BO_TOKEN (or BO_API_KEY and BO_API_SECRET)\n',
+        'hint: run `bo login` or `bo auth set-key`, or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET\n',
     );
   });
 

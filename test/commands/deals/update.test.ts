@@ -17,27 +17,25 @@ const deal = (i: number) => sb.fixtures.deals[i]!;
 const stage = () => sb.fixtures.pipelineStages[sb.fixtures.pipelineStages.length - 1]!;
 
 describe('bo deals update', () => {
-  it('piped: sends only the fields given (a merge), prints the deal as Key<TAB>Value, says what changed', async () => {
+  it('piped: sends only the fields given (a merge), prints one outcome line with the fields and the instant sent', async () => {
     const uid = deal(0);
     const before = await sb.record('Deal', uid);
     const r = await runBo(['deals', 'update', uid, '--amount', '1200.5', '--stage', stage(), '--due', '2027-01-31'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Deal ${uid} updated: Amount, DueDate 2027-01-31T23:59:59.000Z, DealPipelineStage\n`);
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toContain(`Uid\t${uid}`);
-    expect(lines).toContain('Amount\t1200.5');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${uid}\tok\tAmount=1200.5;DueDate=2027-01-31T23:59:59.000Z;DealPipelineStage=${stage()}\n`);
     const after = await sb.record('Deal', uid);
     expect(after).toMatchObject({ Amount: 1200.5, DueDate: '2027-01-31T23:59:59.000Z', DealPipelineStage: { Uid: stage() }, Name: before.Name, Weight: before.Weight });
   });
 
-  it('TTY: a key/value table; --json: the deal as the API shaped it; --data @file and --name with an emoji', async () => {
+  it('TTY: one ✔ line with the fields; --json: the deal as the API shaped it; --data @file and --name with an emoji', async () => {
     const uid = deal(1);
     const t = tempConfig();
     const file = join(t.root, 'data.json');
     writeFileSync(file, '{"region":"EMEA","tier":2}');
     const tty = await runBo(['deals', 'update', uid, '--name', 'Renewal 🎯', '--data', `@${file}`], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ Name\s+│ Renewal 🎯\s+│/);
+    expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Deal ${uid}: Name=Renewal 🎯, SchemaLessData={"region":"EMEA","tier":2}\n`);
     const json = await runBo(['deals', 'update', uid, '--weight', '7', '--assigned-to', 'rep-42', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42', Name: 'Renewal 🎯' });
@@ -90,10 +88,11 @@ describe('bo deals update', () => {
   it('exits 3 naming the Uid for an unknown deal; a server refusal is exit 1 with its message', async () => {
     const missing = await runBo(['deals', 'update', 'deal_missing', '--amount', '1'], { env: testEnv(sb) });
     expect(missing.code).toBe(3);
-    expect(missing.stderr.split('\n')[0]).toBe('error: no deal with Uid deal_missing');
+    expect(missing.stderr.split('\n')[0]).toBe('error: deal "deal_missing" not found');
+    // The server said which one it did not find: its words, not a guess.
     const badStage = await runBo(['deals', 'update', deal(3), '--stage', 'stage_missing'], { env: testEnv(sb) });
     expect(badStage.code).toBe(3);
-    expect(badStage.stderr.split('\n')[0]).toBe(`error: no deal with Uid ${deal(3)} (or no pipeline stage with Uid stage_missing)`);
+    expect(badStage.stderr.split('\n')[0]).toBe('error: pipeline stage "stage_missing" not found');
     expect(badStage.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 
@@ -101,7 +100,7 @@ describe('bo deals update', () => {
     const [a, b] = [deal(4), deal(5)];
     const r = await runBo(['deals', 'update', '-', '--assigned-to', 'rep-batch'], { env: testEnv(sb), stdin: `${a}\n${JSON.stringify({ Uid: b })}\ndeal_missing\n` });
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([`${a}\tok\tupdated`, `${b}\tok\tupdated`, 'deal_missing\t404\tnot found'].sort());
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([`${a}\tok\tAssignedToPersonClientIdentifier=rep-batch`, `${b}\tok\tAssignedToPersonClientIdentifier=rep-batch`, 'deal_missing\t404\tnot found'].sort());
     expect(r.stderr).toMatch(new RegExp(`^2 updated, 1 not found on ${sb.url} \\(profile default\\)\\n`));
     expect((await sb.record('Deal', a)).AssignedToPersonClientIdentifier).toBe('rep-batch');
     expect((await sb.record('Deal', b)).AssignedToPersonClientIdentifier).toBe('rep-batch');

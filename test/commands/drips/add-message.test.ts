@@ -16,16 +16,17 @@ afterAll(() => sb.close());
 const drip = (i: number) => sb.fixtures.dripCampaigns[i]!;
 
 describe('bo drips add-message', () => {
-  it('piped: stores Message{Name,Subject,Body} and the delays, prints the message, says the campaign is now inactive', async () => {
+  it('piped: stores Message{Name,Subject,Body} and the delays, prints one outcome line, notes the campaign is now inactive', async () => {
     const uid = drip(0);
     const t = tempConfig();
     const file = join(t.root, 'day3.html');
     writeFileSync(file, '<p>Tips 💡</p>');
     const r = await runBo(['drips', 'add-message', uid, '--name', 'Day 3', '--subject', 'Tips', '--body', `@${file}`, '--delay-hours', '72', '--days-after-prior', '2'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    const added = r.stdout.split('\n').find((l) => l.startsWith('Uid\t'))!.slice(4);
-    expect(r.stderr).toBe(`Message ${added} added to drip campaign ${uid}\nCampaign ${uid} is now inactive until it is reviewed\n`);
-    expect(await sb.record('DripCampaignMessage', added)).toMatchObject({
+    const [added, ok, fields] = r.stdout.trimEnd().split('\t');
+    expect([ok, fields]).toEqual(['ok', `DripCampaign=${uid};Name=Day 3;Subject=Tips;Body=<p>Tips 💡</p>;DelayInHours=72;DelayFromPriorDay=2`]);
+    expect(r.stderr).toBe(`Campaign ${uid} is now inactive until it is reviewed\n`);
+    expect(await sb.record('DripCampaignMessage', added!)).toMatchObject({
       DripCampaign: { Uid: uid },
       Message: { Name: 'Day 3', Subject: 'Tips', Body: '<p>Tips 💡</p>' },
       DelayInHours: 72,
@@ -34,11 +35,11 @@ describe('bo drips add-message', () => {
     expect((await sb.record('DripCampaign', uid)).IsActive).toBe(false);
   });
 
-  it('TTY: a key/value table; --json: the created message as the API shaped it', async () => {
+  it('TTY: one ✔ line naming the new message; --json: the created message as the API shaped it', async () => {
     const uid = drip(1);
     const tty = await runBo(['drips', 'add-message', uid, '--subject', 'Hello', '--body', 'Hi there'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ DelayInHours\s+│ 0\s+│/);
+    expect(stripVTControlCharacters(tty.stdout)).toMatch(new RegExp(`^✔ Drip message \\S+: DripCampaign=${uid}, Subject=Hello, Body=Hi there\\n$`));
     expect(tty.stderr).toMatch(new RegExp(`Campaign ${uid} is now inactive until it is reviewed\\n$`));
     const json = await runBo(['drips', 'add-message', uid, '--subject', 'Again', '--body', 'B', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
@@ -85,7 +86,7 @@ describe('bo drips add-message', () => {
   it('exits 3 naming the Uid for an unknown campaign', async () => {
     const r = await runBo(['drips', 'add-message', 'drip_missing', '--subject', 'S', '--body', 'B'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
-    expect(r.stderr.split('\n')[0]).toBe('error: no drip campaign with Uid drip_missing');
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: drip campaign "drip_missing" not found$/);
   });
 
   it('--help says the campaign turns inactive, with examples', async () => {

@@ -11,14 +11,14 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 describe('bo drips delete', () => {
-  it('--yes deletes the campaign and its messages (piped: the server answer; stderr: what changed)', async () => {
+  it('--yes deletes the campaign and its messages (piped: one outcome line; nothing on stderr)', async () => {
     const uid = sb.fixtures.dripCampaigns[0]!;
     const campaign = await sb.record('DripCampaign', uid);
     const messages = ((campaign.DripCampaignMessages ?? []) as Array<{ Uid: string }>).map((m) => m.Uid);
     const r = await runBo(['drips', 'delete', uid, '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).not.toBe('');
-    expect(r.stderr).toBe(`Drip campaign ${uid} deleted\n`);
+    expect(r.stdout).toBe(`${uid}\tok\tdeleted\n`);
+    expect(r.stderr).toBe('');
     expect(await sb.record('DripCampaign', uid)).toBeNull();
     for (const m of messages) expect(await sb.record('DripCampaignMessage', m)).toBeNull();
   });
@@ -27,7 +27,7 @@ describe('bo drips delete', () => {
     const uid = sb.fixtures.dripCampaigns[0]!;
     const r = await runBo(['drips', 'delete', uid, '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
-    expect(r.stderr.split('\n')[0]).toBe(`error: no drip campaign with Uid ${uid}`);
+    expect(r.stderr.split('\n')[0]).toBe(`error: drip campaign "${uid}" not found`);
   });
 
   it('asks on a terminal naming the profile and origin; --json prints the answer as JSON', async () => {
@@ -35,13 +35,15 @@ describe('bo drips delete', () => {
     const before = (await sb.activity()).length;
     const no = scriptedPrompter([{ confirm: `Delete drip campaign ${uid} and its messages on profile "default" (${sb.url})`, answer: false }]);
     const refused = await runBo(['drips', 'delete', uid], { env: testEnv(sb), prompter: no, stdinIsTTY: true, stdoutIsTTY: true });
-    expect(refused.code).toBe(1);
+    expect(refused).toMatchObject({ code: 2, stderr: 'Nothing was changed.\n' });
     expect(await sb.activity()).toHaveLength(before);
     const yes = scriptedPrompter([{ confirm: `Delete drip campaign ${uid}`, answer: true }]);
     const r = await runBo(['drips', 'delete', uid, '--json'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(r.code).toBe(0);
-    expect(typeof JSON.parse(r.stdout)).toBe('string');
+    // On a terminal the JSON is coloured: the same JSON without its colours.
+    expect(r.stdout).toMatch(/^\u001b\[32m"/);
+    expect(typeof JSON.parse(r.stdout.replace(/\u001b\[[0-9;]*m/g, ''))).toBe('string');
     expect(await sb.record('DripCampaign', uid)).toBeNull();
   });
 

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 describe('bo lists create', () => {
-  it('piped: creates the list with every field, prints it as Key<TAB>Value, names it on stderr', async () => {
+  it('piped: creates the list with every field, prints one outcome line with its new Uid and the fields', async () => {
     const t = tempConfig();
     const body = join(t.root, 'welcome.html');
     writeFileSync(body, '<p>Welcome aboard</p>');
@@ -24,19 +24,23 @@ describe('bo lists create', () => {
       { env: testEnv(sb) },
     );
     expect(r.code).toBe(0);
-    const uid = r.stdout.split('\n').find((l) => l.startsWith('Uid\t'))!.slice(4);
-    expect(r.stderr).toBe(`Email list "Beta testers" created (${uid})\n`);
-    expect(r.stdout.split('\n')).toContain('Name\tBeta testers');
+    const [uid, ok, fields] = r.stdout.trimEnd().split('\t') as [string, string, string];
+    expect(r.stderr).toBe('');
+    expect(ok).toBe('ok');
+    expect(fields).toBe(
+      'Name=Beta testers;Description=Early access;WelcomeSubject=Welcome to the beta;WelcomeBody=<p>Welcome aboard</p>;' +
+        'WelcomeFromName=Team;WelcomeFromEmail=team@example.com;RequiresDoubleOptIn=true;IsInternal=true',
+    );
     expect(await sb.record('EmailList', uid)).toMatchObject({
       Name: 'Beta testers', Description: 'Early access', RequiresDoubleOptIn: true, IsInternal: true,
       WelcomeSubject: 'Welcome to the beta', WelcomeBody: '<p>Welcome aboard</p>', WelcomeFromName: 'Team', WelcomeFromEmail: 'team@example.com',
     });
   });
 
-  it('TTY: a key/value table; --json: the created list as the API shaped it', async () => {
+  it('TTY: one ✔ line; --json: the created list as the API shaped it', async () => {
     const tty = await runBo(['lists', 'create', '--name', 'Webinar 📺'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ Name\s+│ Webinar 📺\s+│/);
+    expect(stripVTControlCharacters(tty.stdout)).toMatch(/^✔ Email list list_\S+: Name=Webinar 📺\n$/);
     const json = await runBo(['lists', 'create', '--name', 'Partners', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     const list = JSON.parse(json.stdout);

@@ -17,21 +17,21 @@ const stored = async (uid: string) => {
 };
 
 describe('bo memberships update', () => {
-  it('piped: --no-receive-invoices and --role change only those; prints the membership, says what changed', async () => {
+  it('piped: --no-receive-invoices and --role change only those; one outcome line with them', async () => {
     const { accountUid, uid } = membership(0);
     const before = await stored(uid);
     const r = await runBo(['memberships', 'update', accountUid, uid, '--no-receive-invoices', '--role', '3'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Membership ${uid} of account ${accountUid} updated: ReceiveInvoices, Role\n`);
-    expect(r.stdout.trimEnd().split('\n')).toContain(`Uid\t${uid}`);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${uid}\tok\tReceiveInvoices=false;Role=3\n`);
     expect(await stored(uid)).toEqual({ IsPrimary: before.IsPrimary, ReceiveInvoices: false, Role: 3 });
   });
 
-  it('TTY: a key/value table; --json: the membership; --primary and --no-primary both reach the server', async () => {
+  it('TTY: one ✔ line; --json: the membership; --primary and --no-primary both reach the server', async () => {
     const { accountUid, uid } = membership(1);
     const tty = await runBo(['memberships', 'update', accountUid, uid, '--primary', '--receive-invoices'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ IsPrimary\s+│ true\s+│/);
+    expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Membership ${uid}: IsPrimary=true, ReceiveInvoices=true\n`);
     expect(await stored(uid)).toMatchObject({ IsPrimary: true, ReceiveInvoices: true });
     const json = await runBo(['memberships', 'update', accountUid, uid, '--no-primary', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
@@ -79,7 +79,7 @@ describe('bo memberships update', () => {
     const { accountUid } = membership(0);
     const r = await runBo(['memberships', 'update', accountUid, 'pa_missing', '--primary'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
-    expect(r.stderr.split('\n')[0]).toBe(`error: no membership with Uid pa_missing in account ${accountUid} (or no such account)`);
+    expect(r.stderr.split('\n')[0]).toBe('error: membership "pa_missing" not found');
     const other = membership(sb.fixtures.memberships.findIndex((m) => m.accountUid !== accountUid));
     const wrongAccount = await runBo(['memberships', 'update', accountUid, other.uid, '--primary'], { env: testEnv(sb) });
     expect(wrongAccount.code).toBe(3);

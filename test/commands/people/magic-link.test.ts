@@ -12,17 +12,17 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const NOTE = (email: string) => `A sign-in link was emailed to ${email} if the address belongs to a person (the service does not say whether it does)\n`;
+const NOTE = 'The link is emailed only if the address belongs to a person; the service does not say whether it does.\n';
 
 describe('bo people magic-link', () => {
-  it('sends no Authorization header even with a key configured; a known person gets the email; stdout stays empty', async () => {
+  it('sends no Authorization header even with a key configured; a known person gets the email; one outcome line and the note', async () => {
     const email = sb.fixtures.users[0]!.username;
     const mails = (await sb.outbox()).length;
     const before = (await sb.activity()).length;
     const r = await runBo(['people', 'magic-link', email], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(NOTE(email));
+    expect(r.stdout).toBe(`${email}\tok\trequested\n`);
+    expect(r.stderr).toBe(NOTE);
     expect((await sb.outbox()).slice(mails).map((m) => m.to)).toEqual([email]);
     const sent = (await sb.activity()).slice(before);
     expect(sent).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/crm/people/requestMagicLink', status: 200, who: null })]);
@@ -30,10 +30,10 @@ describe('bo people magic-link', () => {
 
   it('an unknown address: the same answer and message, no email (TTY and --json)', async () => {
     const mails = (await sb.outbox()).length;
-    const tty = await runBo(['people', 'magic-link', 'nobody@example.com'], { env: testEnv(sb), stdoutIsTTY: true });
+    const tty = await runBo(['--no-color', 'people', 'magic-link', 'nobody@example.com'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe('');
-    expect(tty.stderr).toBe(NOTE('nobody@example.com'));
+    expect(tty.stdout).toBe('✔ Sign-in link for nobody@example.com requested\n');
+    expect(tty.stderr).toBe(NOTE);
     const json = await runBo(['people', 'magic-link', 'nobody@example.com', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({});
@@ -44,7 +44,7 @@ describe('bo people magic-link', () => {
     const email = sb.fixtures.users[0]!.username;
     const r = await runBo(['people', 'magic-link', email], { env: { ...tempConfig().env, BO_BASE_URL: sb.url } });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(NOTE(email));
+    expect(r.stderr).toBe(NOTE);
   });
 
   it('--dry-run prints the request a real run then sends, and sends nothing', async () => {

@@ -17,14 +17,12 @@ const upgrade = async (uid: string) => {
 };
 
 describe('bo subscriptions require-upgrade', () => {
-  it('piped: sets the flag with quantity and message, prints the subscription, says what changed', async () => {
+  it('piped: sets the flag with quantity and message, one outcome line with the fields', async () => {
     const uid = sub(0);
     const r = await runBo(['subscriptions', 'require-upgrade', uid, '--quantity', '25', '--message', 'Seats exceeded'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Subscription ${uid} now requires a plan upgrade to quantity 25\n`);
-    const lines = r.stdout.trimEnd().split('\n');
-    expect(lines).toContain(`Uid\t${uid}`);
-    expect(lines).toContain('IsPlanUpgradeRequired\ttrue');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${uid}\tok\tIsPlanUpgradeRequired=true;NewRequiredQuantity=25;PlanUpgradeRequiredMessage=Seats exceeded\n`);
     expect(await upgrade(uid)).toEqual({ IsPlanUpgradeRequired: true, NewRequiredQuantity: 25, PlanUpgradeRequiredMessage: 'Seats exceeded' });
   });
 
@@ -32,8 +30,8 @@ describe('bo subscriptions require-upgrade', () => {
     const uid = sub(0);
     const tty = await runBo(['subscriptions', 'require-upgrade', uid, '--clear'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(stripVTControlCharacters(tty.stdout)).toMatch(/│ IsPlanUpgradeRequired\s+│ false\s+│/);
-    expect(tty.stderr).toBe(`Subscription ${uid} no longer requires a plan upgrade\n`);
+    expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Subscription ${uid}: IsPlanUpgradeRequired=false\n`);
+    expect(tty.stderr).toBe('');
     expect(await upgrade(uid)).toEqual({ IsPlanUpgradeRequired: false, NewRequiredQuantity: 25, PlanUpgradeRequiredMessage: 'Seats exceeded' });
     const json = await runBo(['subscriptions', 'require-upgrade', uid, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
@@ -79,7 +77,7 @@ describe('bo subscriptions require-upgrade', () => {
   it('exits 3 naming the Uid for an unknown subscription', async () => {
     const r = await runBo(['subscriptions', 'require-upgrade', 'sub_missing', '--quantity', '2'], { env: testEnv(sb) });
     expect(r.code).toBe(3);
-    expect(r.stderr.split('\n')[0]).toBe('error: no subscription with Uid sub_missing');
+    expect(r.stderr.split('\n')[0]).toBe('error: subscription "sub_missing" not found');
   });
 
   it('- marks every subscription read from stdin (--jsonl outcomes)', async () => {

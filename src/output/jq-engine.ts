@@ -1,0 +1,159 @@
+// The jq engine behind --jq: jq 1.8.2 compiled to WebAssembly (the jq-wasm package),
+// in its own lazy chunk (dist/lazy/jq.cjs, scripts/build.mjs) with jq.wasm beside it,
+// loaded only when --jq is given. Plain values in and out: the main bundle (jq.ts)
+// makes the errors and the output, since a project error class from this chunk would
+// be another copy of it.
+//
+// Two things the package does not offer are done at the WebAssembly boundary, by the
+// names of the runtime's own import functions:
+// - the environment: the runtime answers jq's `$ENV` and `env` with a made-up one
+//   (USER=web_user, HOME=/home/web_user…); its two environ imports are replaced by ours,
+//   which hand jq the list it is given (the real environment minus bo's secrets).
+// - the input: the runtime feeds jq's input one byte per JavaScript call; reads of the
+//   input file are answered here a buffer at a time (~10 % of a page's time).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadJq, type Jq } from 'jq-wasm';
+
+export interface JqRun {
+  /** jq's compact output: one value a line. */
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface JqEngine {
+  /** Runs the expression on `input`: JSON text, any number of values, as jq reads a file. */
+  run(input: string): JqRun;
+}
+
+/**
+ * jq.wasm: beside this chunk in dist/lazy/ (copied there by the build, so nothing at
+ * run time needs node_modules); from the package when running from source (tests).
+ */
+function wasmPath(): string {
+  const beside = fileURLToPath(new URL('./jq.wasm', import.meta.url));
+  if (existsSync(beside) || !import.meta.url.endsWith('.ts')) return beside;
+  return createRequire(import.meta.url).resolve('jq-wasm/jq.wasm');
+}
+
+/** The file the package hands jq as its input. */
+const INPUT_PATH = '/dev/stdin';
+
+type Imports = Record<string, Record<string, unknown>>;
+
+/** The runtime's import functions by their own names (the import keys are minified). */
+function replaceImport(imports: Imports, name: string, make: (original: (...args: number[]) => number) => (...args: number[]) => number): void {
+  for (const module of Object.values(imports)) {
+    for (const [key, fn] of Object.entries(module)) {
+      if (typeof fn === 'function' && fn.name === name) {
+        module[key] = make(fn as (...args: number[]) => number);
+        return;
+      }
+    }
+  }
+  throw new Error(`jq-wasm: the runtime has no ${name} import`);
+}
+
+/**
+ * Loads jq with `environment` (`NAME=value` strings) as its environment. `expression`
+ * is not compiled here: run() compiles it on each call, as jq does on each start.
+ */
+export async function loadJqEngine(expression: string, environment: readonly string[]): Promise<JqEngine> {
+  const module = await WebAssembly.compile(readFileSync(wasmPath()));
+  let memory: WebAssembly.Memory | undefined;
+  const env = environment.map((entry) => Buffer.from(`${entry}\0`, 'utf8'));
+  const envBytes = env.reduce((n, b) => n + b.length, 0);
+  // The input of the current run, and the file descriptor jq opened it as.
+  let input = Buffer.alloc(0);
+  let inputAt = 0;
+  let inputFd = -1;
+  let output: Buffer[] = [];
+  const view = () => new DataView(memory!.buffer);
+  const cString = (ptr: number) => {
+    const heap = new Uint8Array(memory!.buffer);
+    let end = ptr;
+    while (heap[end] !== 0) end++;
+    return Buffer.from(heap.subarray(ptr, end)).toString('utf8');
+  };
+
+  const jq: Jq = await loadJq({
+    instantiateWasm(imports, onSuccess) {
+      const own = imports as unknown as Imports;
+      replaceImport(own, '_environ_sizes_get', () => (countPtr, sizePtr) => {
+        view().setUint32(countPtr!, env.length, true);
+        view().setUint32(sizePtr!, envBytes, true);
+        return 0;
+      });
+      replaceImport(own, '_environ_get', () => (environPtr, bufPtr) => {
+        let at = bufPtr!;
+        env.forEach((bytes, i) => {
+          view().setUint32(environPtr! + 4 * i, at, true);
+          new Uint8Array(memory!.buffer).set(bytes, at);
+          at += bytes.length;
+        });
+        return 0;
+      });
+      // The input file, opened once per run by the path the package names: its reads
+      // (fd_read over iovecs) are served from `input`.
+      replaceImport(own, '___syscall_openat', (original) => (...args) => {
+        const fd = original(...args);
+        if (cString(args[1]!) === INPUT_PATH) inputFd = fd;
+        return fd;
+      });
+      // And jq's output (stdout, fd 1) is taken a buffer at a time, not a byte.
+      replaceImport(own, '_fd_write', (original) => (fd, iov, iovcnt, pnum) => {
+        if (fd !== 1) return original(fd!, iov!, iovcnt!, pnum!);
+        const dv = view();
+        let total = 0;
+        for (let i = 0; i < iovcnt!; i++) {
+          const ptr = dv.getUint32(iov! + 8 * i, true);
+          const len = dv.getUint32(iov! + 8 * i + 4, true);
+          output.push(Buffer.from(memory!.buffer.slice(ptr, ptr + len)));
+          total += len;
+        }
+        dv.setUint32(pnum!, total, true);
+        return 0;
+      });
+      replaceImport(own, '_fd_read', (original) => (fd, iov, iovcnt, pnum) => {
+        if (fd !== inputFd) return original(fd!, iov!, iovcnt!, pnum!);
+        const heap = new Uint8Array(memory!.buffer);
+        const dv = view();
+        let total = 0;
+        for (let i = 0; i < iovcnt!; i++) {
+          const ptr = dv.getUint32(iov! + 8 * i, true);
+          const len = dv.getUint32(iov! + 8 * i + 4, true);
+          const n = Math.min(len, input.length - inputAt);
+          heap.set(input.subarray(inputAt, inputAt + n), ptr);
+          inputAt += n;
+          total += n;
+          if (n < len) break;
+        }
+        dv.setUint32(pnum!, total, true);
+        return 0;
+      });
+      void WebAssembly.instantiate(module, imports).then((instance) => {
+        memory = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
+        onSuccess(instance, module);
+      });
+    },
+  });
+  return {
+    run(text) {
+      input = Buffer.from(text, 'utf8');
+      inputAt = 0;
+      inputFd = -1;
+      output = [];
+      try {
+        // '--': an expression that begins with '-' is still the expression.
+        const { stderr, exitCode } = jq.raw('', expression, ['-c', '--']);
+        return { stdout: Buffer.concat(output).toString('utf8'), stderr, exitCode };
+      } finally {
+        input = Buffer.alloc(0);
+        output = [];
+      }
+    },
+  };
+}
