@@ -145,7 +145,7 @@ describe('the single executable', () => {
     for (const f of [sea, folder]) expect(statSync(f).mode & 0o777).toBe(0o700);
     expect(readdirSync(sea)).toEqual([relative(sea, folder)]); // nothing half-written left beside it
     const files = filesUnder(folder);
-    for (const f of ['bo.cjs', 'complete.cjs', 'keychain-helper.cjs', 'lazy/sandbox.cjs', 'lazy/inquirer.cjs', 'top-help.json', 'native/keyring.node']) expect(files).toContain(f);
+    for (const f of ['bo.cjs', 'complete.cjs', 'keychain-helper.cjs', 'lazy/sandbox.cjs', 'lazy/inquirer.cjs', 'lazy/jq.cjs', 'lazy/jq.wasm', 'top-help.json', 'native/keyring.node']) expect(files).toContain(f);
     for (const f of files) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
     // Node's compile cache of those files, in the folder bin/bo.js gives it under node.
     const compiled = join(env.HOME!, '.cache', 'bo', 'compile-cache');
