@@ -1,9 +1,9 @@
 // Bundles src/ into dist/ for a fast start.
 //
-// dist/bo.cjs is ONE file: commander, the command tree and every light module a command
-// imports inside `run` (config, credentials, HTTP, paging, output). esbuild inlines
-// those dynamic imports as lazily initialised modules, so they cost a parse, not an
-// evaluation, until used: each extra file on the start-up path costs more to resolve
+// dist/bo.cjs is ONE file: commander, every verb and every light module a verb imports
+// (config, credentials, HTTP, paging, output). The registry (src/commands/index.ts)
+// loads each verb with import(), which esbuild inlines as a lazily initialised module:
+// a verb and its imports cost a parse, not an evaluation, until the verb is used: each extra file on the start-up path costs more to resolve
 // and load than scanning the same bytes in one file. It is CommonJS, which Node loads
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
@@ -141,7 +141,7 @@ const cjs = {
   banner: {},
   // import.meta.url (keychain.ts, the sandbox's QR) as the file's own URL.
   inject: ['scripts/import-meta-url.js'],
-  define: { 'import.meta.url': 'importMetaUrl' },
+  define: { 'import.meta.url': 'importMeta.url' },
   // Without comments and indentation (names stay): dist/bo.cjs is 360 KB instead of
   // 540, read at every start (~0.3 ms less, measured on Node 20).
   minifyWhitespace: true,

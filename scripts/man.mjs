@@ -8,10 +8,10 @@ import { importFromSource, root } from './from-source.mjs';
 
 const { pages } = await importFromSource(
   "import { buildProgram } from './src/program.ts';\n" +
-    "import { commands } from './src/commands/index.ts';\n" +
+    "import { loadCommands } from './src/commands/index.ts';\n" +
     "import { manPages } from './src/help/man.ts';\n" +
     "import { VERSION } from './src/version.ts';\n" +
-    'export const pages = manPages(buildProgram(commands, async () => {}), VERSION);\n',
+    'export const pages = manPages(buildProgram(await loadCommands(), async () => {}), VERSION);\n',
 );
 
 const dir = join(root, 'man');

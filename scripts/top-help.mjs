@@ -13,9 +13,9 @@ import { importFromSource, root } from './from-source.mjs';
 export async function writeTopHelp(out = join(root, 'dist')) {
   const { help } = await importFromSource(
     "import { buildProgram } from './src/program.ts';\n" +
-      "import { commands } from './src/commands/index.ts';\n" +
+      "import { loadCommands } from './src/commands/index.ts';\n" +
       "import { captureTopHelp } from './src/help/top-help-capture.ts';\n" +
-      'export const help = captureTopHelp(buildProgram(commands, async () => {}));\n',
+      'export const help = captureTopHelp(buildProgram(await loadCommands(), async () => {}));\n',
   );
   writeFileSync(join(out, 'top-help.json'), `${JSON.stringify(help)}\n`);
   await build({

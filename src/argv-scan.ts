@@ -1,9 +1,9 @@
 // What a plain scan of argv tells before commander parses it: the command word (the
 // group, or a top-level verb), the word after it (a group's verb, or an argument) and
-// the -p/--profile value. Start-up uses it to do less
-// (src/main.ts builds only the named group's commands; bin/bo.js starts the keychain
-// read of the profile early). Only a guess: a caller falls back to the full way when
-// the scan finds nothing it knows, and commander stays the judge of the arguments.
+// the -p/--profile value. Start-up uses it to do less: src/main.ts loads and builds
+// only the named verb, else its group. Only a guess: a caller falls back to the full
+// way when the scan finds nothing it knows, and commander stays the judge of the
+// arguments.
 
 /** Global options that take a value (src/program.ts addGlobalOptions; test/argv-scan.test.ts keeps them in step). */
 export const GLOBAL_VALUE_OPTIONS: readonly string[] = ['-p', '--profile', '--base-url', '--jq', '--timeout', '--max-retries'];

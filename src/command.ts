@@ -1,6 +1,7 @@
 // One typed object per command verb. program.ts turns these into the commander tree,
-// which drives dispatch, help and completions. A verb file imports only what parsing
-// needs; anything heavy is imported inside `run`.
+// which drives dispatch, help and completions. A verb file imports what it uses at its
+// top: the registry (commands/index.ts) loads it only when it is needed, and the heavy
+// libraries (prompts, keychain, QR, sandbox) load themselves when first used.
 
 import type { Command } from 'commander';
 import type { Context } from './context.js';

@@ -5,7 +5,7 @@ import { CommanderError, type Command } from 'commander';
 import { setMaxListeners } from 'node:events';
 import { fstatSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { commands } from './commands/index.js';
+import { loadCommands, verbPaths } from './commands/index.js';
 import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
@@ -182,7 +182,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     }) as Io;
   }
 
-  const program = buildProgram(commandsFor(argv), action);
+  const program = buildProgram(await commandsFor(argv), action);
   program.exitOverride();
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
@@ -234,18 +234,21 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
 }
 
 /**
- * The definitions to build the tree from: only the command argv names (`accounts
- * list`), else its group, when it names one (the whole tree costs ~1.5 ms more to build
- * on every run, the accounts group ~0.5 ms more than its list); all of them for help,
- * an unknown word or none, so that commander's lists and suggestions see every command.
+ * The definitions to build the tree from, and so the verb files to load: only the
+ * command argv names (`accounts list`), else its group, when it names one (the whole
+ * tree costs ~1.5 ms more to build on every run, the accounts group ~0.5 ms more than
+ * its list); all of them for help, an unknown word or none, so that commander's lists
+ * and suggestions see every command.
  */
-function commandsFor(argv: string[]): CommandDefinition<any>[] {
+function commandsFor(argv: string[]): Promise<CommandDefinition<any>[]> {
   const { command, verb } = scanArgv(argv);
-  if (command === undefined || command === 'help') return commands;
-  const group = commands.filter((def) => def.path[0] === command);
-  if (group.length === 0) return commands;
-  const one = group.filter((def) => def.path.length === 2 && def.path[1] === verb);
-  return one.length === 1 ? one : group;
+  const all = () => true;
+  if (command === undefined || command === 'help') return loadCommands(all);
+  const group = verbPaths.filter((path) => path[0] === command);
+  if (group.length === 0) return loadCommands(all);
+  const one = group.filter((path) => path.length === 2 && path[1] === verb);
+  if (one.length === 1) return loadCommands((path) => path.length === 2 && path[0] === command && path[1] === verb);
+  return loadCommands((path) => path[0] === command);
 }
 
 /** Globals for reporting an error that happened before (or while) they were resolved. */

@@ -3,9 +3,12 @@
 // the whole tree would show.
 import { describe, expect, it } from 'vitest';
 import { GLOBAL_VALUE_OPTIONS, scanArgv } from '../src/argv-scan.js';
-import { commands } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { runBo } from './helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 describe('argv scan', () => {
   it('knows exactly the global options that take a value', () => {

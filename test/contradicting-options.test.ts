@@ -3,11 +3,14 @@
 // in the command tree is found by walking it, so a new pair is covered without edits.
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { testEnv } from './helpers/test-env.js';
 import { reply, useFaultServer } from './helpers/fault-server.js';
 import { runBo } from './helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const fault = useFaultServer(reply.json(200, { Uid: 'x1' }));
 

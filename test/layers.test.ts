@@ -90,3 +90,55 @@ describe('the imports of src/', () => {
     expect(cycles().map((cycle) => cycle.join(' → '))).toEqual([]);
   });
 });
+
+/**
+ * What scripts/build.mjs keeps out of dist/bo.cjs (its `lazy` groups: the sandbox,
+ * @inquirer/prompts): the only modules a command file may still import with import().
+ */
+function lazyGroupModules(): string[] {
+  const build = readFileSync(join(repo, 'scripts/build.mjs'), 'utf8');
+  const block = /const lazy = \{([\s\S]*?)\n\};/.exec(build)?.[1] ?? '';
+  return [...block.matchAll(/'([^']+)'/g)].map((m) => m[1]!);
+}
+
+/** The modules a file loads with import() (or names in an inline import('…').Type). */
+export function dynamicImportsOf(file: string, text = readFileSync(join(repo, file), 'utf8')): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return importsOf(file, [...code.matchAll(/(?:^|[^\w.$])import\(\s*['"][^'"]+['"]\s*\)/gm)].map((m) => m[0].trim()).join('\n'));
+}
+
+describe('command files', () => {
+  it('finds import() and inline import types, not static imports', () => {
+    const text = [
+      "import { a } from '../a.js';",
+      "const { b } = await import('../b.js');",
+      "const [c] = await Promise.all([import('./c.js')]);",
+      "let d: import('../d.js').D;",
+      "const e = await import('node:tls');",
+      "// const no = await import('./comment.js');",
+    ].join('\n');
+    expect(dynamicImportsOf('src/commands/x.ts', text)).toEqual(['src/b.ts', 'src/commands/c.ts', 'src/d.ts', 'node:tls']);
+    expect(lazyGroupModules()).toEqual(expect.arrayContaining(['@inquirer/prompts', 'src/sandbox/server.ts']));
+  });
+
+  // A verb reads top-down: what it uses is imported at its top. Loading verbs lazily is
+  // the registry's job (src/commands/index.ts); only the groups scripts/build.mjs keeps
+  // out of the main bundle are still loaded where they are used.
+  it('import project modules statically, except the lazily bundled groups', () => {
+    const lazy = lazyGroupModules();
+    const dynamic = files
+      .filter((file) => file.startsWith('src/commands/') && file !== 'src/commands/index.ts')
+      .flatMap((file) => dynamicImportsOf(file).map((to) => `${file} → ${to}`))
+      .filter((edge) => {
+        const to = edge.split(' → ')[1]!;
+        return to.startsWith('src/') && !lazy.includes(to);
+      });
+    expect(dynamic).toEqual([]);
+  });
+
+  it('are all loaded through the registry', () => {
+    const registry = importsOf('src/commands/index.ts');
+    const verbFiles = files.filter((file) => file.startsWith('src/commands/') && /\bdefineCommand\(/.test(readFileSync(join(repo, file), 'utf8')));
+    expect(verbFiles.filter((file) => !registry.includes(file))).toEqual([]);
+  });
+});

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../src/commands/index.js';
+import { loadCommands, verbPaths } from '../src/commands/index.js';
 import { buildProgram } from '../src/program.js';
 import { runBo } from './helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 function verbs(cmd: Command, prefix: string[] = []): string[][] {
   // `help` at each level is the program's own, not a verb definition.
@@ -10,6 +13,19 @@ function verbs(cmd: Command, prefix: string[] = []): string[][] {
     .filter((c) => c.name() !== 'help')
     .flatMap((c) => (c.commands.length ? verbs(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
 }
+
+describe('the registry (src/commands/index.ts)', () => {
+  it('lists every verb once, in help order, under the path its definition declares', () => {
+    expect(commands.map((def) => def.path)).toEqual(verbPaths);
+    expect(new Set(verbPaths.map((path) => path.join(' '))).size).toBe(verbPaths.length);
+  });
+
+  it('loads only the verbs asked for', async () => {
+    const addons = await loadCommands((path) => path[0] === 'addons');
+    expect(addons.map((def) => def.path.join(' '))).toEqual(['addons preview', 'addons expire']);
+    expect(await loadCommands((path) => path.join(' ') === 'completion')).toEqual([expect.objectContaining({ path: ['completion'] })]);
+  });
+});
 
 describe('program', () => {
   it('prints help with examples and the exit codes', async () => {

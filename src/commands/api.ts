@@ -4,6 +4,15 @@ import type { Context } from '../context.js';
 import type { ApiResponse } from '../api/http-types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { mutationFlags } from '../mutation/flags.js';
+import { buildApiRequest } from '../input/raw-request.js';
+import { boCommand } from '../hints.js';
+import { STATUS_CODES } from 'node:http';
+import { neutralise } from '../api/neutralise.js';
+import { writeOut } from '../output/sink.js';
+import { printDryRun } from '../mutation/dry-run.js';
+import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
+import { printList, printValue } from '../output/print.js';
+import { walkAll } from '../api/paginate.js';
 
 interface Opts {
   method?: string;
@@ -79,22 +88,17 @@ export default defineCommand<Opts>({
     ),
   run: async (ctx, [rawPath], opts) => {
     if (opts.include && opts.paginate) throw new UsageError('-i/--include prints the headers of one answer; it does not go with --paginate');
-    const [{ buildApiRequest }, { boCommand }] = await Promise.all([import('../input/raw-request.js'), import('../hints.js')]);
     const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
-      const { printDryRun } = await import('../mutation/dry-run.js');
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }
     const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
     if (request.method !== 'GET') {
       // A write through `bo api` confirms on a protected profile as every mutation does.
-      const { confirmMutation, profileInEffect, whereOf } = await import('../mutation/confirm.js');
       const where = whereOf(ctx, await profileInEffect(ctx), client.baseUrl);
       await confirmMutation(ctx, `Send ${request.method} ${request.path}`, where, { destructive: false, yes: opts.yes === true, batch: false });
     }
-    const { printList, printValue } = await import('../output/print.js');
     if (opts.paginate) {
-      const { walkAll } = await import('../api/paginate.js');
       const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
       // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
       const limit = Number(request.query.get('limit'));
@@ -123,11 +127,6 @@ export default defineCommand<Opts>({
  * holds scrubbed, as in every other text bo shows.
  */
 async function printHead(ctx: Context, res: Pick<ApiResponse, 'status' | 'statusText' | 'httpVersion' | 'headers'>): Promise<void> {
-  const [{ STATUS_CODES }, { neutralise }, { writeOut }] = await Promise.all([
-    import('node:http'),
-    import('../api/neutralise.js'),
-    import('../output/sink.js'),
-  ]);
   const clean = (text: string) => neutralise(ctx.secrets.scrub(text));
   const reason = res.statusText || STATUS_CODES[res.status] || '';
   let text = `HTTP/${res.httpVersion ?? '1.1'} ${res.status}${reason ? ` ${clean(reason)}` : ''}\n`;

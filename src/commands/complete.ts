@@ -6,6 +6,7 @@
 // or with global flags before it.
 
 import { defineCommand } from '../command.js';
+import { completionValues } from '../completion/dynamic.js';
 
 export default defineCommand({
   path: ['__complete'],
@@ -14,7 +15,6 @@ export default defineCommand({
   examples: ['bo __complete profiles', 'bo __complete settings'],
   configure: (cmd) => cmd.argument('<source>', 'profiles or settings'),
   run: async (ctx, [source]) => {
-    const { completionValues } = await import('../completion/dynamic.js');
     ctx.io.stdout.write(completionValues(source as string, ctx.io.env).map((v) => `${v}\n`).join(''));
   },
 });

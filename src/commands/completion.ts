@@ -1,12 +1,14 @@
 // `bo completion bash|zsh|fish`: prints the completion script for the shell. The
-// generators are imported only when this runs; the command definitions come from the
-// registry (commands/index.ts), which hands them over, so this file never imports it.
+// command definitions come from the registry (commands/index.ts), which hands them
+// over, so this file never imports it.
 
 import { Argument } from 'commander';
 import { defineCommand, type CommandDefinition } from '../command.js';
+import { completionScript } from '../completion/script.js';
+import { buildProgram } from '../program.js';
 
 /** The completion command over `definitions()`: every command, read when the script is written. */
-export const completionCommand = (definitions: () => CommandDefinition<any>[]) => defineCommand({
+export const completionCommand = (definitions: () => Promise<CommandDefinition<any>[]>) => defineCommand({
   path: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
@@ -22,9 +24,8 @@ export const completionCommand = (definitions: () => CommandDefinition<any>[]) =
   configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'the shell to complete for').choices(['bash', 'zsh', 'fish'])),
   run: async (ctx, args) => {
     const shell = args[0] as 'bash' | 'zsh' | 'fish';
-    const [{ completionScript }, { buildProgram }] = await Promise.all([import('../completion/script.js'), import('../program.js')]);
     // The same tree main.ts dispatches with; its actions are never called here.
-    const program = buildProgram(definitions(), async () => {});
+    const program = buildProgram(await definitions(), async () => {});
     ctx.io.stdout.write(completionScript(shell, program));
   },
 });

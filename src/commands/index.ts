@@ -1,85 +1,69 @@
-// Every command verb, in help order. One line per verb file.
+// The registry: every command verb, in help order, and where its definition is. A verb
+// file is loaded only when dispatch, help or completion needs it (src/main.ts loads the
+// verb argv names, else its group, else all of them): in dist/bo.cjs each import() below
+// is a lazily initialised module (scripts/build.mjs), so a verb file imports what it
+// uses at its top and costs nothing until it is named.
 import type { CommandDefinition } from '../command.js';
-import login from './login.js';
-import logout from './logout.js';
-import authStatus from './auth/status.js';
-import authToken from './auth/token.js';
-import authSetKey from './auth/set-key.js';
-import configGet from './config/get.js';
-import configSet from './config/set.js';
-import configUnset from './config/unset.js';
-import configList from './config/list.js';
-import profilesList from './profiles/list.js';
-import profilesUse from './profiles/use.js';
-import profilesRemove from './profiles/remove.js';
-import accountsList from './accounts/list.js';
-import accountsGet from './accounts/get.js';
-import addonsPreview from './addons/preview.js';
-import couponsList from './coupons/list.js';
-import couponsRedemptions from './coupons/redemptions.js';
-import listsList from './lists/list.js';
-import broadcastsGet from './broadcasts/get.js';
-import accountsExtendTrial from './accounts/extend-trial.js';
-import accountsCancel from './accounts/cancel.js';
-import api from './api.js';
-import addonsExpire from './addons/expire.js';
-import dripsDelete from './drips/delete.js';
-import articlesUntag from './articles/untag.js';
-import dealsUpdate from './deals/update.js';
-import subscriptionsRequireUpgrade from './subscriptions/require-upgrade.js';
-import listsSubscribe from './lists/subscribe.js';
-import membershipsUpdate from './memberships/update.js';
-import peopleMagicLink from './people/magic-link.js';
-import paymentInfoUpdate from './payment-info/update.js';
-import listsCreate from './lists/create.js';
-import dripsAddMessage from './drips/add-message.js';
-import sandboxServe from './sandbox/serve.js';
-import sandboxUsers from './sandbox/users.js';
-import sandboxFixtures from './sandbox/fixtures.js';
-import sandboxOutbox from './sandbox/outbox.js';
-import sandboxReset from './sandbox/reset.js';
-import { completionCommand } from './completion.js';
-import complete from './complete.js';
 
-export const commands: CommandDefinition<any>[] = [
-  login,
-  logout,
-  authStatus,
-  authToken,
-  authSetKey,
-  configGet,
-  configSet,
-  configUnset,
-  configList,
-  profilesList,
-  profilesUse,
-  profilesRemove,
-  accountsList,
-  accountsGet,
-  addonsPreview,
-  couponsList,
-  couponsRedemptions,
-  listsList,
-  broadcastsGet,
-  accountsExtendTrial,
-  accountsCancel,
-  addonsExpire,
-  dripsDelete,
-  articlesUntag,
-  dealsUpdate,
-  subscriptionsRequireUpgrade,
-  listsCreate,
-  listsSubscribe,
-  membershipsUpdate,
-  peopleMagicLink,
-  paymentInfoUpdate,
-  dripsAddMessage,
-  api,
-  sandboxServe,
-  sandboxUsers,
-  sandboxFixtures,
-  sandboxOutbox,
-  sandboxReset,
-  completionCommand(() => commands),
-  complete,
+type Definition = CommandDefinition<any>;
+type Loader = () => Promise<{ default: Definition } | Definition>;
+
+/** Each verb's path, as its definition names it (checked when it loads), and its file. */
+const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
+  ['login', () => import('./login.js')],
+  ['logout', () => import('./logout.js')],
+  ['auth status', () => import('./auth/status.js')],
+  ['auth token', () => import('./auth/token.js')],
+  ['auth set-key', () => import('./auth/set-key.js')],
+  ['config get', () => import('./config/get.js')],
+  ['config set', () => import('./config/set.js')],
+  ['config unset', () => import('./config/unset.js')],
+  ['config list', () => import('./config/list.js')],
+  ['profiles list', () => import('./profiles/list.js')],
+  ['profiles use', () => import('./profiles/use.js')],
+  ['profiles remove', () => import('./profiles/remove.js')],
+  ['accounts list', () => import('./accounts/list.js')],
+  ['accounts get', () => import('./accounts/get.js')],
+  ['addons preview', () => import('./addons/preview.js')],
+  ['coupons list', () => import('./coupons/list.js')],
+  ['coupons redemptions', () => import('./coupons/redemptions.js')],
+  ['lists list', () => import('./lists/list.js')],
+  ['broadcasts get', () => import('./broadcasts/get.js')],
+  ['accounts extend-trial', () => import('./accounts/extend-trial.js')],
+  ['accounts cancel', () => import('./accounts/cancel.js')],
+  ['addons expire', () => import('./addons/expire.js')],
+  ['drips delete', () => import('./drips/delete.js')],
+  ['articles untag', () => import('./articles/untag.js')],
+  ['deals update', () => import('./deals/update.js')],
+  ['subscriptions require-upgrade', () => import('./subscriptions/require-upgrade.js')],
+  ['lists create', () => import('./lists/create.js')],
+  ['lists subscribe', () => import('./lists/subscribe.js')],
+  ['memberships update', () => import('./memberships/update.js')],
+  ['people magic-link', () => import('./people/magic-link.js')],
+  ['payment-info update', () => import('./payment-info/update.js')],
+  ['drips add-message', () => import('./drips/add-message.js')],
+  ['api', () => import('./api.js')],
+  ['sandbox serve', () => import('./sandbox/serve.js')],
+  ['sandbox users', () => import('./sandbox/users.js')],
+  ['sandbox fixtures', () => import('./sandbox/fixtures.js')],
+  ['sandbox outbox', () => import('./sandbox/outbox.js')],
+  ['sandbox reset', () => import('./sandbox/reset.js')],
+  ['completion', async () => (await import('./completion.js')).completionCommand(() => loadCommands())],
+  ['__complete', () => import('./complete.js')],
 ];
+
+/** The path of every verb, in help order, without loading any. */
+export const verbPaths: readonly string[][] = verbs.map(([path]) => path.split(' '));
+
+/** The definitions of the verbs whose path `wanted` accepts (all by default), in help order. */
+export async function loadCommands(wanted: (path: readonly string[]) => boolean = () => true): Promise<Definition[]> {
+  const chosen = verbs.filter(([path]) => wanted(path.split(' ')));
+  return Promise.all(
+    chosen.map(async ([path, load]) => {
+      const loaded = await load();
+      const def = 'default' in loaded ? loaded.default : loaded;
+      if (def.path.join(' ') !== path) throw new Error(`src/commands/index.ts lists "${path}" for the definition of "${def.path.join(' ')}"`);
+      return def;
+    }),
+  );
+}

@@ -5,6 +5,7 @@
 import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 import { parseLoginFlags, type RawLoginFlags } from '../auth/login/options.js';
+import { signInAndStore } from '../auth/login/sign-in.js';
 
 interface LoginFlags extends RawLoginFlags {
   insecureStorage?: boolean;
@@ -49,7 +50,6 @@ export default defineCommand<LoginFlags>({
       .option('--yes', "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"),
   async run(ctx, _args, flags) {
     const options = parseLoginFlags(flags, ctx.io.env);
-    const { signInAndStore } = await import('../auth/login/sign-in.js');
     await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true, yes: flags.yes === true });
   },
 });

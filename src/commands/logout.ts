@@ -3,9 +3,12 @@
 // expires; credentials in the environment are the shell's, and are left alone.
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
-import type { ForgetResult } from '../auth/credentials.js';
 import { AuthError, type BoError } from '../errors.js';
 import { boCommand } from '../hints.js';
+import { updateConfig } from '../config/config.js';
+import { forgetCredentials, forgetSandboxCredential, type ForgetResult } from '../auth/credentials.js';
+import { envCredentialNames } from '../auth/stores/env.js';
+import { say } from '../output/print.js';
 
 export default defineCommand({
   path: ['logout'],
@@ -16,16 +19,12 @@ export default defineCommand({
     'A token already issued stays valid until it expires: the API cannot revoke it.',
   examples: ['bo logout', 'bo -p staging logout'],
   async run(ctx) {
-    const { updateConfig } = await import('../config/config.js');
-    const { forgetCredentials } = await import('../auth/credentials.js');
-    const { envCredentialNames } = await import('../auth/stores/env.js');
-    const { say } = await import('../output/print.js');
     const inEffect = await ctx.profile();
     const profile = inEffect.name;
     const backend = inEffect.settings['credential-store'] ?? 'keychain';
     // Under --sandbox: the sandbox sign-in only, from the file --sandbox keeps it in.
     const removed = ctx.globals.sandbox
-      ? reportForgotten(ctx, profile, 'file', [await (await import('../auth/credentials.js')).forgetSandboxCredential(ctx, profile)])
+      ? reportForgotten(ctx, profile, 'file', [await forgetSandboxCredential(ctx, profile)])
       : reportForgotten(ctx, profile, backend, await forgetCredentials(ctx, inEffect));
 
     // The profile records nothing stored now (so later runs need not ask the keychain),

@@ -5,11 +5,13 @@
 // known ones, and the paths are still sent.
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { RESOURCE_FIELDS, type FieldRow } from '../../src/api/resource-fields.js';
 import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const commands = await loadCommands();
 
 let sb: TestSandbox;
 beforeAll(async () => {

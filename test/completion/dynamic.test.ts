@@ -7,13 +7,16 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { completionScript } from '../../src/completion/script.js';
 import { SETTING_KEYS } from '../../src/config/settings.js';
 import { buildProgram } from '../../src/program.js';
 import { binPath } from '../helpers/run-bin.js';
 import { longFlags, subcommands } from './expect.js';
 import { complete, SCRATCH, typeInBash, type Completions, type ShellName } from './shells.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const program = buildProgram(commands, async () => {});
 const keys = [...SETTING_KEYS].sort();

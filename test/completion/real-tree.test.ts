@@ -4,11 +4,14 @@
 
 import type { Command } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { completionScript } from '../../src/completion/script.js';
 import { buildProgram } from '../../src/program.js';
 import { longFlags, optionsAt, paths, subcommands } from './expect.js';
 import { complete, type Completions } from './shells.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const program = buildProgram(commands, async () => {});
 

@@ -3,9 +3,12 @@
 // tree that dispatch, help and completions use, so a new verb is fuzzed without edits.
 
 import fc from 'fast-check';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { completionTree, type CommandSpec, type FlagSpec } from '../../src/completion/tree.js';
 import { buildProgram } from '../../src/program.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 export interface CommandShape {
   path: string[];

@@ -7,11 +7,14 @@ import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { binPath, runBin } from '../helpers/run-bin.js';
 import { makeCerts, type CertSet } from './tls-certs.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 let certs: CertSet;
 const servers: ChildProcess[] = [];

@@ -6,10 +6,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { defineCommand } from '../../src/command.js';
 import { buildProgram } from '../../src/program.js';
 import { runBo } from '../helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const decisionNumber = /\bD[0-9]+\b/;
 

@@ -6,11 +6,14 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { Command } from 'commander';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { manPages, text } from '../../src/help/man.js';
 import { buildProgram } from '../../src/program.js';
 import { VERSION } from '../../src/version.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const program = buildProgram(commands, async () => {});
 const pages = manPages(program, VERSION);

@@ -6,7 +6,7 @@
 // through lock, expiry and rate limit — and scans everything a user would read.
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 import { adminRoutes } from '../../src/sandbox/routes/admin.js';
 import { billingRoutes } from '../../src/sandbox/routes/billing.js';
@@ -17,6 +17,9 @@ import { tempConfig } from '../helpers/config-dir.js';
 import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const decisionNumber = /\bD[0-9]+\b/;
 

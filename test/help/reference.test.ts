@@ -3,10 +3,13 @@
 
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { examplesOf } from '../../src/help/examples.js';
 import { buildProgram } from '../../src/program.js';
 import { runBo } from '../helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const program = buildProgram(commands, async () => {});
 

@@ -5,13 +5,16 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { captureTopHelp } from '../../src/help/top-help-capture.js';
 import { renderTopHelp, type TopHelp } from '../../src/help/top-help-render.js';
 import { buildProgram } from '../../src/program.js';
 import { VERSION } from '../../src/version.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
+
+/** Every verb's definition (the registry loads them on demand). */
+const commands = await loadCommands();
 
 const built = (): TopHelp => JSON.parse(readFileSync(new URL('../../dist/top-help.json', import.meta.url), 'utf8'));
 const program = () => buildProgram(commands, async () => {});

@@ -4,8 +4,10 @@
 // would never be read from the command line; this is where that shows.
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
+
+const commands = await loadCommands();
 
 const tree = buildProgram(commands, async () => {});
 const find = (path: string[]): Command => path.reduce<Command>((cmd, name) => cmd.commands.find((c) => c.name() === name)!, tree);

@@ -8,7 +8,6 @@ import type { TotpEnrollment } from '../../api/tokens.js';
 import { BoError } from '../../errors.js';
 import { symbolsFor, type BoxChars } from '../../output/symbols.js';
 import { neutralise } from '../../api/neutralise.js';
-import { drawQr } from '../qr.js';
 import { pngBytes } from './server-answers.js';
 import type { Screen } from './screen.js';
 
@@ -42,6 +41,8 @@ export async function showTotpSetup(
     screen.say('Began authenticator setup (the secret is shown only on a terminal; --code-command gets it in BO_TOTP_SECRET).');
     return;
   }
+  // The QR library loads only when a code is drawn.
+  const { drawQr } = await import('../qr.js');
   screen.say('Scan this QR code with your authenticator app:');
   screen.say('');
   for (const line of drawQr(e.otpauth_uri)) screen.picture(`  ${line}`);

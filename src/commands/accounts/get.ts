@@ -1,4 +1,10 @@
 import { defineCommand } from '../../command.js';
+import { checkUid } from '../../input/validate.js';
+import { findAccount } from '../../api/crm.js';
+import { printRecord } from '../../output/print.js';
+import { NotFoundError } from '../../errors.js';
+import { fieldPairs } from '../../output/columns.js';
+import { boCommand } from '../../hints.js';
 
 export default defineCommand<{ fields?: string }>({
   printsRecords: true,
@@ -10,16 +16,9 @@ export default defineCommand<{ fields?: string }>({
   configure: (cmd) =>
     cmd.argument('<accountUid>', 'the account Uid').option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
   run: async (ctx, [uid], opts) => {
-    const [{ checkUid }, { findAccount }, { printRecord }, { NotFoundError }, { fieldPairs }] = await Promise.all([
-      import('../../input/validate.js'),
-      import('../../api/crm.js'),
-      import('../../output/print.js'),
-      import('../../errors.js'),
-      import('../../output/columns.js'),
-    ]);
     const accountUid = checkUid('<accountUid>', uid as string);
     const account = await findAccount(await ctx.api(), accountUid, opts.fields);
-    if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${(await import('../../hints.js')).boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });
+    if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });
     // --fields: each path its own row (Plan.Name shows the name, not the subscription).
     await printRecord(ctx, account, opts.fields ? fieldPairs(account, opts.fields) : undefined);
   },

@@ -1,8 +1,11 @@
 import { defineCommand } from '../../command.js';
 import { Option } from 'commander';
-import { addListOptions, type RawListOptions } from '../../input/list-options.js';
+import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { Account } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
+import { listAccounts } from '../../api/crm.js';
+import { columnsFor, tableFields } from '../../output/columns.js';
+import { checkUid } from '../../input/validate.js';
 
 interface Opts extends RawListOptions {
   q?: string;
@@ -43,14 +46,6 @@ export default defineCommand<Opts>({
         .option('--segment <uid>', 'only accounts in this segment'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listAccounts }, { printList, say }, { columnsFor, tableFields }, { checkUid }] =
-      await Promise.all([
-        import('../../input/list-options.js'),
-        import('../../api/crm.js'),
-        import('../../output/print.js'),
-        import('../../output/columns.js'),
-        import('../../input/validate.js'),
-      ]);
     const selection = parseListOptions(opts, tableFields(ctx, accountColumns, opts.fields));
     const q = checkSearch('--q', opts.q) ?? checkSearch('--search', opts.search);
     if (opts.segment !== undefined) checkUid('--segment', opts.segment);

@@ -3,6 +3,8 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { expireAddOnRequest } from '../../api/billing.js';
 
 export default defineCommand<MutationFlags>({
   path: ['addons', 'expire'],
@@ -19,7 +21,6 @@ export default defineCommand<MutationFlags>({
   ],
   configure: (cmd) => mutationFlags(cmd.argument('<subscriptionAddOnUid>', 'the subscription add-on Uid, or - for stdin'), { batch: true }),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { expireAddOnRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/billing.js')]);
     await runMutation(
       ctx,
       {

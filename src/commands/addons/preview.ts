@@ -1,4 +1,9 @@
 import { defineCommand } from '../../command.js';
+import { checkUid, checkInteger, checkDate } from '../../input/validate.js';
+import { previewAddOn } from '../../api/billing.js';
+import { printInvoicePreview } from '../../output/invoice.js';
+import { say } from '../../output/print.js';
+import { ApiError, NotFoundError } from '../../errors.js';
 
 interface Opts {
   subscription: string;
@@ -26,14 +31,6 @@ export default defineCommand<Opts>({
       .option('--quantity <n>', 'how many units (a whole number, at least 1)')
       .option('--start <date>', 'when the add-on would start (default: now)'),
   run: async (ctx, _args, opts) => {
-    const [{ checkUid, checkInteger, checkDate }, { previewAddOn }, { printInvoicePreview }, { say }, { ApiError, NotFoundError }] =
-      await Promise.all([
-        import('../../input/validate.js'),
-        import('../../api/billing.js'),
-        import('../../output/invoice.js'),
-        import('../../output/print.js'),
-        import('../../errors.js'),
-      ]);
     const subscriptionUid = checkUid('--subscription', opts.subscription);
     const addOnUid = checkUid('--addon', opts.addon);
     const quantity = opts.quantity === undefined ? undefined : checkInteger('--quantity', opts.quantity, 1, Number.MAX_SAFE_INTEGER);

@@ -4,6 +4,9 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { untagArticleRequest } from '../../api/support.js';
+import { checkUid } from '../../input/validate.js';
 
 export default defineCommand<MutationFlags>({
   path: ['articles', 'untag'],
@@ -22,11 +25,6 @@ export default defineCommand<MutationFlags>({
       batch: true,
     }),
   run: async (ctx, [uid, tag], opts) => {
-    const [{ runMutation }, { untagArticleRequest }, { checkUid }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/support.js'),
-      import('../../input/validate.js'),
-    ]);
     await runMutation(
       ctx,
       {

@@ -2,6 +2,13 @@
 // is never a flag (it would sit in shell history and `ps`): it comes from the first
 // line of stdin with --secret-stdin, or from a hidden prompt on a terminal.
 import { defineCommand } from '../../command.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { baseUrlName, parseBaseUrl } from '../../config/settings.js';
+import { openCredentialStore, rememberStored } from '../../auth/credentials.js';
+import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../../auth/origin.js';
+import { envCredentialNames } from '../../auth/stores/env.js';
+import { say, warn } from '../../output/print.js';
+import { readFirstLine } from '../../input/read-text.js';
 
 interface Opts {
   key?: string;
@@ -28,12 +35,6 @@ export default defineCommand<Opts>({
       .option('--secret-stdin', 'read the secret from the first line of stdin')
       .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
   async run(ctx, _args, opts) {
-    const { AuthError, UsageError } = await import('../../errors.js');
-    const { baseUrlName, parseBaseUrl } = await import('../../config/settings.js');
-    const { openCredentialStore, rememberStored } = await import('../../auth/credentials.js');
-    const { EMBEDDED_SANDBOX_ORIGIN, originOf } = await import('../../auth/origin.js');
-    const { envCredentialNames } = await import('../../auth/stores/env.js');
-    const { say, warn } = await import('../../output/print.js');
     const { name: profile, settings } = await ctx.profile();
 
     // The key is stored against the origin it is for, and sent nowhere else: with no
@@ -58,7 +59,7 @@ export default defineCommand<Opts>({
 
     let secret: string;
     if (opts.secretStdin) {
-      secret = await (await import('../../input/read-text.js')).readFirstLine('--secret-stdin', ctx.io.stdin);
+      secret = await readFirstLine('--secret-stdin', ctx.io.stdin);
       if (secret === '') throw new AuthError('--secret-stdin: stdin held no secret', { code: 'input_required' });
     } else if (ctx.globals.input) {
       secret = await (await ctx.prompter()).password('API secret', { validate: (v) => (v ? true : 'the secret is required') });

@@ -2,6 +2,13 @@
 // where that credential is kept. Exit 4 when there is no usable credential, so CI can
 // run it as a pre-flight check. Never prints a secret: for an API key only the key id.
 import { defineCommand } from '../../command.js';
+import { resolveCredential } from '../../auth/credentials.js';
+import { describeOrigin, originRefusal } from '../../auth/origin.js';
+import { decodeJwt, expiryOf } from '../../auth/jwt-claims.js';
+import { AuthError } from '../../errors.js';
+import { printRecord } from '../../output/print.js';
+import { verifyCredential } from '../../auth/verify.js';
+import { boCommand, keychainMissingHint, signInHint } from '../../hints.js';
 
 export default defineCommand<{ verify?: boolean }>({
   printsRecords: true,
@@ -17,13 +24,6 @@ export default defineCommand<{ verify?: boolean }>({
   examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN=… bo auth status --verify'],
   configure: (cmd) => cmd.option('--verify', 'prove the credential works (token: signature and expiry; API key: one request)'),
   async run(ctx, _args, opts) {
-    const { resolveCredential } = await import('../../auth/credentials.js');
-    const { describeOrigin, originRefusal } = await import('../../auth/origin.js');
-    const { decodeJwt, expiryOf } = await import('../../auth/jwt-claims.js');
-    const { AuthError } = await import('../../errors.js');
-    const { printRecord } = await import('../../output/print.js');
-    const { verifyCredential } = await import('../../auth/verify.js');
-    const { boCommand, keychainMissingHint, signInHint } = await import('../../hints.js');
 
     const { sandbox } = ctx.globals;
     const resolved = await resolveCredential(ctx, {

@@ -1,6 +1,9 @@
 // `bo auth token`: the access token on stdout, for `curl -H "Authorization: bearer …"`.
 // The one command that prints a secret, on purpose; nothing else goes to stdout.
 import { defineCommand } from '../../command.js';
+import { resolveCredential } from '../../auth/credentials.js';
+import { AuthError } from '../../errors.js';
+import { boCommand, keychainMissingHint } from '../../hints.js';
 
 export default defineCommand({
   path: ['auth', 'token'],
@@ -10,9 +13,6 @@ export default defineCommand({
     'Exit 4 when there is none, or when the profile holds an API key instead.',
   examples: ['curl -H "Authorization: bearer $(bo auth token)" https://acme.example.com/api/v1/crm/accounts'],
   async run(ctx) {
-    const { resolveCredential } = await import('../../auth/credentials.js');
-    const { AuthError } = await import('../../errors.js');
-    const { boCommand, keychainMissingHint } = await import('../../hints.js');
     const { credential, profile } = await resolveCredential(ctx).catch((err: unknown) => {
       // The store's own hint names --insecure-storage, which this command does not take.
       if ((err as { code?: string }).code !== 'keychain_unavailable') throw err;

@@ -1,4 +1,8 @@
 import { defineCommand } from '../../command.js';
+import { checkUid } from '../../input/validate.js';
+import { getBroadcast } from '../../api/email.js';
+import { printRecord } from '../../output/print.js';
+import { ApiError, NotFoundError } from '../../errors.js';
 
 /** Broadcast Status labels, from the service's own list of states. */
 export const BROADCAST_STATUS: Record<number, string> = {
@@ -64,12 +68,6 @@ export default defineCommand({
   examples: ['bo broadcasts get bc_123', 'bo broadcasts get bc_123 --json | jq .Message.Subject'],
   configure: (cmd) => cmd.argument('<broadcastUid>', 'the broadcast campaign Uid'),
   run: async (ctx, [uid]) => {
-    const [{ checkUid }, { getBroadcast }, { printRecord }, { ApiError, NotFoundError }] = await Promise.all([
-      import('../../input/validate.js'),
-      import('../../api/email.js'),
-      import('../../output/print.js'),
-      import('../../errors.js'),
-    ]);
     const broadcastUid = checkUid('<broadcastUid>', uid as string);
     let broadcast;
     try {

@@ -1,7 +1,8 @@
 // `bo config get <key>`: one setting of the current profile, as it takes effect
 // (the stored value, else the default), so scripts can read it back.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, assertSettingKey, SETTING_DEFAULTS } from '../../config/settings.js';
+import { printValue, say } from '../../output/print.js';
 
 export default defineCommand({
   path: ['config', 'get'],
@@ -12,8 +13,6 @@ export default defineCommand({
   examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {
-    const { assertSettingKey, SETTING_DEFAULTS } = await import('../../config/settings.js');
-    const { printValue, say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
     const { name: profile, settings } = await ctx.profile();
     const value = settings[name] ?? SETTING_DEFAULTS[name];

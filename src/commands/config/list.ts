@@ -1,7 +1,8 @@
 // `bo config list`: every setting of the current profile with the value in effect.
 // --json prints only what is stored, so a script sees what is set and what is not.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS } from '../../config/settings.js';
+import { printRecord } from '../../output/print.js';
 
 export default defineCommand({
   printsRecords: true,
@@ -12,8 +13,6 @@ export default defineCommand({
     'With --json, the stored settings only.',
   examples: ['bo config list', 'bo -p acme config list --json'],
   async run(ctx) {
-    const { SETTING_KEYS, SETTING_DEFAULTS } = await import('../../config/settings.js');
-    const { printRecord } = await import('../../output/print.js');
     const { name: profile, settings } = await ctx.profile();
     const stored = Object.fromEntries(SETTING_KEYS.filter((k) => settings[k] !== undefined).map((k) => [k, settings[k]]));
     await printRecord(

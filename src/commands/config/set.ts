@@ -3,7 +3,9 @@
 // each other's changes. Creates the profile when it does not exist yet. Works on a
 // file whose other settings are bad, so it can repair them.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, assertSettingKey, parseSetting } from '../../config/settings.js';
+import { updateConfig, currentProfileName } from '../../config/config.js';
+import { say } from '../../output/print.js';
 
 export default defineCommand({
   path: ['config', 'set'],
@@ -21,9 +23,6 @@ export default defineCommand({
   ],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
-    const { assertSettingKey, parseSetting } = await import('../../config/settings.js');
-    const { updateConfig, currentProfileName } = await import('../../config/config.js');
-    const { say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
     const value = parseSetting(name, text as string);
     const profile = updateConfig(ctx.io.env, (cfg) => {

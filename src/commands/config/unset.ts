@@ -2,7 +2,9 @@
 // the config lock (updateConfig); works on a file whose settings are bad, so
 // `bo config unset timeout` repairs an out-of-range timeout.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, assertSettingKey } from '../../config/settings.js';
+import { updateConfig, currentProfileName } from '../../config/config.js';
+import { say } from '../../output/print.js';
 
 export default defineCommand({
   path: ['config', 'unset'],
@@ -13,9 +15,6 @@ export default defineCommand({
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {
-    const { assertSettingKey } = await import('../../config/settings.js');
-    const { updateConfig, currentProfileName } = await import('../../config/config.js');
-    const { say } = await import('../../output/print.js');
     const name = assertSettingKey(key as string);
     const { profile, was } = updateConfig(ctx.io.env, (cfg) => {
       const current = currentProfileName(ctx.globals, cfg);

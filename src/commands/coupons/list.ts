@@ -1,7 +1,11 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../input/list-options.js';
+import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCoupon } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
+import { listCoupons } from '../../api/billing.js';
+import { columnsFor, tableFields } from '../../output/columns.js';
+import { checkUid } from '../../input/validate.js';
+import { ApiError, NotFoundError } from '../../errors.js';
 
 interface Opts extends RawListOptions {
   active?: boolean;
@@ -44,15 +48,6 @@ export default defineCommand<Opts>({
         .option('--plan <uid>', 'only coupons that apply to this plan'),
     ),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listCoupons }, { printList, say }, { columnsFor, tableFields }, { checkUid }, { ApiError, NotFoundError }] =
-      await Promise.all([
-        import('../../input/list-options.js'),
-        import('../../api/billing.js'),
-        import('../../output/print.js'),
-        import('../../output/columns.js'),
-        import('../../input/validate.js'),
-        import('../../errors.js'),
-      ]);
     const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));
     checkSearch('--search', opts.search);
     if (opts.plan !== undefined) checkUid('--plan', opts.plan);

@@ -1,7 +1,12 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../input/list-options.js';
+import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCouponSubscription } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
+import { listRedemptions } from '../../api/billing.js';
+import { columnsFor } from '../../output/columns.js';
+import { checkUid } from '../../input/validate.js';
+import { ApiError, NotFoundError } from '../../errors.js';
+import { boCommand } from '../../hints.js';
 
 interface Opts extends RawListOptions {
   active?: boolean;
@@ -36,15 +41,6 @@ export default defineCommand<Opts>({
         .option('--active', 'only redemptions that have not expired'),
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ parseListOptions, listEndNote, checkSearch }, { listRedemptions }, { printList, say }, { columnsFor }, { checkUid }, { ApiError, NotFoundError }] =
-      await Promise.all([
-        import('../../input/list-options.js'),
-        import('../../api/billing.js'),
-        import('../../output/print.js'),
-        import('../../output/columns.js'),
-        import('../../input/validate.js'),
-        import('../../errors.js'),
-      ]);
     const couponUid = checkUid('<couponUid>', uid as string);
     const selection = parseListOptions(opts);
     checkSearch('--search', opts.search);
@@ -59,7 +55,7 @@ export default defineCommand<Opts>({
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: `${(await import('../../hints.js')).boCommand(ctx.globals, 'coupons list')} finds coupons` });
+        throw new NotFoundError(`no coupon with Uid ${couponUid}`, { status: 404, code: err.code ?? 'not_found', hint: `${boCommand(ctx.globals, 'coupons list')} finds coupons` });
       }
       throw err;
     }

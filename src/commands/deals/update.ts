@@ -7,6 +7,8 @@ import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
 import { UsageError } from '../../errors.js';
+import { runMutation } from '../../mutation/run.js';
+import { updateDealRequest, type DealChanges } from '../../api/crm.js';
 
 interface Opts extends MutationFlags {
   name?: string;
@@ -72,10 +74,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { updateDealRequest }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -87,7 +85,7 @@ export default defineCommand<Opts>({
         needsField: true,
         fields,
         // The values are the deal's fields by their API names: the merge (D18) sends just them.
-        prepare: (values) => values as import('../../api/crm.js').DealChanges,
+        prepare: (values) => values as DealChanges,
         request: (u, changes) => updateDealRequest(u, changes),
         notFound: (u, changes) =>
           `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,

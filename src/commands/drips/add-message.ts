@@ -4,6 +4,9 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { addDripMessageRequest, type DripMessageInput } from '../../api/email.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   subject: string;
@@ -39,11 +42,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { addDripMessageRequest }, v] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -54,7 +52,7 @@ export default defineCommand<Opts>({
         action: (d) => `Add a message to drip campaign ${d}`,
         prepare: async () => {
           const name = opts.name === undefined ? undefined : await v.checkText('--name', opts.name, { min: 1, max: 250 });
-          const message: import('../../api/email.js').DripMessageInput = {
+          const message: DripMessageInput = {
             Message: {
               ...(name === undefined ? {} : { Name: name }),
               Subject: await v.checkText('--subject', opts.subject, { min: 1, max: 250 }),

@@ -3,6 +3,8 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { deleteDripRequest } from '../../api/email.js';
 
 export default defineCommand<MutationFlags>({
   path: ['drips', 'delete'],
@@ -18,7 +20,6 @@ export default defineCommand<MutationFlags>({
   ],
   configure: (cmd) => mutationFlags(cmd.argument('<dripUid>', 'the drip campaign Uid, or - for stdin'), { batch: true }),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { deleteDripRequest }] = await Promise.all([import('../../mutation/run.js'), import('../../api/email.js')]);
     await runMutation(
       ctx,
       {

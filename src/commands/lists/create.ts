@@ -3,6 +3,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { createListRequest } from '../../api/email.js';
+import * as v from '../../input/validate.js';
+import { ApiError, BoError, UsageError } from '../../errors.js';
 
 interface Opts extends MutationFlags {
   name: string;
@@ -41,12 +45,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, _args, opts) => {
-    const [{ runMutation }, { createListRequest }, v, { ApiError, BoError, UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-      import('../../errors.js'),
-    ]);
     const text = (flag: string, value: string | undefined) => (value === undefined ? undefined : v.checkText(flag, value, { min: 1 }));
     try {
       await runMutation(

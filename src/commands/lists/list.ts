@@ -1,7 +1,9 @@
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions } from '../../input/list-options.js';
+import { addListOptions, type RawListOptions, parseListOptions, listEndNote } from '../../input/list-options.js';
 import type { EmailList } from '../../api/types.js';
-import type { Column } from '../../output/print.js';
+import { printList, say, type Column } from '../../output/print.js';
+import { listLists } from '../../api/email.js';
+import { columnsFor, tableFields } from '../../output/columns.js';
 
 export const emailListColumns: Column<EmailList>[] = [
   { header: 'Uid', get: (l) => l.Uid, from: ['Uid'] },
@@ -22,12 +24,6 @@ export default defineCommand<RawListOptions>({
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
   configure: (cmd) => addListOptions(cmd),
   run: async (ctx, _args, opts) => {
-    const [{ parseListOptions, listEndNote }, { listLists }, { printList, say }, { columnsFor, tableFields }] = await Promise.all([
-      import('../../input/list-options.js'),
-      import('../../api/email.js'),
-      import('../../output/print.js'),
-      import('../../output/columns.js'),
-    ]);
     const selection = parseListOptions(opts, tableFields(ctx, emailListColumns, opts.fields));
     const client = await ctx.api();
     let total: number | undefined;

@@ -6,6 +6,9 @@ import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { subscribeToListRequest } from '../../api/email.js';
+import * as v from '../../input/validate.js';
 
 interface Opts extends MutationFlags {
   email: string;
@@ -51,11 +54,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [list], opts) => {
-    const [{ runMutation }, { subscribeToListRequest }, v] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/email.js'),
-      import('../../input/validate.js'),
-    ]);
     const listUid = v.checkUid('<listUid>', list as string);
     await runMutation(
       ctx,

@@ -4,6 +4,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { updateMembershipRequest, type MembershipChanges } from '../../api/crm.js';
+import * as v from '../../input/validate.js';
+import { UsageError } from '../../errors.js';
 
 interface Opts extends MutationFlags {
   primary?: boolean;
@@ -34,12 +38,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, [account, membership], opts) => {
-    const [{ runMutation }, { updateMembershipRequest }, v, { UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-      import('../../errors.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -50,7 +48,7 @@ export default defineCommand<Opts>({
         action: (a) => `Update membership ${membership as string} of account ${a}`,
         prepare: () => {
           const membershipUid = v.checkUid('<membershipUid>', membership as string);
-          const changes: import('../../api/crm.js').MembershipChanges = {};
+          const changes: MembershipChanges = {};
           if (opts.primary !== undefined) changes.IsPrimary = opts.primary;
           if (opts.receiveInvoices !== undefined) changes.ReceiveInvoices = opts.receiveInvoices;
           if (opts.role !== undefined) changes.Role = v.checkInteger('--role', opts.role, 0, 2_147_483_647);

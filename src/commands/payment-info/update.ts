@@ -5,6 +5,10 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { updatePaymentInformationRequest, type PaymentInformationInput } from '../../api/billing.js';
+import * as v from '../../input/validate.js';
+import * as token from './token.js';
 
 interface Opts extends MutationFlags {
   account: string;
@@ -41,12 +45,6 @@ export default defineCommand<Opts>({
       { batch: false },
     ),
   run: async (ctx, _args, opts) => {
-    const [{ runMutation }, { updatePaymentInformationRequest }, v, token] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/billing.js'),
-      import('../../input/validate.js'),
-      import('./token.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -56,7 +54,7 @@ export default defineCommand<Opts>({
         single: true,
         action: (a) => `Save payment information for account ${a}`,
         prepare: async () => {
-          const info: import('../../api/billing.js').PaymentInformationInput = {
+          const info: PaymentInformationInput = {
             PaymentToken: await token.readPaymentToken(ctx, opts.paymentToken),
           };
           if (opts.paymentMethodType !== undefined) info.PaymentMethodType = await v.checkText('--payment-method-type', opts.paymentMethodType, { min: 1 });

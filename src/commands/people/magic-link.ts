@@ -4,6 +4,9 @@
 import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { magicLinkRequest } from '../../api/crm.js';
+import { checkEmail } from '../../input/validate.js';
 
 export default defineCommand<MutationFlags>({
   path: ['people', 'magic-link'],
@@ -15,11 +18,6 @@ export default defineCommand<MutationFlags>({
   examples: ['bo people magic-link ada@example.com', 'bo people magic-link ada@example.com --dry-run'],
   configure: (cmd) => mutationFlags(cmd.argument('<email>', 'the email address'), { batch: false }),
   run: async (ctx, [email], opts) => {
-    const [{ runMutation }, { magicLinkRequest }, { checkEmail }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/crm.js'),
-      import('../../input/validate.js'),
-    ]);
     await runMutation(
       ctx,
       {

@@ -1,6 +1,8 @@
 // `bo profiles list`: the configured profiles, the current one marked. It reads only
 // the config file: asking the keychain about each profile would be slow.
 import { defineCommand } from '../../command.js';
+import { loadConfig, currentProfileName } from '../../config/config.js';
+import { printList } from '../../output/print.js';
 
 interface Row {
   name: string;
@@ -18,8 +20,6 @@ export default defineCommand({
   description: 'List the profiles in the config file with their base URL; * marks the current one.',
   examples: ['bo profiles list', 'bo profiles list --json'],
   async run(ctx) {
-    const { loadConfig, currentProfileName } = await import('../../config/config.js');
-    const { printList } = await import('../../output/print.js');
     const cfg = loadConfig(ctx.io.env);
     const current = currentProfileName(ctx.globals, cfg);
     const names = Object.keys(cfg.profiles);

@@ -3,6 +3,12 @@
 // command can be run again. A profile that records no stored credential never asks
 // the keychain, so it can be removed on a machine without one.
 import { defineCommand } from '../../command.js';
+import { parseProfileName } from '../../config/settings.js';
+import { loadConfig, updateConfig } from '../../config/config.js';
+import { forgetCredentials } from '../../auth/credentials.js';
+import { reportForgotten } from '../logout.js';
+import { NotFoundError } from '../../errors.js';
+import { say } from '../../output/print.js';
 
 export default defineCommand({
   path: ['profiles', 'remove'],
@@ -13,12 +19,6 @@ export default defineCommand({
   examples: ['bo profiles remove staging'],
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {
-    const { parseProfileName } = await import('../../config/settings.js');
-    const { loadConfig, updateConfig } = await import('../../config/config.js');
-    const { forgetCredentials } = await import('../../auth/credentials.js');
-    const { reportForgotten } = await import('../logout.js');
-    const { NotFoundError } = await import('../../errors.js');
-    const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
     const cfg = loadConfig(ctx.io.env);
     if (!Object.hasOwn(cfg.profiles, name)) {

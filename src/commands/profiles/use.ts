@@ -1,5 +1,9 @@
 // `bo profiles use <name>`: the profile later commands use when -p/BO_PROFILE is absent.
 import { defineCommand } from '../../command.js';
+import { parseProfileName } from '../../config/settings.js';
+import { loadConfig, updateConfig } from '../../config/config.js';
+import { NotFoundError } from '../../errors.js';
+import { say } from '../../output/print.js';
 
 export default defineCommand({
   path: ['profiles', 'use'],
@@ -10,10 +14,6 @@ export default defineCommand({
   examples: ['bo profiles use acme', 'bo profiles use default'],
   configure: (cmd) => cmd.argument('<name>', 'profile name'),
   async run(ctx, [nameArg]) {
-    const { parseProfileName } = await import('../../config/settings.js');
-    const { loadConfig, updateConfig } = await import('../../config/config.js');
-    const { NotFoundError } = await import('../../errors.js');
-    const { say } = await import('../../output/print.js');
     const name = parseProfileName(nameArg as string, 'profile name');
     const cfg = loadConfig(ctx.io.env);
     if (name !== 'default' && !Object.hasOwn(cfg.profiles, name)) {

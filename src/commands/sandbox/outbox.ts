@@ -1,5 +1,7 @@
 import { defineCommand } from '../../command.js';
 import { NotFoundError } from '../../errors.js';
+import { isRecord, openAdminClient } from '../sandbox-admin.js';
+import { printList, printRecord } from '../../output/print.js';
 
 interface Mail {
   to: string;
@@ -18,10 +20,6 @@ export default defineCommand<{ last?: boolean }>({
   examples: ['bo sandbox outbox', 'bo sandbox outbox --last', "bo sandbox outbox --last --json | jq -r .code"],
   configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
   async run(ctx, _args, opts) {
-    const [{ isRecord, openAdminClient }, { printList, printRecord }] = await Promise.all([
-      import('../sandbox-admin.js'),
-      import('../../output/print.js'),
-    ]);
     const client = await openAdminClient(ctx);
     const mails = await client.get<Mail[]>('/__sandbox/outbox', (v) => Array.isArray(v) && v.every(isRecord));
     if (opts.last) {

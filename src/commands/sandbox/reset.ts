@@ -1,5 +1,8 @@
 import { defineCommand } from '../../command.js';
 import { say } from '../../output/print.js';
+import { openAdminClient } from '../sandbox-admin.js';
+import { servedSandboxUrl } from '../../connection.js';
+import { forgetSandboxSignIns } from '../../auth/credentials.js';
 
 export default defineCommand({
   path: ['sandbox', 'reset'],
@@ -9,12 +12,10 @@ export default defineCommand({
     'A reset of the embedded sandbox also forgets the sign-ins of `bo --sandbox login` (its tokens were signed by a key the reset replaces): `bo --sandbox` then uses the sandbox API key again.',
   examples: ['bo sandbox reset', 'bo --base-url http://127.0.0.1:4010 sandbox reset'],
   async run(ctx) {
-    const [{ openAdminClient }, { servedSandboxUrl }] = await Promise.all([import('../sandbox-admin.js'), import('../../connection.js')]);
     const client = await openAdminClient(ctx);
     await client.post('/__sandbox/reset');
     say(ctx, 'sandbox reset to its seeded state');
     if (servedSandboxUrl(ctx) === undefined) {
-      const { forgetSandboxSignIns } = await import('../../auth/credentials.js');
       const profiles = await forgetSandboxSignIns(ctx);
       if (profiles.length > 0) {
         const names = profiles.map((p) => `"${p}"`).join(', ');

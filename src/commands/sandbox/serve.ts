@@ -1,5 +1,7 @@
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { readFileText as read } from '../../input/read-text.js';
+import { createSecureContext } from 'node:tls';
 
 interface Opts {
   port?: string;
@@ -24,10 +26,9 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
 async function readTls(certFile: string | undefined, keyFile: string | undefined): Promise<{ cert: string; key: string } | undefined> {
   if (certFile === undefined && keyFile === undefined) return undefined;
   if (certFile === undefined || keyFile === undefined) throw new UsageError('--tls-cert and --tls-key must be given together');
-  const { readFileText: read } = await import('../../input/read-text.js');
   const tls = { cert: await read('--tls-cert', certFile), key: await read('--tls-key', keyFile) };
   try {
-    (await import('node:tls')).createSecureContext(tls);
+    createSecureContext(tls);
   } catch (err) {
     const code = String((err as NodeJS.ErrnoException).code ?? '');
     const why = /MISMATCH/.test(code) ? 'the key does not belong to the certificate' : 'they are not a PEM certificate and its private key';
@@ -76,6 +77,7 @@ export default defineCommand<Opts>({
     const scheme = opts.apiKeyScheme ?? 'bo';
     if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(scheme)) throw new UsageError(`--api-key-scheme must be one word, got "${scheme}"`);
     const tls = await readTls(opts.tlsCert, opts.tlsKey);
+    // The sandbox is its own bundle (scripts/build.mjs), loaded only here.
     const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { defaultStatePath }, { printServeBanner, formatEmail }] =
       await Promise.all([
         import('../../sandbox/seed.js'),

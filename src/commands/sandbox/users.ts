@@ -1,4 +1,6 @@
 import { defineCommand } from '../../command.js';
+import { isRecord, openAdminClient } from '../sandbox-admin.js';
+import { printList, printValue } from '../../output/print.js';
 
 interface User {
   username: string;
@@ -16,7 +18,6 @@ export default defineCommand({
     'Lists the sandbox demo logins. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. With --json, prints the fixtures\' `users` array as is.',
   examples: ['bo sandbox users', 'bo sandbox users --json', 'bo --base-url http://127.0.0.1:4010 sandbox users'],
   async run(ctx) {
-    const [{ isRecord, openAdminClient }, { printList, printValue }] = await Promise.all([import('../sandbox-admin.js'), import('../../output/print.js')]);
     const client = await openAdminClient(ctx);
     const isUser = (u: unknown) => isRecord(u) && typeof u.username === 'string' && Array.isArray(u.recoveryCodes);
     const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures', (v) => isRecord(v) && Array.isArray(v.users) && v.users.every(isUser));

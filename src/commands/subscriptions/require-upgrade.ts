@@ -5,6 +5,9 @@ import { defineCommand } from '../../command.js';
 import { mutationFlags } from '../../mutation/flags.js';
 import type { MutationField } from '../../mutation/field.js';
 import type { MutationFlags } from '../../mutation/types.js';
+import { runMutation } from '../../mutation/run.js';
+import { requireUpgradeRequest, type UpgradeRequirement } from '../../api/billing.js';
+import { UsageError } from '../../errors.js';
 
 interface Opts extends MutationFlags {
   quantity?: string;
@@ -45,11 +48,6 @@ export default defineCommand<Opts>({
       { batch: true },
     ),
   run: async (ctx, [uid], opts) => {
-    const [{ runMutation }, { requireUpgradeRequest }, { UsageError }] = await Promise.all([
-      import('../../mutation/run.js'),
-      import('../../api/billing.js'),
-      import('../../errors.js'),
-    ]);
     await runMutation(
       ctx,
       {
@@ -60,7 +58,7 @@ export default defineCommand<Opts>({
         resource: 'Subscription',
         fields,
         prepare: (values) => {
-          const body = { IsPlanUpgradeRequired: true, ...values } as import('../../api/billing.js').UpgradeRequirement;
+          const body = { IsPlanUpgradeRequired: true, ...values } as UpgradeRequirement;
           if (!body.IsPlanUpgradeRequired) {
             const extra = body.NewRequiredQuantity !== undefined ? '--quantity' : body.PlanUpgradeRequiredMessage !== undefined ? '--message' : undefined;
             if (extra) throw new UsageError(`--clear does not go with ${extra}: it only lifts the requirement`);
