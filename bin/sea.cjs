@@ -1,93 +1,136 @@
-// The single executable's files (scripts/build-binary.mjs): every file of its dist/
-// build is an asset under its path relative to dist/, and the keyring library's native
-// module is `native/keyring.node`. bin/bo.js, the executable's main script, takes
-// read/load/keyring from here instead of dist/ (esbuild bundles this file into it).
+// The single executable's bundles as ordinary files. scripts/build-binary.mjs makes every
+// file of its dist/ build an asset, with `files.json` (each file's SHA-256) and `build-id`;
+// here they are written once per build into a private folder of the user's cache,
+// <cache>/bo/sea/<build id>/, from which bin/bo.js, the executable's main script (this
+// file is bundled into it), requires them as Node's documentation says a single
+// executable loads files from disk (module.createRequire), with Node's compile cache.
 'use strict';
 const sea = require('node:sea');
 const fs = require('node:fs');
 const path = require('node:path');
-const vm = require('node:vm');
 
-/** `cacheFolder(name)`: a folder of bo's in the user's cache folder, or undefined. */
-exports.assets = (cacheFolder) => {
-  const loaded = new Map();
-  const buildId = sea.getAsset('build-id', 'utf8');
+/** Marks a folder complete; written last, it records each file's SHA-256, size and time. */
+const MARKER = '.complete.json';
 
-  /**
-   * A CommonJS bundle evaluated from its asset, once, as Node evaluates a file: its
-   * `require` of a relative path gives another asset, of `@napi-rs/keyring` the keyring
-   * library, of anything else a Node built-in (a binary build leaves nothing else
-   * external); import() of a built-in goes to Node's loader. V8's code cache of each
-   * bundle is kept as Node's compile cache keeps that of files (bin/bo.js): made at the
-   * exit of the first run of this build, and used after (measured: without it a
-   * `--sandbox` command starts slower than `node bin/bo.js`, which has Node's cache).
-   */
-  function load(key) {
-    if (loaded.has(key)) return loaded.get(key).exports;
-    const module = { exports: {} };
-    loaded.set(key, module);
-    const folder = cacheFolder('code-cache');
-    const cacheFile = folder && path.join(folder, `${buildId}-${key.replaceAll('/', '-')}`);
-    let cachedData;
+/**
+ * `cacheFolder(name)`: a folder of bo's in the user's cache folder, or undefined; when
+ * there is none or it cannot be written, a folder of this user's in the temporary folder.
+ */
+exports.bundles = (cacheFolder) => {
+  const files = JSON.parse(sea.getAsset('files.json', 'utf8'));
+  const id = sea.getAsset('build-id', 'utf8');
+  const bases = [() => cacheFolder('sea'), () => path.join(require('node:os').tmpdir(), `bo-sea-${process.getuid?.() ?? 'user'}`)];
+  for (const [i, baseOf] of bases.entries()) {
+    const base = baseOf();
     try {
-      cachedData = cacheFile ? fs.readFileSync(cacheFile) : undefined;
-    } catch {
-      cachedData = undefined; // the first run of this build
+      if (!base) continue;
+      privateFolder(base);
+      const folder = path.join(base, id);
+      if (!intact(folder, files)) extract(base, folder, files);
+      return { folder, keyring: () => keyring(base, folder, files) };
+    } catch (err) {
+      if (i < bases.length - 1) continue;
+      process.stderr.write(`bo: cannot write its files to ${base}: ${err.message}\n`);
+      process.exit(1);
     }
-    // No such file: it names the bundle in stack traces, and a data file of dist/ beside
-    // it, `new URL('./x.wasm', import.meta.url)`, as the asset path.relative(execPath, …).
-    const filename = path.join(process.execPath, key);
-    const source = `(function (exports, require, module, __filename, __dirname) {${sea.getAsset(key, 'utf8')}\n})`;
-    const script = new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-    if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => keep(cacheFile, () => script.createCachedData()));
-    const requireFrom = (id) => (id.startsWith('.') ? load(path.posix.join(path.posix.dirname(key), id)) : id === '@napi-rs/keyring' ? keyring() : require(id));
-    script.runInThisContext().call(module.exports, module.exports, requireFrom, module, filename, path.dirname(filename));
-    return module.exports;
   }
-
-  /**
-   * The keyring library's native module, as Node's documentation says for addons in a
-   * single executable: written to a file, loaded with process.dlopen. The file is in a
-   * private (0700) folder of the user's cache, named and checked by the asset's SHA-256
-   * before it is loaded.
-   */
-  function keyring() {
-    const bytes = new Uint8Array(sea.getRawAsset('native/keyring.node'));
-    const sha256 = (data) => require('node:crypto').createHash('sha256').update(data).digest('hex');
-    const hash = sha256(bytes);
-    const folder = cacheFolder('native') ?? path.join(require('node:os').tmpdir(), `bo-native-${process.getuid?.() ?? 'user'}`);
-    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    const stat = fs.lstatSync(folder);
-    if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) throw new Error(`${folder} is not a folder of this user`);
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) fs.chmodSync(folder, 0o700);
-    const file = path.join(folder, `keyring-${hash.slice(0, 16)}.node`);
-    const intact = () => {
-      try {
-        return sha256(fs.readFileSync(file)) === hash;
-      } catch {
-        return false;
-      }
-    };
-    if (!intact()) {
-      keep(file, () => bytes);
-      if (!intact()) throw new Error(`cannot write the keyring library to ${folder}`);
-    }
-    const module = { exports: {} };
-    process.dlopen(module, file);
-    return module.exports;
-  }
-
-  return { read: (key) => sea.getAsset(key, 'utf8'), load, keyring };
 };
 
-/** Writes `file` atomically (0600, its folder 0700); best effort. */
-function keep(file, bytes) {
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, bytes(), { mode: 0o600 });
-    fs.renameSync(temporary, file);
-  } catch {
-    // a read-only or full cache folder: the next run compiles again (or the caller says so)
+/** The keyring library's native module, loaded once its SHA-256 matches the asset's. */
+function keyring(base, folder, files) {
+  const file = path.join(folder, 'native', 'keyring.node');
+  const matches = () => require('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === files['native/keyring.node'];
+  if (!matches()) {
+    // Changed without a change of size or time (what every run checks): write the folder anew.
+    discard(folder, `${folder}.tmp-${process.pid}-old`);
+    extract(base, folder, files);
+    if (!matches()) throw new Error(`${file} is not the keyring library of this bo`);
   }
+  return require('node:module').createRequire(file)(file);
+}
+
+/**
+ * The check every run pays (measured in the README, "A single file, without Node"): the
+ * folder is the user's alone, and every file has the size and modification time recorded
+ * when it was written. That finds a folder that is half-written (never renamed into
+ * place, or without the record, which is written last), truncated, or edited; hashing
+ * every file instead would cost a third of a `bo --version`. The keyring's native
+ * module, which becomes code of the process, is hashed before it is loaded (above).
+ */
+function intact(folder, files) {
+  try {
+    const marker = JSON.parse(fs.readFileSync(path.join(folder, MARKER), 'utf8'));
+    if (!owned(fs.lstatSync(folder))) return false;
+    return Object.entries(files).every(([key, sha256]) => {
+      const stat = fs.lstatSync(path.join(folder, key));
+      const kept = marker[key];
+      return kept?.sha256 === sha256 && stat.isFile() && stat.size === kept.size && stat.mtimeMs === kept.mtimeMs;
+    });
+  } catch {
+    return false; // not there yet, or a file missing
+  }
+}
+
+/**
+ * Writes every asset into a new folder beside `folder` (0700), the marker last, and
+ * renames it into place: another process sees either no folder or a complete one. Two
+ * first runs at once each write their own; the first rename wins and the other uses it.
+ * A folder in the way that is not intact is moved aside and removed first.
+ */
+function extract(base, folder, files) {
+  const fresh = fs.mkdtempSync(`${folder}.tmp-`);
+  const marker = {};
+  for (const [key, sha256] of Object.entries(files)) {
+    const file = path.join(fresh, key);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: 0o600 });
+    const { size, mtimeMs } = fs.statSync(file);
+    marker[key] = { sha256, size, mtimeMs };
+  }
+  fs.writeFileSync(path.join(fresh, MARKER), JSON.stringify(marker), { mode: 0o600 });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fs.renameSync(fresh, folder);
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+    if (intact(folder, files)) {
+      fs.rmSync(fresh, { recursive: true, force: true }); // another process's, just made
+      break;
+    }
+    discard(folder, `${fresh}-old`);
+  }
+  // Left by a run that was killed while writing (never used): removed after an hour.
+  for (const name of fs.readdirSync(base).filter((n) => n.includes('.tmp-'))) {
+    try {
+      const left = path.join(base, name);
+      if (Date.now() - fs.lstatSync(left).mtimeMs > 3_600_000) fs.rmSync(left, { recursive: true, force: true });
+    } catch {
+      // another run removed it first
+    }
+  }
+}
+
+/** Moves `folder` out of the way (another process may have done so already), then removes it. */
+function discard(folder, aside) {
+  try {
+    fs.renameSync(folder, aside);
+  } catch {
+    return;
+  }
+  fs.rmSync(aside, { recursive: true, force: true });
+}
+
+/** `folder`, made if missing (0700); it must be a folder of this user's alone. */
+function privateFolder(folder) {
+  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(folder);
+  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) throw new Error('it is not a folder of this user');
+  if (!owned(stat)) fs.chmodSync(folder, 0o700);
+}
+
+/** A folder (not a link) of this user that no one else can read or write. */
+function owned(stat) {
+  return stat.isDirectory() && (!process.getuid || stat.uid === process.getuid()) && (process.platform === 'win32' || (stat.mode & 0o077) === 0);
 }

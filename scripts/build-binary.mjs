@@ -10,9 +10,10 @@
 // from `node-<os>-<arch>`; that package's tarball is fetched here with `npm pack` and kept
 // in node_modules/.cache/bo-binary/). The bundles are built once more for the executable
 // (`scripts/build.mjs --binary`: everything CommonJS, no node_modules) and every file of
-// that build becomes an asset under its path relative to dist/, which bin/bo.js, the
-// executable's main script, loads through bin/sea.cjs with sea.getAsset(); so does the keyring library's
-// native module (`native/keyring.node`). The blob is made by that Node 24 itself and
+// that build becomes an asset under its path relative to dist/, and so does the keyring
+// library's native module (`native/keyring.node`); bin/bo.js, the executable's main
+// script, writes them out once per build into the user's cache folder (bin/sea.cjs) and
+// requires them from there. The blob is made by that Node 24 itself and
 // injected with postject, after stripping the debug symbols (Linux) or the signature
 // (macOS, Windows), as Node's documentation says. Linux x64 is the tested target.
 //
@@ -61,10 +62,12 @@ try {
   run(process.execPath, [join(root, 'scripts/build.mjs'), '--binary', bundles], { cwd: root });
   const assets = Object.fromEntries(filesUnder(bundles).map((file) => [relative(bundles, file).replaceAll('\\', '/'), file]));
   assets['native/keyring.node'] = keyringNative();
-  // The build's id: what the executable's code cache is kept under (bin/bo.js).
-  const id = createHash('sha256');
-  for (const [key, file] of Object.entries(assets)) id.update(`${key}\0`).update(readFileSync(file));
-  writeFileSync(join(work, 'build-id'), id.digest('hex').slice(0, 16));
+  // files.json: every file the executable writes out (bin/sea.cjs) and its SHA-256;
+  // build-id: the folder they go to, named after that list.
+  const files = Object.fromEntries(Object.entries(assets).map(([key, file]) => [key, createHash('sha256').update(readFileSync(file)).digest('hex')]));
+  writeFileSync(join(work, 'files.json'), JSON.stringify(files));
+  writeFileSync(join(work, 'build-id'), createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 16));
+  assets['files.json'] = join(work, 'files.json');
   assets['build-id'] = join(work, 'build-id');
   step(`${Object.keys(assets).length} assets: ${Object.keys(assets).join(', ')}`);
 

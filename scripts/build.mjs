@@ -22,9 +22,10 @@
 // bin/bo.js prints without loading the bundle (scripts/top-help.mjs).
 //
 // `node scripts/build.mjs --binary DIR` builds the same files into DIR for the single
-// executable (scripts/build-binary.mjs), where every file becomes an asset and there is
-// no node_modules: every lazy group is CommonJS (a binary evaluates its assets as
-// CommonJS, bin/bo.js) and nothing is external but the keyring's native module.
+// executable (scripts/build-binary.mjs), where every file becomes an asset, written out
+// to a folder of the user's cache and required from there (bin/sea.cjs), with no
+// node_modules beside it: every lazy group is CommonJS, required like the main bundle,
+// and nothing is external but the keyring's native module.
 import { build } from 'esbuild';
 import { copyFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // Pre-renders the top `bo --help` at build time from the command tree (commander stays
 // the single source): dist/top-help.json holds the captured parts and the version,
 // dist/top-help.cjs the dependency-free renderer that wraps them to the terminal (CommonJS,
-// which a single executable can evaluate from its assets, bin/bo.js).
+// which bin/bo.js requires, from dist/ or the single executable's folder of its files).
 // bin/bo.js uses both to answer `bo --help` and `bo --version` without loading the
 // bundle. test/help/top-help.test.ts fails if they no longer match the tree.
 import { build } from 'esbuild';

@@ -4,8 +4,7 @@
 // executable (CI builds it once, with its archive beside it); without it the file builds
 // one into a temporary folder first (minutes: the archive's compression).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -66,6 +65,22 @@ async function sh(command: string, env: Record<string, string>, cwd = work) {
   return runCommand(command, { cwd, env, timeoutMs: 60_000 });
 }
 
+/** The executable's folder of this build's files under the user's cache folder: <cache>/bo/sea/<build id>. */
+function extracted(env: Record<string, string>) {
+  const sea = join(env.HOME!, '.cache', 'bo', 'sea');
+  const builds = readdirSync(sea).filter((name) => /^[0-9a-f]{16}$/.test(name));
+  expect(builds).toHaveLength(1);
+  return { sea, folder: join(sea, builds[0]!) };
+}
+
+/** Every file under `folder`, as paths relative to it (marks and records included). */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(folder, join(e.parentPath, e.name)))
+    .sort();
+}
+
 describe('the single executable', () => {
   it('answers --version, --help and the embedded sandbox with nothing beside it', async () => {
     const env = userEnv();
@@ -122,21 +137,87 @@ describe('the single executable', () => {
     expect(await sh('bo __complete profiles', env)).toMatchObject({ code: 0, stdout: 'default\nstaging\n' });
   });
 
-  it("keeps V8's code cache of its bundles in the user's cache folder: made once, used after, garbage replaced", async () => {
+  it("writes its bundles once into a private folder of the user's cache, runs them from there with Node's compile cache, and reuses them", async () => {
     const env = userEnv();
-    const folder = join(env.HOME!, '.cache', 'bo', 'code-cache');
     const first = await sh('bo --sandbox accounts list --limit 3', env);
     expect(first).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
-    const made = readdirSync(folder).sort();
-    // The main bundle and the sandbox it loaded, under the build's id.
-    expect(made).toEqual([expect.stringMatching(/^[0-9a-f]{16}-bo\.cjs$/), expect.stringMatching(/^[0-9a-f]{16}-lazy-sandbox\.cjs$/)]);
-    for (const f of made) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
-    const times = made.map((f) => statSync(join(folder, f)).mtimeMs);
+    const { sea, folder } = extracted(env);
+    for (const f of [sea, folder]) expect(statSync(f).mode & 0o777).toBe(0o700);
+    expect(readdirSync(sea)).toEqual([relative(sea, folder)]); // nothing half-written left beside it
+    const files = filesUnder(folder);
+    for (const f of ['bo.cjs', 'complete.cjs', 'keychain-helper.cjs', 'lazy/sandbox.cjs', 'lazy/inquirer.cjs', 'lazy/jq.cjs', 'lazy/jq.wasm', 'top-help.json', 'native/keyring.node']) expect(files).toContain(f);
+    for (const f of files) expect(statSync(join(folder, f)).mode & 0o777).toBe(0o600);
+    // Node's compile cache of those files, in the folder bin/bo.js gives it under node.
+    const compiled = join(env.HOME!, '.cache', 'bo', 'compile-cache');
+    expect(filesUnder(compiled).length).toBeGreaterThanOrEqual(2);
+    const times = files.map((f) => statSync(join(folder, f)).mtimeMs);
+    const cacheTimes = filesUnder(compiled).map((f) => statSync(join(compiled, f)).mtimeMs);
     expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
-    expect(made.map((f) => statSync(join(folder, f)).mtimeMs)).toEqual(times); // used, not made again
-    for (const f of made) writeFileSync(join(folder, f), Buffer.alloc(4096, 7));
+    expect(await sh('bo --version', env)).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect(files.map((f) => statSync(join(folder, f)).mtimeMs)).toEqual(times); // used, not written again
+    expect(filesUnder(compiled).map((f) => statSync(join(compiled, f)).mtimeMs)).toEqual(cacheTimes);
+  });
+
+  it('replaces a folder whose files were changed or truncated, and never uses a half-written one', async () => {
+    const env = userEnv();
+    const first = await sh('bo --sandbox accounts list --limit 3', env);
+    expect(first.code).toBe(0);
+    const { sea, folder } = extracted(env);
+    const bundle = join(folder, 'bo.cjs');
+    const original = readFileSync(bundle);
+    const broken = 'process.stdout.write("not bo\\n"); process.exit(9);';
+
+    // Changed: a file of the folder edited.
+    writeFileSync(bundle, broken);
     expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
-    for (const f of made) expect(readFileSync(join(folder, f)).equals(Buffer.alloc(4096, 7))).toBe(false);
+    expect(readFileSync(bundle).equals(original)).toBe(true);
+
+    // Truncated, as after a crash, its time kept.
+    const before = statSync(bundle);
+    writeFileSync(bundle, '');
+    utimesSync(bundle, before.atime, before.mtime);
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    expect(readFileSync(bundle).equals(original)).toBe(true);
+
+    // Half-written: a run killed while writing leaves a folder that was never renamed
+    // into place (and an hour later it is removed); a folder in place without the record
+    // written last is not used either.
+    const killed = join(sea, `${relative(sea, folder)}.tmp-killed`);
+    mkdirSync(join(killed, 'lazy'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(killed, 'bo.cjs'), broken);
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(killed, hoursAgo, hoursAgo);
+    rmSync(folder, { recursive: true });
+    mkdirSync(folder, { mode: 0o700 });
+    writeFileSync(bundle, broken);
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    expect(readFileSync(bundle).equals(original)).toBe(true);
+    expect(readdirSync(sea)).toEqual([relative(sea, folder)]);
+  });
+
+  it('two first runs at once both work, and leave one folder', async () => {
+    const env = userEnv();
+    const runs = await Promise.all([1, 2, 3].map((n) => sh('bo --sandbox accounts list --limit 3', { ...env, BO_DATA_DIR: join(env.HOME!, `data-${n}`) })));
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: runs[0]!.stdout, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    const { sea, folder } = extracted(env);
+    expect(readdirSync(sea)).toEqual([relative(sea, folder)]);
+  });
+
+  it('uses a private folder of the temporary folder when the cache folder cannot be written', async () => {
+    const home = userEnv();
+    const blocker = join(home.HOME!, 'not-a-folder');
+    writeFileSync(blocker, '');
+    const tmp = join(home.HOME!, 'tmp');
+    const fallback = join(tmp, `bo-sea-${process.getuid!()}`);
+    mkdirSync(fallback, { recursive: true, mode: 0o777 });
+    chmodSync(fallback, 0o777); // made by someone careless: bo makes it private again
+    const env = { ...home, XDG_CACHE_HOME: blocker, TMPDIR: tmp };
+    const run = await sh('bo --sandbox accounts list --limit 2', env);
+    expect(run).toMatchObject({ code: 0, stderr: 'showing 2 of 60; pass --all for every record\n' });
+    expect(statSync(fallback).mode & 0o777).toBe(0o700);
+    const [id, ...others] = readdirSync(fallback);
+    expect(others).toEqual([]);
+    expect(filesUnder(join(fallback, id!))).toContain('bo.cjs');
   });
 
   // jq runs as WebAssembly, a file of dist/ like the bundles, so it comes along.
@@ -183,20 +264,35 @@ describe('the single executable against `bo sandbox serve`, with the real keycha
     expect(after.stdout).not.toContain(user.username);
   });
 
-  it("loads the keyring library from a private folder, checked by its hash: a changed file is replaced first", async () => {
+  it("loads the keyring library from its private folder, checked by its hash first: a changed file is replaced", async () => {
     const env = userEnv(keyringEnv());
     const profile = `sea-key-${process.pid}`;
     const setKey = () => sh(`printf 'sk_sea\\n' | bo -p ${profile} --base-url ${sandbox.url} auth set-key --key ak_sea --secret-stdin`, env);
     expect((await setKey()).code).toBe(0);
-    const folder = join(env.HOME!, '.cache', 'bo', 'native');
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    const [file, ...others] = readdirSync(folder);
-    expect(others).toEqual([]);
-    const original = readFileSync(join(folder, file!));
-    expect(file).toBe(`keyring-${createHash('sha256').update(original).digest('hex').slice(0, 16)}.node`);
-    writeFileSync(join(folder, file!), 'not the library');
+    const { folder } = extracted(env);
+    const file = join(folder, 'native', 'keyring.node');
+    // The library's own native module, as npm installed it.
+    const lib = join(repo, 'node_modules/@napi-rs/keyring-linux-x64-gnu');
+    const original = readFileSync(join(lib, readdirSync(lib).find((f) => f.endsWith('.node'))!));
+    expect(readFileSync(file).equals(original)).toBe(true);
+
+    // Changed: size and time differ, as every run checks.
+    writeFileSync(file, 'not the library');
     expect((await setKey()).code).toBe(0);
-    expect(readFileSync(join(folder, file!)).equals(original)).toBe(true);
+    expect(readFileSync(file).equals(original)).toBe(true);
+
+    // Changed with its size and time kept: only the hash before loading finds it.
+    const bytes = Buffer.from(original);
+    const at = bytes.length >> 1;
+    bytes[at] = bytes[at]! ^ 0xff;
+    const reference = join(env.HOME!, 'reference');
+    execFileSync('cp', ['--preserve=timestamps', file, reference]);
+    writeFileSync(file, bytes);
+    execFileSync('touch', ['-r', reference, file]);
+    expect(statSync(file).mtimeMs).toBe(statSync(reference).mtimeMs);
+    expect((await setKey()).code).toBe(0);
+    expect(readFileSync(file).equals(original)).toBe(true);
+
     expect(JSON.parse(secretToolLookup(profile) ?? 'null')).toMatchObject({ kind: 'apiKey', key: 'ak_sea', secret: 'sk_sea' });
     expect((await sh(`bo -p ${profile} --base-url ${sandbox.url} logout`, env)).code).toBe(0);
     expect(secretToolLookup(profile)).toBeNull();

@@ -2,7 +2,8 @@
 // `bo` itself, `bo __keychain`, which bin/bo.js starts here before anything else
 // loads. It runs one keyring library call, read as JSON from stdin, and writes the
 // answer (a ChildResult) as JSON to stdout. The same under Node and in the single
-// executable, where bin/bo.js hands the library's native module over from the assets.
+// executable, where bin/bo.js hands over the library's native module from the folder
+// the executable writes its files to, checked by its hash (bin/sea.cjs).
 
 import type { ChildResult } from './keychain-child.js';
 
