@@ -103,9 +103,9 @@ describe('the npm package', () => {
     }
   });
 
-  it('is under 2 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it)', () => {
+  it('is under 2.5 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it, the man pages 0.2 MB)', () => {
     expect(packed.unpackedSize).toBe(packed.files.reduce((sum, f) => sum + f.size, 0));
-    expect(packed.unpackedSize).toBeLessThan(2_000_000);
+    expect(packed.unpackedSize).toBeLessThan(2_500_000);
   });
 
   it('installs bo with its completions and README', () => {
