@@ -179,28 +179,20 @@ await writeTopHelp(out);
 // at every TAB without loading dist/bo.cjs. One self-contained file that shares no chunk
 // with the main bundle, and CommonJS: require() of it starts ~4 ms sooner than an ESM
 // import() on Node 20, which keeps it within the `bo --version` start-up target.
-await build({
-  entryPoints: ['src/completion/dynamic.ts'],
-  outfile: `${out}/complete.cjs`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
-
-
+//
 // dist/keychain-helper.cjs: the keychain helper process, `bo __keychain`
-// (src/auth/stores/keychain-helper.ts), which bin/bo.js runs without the main bundle.
-// bin/bo.js hands it the keyring library.
-await build({
-  entryPoints: ['src/auth/stores/keychain-helper.ts'],
-  outfile: `${out}/keychain-helper.cjs`,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+// (src/auth/stores/keychain-helper.ts), which bin/bo.js runs without the main bundle
+// and hands the keyring library. Both are self-contained CommonJS files.
+const standalone = { complete: 'src/completion/dynamic.ts', 'keychain-helper': 'src/auth/stores/keychain-helper.ts' };
+for (const [name, entry] of Object.entries(standalone)) {
+  await build({
+    entryPoints: [entry],
+    outfile: `${out}/${name}.cjs`,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}

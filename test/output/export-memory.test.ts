@@ -14,20 +14,11 @@
 // bench`, --large): seeding and exporting 300,000 accounts would add more than a
 // minute to the suite. Memory only: speed is the bench's business.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error a plain .mjs helper of the bench, without types
-import { benchEnv, serveSandbox } from '../bench/serve-sandbox.mjs';
-import { binPath, runBin } from '../helpers/run-bin.js';
+import { startExportSandbox, type ExportSandbox } from '../helpers/export-sandbox.js';
+import { runBin } from '../helpers/run-bin.js';
 
 const ACCOUNTS = 100_000;
-
-interface Served {
-  url: string;
-  child: import('node:child_process').ChildProcess;
-}
 
 /** The export under /usr/bin/time -v, its stdout checked line by line. */
 async function exportMeasured(env: Record<string, string>): Promise<{ code: number | null; stderr: string; lines: number; uids: Set<string>; bad: number; peakMib: number }> {
@@ -48,29 +39,15 @@ async function exportMeasured(env: Record<string, string>): Promise<{ code: numb
 }
 
 describe('an export of 100,000 accounts (built binary, served sandbox)', () => {
-  let served: Served;
-  let home: string;
+  let sandbox: ExportSandbox;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'bo-export-'));
-    const base = benchEnv() as Record<string, string>;
-    for (const name of ['NODE_OPTIONS', 'BO_SANDBOX', 'BO_PROFILE', 'BO_BASE_URL', 'BO_TOKEN', 'BO_API_KEY', 'BO_API_SECRET', 'BO_DEBUG']) delete base[name];
-    Object.assign(base, { HOME: home, XDG_CACHE_HOME: join(home, 'cache'), BO_CONFIG_DIR: join(home, 'config'), BO_DATA_DIR: join(home, 'data'), NO_COLOR: '1' });
-    served = await serveSandbox({ args: ['--accounts', String(ACCOUNTS)], env: base, bo: binPath });
-    const fixtures = (await (await fetch(`${served.url}/__sandbox/fixtures`)).json()) as { apiKey: { key: string; secret: string; scheme: string } };
-    env = { ...base, BO_BASE_URL: served.url, BO_API_KEY: fixtures.apiKey.key, BO_API_SECRET: fixtures.apiKey.secret };
-    if (fixtures.apiKey.scheme !== 'bo') env.BO_API_KEY_SCHEME = fixtures.apiKey.scheme;
+    sandbox = await startExportSandbox(ACCOUNTS);
+    env = sandbox.env;
   }, 120_000);
 
-  afterAll(async () => {
-    if (served) {
-      const exited = new Promise((resolve) => served.child.once('exit', resolve));
-      served.child.kill('SIGINT');
-      await exited;
-    }
-    rmSync(home, { recursive: true, force: true, maxRetries: 3 });
-  });
+  afterAll(() => sandbox?.close());
 
   const limitMib = Number(process.versions.node.split('.')[0]) <= 20 ? 180 : 320;
 
