@@ -12,60 +12,13 @@ import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRet
 import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
 import { REDACTED, isSecretHeader, redactText } from './redact.js';
-import { checkNotApiRoot, redactUserInfo } from './base-url.js';
+import { buildUrl, redactUserInfo, validateBaseUrl } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
-import { isDotSegment } from './path.js';
 import { isReservedHeader } from './headers.js';
-
-const API_PREFIX = '/api/v1';
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/** D3, checked before anything is sent: https, or http on a loopback host (the sandbox). */
-export function validateBaseUrl(baseUrl: string): URL {
-  const hint = 'Set it with --base-url <url> or: bo config set base-url <url>';
-  let url: URL;
-  try {
-    url = new URL(baseUrl.trim());
-  } catch {
-    throw new UsageError(`the base URL "${sanitize(redactUserInfo(baseUrl), 100)}" is not a URL (e.g. https://acme.example.com)`, { hint });
-  }
-  const shown = `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new UsageError(`the base URL ${shown} must use https:// (only loopback hosts may use http://)`, { hint });
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new UsageError(`the base URL ${shown} must not carry credentials, a query or a fragment`, { hint });
-  }
-  checkNotApiRoot(url, 'the base URL');
-  return url;
-}
-
-export function buildUrl(base: URL, path: string, options: { query?: Query; root?: boolean; noLog?: boolean }): URL {
-  // Setting the pathname resolves dot segments: a path carrying one would reach another
-  // endpoint. Paths are built by apiPath, or checked by `bo api`; this is the last check.
-  if (path.split('/').some(isDotSegment)) throw new UsageError(`the request path ${JSON.stringify(path)} has a "." or ".." segment`);
-  const url = new URL(base.href);
-  url.pathname = `${base.pathname.replace(/\/+$/, '')}${options.root ? '' : API_PREFIX}${path.startsWith('/') ? path : `/${path}`}`;
-  const params = url.searchParams;
-  if (options.query instanceof URLSearchParams) {
-    for (const [k, v] of options.query) params.append(k, v);
-  } else if (options.query) {
-    for (const [k, v] of Object.entries(options.query)) {
-      for (const item of Array.isArray(v) ? v : [v]) {
-        if (item !== undefined && item !== null) params.append(k, String(item));
-      }
-    }
-  }
-  if (options.noLog) params.set('donotlog', '1');
-  return url;
-}
 
 function authorization(credential: Credential | null, scheme: string): string | undefined {
   if (!credential) return undefined;

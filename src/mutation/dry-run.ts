@@ -24,7 +24,7 @@ export interface Planned {
  */
 export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; where: string; plan: (req: PlannedRequest) => Planned }> {
   const [{ buildUrl, validateBaseUrl }, { redactHeader }, client] = await Promise.all([
-    import('../api/http.js'),
+    import('../api/base-url.js'),
     import('../api/redact.js'),
     ctx.api({ credential: null }),
   ]);

@@ -3,7 +3,8 @@
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpClient, validateBaseUrl } from '../../src/api/http.js';
+import { createHttpClient } from '../../src/api/http.js';
+import { validateBaseUrl } from '../../src/api/base-url.js';
 import { ApiError, BoError, UsageError } from '../../src/errors.js';
 import { VERSION } from '../../src/version.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';

@@ -5,7 +5,7 @@
 // surrogate pairs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildUrl } from '../../src/api/http.js';
+import { buildUrl } from '../../src/api/base-url.js';
 import { apiPath, decodeSegment, pathSegment } from '../../src/api/path.js';
 import { checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';

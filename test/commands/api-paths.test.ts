@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildUrl } from '../../src/api/http.js';
+import { buildUrl } from '../../src/api/base-url.js';
 import { buildApiRequest } from '../../src/input/raw-request.js';
 import { UsageError } from '../../src/errors.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
