@@ -47,6 +47,7 @@ describe('bench scripts (smoke)', () => {
       'the same, warm',
       'single executable: `bo --version`',
       'single executable: `bo --sandbox accounts list`, warm',
+      'single executable: first run of a build (writes its files), `bo --version`',
     ]);
     // The figure, the stated run's value, the target, within, the other run's value
     // (none for the single executable, which is the same whichever Node runs the bench).

@@ -37,7 +37,8 @@ const realJq = (expression: string, input: string) => execFileSync('jq', ['-r', 
 /** The built bo on a pseudo-terminal (`script`): what the terminal received, CRs removed. */
 function onTerminal(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
   const quoted = [process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
-  const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, TERM: 'xterm', ...extraEnv };
+  // No pager: what is measured is the JSON on the terminal (test/e2e/pager-tmux.test.ts pages it).
+  const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, TERM: 'xterm', BO_PAGER: 'cat', ...extraEnv };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

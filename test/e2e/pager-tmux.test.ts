@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -131,7 +132,9 @@ describe('the pager on a terminal', () => {
     const pager = fakePager();
     const name = start('bo api -X GET /crm/accounts -F limit=2', { PAGER: pager.command });
     expect(await waitFor(name, /EXIT=\d+/)).toContain('EXIT=0');
-    expect(JSON.parse(pager.got()!).items).toHaveLength(2);
+    // JSON for people, as on the terminal itself: indented and coloured (the pager is less -R).
+    expect(pager.got()).toMatch(/\x1b\[/);
+    expect(JSON.parse(stripVTControlCharacters(pager.got()!)).items).toHaveLength(2);
   });
 
   it('BO_PAGER=cat or empty prints directly; piped output and batches never start a pager', async () => {
@@ -162,7 +165,7 @@ describe('the pager on a terminal', () => {
     tmux('send-keys', '-t', name, 'y');
     tmux('send-keys', '-t', name, 'Enter');
     expect(await waitFor(name, /EXIT=\d+/)).toContain('EXIT=0');
-    expect(JSON.parse(pager.got()!)).toMatchObject({ Name: 'Paged-after-yes' });
+    expect(JSON.parse(stripVTControlCharacters(pager.got()!))).toMatchObject({ Name: 'Paged-after-yes' });
   });
 
   it('less by default: q ends bo with 0, and a long list stops fetching pages', async () => {

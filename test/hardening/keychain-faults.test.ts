@@ -130,7 +130,7 @@ function expectKeychainMessage(stderr: string, message: RegExp, reading = false)
   const lines = stderr.trimEnd().split('\n');
   expect(lines[0]).toMatch(reading ? /^error: not signed in \(profile "stored"\): the OS keychain is not available \(/ : /^error: the OS keychain is not available \(/);
   expect(lines[0]).toMatch(message);
-  expect(lines.slice(1).join('\n')).toMatch(reading ? /^hint: sign in with bo login --insecure-storage/ : /^hint: pass --insecure-storage/);
+  expect(lines.slice(1).join('\n')).toMatch(reading ? /^hint: sign in again with bo -p stored login --insecure-storage \(a 0600 file\)/ : /^hint: pass --insecure-storage/);
   expect(stderr).not.toMatch(/\n\s+at |TypeError|ReferenceError|node:internal/);
 }
 
