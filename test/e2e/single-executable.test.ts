@@ -3,18 +3,18 @@
 // shell with a real gnome-keyring (run under .ci/keyring.sh). BO_BINARY names a prebuilt
 // executable (CI builds it once, with its archive beside it); without it the file builds
 // one into a temporary folder first (minutes: the archive's compression).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginSandboxAt, type LoginSandbox } from '../auth/login-harness.js';
+import type { LoginSandbox } from '../auth/login-harness.js';
 import { typeInBash } from '../completion/shells.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
 import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
+import { startE2eSandbox } from './sandbox-process.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const version = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).version as string;
@@ -400,21 +400,6 @@ describe('the archive', () => {
 });
 
 /** `bo sandbox serve --memory --port 0` run by the executable; its first line is the URL. */
-async function serve(): Promise<LoginSandbox> {
-  const child = spawn(join(binDir, 'bo'), ['sandbox', 'serve', '--memory', '--port', '0'], { env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let errors = '';
-  child.stderr.on('data', (d) => (errors += d));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`bo sandbox serve printed no URL in 20 s:\n${errors}`)), 20_000);
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      done(line.trim());
-    });
-    child.once('exit', (code) => fail(new Error(`bo sandbox serve exited (${code}):\n${errors}`)));
-  });
-  return loginSandboxAt(url, async () => {
-    child.kill('SIGTERM');
-    await exited;
-  });
+function serve(): Promise<LoginSandbox> {
+  return startE2eSandbox(repo, { bo: [join(binDir, 'bo')], env: userEnv() });
 }
