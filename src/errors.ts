@@ -153,6 +153,7 @@ export const ERROR_CODES = [
   'unexpected',
   'redirect',
   'interrupted',
+  'jq',
   'failed',
 ] as const;
 

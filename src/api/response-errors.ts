@@ -73,7 +73,11 @@ export function parseBody(status: number, headers: Record<string, string>, raw: 
   if (text.trim() === '') return { kind: 'empty' };
   const type = headers['content-type'] ?? '';
   const saysJson = /[/+]json\b/i.test(type);
-  const looksJson = /^\s*[[{"]/.test(text) && !/html/i.test(type);
+  // Not a regular expression on the body: a successful match keeps its subject in the
+  // realm's last-match record until the next match, so every page of an export would
+  // outlive its parse (promoted, then collected only by a full collection).
+  const first = text.trimStart().charCodeAt(0);
+  const looksJson = (first === 0x5b || first === 0x7b || first === 0x22) && !/html/i.test(type);
   if (saysJson || looksJson) {
     const tooDeep = { kind: 'malformed', text, reason: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` } as const;
     let value: unknown;

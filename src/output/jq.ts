@@ -28,7 +28,7 @@ export class JqRuntimeError extends BoError {
     /** What jq printed before the error, formatted: written before the error is reported. */
     readonly output: string,
   ) {
-    super(`--jq: ${message}`);
+    super(`--jq: ${message}`, { code: 'jq' });
   }
 }
 

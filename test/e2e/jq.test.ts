@@ -151,7 +151,7 @@ describe('--jq errors', () => {
     expect(array.stdout).toBe(`${uids[0]}\n${uids[1]}\n`);
     expect(array.stderr).toMatch(/^error: --jq: stop here$/m);
     // The error object on stderr is not filtered.
-    expect(array.stderr).toContain('{"error":{"status":null,"code":"failed","message":"--jq: stop here"}}');
+    expect(array.stderr).toContain('{"error":{"status":null,"code":"jq","message":"--jq: stop here"}}');
     const record = await bo(['accounts', 'get', uids[0]!, '--jq', '.[0]']);
     expect(record.code).toBe(1);
     expect(record.stdout).toBe('');
