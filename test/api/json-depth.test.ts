@@ -40,3 +40,22 @@ describe('JSON nesting limit', () => {
     );
   });
 });
+
+describe('a parsed answer lets its text go', () => {
+  // A successful regular-expression match keeps its subject in the realm's last-match
+  // record (what RegExp.input reads) until the next match: a check of the body by a
+  // regular expression kept each page of an export alive past its parse, so that V8
+  // promoted it and freed it only in a full collection (README "Performance").
+  it('parseBody leaves no page text in the last-match record', () => {
+    const text = `  ${JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ Uid: `acc_${i}`, Name: 'x'.repeat(2000) })) })}`;
+    const parsed = parseBody(200, { 'content-type': 'application/json' }, Buffer.from(text));
+    expect(parsed.kind).toBe('json');
+    const lastSubject = () => (RegExp as unknown as { input: string }).input;
+    expect(lastSubject()).not.toBe(text);
+    // Without a JSON content type the body is still recognised by its first character.
+    const untyped = `\n ${text}`;
+    expect(parseBody(200, {}, Buffer.from(untyped)).kind).toBe('json');
+    expect(lastSubject()).not.toBe(untyped);
+    expect(parseBody(200, { 'content-type': 'text/html' }, Buffer.from('[1]')).kind).toBe('text');
+  });
+});
