@@ -91,15 +91,13 @@ export function jsonText(value: unknown, space?: number): string {
 }
 
 /**
- * JSON text (JSON.stringify's, any number of values) as the bytes to write, escaped as
- * jsonText escapes. A list's writer hands its chunks here: the bytes are tested first
- * (memchr-fast searches, where the regular expression walks every character), so a
- * chunk with nothing to escape is encoded once and not searched again, ~5 % of an
- * export's CPU time.
+ * JSON text (JSON.stringify's, any number of values, as UTF-8) as new bytes to write,
+ * escaped as jsonText escapes. A list's writer hands its chunks here: the bytes are
+ * tested (memchr-fast searches, where the regular expression walks every character),
+ * so a chunk with nothing to escape is copied as it is, ~5 % of an export's CPU time.
  */
-export function jsonBytes(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return needsEscape(bytes) ? Buffer.from(escapeJson(text), 'utf8') : bytes;
+export function jsonBytes(bytes: Buffer): Buffer {
+  return needsEscape(bytes) ? Buffer.from(escapeJson(bytes.toString('utf8')), 'utf8') : Buffer.from(bytes);
 }
 
 /**

@@ -25,8 +25,8 @@ export interface JqRun {
 }
 
 export interface JqEngine {
-  /** Runs the expression on `input`: JSON text, any number of values, as jq reads a file. */
-  run(input: string): JqRun;
+  /** Runs the expression on `input`: JSON text (or its UTF-8), any number of values, as jq reads a file. */
+  run(input: string | Buffer): JqRun;
 }
 
 /**
@@ -67,7 +67,7 @@ export async function loadJqEngine(expression: string, environment: readonly str
   const env = environment.map((entry) => Buffer.from(`${entry}\0`, 'utf8'));
   const envBytes = env.reduce((n, b) => n + b.length, 0);
   // The input of the current run, and the file descriptor jq opened it as.
-  let input = Buffer.alloc(0);
+  let input: Buffer = Buffer.alloc(0);
   let inputAt = 0;
   let inputFd = -1;
   let output: Buffer[] = [];
@@ -142,7 +142,7 @@ export async function loadJqEngine(expression: string, environment: readonly str
   });
   return {
     run(text) {
-      input = Buffer.from(text, 'utf8');
+      input = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       inputAt = 0;
       inputFd = -1;
       output = [];

@@ -14,11 +14,12 @@ import { jsonColours } from './style.js';
 
 export interface JqFilter {
   /**
-   * The text to print for `input` (JSON text: one value, or JSON lines). On a runtime
+   * The text to print for `input` (JSON text, or its UTF-8, which jq reads during the
+   * call only: one value, or JSON lines). On a runtime
    * error it throws a JqRuntimeError whose `output` holds what the values before the
    * failing one (and the failing one, before it failed) printed.
    */
-  apply(input: string, lines: boolean): string;
+  apply(input: string | Buffer, lines: boolean): string;
 }
 
 /** A runtime error of the expression: exit 1, after the output it still carries. */
@@ -168,7 +169,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
       // jq goes on after a value fails; bo stops there: value by value again (a rare
       // path), keeping what the values before it printed.
       let out = '';
-      for (const value of input.split('\n')) {
+      for (const value of String(input).split('\n')) {
         if (value === '') continue;
         const one = withDefaultSignals(() => engine.run(value));
         out += format(one.stdout);

@@ -1,7 +1,7 @@
 // The one streaming JSON writer: lists, dry-run plans and batch outcomes go to stdout
 // through it with --json (one array, written as values come) or --jsonl (one value a
-// line). Text is gathered in chunks (sink.ts) and escaped a chunk at a time on its way
-// out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await.
+// line). Text is gathered in chunks of bytes (sink.ts) and escaped a chunk at a time on
+// its way out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await.
 // Single values (a record, a "string" answer) go out through writeJsonValue.
 //
 // For people (a terminal, or CLICOLOR_FORCE) --json is indented and coloured
@@ -51,7 +51,7 @@ export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: Abor
   const out = new ChunkWriter(
     ctx.io.stdout,
     until,
-    jq ? { encode: (text) => jq.apply(text, true), afterAbort: options.afterAbort, chunkSize: JQ_PAGE } : { encode: jsonBytes, afterAbort: options.afterAbort },
+    jq ? { encode: (bytes) => jq.apply(bytes, true), afterAbort: options.afterAbort, chunkSize: JQ_PAGE } : { encode: jsonBytes, afterAbort: options.afterAbort },
   );
   let count = 0;
   const colours = ctx.globals.colorJson ? jsonColours() : undefined;

@@ -35,11 +35,12 @@ export async function writeOut(stream: NodeJS.WritableStream, text: string, sign
 
 export interface ChunkOptions {
   /**
-   * What a chunk becomes on its way out (jsonBytes for JSON text; --jq's results). It
+   * What a chunk becomes on its way out (jsonBytes for JSON text; --jq's results):
+   * `bytes` is the chunk's UTF-8, valid during the call only (the writer reuses it). It
    * may throw (a --jq runtime error): the error's `output`, when it has one, is written,
    * and the error is thrown again by the next push() or flush().
    */
-  encode?: (text: string) => string | Buffer;
+  encode?: (bytes: Buffer) => string | Buffer;
   /** Text held before a chunk is full (default 64 KB). */
   chunkSize?: number;
   /**
@@ -51,8 +52,14 @@ export interface ChunkOptions {
   afterAbort?: boolean;
 }
 
+/**
+ * Text is gathered as UTF-8 in one buffer that is reused, each piece encoded into it as
+ * it comes: no string of a whole chunk is built, so the pieces die young, and the
+ * chunk's bytes are held outside V8's heap (an export's memory, README "Performance").
+ */
 export class ChunkWriter {
-  private chunk = '';
+  private bytes = Buffer.allocUnsafeSlow(0);
+  private at = 0;
   private timer: NodeJS.Timeout | undefined;
   private failed: { error: unknown } | undefined;
 
@@ -80,8 +87,10 @@ export class ChunkWriter {
   push(text: string): boolean {
     if (this.failed) throw this.failed.error;
     if (this.signal.aborted && !this.options.afterAbort) throw new InterruptedError();
-    this.chunk += text;
-    if (this.chunk.length >= (this.options.chunkSize ?? CHUNK)) return true;
+    // At most 3 bytes a UTF-16 unit.
+    if (this.at + 3 * text.length > this.bytes.length) this.grow(this.at + 3 * text.length);
+    this.at += this.bytes.write(text, this.at, 'utf8');
+    if (this.at >= (this.options.chunkSize ?? CHUNK)) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
     return false;
   }
@@ -103,19 +112,26 @@ export class ChunkWriter {
   discard(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.chunk = '';
+    this.at = 0;
+  }
+
+  private grow(size: number): void {
+    const bigger = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.bytes.length, (this.options.chunkSize ?? CHUNK) + 4096));
+    this.bytes.copy(bigger, 0, 0, this.at);
+    this.bytes = bigger;
   }
 
   private flushNow(): boolean {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.chunk === '') return true;
-    const text = this.chunk;
-    this.chunk = '';
-    if (!this.options.encode) return this.stream.write(text);
+    if (this.at === 0) return true;
+    const chunk = this.bytes.subarray(0, this.at);
+    this.at = 0;
+    // A stream may hold what it is given until written: a copy, never the reused buffer.
+    if (!this.options.encode) return this.stream.write(Buffer.from(chunk));
     let bytes: string | Buffer;
     try {
-      bytes = this.options.encode(text);
+      bytes = this.options.encode(chunk);
     } catch (error) {
       this.failed = { error };
       const output = (error as { output?: unknown }).output;
