@@ -14,10 +14,10 @@ import { jsonColours } from './style.js';
 
 export interface JqFilter {
   /**
-   * The text to print for `input` (JSON text, or its UTF-8, which jq reads during the
-   * call only: one value, or JSON lines). On a runtime
-   * error it throws a JqRuntimeError whose `output` holds what the values before the
-   * failing one (and the failing one, before it failed) printed.
+   * The text to print for `input` (JSON text, or its UTF-8, read during the call only:
+   * one value, or JSON lines). On a runtime error it throws a JqRuntimeError whose
+   * `output` holds what the values before the failing one (and the failing one, before
+   * it failed) printed.
    */
   apply(input: string | Buffer, lines: boolean): string;
 }

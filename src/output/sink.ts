@@ -41,7 +41,7 @@ export interface ChunkOptions {
    * and the error is thrown again by the next push() or flush().
    */
   encode?: (bytes: Buffer) => string | Buffer;
-  /** Text held before a chunk is full (default 64 KB). */
+  /** Bytes held before a chunk is full (default 64 KB). */
   chunkSize?: number;
   /**
    * Text is still taken after `signal` aborted, and written without waiting: a batch
