@@ -49,9 +49,9 @@ export interface RequestOptions {
   /** The answer's secret-named fields (a TOTP secret, recovery codes) are secrets the run holds from now on. */
   secretAnswer?: boolean;
   /**
-   * A 2xx answer keeps its bytes and is parsed (and checked) when ApiResponse.read() is
-   * called: a page fetched ahead of its turn then holds a buffer outside V8's heap, not
-   * its records (paginate.ts). Other answers, and any under --verbose, are parsed at once.
+   * A 2xx answer keeps its bytes (ApiResponse.bytes) and is parsed (and checked) when
+   * ApiResponse.read() is called, or read in parts (paginate.ts reads a page's records
+   * one at a time). Other answers, and any under --verbose, are parsed at once.
    */
   lazy?: boolean;
 }
@@ -72,6 +72,8 @@ export interface ApiResponse<T = unknown> {
    * answer); `body` is undefined until then.
    */
   read?: () => T;
+  /** With `read`: the answer's bytes, for a reader that parses them in parts (page-records.ts). */
+  bytes?: Buffer;
 }
 
 export interface HttpClientOptions {

@@ -233,7 +233,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (ok && req.lazy && !tracer) {
         const held = raw;
         const read = () => answer(held, parseBody(held.status, held.headers, held.body));
-        return { status: held.status, statusText: held.statusText, httpVersion: held.httpVersion, headers: held.headers, body: undefined as T, read };
+        return { status: held.status, statusText: held.statusText, httpVersion: held.httpVersion, headers: held.headers, body: undefined as T, read, bytes: held.body };
       }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));

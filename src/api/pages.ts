@@ -7,13 +7,16 @@
 
 export const PAGES = Symbol('pages');
 
+/** A page's records: an array, or records parsed as they are read (page-records.ts). */
+export type Records<T> = Iterable<T> & { readonly length: number };
+
 /** The records of a list, one by one, or (PAGES) a page at a time. */
 export interface Paged<T> extends AsyncIterable<T> {
-  [PAGES](): AsyncIterable<readonly T[]>;
+  [PAGES](): AsyncIterable<Records<T>>;
 }
 
 /** A list from its pages: read whole, or record by record as any async iterable. */
-export function paged<T>(pages: () => AsyncIterable<readonly T[]>): Paged<T> {
+export function paged<T>(pages: () => AsyncIterable<Records<T>>): Paged<T> {
   return {
     [PAGES]: pages,
     async *[Symbol.asyncIterator]() {
@@ -29,7 +32,7 @@ const GROUP = 100;
  * `source` a page at a time: its own pages when it has them; a synchronous list in
  * groups of 100; any other async list one record at a time (each as a page of one).
  */
-export function pagesOf<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterable<readonly T[]> | Iterable<readonly T[]> {
+export function pagesOf<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterable<Records<T>> | Iterable<Records<T>> {
   const own = (source as Partial<Paged<T>>)[PAGES];
   if (typeof own === 'function') return own.call(source);
   if (Symbol.iterator in source) return groups(source as Iterable<T>);

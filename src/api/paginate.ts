@@ -12,7 +12,9 @@
 
 import { ApiError } from '../errors.js';
 import type { ApiResponse, HttpClient, QueryValue } from './http-types.js';
-import { EXPLAINS_EMPTY, longWork, paged, type Paged } from './pages.js';
+import { EXPLAINS_EMPTY, longWork, paged, type Paged, type Records } from './pages.js';
+import { PageRecords, scanPage } from './page-records.js';
+import { MAX_JSON_DEPTH } from './response-errors.js';
 
 export interface PageMeta {
   /** The page size the server applied. */
@@ -24,7 +26,7 @@ export interface PageMeta {
 }
 
 export interface Page<T> {
-  items: T[];
+  items: readonly T[] | PageRecords<T>;
   meta: PageMeta;
 }
 
@@ -64,9 +66,10 @@ export async function fetchPage<T>(
 }
 
 /**
- * The request of a page; with `lazy`, its answer keeps its bytes until pageOf() parses
- * them (ApiResponse.read): a page fetched ahead of its turn holds a buffer outside V8's
- * heap, not a hundred parsed records that every young-generation collection would copy.
+ * The request of a page; with `lazy`, its answer keeps its bytes (ApiResponse.read,
+ * .bytes) and pageOf() reads them a record at a time (page-records.ts): a page fetched
+ * ahead of its turn holds a buffer outside V8's heap, and one being written holds the
+ * record at hand, not a hundred parsed records that young-generation collections copy.
  */
 function requestPage(
   client: HttpClient,
@@ -84,9 +87,23 @@ function requestPage(
   });
 }
 
-/** The page an answer holds: the D13 envelope, checked. `asked`: the size and index requested. */
+/**
+ * The page an answer holds: the D13 envelope, checked. `asked`: the size and index
+ * requested. A lazy answer's records are parsed as they are read; one that does not
+ * parse fails the walk there with what parsing the whole answer says of it.
+ */
 function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offset: number }): Page<T> {
-  const body = (response.read ? response.read() : response.body) as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
+  const { read, bytes } = response;
+  const scanned = read && bytes ? scanPage(bytes, MAX_JSON_DEPTH) : undefined;
+  if (scanned) {
+    // A record that does not parse: what the whole answer's parse throws for it.
+    const failed = (): never => {
+      read!();
+      throw new ApiError(`unexpected answer from the server (${response.status}): malformed JSON`, { status: response.status, code: 'unexpected' });
+    };
+    return { items: new PageRecords<T>(bytes!, scanned.spans, failed), meta: metaOf(scanned.rest.metadata, asked) };
+  }
+  const body = (read ? read() : response.body) as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
     throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
       status: response.status,
@@ -95,15 +112,16 @@ function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offse
       headers: response.headers,
     });
   }
-  const meta = body.metadata ?? {};
+  return { items: body.items as T[], meta: metaOf(body.metadata, asked) };
+}
+
+function metaOf(metadata: unknown, asked: { limit: number; offset: number }): PageMeta {
+  const meta = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as Record<string, unknown>;
   const applied = count(meta.limit);
   return {
-    items: body.items as T[],
-    meta: {
-      limit: applied !== undefined && applied > 0 ? applied : asked.limit,
-      offset: count(meta.offset) ?? asked.offset,
-      total: count(meta.total),
-    },
+    limit: applied !== undefined && applied > 0 ? applied : asked.limit,
+    offset: count(meta.offset) ?? asked.offset,
+    total: count(meta.total),
   };
 }
 
@@ -115,20 +133,20 @@ export function paginate<T>(client: HttpClient, options: PaginateOptions): Paged
   return paged(() => walkPages<T>(client, options));
 }
 
-async function* walkPages<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<T[], void, undefined> {
+async function* walkPages<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<Records<T>, void, undefined> {
   const max = options.max ?? Infinity;
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
   let position = 0;
   let yielded = 0;
   // The records of `page` from `position` on, and whether the walk goes on after it.
-  function take(page: Page<T>): { records: T[]; more: boolean } {
+  function take(page: Page<T>): { records: Records<T>; more: boolean } {
     options.onPage?.(page.meta);
     const start = page.meta.offset * page.meta.limit;
     const before = position;
     const from = Math.max(0, position - start);
     const count = Math.min(page.items.length - from, max - yielded);
-    const records = (from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count))) as T[];
+    const records = from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count));
     yielded += records.length;
     if (records.length > 0) position = start + from + records.length;
     const { total } = page.meta;
@@ -175,6 +193,7 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
       const taken = take(current);
       more = taken.more;
       if (taken.records.length > 0) yield taken.records;
+      if (current.items instanceof PageRecords) current.items.release();
       if (!fits) {
         if (more) limit = current.meta.limit;
         break;

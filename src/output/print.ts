@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { neutralise } from '../api/neutralise.js';
-import { explainsEmpty, longWorkTotal, pagesOf } from '../api/pages.js';
+import { explainsEmpty, longWorkTotal, pagesOf, type Records } from '../api/pages.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -174,7 +174,7 @@ export async function printList<R>(
 async function writeList<R>(
   ctx: Context,
   mode: OutputMode,
-  pages: AsyncIterable<readonly R[]>,
+  pages: AsyncIterable<Records<R>>,
   columns: Column<R>[],
   onRecord?: (done: number) => void,
 ): Promise<number> {

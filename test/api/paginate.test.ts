@@ -132,13 +132,37 @@ describe('paginate', () => {
     expect((err as ApiError).message).toBe('unexpected answer from the server (200): not a list (no "items" array)');
     expect((err as ApiError).exitCode).toBe(1);
   });
+
+  it('reads pages fetched ahead a record at a time: a record that does not parse fails the walk there, as the whole answer would', async () => {
+    // Pages 1 and 2 come while page 0 is read (concurrency 4); page 1's record r150 is broken.
+    const good = d13(records(300));
+    const broken: Step = (req, res, body) => {
+      const offset = new URL(req.url!, 'http://x').searchParams.get('offset');
+      if (offset !== '1') return good(req, res, body);
+      const page = JSON.stringify({ metadata: { limit: 100, offset: 1, total: 300 }, items: records(300).slice(100, 200) });
+      reply.malformed(200, page.replace('{"Uid":"r150"}', '{"Uid":"r150",}'))(req, res, body);
+    };
+    serve(broken);
+    // Without a trace (--verbose reads every answer whole).
+    const quiet = makeClient(server.url, { trace: undefined }).client;
+    const seen: string[] = [];
+    const err = await (async () => {
+      for await (const r of paginate<{ Uid: string }>(quiet, { path: '/x', max: Infinity, concurrency: 4 })) seen.push(r.Uid);
+    })()
+      .catch((e: unknown) => e)
+      .finally(() => quiet.close());
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toMatch(/^unexpected answer from the server \(200 OK\): malformed JSON: \{"metadata"/);
+    expect((err as ApiError).exitCode).toBe(1);
+    expect(seen).toEqual(records(150).map((r) => r.Uid));
+  });
 });
 
 describe('fetchPage (--page)', () => {
   it('fetches one raw page with its metadata', async () => {
     serve(d13(records(30)));
     const page = await fetchPage<{ Uid: string }>(client, { path: '/x', limit: 10, offset: 2 });
-    expect(page.items.map((r) => r.Uid)).toEqual(['r20', 'r21', 'r22', 'r23', 'r24', 'r25', 'r26', 'r27', 'r28', 'r29']);
+    expect([...page.items].map((r) => r.Uid)).toEqual(['r20', 'r21', 'r22', 'r23', 'r24', 'r25', 'r26', 'r27', 'r28', 'r29']);
     expect(page.meta).toEqual({ limit: 10, offset: 2, total: 30 });
   });
 

@@ -1,0 +1,171 @@
+// A page of a walk read from its bytes a record at a time (README "Performance"). Parsed
+// whole, a page's hundred records (and its text, while JSON.parse runs) are alive at
+// nearly every young-generation collection of an export, and V8 grows its young
+// generation by the bytes that survive them: the peak memory then depends on the
+// length of the export. Read here, only the record being written is alive; the page
+// itself is a buffer outside V8's heap.
+
+/** The items of a page, parsed one by one as they are read. */
+export class PageRecords<T> implements Iterable<T> {
+  constructor(
+    private readonly bytes: Buffer,
+    /** Each record's start and end offsets in `bytes`, in pairs. */
+    private readonly spans: readonly number[],
+    /** What the whole answer's parse would have thrown, for a record that does not parse. */
+    private readonly failed: () => never,
+    private readonly from = 0,
+    private readonly to = spans.length / 2,
+  ) {}
+
+  /**
+   * Gives the page's bytes back at once, when they are a buffer of their own (Node ≥ 22:
+   * ArrayBuffer.prototype.transfer): otherwise a buffer whose wrapper was promoted
+   * waits for a full collection. Records are not read after this.
+   */
+  release(): void {
+    const { buffer, byteOffset, byteLength } = this.bytes;
+    const transfer = (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer;
+    if (typeof transfer === 'function' && byteOffset === 0 && byteLength === buffer.byteLength) transfer.call(buffer, 0);
+  }
+
+  get length(): number {
+    return this.to - this.from;
+  }
+
+  slice(start: number, end: number = this.length): PageRecords<T> {
+    const from = this.from + Math.max(0, Math.min(start, this.length));
+    const to = this.from + Math.max(0, Math.min(end, this.length));
+    return new PageRecords<T>(this.bytes, this.spans, this.failed, from, Math.max(from, to));
+  }
+
+  *[Symbol.iterator](): Iterator<T> {
+    if (this.to > this.from && this.bytes.length === 0) throw new Error('a page was read after its bytes were given back');
+    for (let i = this.from; i < this.to; i++) {
+      let record: T;
+      try {
+        record = JSON.parse(this.bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as T;
+      } catch {
+        this.failed();
+      }
+      yield record;
+    }
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+/** Each byte's part in the scan: 0 nothing, 1 a string's quote, 2 an opening bracket, 3 a closing one. */
+const ROLE = new Uint8Array(256);
+ROLE[QUOTE] = 1;
+ROLE[0x7b] = ROLE[0x5b] = 2;
+ROLE[0x7d] = ROLE[0x5d] = 3;
+const ITEMS = Buffer.from('items');
+
+/** The index of the quote that ends the string whose content starts at `i`, or -1. */
+function stringEnd(b: Uint8Array, i: number): number {
+  const n = b.length;
+  while (i < n) {
+    const c = b[i]!;
+    if (c === QUOTE) return i;
+    i += c === BACKSLASH ? 2 : 1;
+  }
+  return -1;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * A JSON object's `items` array found in its bytes, its records' spans, and the rest of
+ * the object parsed with `items` empty; undefined for anything else (not an object, no
+ * such array or two of them, brackets that do not balance, nesting deeper than
+ * `maxDepth`), which the caller parses whole to say what is wrong with it.
+ */
+export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; rest: Record<string, unknown> } | undefined {
+  const b = bytes;
+  const n = b.length;
+  let i = 0;
+  while (i < n && isSpace(b[i]!)) i++;
+  if (b[i] !== 0x7b) return undefined;
+  const spans: number[] = [];
+  let depth = 0;
+  let start = -1;
+  let items = -1; // where the items array opens, then -2 once it closed
+  let itemsEnd = -1;
+  let afterKey = false; // the last string at depth 1 was the key "items"
+  for (; i < n; i++) {
+    const role = ROLE[b[i]!];
+    if (role === 0) continue;
+    if (role === 1) {
+      const end = stringEnd(b, i + 1);
+      if (end < 0) return undefined;
+      if (depth === 1) {
+        let j = end + 1;
+        while (j < n && isSpace(b[j]!)) j++;
+        afterKey = false;
+        if (b[j] === COLON) {
+          // A key written with escapes might be "items" too: read whole.
+          for (let k = i + 1; k < end; k++) if (b[k] === BACKSLASH) return undefined;
+          if (end - i - 1 === ITEMS.length && ITEMS.equals(b.subarray(i + 1, end))) {
+            if (items !== -1) return undefined;
+            afterKey = true;
+          }
+        }
+      }
+      i = end;
+      continue;
+    }
+    if (role === 2) {
+      if (depth === 1 && afterKey) {
+        afterKey = false;
+        if (b[i] !== 0x5b) return undefined;
+        items = i;
+      } else if (depth === 2 && items >= 0) start = i;
+      if (++depth > maxDepth) return undefined;
+    } else {
+      if (--depth < 0) return undefined;
+      if (depth === 2 && items >= 0) spans.push(start, i + 1);
+      else if (depth === 1 && items >= 0) {
+        if (b[i] !== 0x5d) return undefined;
+        itemsEnd = i + 1;
+        items = -2 - items; // closed; its start kept as -2 - start
+      }
+    }
+  }
+  if (depth !== 0 || itemsEnd < 0) return undefined;
+  const opened = -2 - items;
+  // A record that is not an object or array (a bare number) ends without a bracket.
+  if (spans.length === 0 && !isEmptyArray(b, opened, itemsEnd)) return undefined;
+  let rest: unknown;
+  try {
+    rest = JSON.parse(`${b.toString('utf8', 0, opened)}[]${b.toString('utf8', itemsEnd)}`);
+  } catch {
+    return undefined;
+  }
+  if (typeof rest !== 'object' || rest === null || Array.isArray(rest)) return undefined;
+  if (!itemsAreAllContainers(b, opened, itemsEnd, spans)) return undefined;
+  return { spans, rest: rest as Record<string, unknown> };
+}
+
+function isEmptyArray(b: Buffer, open: number, end: number): boolean {
+  for (let i = open + 1; i < end - 1; i++) if (!isSpace(b[i]!)) return false;
+  return true;
+}
+
+/** Whether the array holds only the spans found: between them, commas and spaces. */
+function itemsAreAllContainers(b: Buffer, open: number, end: number, spans: readonly number[]): boolean {
+  let at = open + 1;
+  for (let k = 0; k <= spans.length; k += 2) {
+    const next = k < spans.length ? spans[k]! : end - 1;
+    let commas = 0;
+    for (let i = at; i < next; i++) {
+      if (b[i] === 0x2c) commas++;
+      else if (!isSpace(b[i]!)) return false;
+    }
+    if (commas !== (k === 0 || k === spans.length ? 0 : 1)) return false;
+    at = k < spans.length ? spans[k + 1]! : end;
+  }
+  return true;
+}
