@@ -55,6 +55,8 @@ export class DecodeFailure extends Error {
 }
 
 const DECODERS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+/** The largest declared length given its buffer before the bytes come: a server's word is not memory. */
+const PREALLOCATE_MAX = 4 * 1024 * 1024;
 
 /**
  * Bytes of answers being read right now, by every exchange of this process. A batch
@@ -130,7 +132,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     let decoder: import('node:stream').Transform | undefined;
     /** This answer's share of heldByAll, given back when the exchange ends either way. */
     let held = 0;
-    /** The answer's bytes so far; let go at once when it is dropped. */
+    /** The answer's bytes so far, when not gathered in one buffer; let go at once when it is dropped. */
     const chunks: Buffer[] = [];
 
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
@@ -182,16 +184,27 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       });
       const collect = (source: NodeJS.ReadableStream, onError?: () => void) => {
         let kept = 0;
+        // A body of a declared, modest length is copied into one buffer of that length as
+        // it comes, and each chunk let go at once (a page of a walk is ~260 KB): chunks
+        // kept until the end outlive young-generation collections, and their memory then
+        // waits for a full one.
+        let into = source === res && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX ? Buffer.allocUnsafeSlow(declared) : undefined;
         source.on('data', (chunk: Buffer) => {
           if (settled) return;
+          if (into && kept + chunk.length <= into.length) chunk.copy(into, kept);
+          else {
+            // More than declared: kept as chunks from here on.
+            if (into) chunks.push(into.subarray(0, kept));
+            into = undefined;
+            chunks.push(chunk);
+          }
           kept += chunk.length;
           held += chunk.length;
           heldByAll += chunk.length;
           if (kept > init.maxBytes || heldByAll > init.maxBytes) return fail(new TooLargeFailure('decoded'));
-          chunks.push(chunk);
         });
         if (onError) source.on('error', onError);
-        source.on('end', () => finish(Buffer.concat(chunks)));
+        source.on('end', () => finish(into ? into.subarray(0, kept) : Buffer.concat(chunks)));
       };
       const finish = (body: Buffer) => {
         if (settle()) resolve({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', httpVersion: res.httpVersion, headers, body });

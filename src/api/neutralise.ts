@@ -91,13 +91,14 @@ export function jsonText(value: unknown, space?: number): string {
 }
 
 /**
- * JSON text (JSON.stringify's, any number of values, as UTF-8) as new bytes to write,
+ * JSON text (JSON.stringify's, any number of values, as UTF-8) as the bytes to write,
  * escaped as jsonText escapes. A list's writer hands its chunks here: the bytes are
  * tested (memchr-fast searches, where the regular expression walks every character),
- * so a chunk with nothing to escape is copied as it is, ~5 % of an export's CPU time.
+ * so a chunk with nothing to escape is written as it is (`bytes` itself), ~5 % of an
+ * export's CPU time; one that has is new bytes.
  */
 export function jsonBytes(bytes: Buffer): Buffer {
-  return needsEscape(bytes) ? Buffer.from(escapeJson(bytes.toString('utf8')), 'utf8') : Buffer.from(bytes);
+  return needsEscape(bytes) ? Buffer.from(escapeJson(bytes.toString('utf8')), 'utf8') : bytes;
 }
 
 /**

@@ -57,14 +57,16 @@ export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: Abor
   const colours = ctx.globals.colorJson ? jsonColours() : undefined;
   // '[' waits for the first value, so a list that fails before it prints nothing; one
   // that fails midway leaves an unterminated array: invalid, never a short list.
-  const text =
-    mode === 'jsonl'
-      ? (value: unknown) => `${JSON.stringify(value) ?? 'null'}\n`
-      : colours
-        ? (value: unknown) => `${count === 0 ? '[\n  ' : ',\n  '}${prettyJson(JSON.stringify(value) ?? 'null', colours, '  ')}`
-        : (value: unknown) => `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(value) ?? 'null'}`;
-  const push = (value: unknown) => {
-    const full = out.push(text(value));
+  // A value's text and what goes before or after it are handed over apart: joined, the
+  // whole text would be copied once more to be encoded.
+  const push = (value: unknown): boolean => {
+    const json = JSON.stringify(value) ?? 'null';
+    const full =
+      mode === 'jsonl'
+        ? out.push(json, '\n')
+        : colours
+          ? out.push(count === 0 ? '[\n  ' : ',\n  ', prettyJson(json, colours, '  '))
+          : out.push(count === 0 ? '[\n' : ',\n', json);
     count++;
     return full;
   };

@@ -36,9 +36,10 @@ export async function writeOut(stream: NodeJS.WritableStream, text: string, sign
 export interface ChunkOptions {
   /**
    * What a chunk becomes on its way out (jsonBytes for JSON text; --jq's results):
-   * `bytes` is the chunk's UTF-8, valid during the call only (the writer reuses it). It
-   * may throw (a --jq runtime error): the error's `output`, when it has one, is written,
-   * and the error is thrown again by the next push() or flush().
+   * `bytes` is the chunk's UTF-8, valid during the call only unless it is returned
+   * (then the writer hands it to the stream and fills another buffer until the stream
+   * is done with it). It may throw (a --jq runtime error): the error's `output`, when
+   * it has one, is written, and the error is thrown again by the next push() or flush().
    */
   encode?: (bytes: Buffer) => string | Buffer;
   /** Bytes held before a chunk is full (default 64 KB). */
@@ -52,13 +53,19 @@ export interface ChunkOptions {
   afterAbort?: boolean;
 }
 
+/** Buffers a writer keeps for reuse once the stream is done with them. */
+const SPARES = 2;
+
 /**
- * Text is gathered as UTF-8 in one buffer that is reused, each piece encoded into it as
- * it comes: no string of a whole chunk is built, so the pieces die young, and the
- * chunk's bytes are held outside V8's heap (an export's memory, README "Performance").
+ * Text is gathered as UTF-8 in a buffer, each piece encoded into it as it comes: no
+ * string of a whole chunk is built, so the pieces die young, and the chunk's bytes are
+ * held outside V8's heap. A full chunk is handed to the stream as it is and the buffer
+ * reused once the stream has written it: an export allocates a few buffers, not one a
+ * chunk, whose memory would wait for a full collection (README "Performance").
  */
 export class ChunkWriter {
-  private bytes = Buffer.allocUnsafeSlow(0);
+  private bytes: Buffer = Buffer.allocUnsafeSlow(0);
+  private readonly spares: Buffer[] = [];
   private at = 0;
   private timer: NodeJS.Timeout | undefined;
   private failed: { error: unknown } | undefined;
@@ -81,15 +88,19 @@ export class ChunkWriter {
   }
 
   /**
-   * Adds text without waiting: true when a full chunk is ready, which the caller then
-   * flush()es. For a loop over a page of records: one await a chunk, not a record.
+   * Adds text (and `then`, written after it: a record and its separator, each encoded
+   * as it is, where their concatenation would be copied whole to be encoded) without
+   * waiting: true when a full chunk is ready, which the caller then flush()es. For a
+   * loop over a page of records: one await a chunk, not a record.
    */
-  push(text: string): boolean {
+  push(text: string, then = ''): boolean {
     if (this.failed) throw this.failed.error;
     if (this.signal.aborted && !this.options.afterAbort) throw new InterruptedError();
     // At most 3 bytes a UTF-16 unit.
-    if (this.at + 3 * text.length > this.bytes.length) this.grow(this.at + 3 * text.length);
+    const most = 3 * (text.length + then.length);
+    if (this.at + most > this.bytes.length) this.grow(this.at + most);
     this.at += this.bytes.write(text, this.at, 'utf8');
+    if (then !== '') this.at += this.bytes.write(then, this.at, 'utf8');
     if (this.at >= (this.options.chunkSize ?? CHUNK)) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
     return false;
@@ -125,19 +136,25 @@ export class ChunkWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.at === 0) return true;
-    const chunk = this.bytes.subarray(0, this.at);
+    const held = this.bytes;
+    const chunk = held.subarray(0, this.at);
     this.at = 0;
-    // A stream may hold what it is given until written: a copy, never the reused buffer.
-    if (!this.options.encode) return this.stream.write(Buffer.from(chunk));
-    let bytes: string | Buffer;
-    try {
-      bytes = this.options.encode(chunk);
-    } catch (error) {
-      this.failed = { error };
-      const output = (error as { output?: unknown }).output;
-      return typeof output === 'string' && output !== '' ? this.stream.write(output) : true;
+    let out: string | Buffer = chunk;
+    if (this.options.encode) {
+      try {
+        out = this.options.encode(chunk);
+      } catch (error) {
+        this.failed = { error };
+        const output = (error as { output?: unknown }).output;
+        return typeof output === 'string' && output !== '' ? this.stream.write(output) : true;
+      }
     }
-    return this.stream.write(bytes);
+    if (typeof out === 'string' || out.buffer !== held.buffer) return this.stream.write(out);
+    // The stream holds these bytes until it has written them: fill another buffer meanwhile.
+    this.bytes = this.spares.pop() ?? Buffer.allocUnsafeSlow(held.length);
+    return this.stream.write(out, () => {
+      if (this.spares.length < SPARES) this.spares.push(held);
+    });
   }
 }
 

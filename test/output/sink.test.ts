@@ -1,7 +1,9 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { InterruptedError } from '../../src/errors.js';
-import { drained } from '../../src/output/sink.js';
+import { ChunkWriter, drained } from '../../src/output/sink.js';
+import { fuzzRuns } from '../helpers/fuzz-runs.js';
 
 describe('waiting for stdout to drain', () => {
   it('leaves no listener behind, after a drain or after Ctrl-C', async () => {
@@ -20,5 +22,43 @@ describe('waiting for stdout to drain', () => {
     await expect(wait).rejects.toBeInstanceOf(InterruptedError);
     expect(stream.listenerCount('drain')).toBe(0);
     expect(stream.listenerCount('close')).toBe(0);
+  });
+});
+
+describe('a chunk writer whose stream holds what it is given', () => {
+  // The writer hands a full chunk's own buffer to the stream and reuses it only once the
+  // stream says it is written: a stream that holds chunks (a slow reader) must still get
+  // every byte as pushed, whatever the sizes, the chunk size and the moment it writes.
+  it('writes every byte in order, with or without an encoding that returns the chunk itself', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: fc.constantFrom('a', 'é', '😀', '\n', '"', 'z'), maxLength: 300 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.boolean(),
+        async (texts, chunkSize, delay, encoded) => {
+          const written: Buffer[] = [];
+          // Takes each chunk, and says it is written only later: as a pipe to a slow reader does.
+          const stream = new Writable({
+            highWaterMark: 16,
+            write(chunk: Buffer, _encoding, callback) {
+              // What the stream holds now must not change before the callback.
+              const copy = Buffer.from(chunk);
+              setTimeout(() => {
+                expect(chunk.equals(copy)).toBe(true);
+                written.push(copy);
+                callback();
+              }, delay);
+            },
+          });
+          const writer = new ChunkWriter(stream, new AbortController().signal, { chunkSize, encode: encoded ? (bytes) => bytes : undefined });
+          for (const text of texts) if (writer.push(text, '|')) await writer.flush();
+          await writer.flush();
+          await new Promise<void>((resolve) => stream.end(resolve));
+          expect(Buffer.concat(written).toString('utf8')).toBe(texts.map((t) => `${t}|`).join(''));
+        },
+      ),
+      { numRuns: fuzzRuns(100) },
+    );
   });
 });
