@@ -66,10 +66,11 @@ export async function fetchPage<T>(
 }
 
 /**
- * The request of a page; with `lazy`, its answer keeps its bytes (ApiResponse.read,
- * .bytes) and pageOf() reads them a record at a time (page-records.ts): a page fetched
- * ahead of its turn holds a buffer outside V8's heap, and one being written holds the
- * record at hand, not a hundred parsed records that young-generation collections copy.
+ * The request of a page; with `lazy` (every page of a walk), its answer keeps its bytes
+ * (ApiResponse.read, .bytes) and pageOf() reads them a record at a time
+ * (page-records.ts): a page fetched ahead of its turn holds a buffer outside V8's heap,
+ * and one being written holds the record at hand, not a hundred parsed records that
+ * young-generation collections copy.
  */
 function requestPage(
   client: HttpClient,
@@ -163,9 +164,10 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
 
   while (yielded < max) {
     const offset = Math.floor(position / limit);
-    const page = await fetchPage<T>(client, { ...options, limit, offset });
+    const page = pageOf<T>(await requestPage(client, { ...options, limit, offset }, true), { limit, offset });
     const first = take(page);
     if (first.records.length > 0) yield first.records;
+    release(page);
     if (!first.more) return;
     const applied = page.meta.limit;
     const { total } = page.meta;
@@ -193,7 +195,7 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
       const taken = take(current);
       more = taken.more;
       if (taken.records.length > 0) yield taken.records;
-      if (current.items instanceof PageRecords) current.items.release();
+      release(current);
       if (!fits) {
         if (more) limit = current.meta.limit;
         break;
@@ -201,6 +203,11 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     }
     if (!more) return;
   }
+}
+
+/** A page's bytes given back once its records were written (page-records.ts). */
+function release(page: Page<unknown>): void {
+  if (page.items instanceof PageRecords) page.items.release();
 }
 
 /**
