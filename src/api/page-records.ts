@@ -92,8 +92,8 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
   const spans: number[] = [];
   let depth = 0;
   let start = -1;
-  let items = -1; // where the items array opens, then -2 once it closed
-  let itemsEnd = -1;
+  let open = -1; // where the items array opens
+  let close = -1; // just after it closes
   let afterKey = false; // the last string at depth 1 was the key "items"
   for (; i < n; i++) {
     const role = ROLE[b[i]!];
@@ -109,7 +109,7 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
           // A key written with escapes might be "items" too: read whole.
           for (let k = i + 1; k < end; k++) if (b[k] === BACKSLASH) return undefined;
           if (end - i - 1 === ITEMS.length && ITEMS.equals(b.subarray(i + 1, end))) {
-            if (items !== -1) return undefined;
+            if (open !== -1) return undefined;
             afterKey = true;
           }
         }
@@ -117,45 +117,38 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
       i = end;
       continue;
     }
+    const inItems = open >= 0 && close < 0;
     if (role === 2) {
       if (depth === 1 && afterKey) {
         afterKey = false;
         if (b[i] !== 0x5b) return undefined;
-        items = i;
-      } else if (depth === 2 && items >= 0) start = i;
+        open = i;
+      } else if (depth === 2 && inItems) start = i;
       if (++depth > maxDepth) return undefined;
     } else {
       if (--depth < 0) return undefined;
-      if (depth === 2 && items >= 0) spans.push(start, i + 1);
-      else if (depth === 1 && items >= 0) {
+      if (depth === 2 && inItems) spans.push(start, i + 1);
+      else if (depth === 1 && inItems) {
         if (b[i] !== 0x5d) return undefined;
-        itemsEnd = i + 1;
-        items = -2 - items; // closed; its start kept as -2 - start
+        close = i + 1;
       }
     }
   }
-  if (depth !== 0 || itemsEnd < 0) return undefined;
-  const opened = -2 - items;
-  // A record that is not an object or array (a bare number) ends without a bracket.
-  if (spans.length === 0 && !isEmptyArray(b, opened, itemsEnd)) return undefined;
+  if (depth !== 0 || close < 0) return undefined;
   let rest: unknown;
   try {
-    rest = JSON.parse(`${b.toString('utf8', 0, opened)}[]${b.toString('utf8', itemsEnd)}`);
+    rest = JSON.parse(`${b.toString('utf8', 0, open)}[]${b.toString('utf8', close)}`);
   } catch {
     return undefined;
   }
   if (typeof rest !== 'object' || rest === null || Array.isArray(rest)) return undefined;
-  if (!itemsAreAllContainers(b, opened, itemsEnd, spans)) return undefined;
+  // A record that is not an object or array (a bare number) has no span of its own.
+  if (!onlySpans(b, open, close, spans)) return undefined;
   return { spans, rest: rest as Record<string, unknown> };
 }
 
-function isEmptyArray(b: Buffer, open: number, end: number): boolean {
-  for (let i = open + 1; i < end - 1; i++) if (!isSpace(b[i]!)) return false;
-  return true;
-}
-
 /** Whether the array holds only the spans found: between them, commas and spaces. */
-function itemsAreAllContainers(b: Buffer, open: number, end: number, spans: readonly number[]): boolean {
+function onlySpans(b: Buffer, open: number, end: number, spans: readonly number[]): boolean {
   let at = open + 1;
   for (let k = 0; k <= spans.length; k += 2) {
     const next = k < spans.length ? spans[k]! : end - 1;
