@@ -188,7 +188,8 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
         // it comes, and each chunk let go at once (a page of a walk is ~260 KB): chunks
         // kept until the end outlive young-generation collections, and their memory then
         // waits for a full one.
-        let into = source === res && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX ? Buffer.allocUnsafeSlow(declared) : undefined;
+        const sized = source === res && init.method !== 'HEAD' && status !== 204 && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX;
+        let into = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
         source.on('data', (chunk: Buffer) => {
           if (settled) return;
           if (into && kept + chunk.length <= into.length) chunk.copy(into, kept);

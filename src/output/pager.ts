@@ -166,7 +166,8 @@ export function createPager(
     // A chunk is taken when the pager has read it: a reader that stops reading stops bo.
     write(chunk: Buffer, _encoding, callback) {
       if (!child && !direct) start();
-      if (direct) return out.write(chunk) ? callback() : out.once('drain', () => callback());
+      // Called back once written, not once queued: the writer may reuse the chunk's buffer then (sink.ts).
+      if (direct) return void out.write(chunk, () => callback());
       if (gone) return callback();
       child!.stdin!.write(chunk, () => callback());
     },

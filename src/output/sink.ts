@@ -60,8 +60,9 @@ const SPARES = 2;
  * Text is gathered as UTF-8 in a buffer, each piece encoded into it as it comes: no
  * string of a whole chunk is built, so the pieces die young, and the chunk's bytes are
  * held outside V8's heap. A full chunk is handed to the stream as it is and the buffer
- * reused once the stream has written it: an export allocates a few buffers, not one a
- * chunk, whose memory would wait for a full collection (README "Performance").
+ * reused once the stream has called back: an export allocates a few buffers, not one a
+ * chunk, whose memory would wait for a full collection (README "Performance"). So a
+ * stream must call back only once it is done with a chunk (pager.ts does).
  */
 export class ChunkWriter {
   private bytes: Buffer = Buffer.allocUnsafeSlow(0);
