@@ -5,6 +5,7 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { giveBack } from './give-back.js';
 
 export interface RawResponse {
   status: number;
@@ -192,16 +193,20 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
         let into = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
         source.on('data', (chunk: Buffer) => {
           if (settled) return;
-          if (into && kept + chunk.length <= into.length) chunk.copy(into, kept);
-          else {
+          const length = chunk.length;
+          if (into && kept + length <= into.length) {
+            chunk.copy(into, kept);
+            // The response's own copy of these bytes, handed to this listener alone.
+            giveBack(chunk);
+          } else {
             // More than declared: kept as chunks from here on.
             if (into) chunks.push(into.subarray(0, kept));
             into = undefined;
             chunks.push(chunk);
           }
-          kept += chunk.length;
-          held += chunk.length;
-          heldByAll += chunk.length;
+          kept += length;
+          held += length;
+          heldByAll += length;
           if (kept > init.maxBytes || heldByAll > init.maxBytes) return fail(new TooLargeFailure('decoded'));
         });
         if (onError) source.on('error', onError);

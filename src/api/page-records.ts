@@ -5,6 +5,15 @@
 // length of the export. Read here, only the record being written is alive; the page
 // itself is a buffer outside V8's heap.
 
+import { isCanonicalJson } from './canonical-json.js';
+import { giveBack } from './give-back.js';
+
+/** Where a writer of JSON takes records: as values, or as the text JSON.stringify would write for them. */
+export interface JsonSink<T> {
+  push(value: T): boolean;
+  pushText?: (bytes: Buffer, start: number, end: number) => boolean;
+}
+
 /** The items of a page, parsed one by one as they are read. */
 export class PageRecords<T> implements Iterable<T> {
   constructor(
@@ -17,15 +26,9 @@ export class PageRecords<T> implements Iterable<T> {
     private readonly to = spans.length / 2,
   ) {}
 
-  /**
-   * Gives the page's bytes back at once, when they are a buffer of their own (Node ≥ 22:
-   * ArrayBuffer.prototype.transfer): otherwise a buffer whose wrapper was promoted
-   * waits for a full collection. Records are not read after this.
-   */
+  /** Gives the page's bytes back at once (give-back.ts). Records are not read after this. */
   release(): void {
-    const { buffer, byteOffset, byteLength } = this.bytes;
-    const transfer = (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer;
-    if (typeof transfer === 'function' && byteOffset === 0 && byteLength === buffer.byteLength) transfer.call(buffer, 0);
+    giveBack(this.bytes);
   }
 
   get length(): number {
@@ -39,16 +42,34 @@ export class PageRecords<T> implements Iterable<T> {
   }
 
   *[Symbol.iterator](): Iterator<T> {
-    if (this.to > this.from && this.bytes.length === 0) throw new Error('a page was read after its bytes were given back');
-    for (let i = this.from; i < this.to; i++) {
-      let record: T;
-      try {
-        record = JSON.parse(this.bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as T;
-      } catch {
-        this.failed();
-      }
-      yield record;
+    this.checkKept();
+    for (let i = this.from; i < this.to; i++) yield this.parse(i);
+  }
+
+  /**
+   * Hands the `n`th record to `sink`, with no parse when it can: as its bytes when they
+   * are exactly the text JSON.stringify writes for its value (canonical-json.ts) and the
+   * sink takes text, else as its value. Returns what the sink returns.
+   */
+  pushTo(sink: JsonSink<T>, n: number): boolean {
+    this.checkKept();
+    const i = this.from + n;
+    const start = this.spans[2 * i]!;
+    const end = this.spans[2 * i + 1]!;
+    if (sink.pushText && isCanonicalJson(this.bytes, start, end)) return sink.pushText(this.bytes, start, end);
+    return sink.push(this.parse(i));
+  }
+
+  private parse(i: number): T {
+    try {
+      return JSON.parse(this.bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as T;
+    } catch {
+      this.failed();
     }
+  }
+
+  private checkKept(): void {
+    if (this.to > this.from && this.bytes.length === 0) throw new Error('a page was read after its bytes were given back');
   }
 }
 

@@ -20,6 +20,13 @@ export type JsonMode = 'json' | 'jsonl';
 export interface JsonStream {
   /** Adds a value without waiting: true when a chunk is full, which the caller then flush()es. */
   push(value: unknown): boolean;
+  /**
+   * Adds a value given as its JSON text, `bytes[start, end)`, exactly as
+   * JSON.stringify writes it (a record of a page, page-records.ts): as push() does,
+   * without parsing it or writing it again. Absent where the text would be rewritten
+   * anyway (indented and coloured for people).
+   */
+  readonly pushText?: (bytes: Buffer, start: number, end: number) => boolean;
   /** Adds a value and writes it now (an outcome, a plan: seen as it happens). */
   write(value: unknown): Promise<void>;
   /** Writes what is pending and waits for stdout to take it. */
@@ -70,8 +77,14 @@ export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: Abor
     count++;
     return full;
   };
+  const pushText = (bytes: Buffer, start: number, end: number): boolean => {
+    const full = mode === 'jsonl' ? out.pushBytes(bytes, start, end, '\n') : (out.push(count === 0 ? '[\n' : ',\n'), out.pushBytes(bytes, start, end));
+    count++;
+    return full;
+  };
   return {
     push,
+    ...(colours ? {} : { pushText }),
     async write(value) {
       push(value);
       await out.flush();
@@ -103,6 +116,11 @@ function jqArray(ctx: Context, until: AbortSignal, afterAbort: boolean): JsonStr
   };
   return {
     push,
+    pushText(bytes, start, end) {
+      parts.push(`${count === 0 ? '[\n' : ',\n'}${bytes.toString('utf8', start, end)}`);
+      count++;
+      return false;
+    },
     async write(value) {
       push(value);
     },

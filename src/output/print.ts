@@ -8,6 +8,7 @@ import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { neutralise } from '../api/neutralise.js';
 import { explainsEmpty, longWorkTotal, pagesOf, type Records } from '../api/pages.js';
+import { PageRecords } from '../api/page-records.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 
 export interface Column<R = any> {
@@ -204,7 +205,9 @@ async function writeList<R>(
     // A page is written in one synchronous loop, waiting only for stdout to take a
     // full chunk.
     for await (const page of pages) {
-      for (const r of page) if (out.push(r)) await out.flush();
+      if (page instanceof PageRecords) {
+        for (let i = 0; i < page.length; i++) if (page.pushTo(out, i)) await out.flush();
+      } else for (const r of page) if (out.push(r)) await out.flush();
       onRecord?.(out.count);
     }
     await out.end();

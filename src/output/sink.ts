@@ -102,6 +102,21 @@ export class ChunkWriter {
     if (this.at + most > this.bytes.length) this.grow(this.at + most);
     this.at += this.bytes.write(text, this.at, 'utf8');
     if (then !== '') this.at += this.bytes.write(then, this.at, 'utf8');
+    return this.pushed();
+  }
+
+  /** Adds `bytes[start, end)` and then `then`, as push() adds text. */
+  pushBytes(bytes: Buffer, start: number, end: number, then = ''): boolean {
+    if (this.failed) throw this.failed.error;
+    if (this.signal.aborted && !this.options.afterAbort) throw new InterruptedError();
+    const most = end - start + 3 * then.length;
+    if (this.at + most > this.bytes.length) this.grow(this.at + most);
+    this.at += bytes.copy(this.bytes, this.at, start, end);
+    if (then !== '') this.at += this.bytes.write(then, this.at, 'utf8');
+    return this.pushed();
+  }
+
+  private pushed(): boolean {
     if (this.at >= (this.options.chunkSize ?? CHUNK)) return true;
     this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
     return false;
