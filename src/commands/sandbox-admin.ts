@@ -8,7 +8,7 @@ import type { HttpClient, Method } from '../api/http-types.js';
 import { ApiError, BoError } from '../errors.js';
 import { ConnectionFailure } from '../api/http-attempt.js';
 import { reason } from '../api/network-errors.js';
-import { defaultStatePath } from '../sandbox/embedded.js';
+import { defaultStatePath } from '../sandbox/state-path.js';
 import { servedSandboxUrl } from '../connection.js';
 
 export interface AdminClient {

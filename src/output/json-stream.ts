@@ -1,8 +1,9 @@
 // The one streaming JSON writer: lists, dry-run plans and batch outcomes go to stdout
 // through it with --json (one array, written as values come) or --jsonl (one value a
 // line). Text is gathered in chunks of bytes (sink.ts) and escaped a chunk at a time on
-// its way out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await.
-// Single values (a record, a "string" answer) go out through writeJsonValue.
+// its way out (neutralise.ts jsonBytes), so a value costs one JSON.stringify and no await;
+// a record of an export whose bytes are already that text is copied (pushText), with no
+// parse and no stringify. Single values (a record, a "string" answer) go out through writeJsonValue.
 //
 // For people (a terminal, or CLICOLOR_FORCE) --json is indented and coloured
 // (json-pretty.ts); piped it is compact as ever. With --jq (jq.ts) the text goes

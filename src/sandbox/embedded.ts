@@ -4,11 +4,10 @@
 // and the `bo sandbox …` admin commands hand it each request in this process
 // (connectEmbeddedSandbox): no server, no socket.
 
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState } from './seed.js';
 import type { SandboxAnswer, SandboxRequest } from './answer.js';
 import { openInProcessSandbox } from './server.js';
+import { defaultStatePath } from './state-path.js';
 import { Store } from './store.js';
 
 /**
@@ -16,11 +15,6 @@ import { Store } from './store.js';
  * issuer is pinned: a token from `bo --sandbox login` stays valid next run.
  */
 export const EMBEDDED_ISSUER = 'http://sandbox.localhost';
-
-export function defaultStatePath(env: Record<string, string | undefined>): string {
-  const dir = env.BO_DATA_DIR || (env.XDG_DATA_HOME ? join(env.XDG_DATA_HOME, 'bo') : join(env.HOME || homedir(), '.local', 'share', 'bo'));
-  return join(dir, 'sandbox-state.json');
-}
 
 export interface SandboxApiKey {
   scheme: string;

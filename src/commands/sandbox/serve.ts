@@ -1,6 +1,7 @@
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { readFileText as read } from '../../input/read-text.js';
+import { defaultStatePath } from '../../sandbox/state-path.js';
 import { createSecureContext } from 'node:tls';
 
 interface Opts {
@@ -78,12 +79,11 @@ export default defineCommand<Opts>({
     if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(scheme)) throw new UsageError(`--api-key-scheme must be one word, got "${scheme}"`);
     const tls = await readTls(opts.tlsCert, opts.tlsKey);
     // The sandbox is its own bundle (scripts/build.mjs), loaded only here.
-    const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { defaultStatePath }, { printServeBanner, formatEmail }] =
+    const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { printServeBanner, formatEmail }] =
       await Promise.all([
         import('../../sandbox/seed.js'),
         import('../../sandbox/store.js'),
         import('../../sandbox/server.js'),
-        import('../../sandbox/embedded.js'),
         import('../../sandbox/serve-banner.js'),
       ]);
     const seed = opts.seed === undefined ? DEFAULT_SEED : wholeNumber('--seed', opts.seed, 0, 2 ** 32 - 1);
