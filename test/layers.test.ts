@@ -89,6 +89,25 @@ describe('the imports of src/', () => {
   it('has no import cycle', () => {
     expect(cycles().map((cycle) => cycle.join(' → '))).toEqual([]);
   });
+
+  it('reaches the sandbox only with import() from outside it: a static import would put the sandbox into dist/bo.cjs', () => {
+    const lazySandbox = lazyGroupModules().filter((spec) => spec.startsWith('src/sandbox/'));
+    expect(lazySandbox).toContain('src/sandbox/embedded.ts');
+    /** What a file loads with a static import, itself included, through every file it reaches. */
+    const staticallyReached = (from: string): Set<string> => {
+      const seen = new Set<string>([from]);
+      const visit = (file: string) => {
+        const dynamic = dynamicImportsOf(file);
+        for (const to of graph.get(file) ?? []) if (!dynamic.includes(to) && !seen.has(to)) (seen.add(to), visit(to));
+      };
+      visit(from);
+      return seen;
+    };
+    const pulled = files
+      .filter((file) => !file.startsWith('src/sandbox/'))
+      .flatMap((file) => [...staticallyReached(file)].filter((to) => lazySandbox.includes(to)).map((to) => `${file} → ${to}`));
+    expect(pulled).toEqual([]);
+  });
 });
 
 /**
