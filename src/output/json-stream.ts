@@ -79,7 +79,8 @@ export function jsonStream(ctx: Context, mode: JsonMode, options: { until?: Abor
     return full;
   };
   const pushText = (bytes: Buffer, start: number, end: number): boolean => {
-    const full = mode === 'jsonl' ? out.pushBytes(bytes, start, end, '\n') : (out.push(count === 0 ? '[\n' : ',\n'), out.pushBytes(bytes, start, end));
+    if (mode === 'json') out.push(count === 0 ? '[\n' : ',\n');
+    const full = out.pushBytes(bytes, start, end, mode === 'jsonl' ? '\n' : '');
     count++;
     return full;
   };

@@ -45,6 +45,22 @@ describe('jsonStream', () => {
     expect(JSON.parse(await written('json', [{ a: [1, 2] }, { b: 'é' }]))).toEqual([{ a: [1, 2] }, { b: 'é' }]);
   });
 
+  it('takes a record as its JSON text between values, escaped the same; not for people, whose JSON is indented', async () => {
+    const page = Buffer.from('xx{"a":1}yy{"n":"evil\u202e"}zz');
+    const span = (text: string) => [page.indexOf(text), page.indexOf(text) + Buffer.byteLength(text)] as const;
+    for (const mode of ['json', 'jsonl'] as const) {
+      const { ctx, text } = capture();
+      const out = jsonStream(ctx, mode);
+      out.push({ before: true });
+      expect(out.pushText!(page, ...span('{"a":1}'))).toBe(false);
+      out.pushText!(page, ...span('{"n":"evil\u202e"}'));
+      expect(out.count).toBe(3);
+      await out.end();
+      expect(text()).toBe(await written(mode, [{ before: true }, { a: 1 }, { n: 'evil\u202e' }]));
+    }
+    expect(jsonStream(capture(undefined, { colorJson: true }).ctx, 'json').pushText).toBeUndefined();
+  });
+
   it('escapes what jsonText escapes, in values pushed a page at a time', async () => {
     const { ctx, text } = capture();
     const out = jsonStream(ctx, 'jsonl');
