@@ -201,8 +201,8 @@ function numberEnd(b: Uint8Array, i: number, end: number): number {
   if (b[i] === 0x2d) i++;
   let significant = 0;
   let nonZero = false;
-  if (b[i] === 0x30) i++;
-  else if (isDigit(b[i]) && i < end) {
+  if (i < end && b[i] === 0x30) i++;
+  else if (i < end && isDigit(b[i])) {
     while (i < end && isDigit(b[i])) {
       i++;
       significant++;
@@ -212,14 +212,15 @@ function numberEnd(b: Uint8Array, i: number, end: number): number {
   if (i < end && b[i] === 0x2e) {
     i++;
     if (i >= end || !isDigit(b[i])) return -1;
+    // Zeros after `0.` before the first other digit (`0.000001` is written so, 1e-7 is not).
     let zeros = 0;
     while (i < end && isDigit(b[i])) {
       if (nonZero) significant++;
       else if (b[i] === 0x30) zeros++;
+      else if (zeros > 5) return -1;
       else {
         nonZero = true;
         significant++;
-        if (zeros > 5 && significant === 1 && b[first + (b[first] === 0x2d ? 1 : 0)] === 0x30) return -1;
       }
       i++;
     }
