@@ -136,6 +136,8 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     /** The answer's bytes so far, when not gathered in one buffer; let go at once when it is dropped. */
     const chunks: Buffer[] = [];
 
+    /** The socket this exchange reads, while it does. */
+    let readFrom: import('node:net').Socket | undefined;
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
     const onAbort = () => fail(new AbortFailure('aborted'));
     const timer = setTimeout(() => fail(new TimeoutFailure('timeout')), init.timeoutMs);
@@ -146,6 +148,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       settled = true;
       heldByAll -= held;
       held = 0;
+      readFrom?.off('data', giveBackRead);
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', onAbort);
       return true;
@@ -162,6 +165,9 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       // A reused keep-alive socket is already connected: the request goes out at once.
       if (!socket.connecting) sent = true;
       else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
+      if (settled) return;
+      readFrom = socket;
+      socket.on('data', giveBackRead);
     });
     req.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
     req.on('response', (res) => {
@@ -243,4 +249,13 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * Each read from a socket is a buffer of its own that node:http's parser reads at once,
+ * in the same 'data' event, and keeps nothing of (a body reaches us as its own copy);
+ * once the event is over it is given back, rather than left to wait for a collection.
+ */
+function giveBackRead(read: Buffer): void {
+  queueMicrotask(() => giveBack(read));
 }
