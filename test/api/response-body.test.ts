@@ -78,7 +78,7 @@ describe("the socket's reads", () => {
     const emit = net.Socket.prototype.emit;
     const spy = vi.spyOn(net.Socket.prototype, 'emit').mockImplementation(function (this: net.Socket, event: string | symbol, ...args: unknown[]) {
       if (event === 'data' && this.remotePort === server.port && Buffer.isBuffer(args[0])) reads.push(args[0]);
-      return emit.call(this, event, ...args);
+      return Reflect.apply(emit, this, [event, ...args]) as boolean;
     });
     try {
       const body = jsonBody('é'.repeat(300_000));
