@@ -16,20 +16,12 @@ for it; the others go on. A record may carry this command's fields by API name o
 flag name without dashes, overriding the flags for it; a bad value, or a key that is
 neither one of them nor a field of the record the key names, makes it invalid.`;
 
-const destructiveCommands = new WeakSet<Command>();
-
-/** Whether `cmd` was declared destructive (it asks before every change it makes). */
-export function isDestructive(cmd: Command): boolean {
-  return destructiveCommands.has(cmd);
-}
-
 /**
  * Adds --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast).
  * `destructive`: what cannot be undone, asked about on every profile (as the command's
  * mutation spec says); --yes says so. Other mutations ask only on a protected profile.
  */
 export function mutationFlags(cmd: Command, options: { batch: boolean; destructive?: boolean }): Command {
-  if (options.destructive) destructiveCommands.add(cmd);
   const yes = options.destructive
     ? `do not ask before a change that cannot be undone (needed without a terminal${options.batch ? ' and for a batch from stdin' : ''})`
     : `do not ask for confirmation on a protected profile (needed there without a terminal${options.batch ? ' and for a batch from stdin' : ''})`;

@@ -14,7 +14,6 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { exampleCommand, exampleNeeds, examplesToRun, type Example } from '../../src/help/examples.js';
-import { isDestructive } from '../../src/mutation/flags.js';
 import { buildProgram } from '../../src/program.js';
 import { binPath } from '../helpers/run-bin.js';
 
@@ -27,6 +26,8 @@ interface Node {
 const walk = (cmd: Command, path: string[] = []): Node[] => [{ path, cmd }, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
 const tree = buildProgram(commands, async () => {});
 const nodes = walk(tree);
+// Destructive: its --yes, as its help shows it, is about a change that cannot be undone.
+const isDestructive = (cmd: Command) => cmd.options.some((o) => o.long === '--yes' && o.description.includes('cannot be undone'));
 const destructive = nodes.filter((n) => isDestructive(n.cmd)).map((n) => n.path.join(' '));
 
 const examples: Array<{ page: string; example: Example }> = nodes.flatMap((n) =>

@@ -83,14 +83,14 @@ describe('the loader', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
   });
 
-  it('bin/bo.js is a short shim, and neither bin/ (the single executable\'s bin/sea.cjs too) nor src/ has a module loader, V8 flags or globals of its own', () => {
+  it('bin/bo.js is a short shim, and neither bin/ (the single executable\'s bin/sea.cjs too) nor src/ has a module loader, V8 flags, globals of its own or hidden marks (WeakSet)', () => {
     const shim = readFileSync(new URL('../../bin/bo.js', import.meta.url), 'utf8');
     expect(shim.trimEnd().split('\n').length).toBeLessThanOrEqual(40);
     const bin = fileURLToPath(new URL('../../bin', import.meta.url));
     const src = fileURLToPath(new URL('../../src', import.meta.url));
     const files = [...readdirSync(bin).map((f) => join(bin, f)), ...readdirSync(src, { recursive: true }).map(String).filter((f) => f.endsWith('.ts')).map((f) => join(src, f))];
     expect(files).toContain(join(bin, 'sea.cjs'));
-    const tricks = /\bnode:vm\b|vm\.Script|runIn(This|New)Context|setFlagsFromString|expose-gc|Symbol\.for\(|cachedData/;
+    const tricks = /\bnode:vm\b|vm\.Script|runIn(This|New)Context|setFlagsFromString|expose-gc|Symbol\.for\(|cachedData|new WeakSet\b/;
     expect(files.filter((file) => tricks.test(readFileSync(file, 'utf8')))).toEqual([]);
   });
 });
