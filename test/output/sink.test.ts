@@ -62,3 +62,34 @@ describe('a chunk writer whose stream holds what it is given', () => {
     );
   });
 });
+
+describe('a chunk writer whose stream takes each chunk at once and calls back later', () => {
+  // As a socket on stdout does (Node's child_process connects a child's stdout so): the
+  // write completes at once, write() says to go on, and the callback waits for the code
+  // writing to yield. A page's chunks are written without yielding, so several are in
+  // flight together; once they call back, their buffers are reused, never allocated
+  // again and left to the collector.
+  it('reuses every buffer the stream gave back: as many buffers as chunks were ever in flight at once', async () => {
+    const buffers = new Set<ArrayBuffer>();
+    const written: Buffer[] = [];
+    const stream = new Writable({
+      highWaterMark: 1024 * 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        buffers.add(chunk.buffer as ArrayBuffer);
+        written.push(Buffer.from(chunk));
+        callback(); // done now: Node calls the writer's callback on the next tick
+      },
+    });
+    const writer = new ChunkWriter(stream, new AbortController().signal, { chunkSize: 100 });
+    const record = 'x'.repeat(49);
+    const perPage = 12; // 6 full chunks a page, written without yielding to the next tick
+    for (let page = 0; page < 50; page++) {
+      for (let i = 0; i < perPage; i++) if (writer.push(record, '\n')) await writer.flush();
+      // Waiting for the next page: the callbacks run.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writer.flush();
+    expect(Buffer.concat(written).toString('utf8')).toBe(`${record}\n`.repeat(50 * perPage));
+    expect(buffers.size).toBeLessThanOrEqual(perPage / 2 + 1);
+  });
+});
