@@ -55,12 +55,12 @@ export interface ChunkOptions {
 
 /**
  * Buffers a writer keeps for reuse once the stream is done with them: as many as were
- * in flight at once, up to this. A write that completes at once still calls back only
- * after the code writing has yielded (process.nextTick), and a page's records are
- * written without yielding, so a page's chunks are in flight together: stdout a
- * socket (how Node's child_process and many CI runners connect it), ~3-15 chunks of a
- * 100,000-account export page. Dropped, each would be a buffer to allocate and leave to
- * the collector (22,000 of them in an export of 1,000,000 accounts).
+ * in flight at once, up to this. On a socket (how Node's child_process, and many CI
+ * runners, connect stdout) a write completes at once but calls back only once the
+ * writing code yields (process.nextTick), and the records of the pages at hand are
+ * written without yielding: 3-15 chunks were in flight together in an export. Dropped,
+ * each would be a buffer to allocate again and leave to the collector (22,000 in an
+ * export of 1,000,000 accounts).
  */
 const SPARES = 64;
 
