@@ -105,6 +105,20 @@ export class OutputClosedError extends BoError {
   }
 }
 
+/** A walk that ended short of the total the server announced (exit 1, code `incomplete`). */
+export class IncompleteError extends BoError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, { ...details, code: 'incomplete' });
+  }
+}
+
+/** stdout could not be written: ENOSPC, EIO, EDQUOT, EFBIG (exit 1, code `output`). */
+export class OutputError extends BoError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message, { ...details, code: 'output' });
+  }
+}
+
 /**
  * A response the server refused (or that made no sense). The exit code follows the
  * status: 404 → 3, 401/403 → 4, 429 → 5, anything else → 1.
@@ -155,6 +169,12 @@ export const ERROR_CODES = [
   'interrupted',
   'jq',
   'failed',
+  /** A walk that ended with fewer distinct records than the server announced. */
+  'incomplete',
+  /** stdout could not be written (a full disk, an I/O error); not a closed pipe. */
+  'output',
+  /** A bug: something escaped that no rule reports; `--verbose` shows the stack. */
+  'internal',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
