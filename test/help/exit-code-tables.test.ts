@@ -1,14 +1,14 @@
 // Every exit code table says that a declined confirmation is exit 2 (nothing was
-// changed): the README's, `bo help exit-codes`, and the line at the end of `bo --help`.
+// changed): the docs' (docs/scripting.md), `bo help exit-codes`, and the line at the end of `bo --help`.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runBo } from '../helpers/run-bo.js';
 
-const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const readme = readFileSync(fileURLToPath(new URL('../../docs/scripting.md', import.meta.url)), 'utf8');
 
 describe('exit code 2 covers a declined confirmation, in every table', () => {
-  it('the README table', () => {
+  it('the table of docs/scripting.md', () => {
     const row = readme.split('\n').find((l) => l.startsWith('| 2 |'));
     expect(row).toMatch(/a confirmation declined at the prompt \("Nothing was changed\."\)/);
   });

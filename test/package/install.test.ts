@@ -92,13 +92,13 @@ afterAll(() => {
 const bo = (args: string[]) => run(join(prefixBin, 'bo'), args, { cwd: boEnv.HOME!, env: boEnv });
 
 describe('the npm package', () => {
-  it('holds only bin/, dist/, completions/, man/, README.md and package.json (and a CHANGELOG or LICENSE)', () => {
+  it('holds only bin/, dist/, completions/, man/, docs/, README.md and package.json (and a CHANGELOG or LICENSE)', () => {
     const paths = packed.files.map((f) => f.path).sort();
     const documents = new Set(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']);
-    const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions|man)\//.test(p));
+    const stray = paths.filter((p) => !documents.has(p) && !/^(bin|dist|completions|man|docs)\//.test(p));
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|map)$|(^|\/)(test|src|fixtures?)\//.test(p))).toEqual([]);
-    for (const needed of ['bin/bo.js', 'dist/bo.cjs', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'man/bo.1', 'man/bo-addons-expire.1', 'README.md', 'package.json']) {
+    for (const needed of ['bin/bo.js', 'dist/bo.cjs', 'dist/complete.cjs', 'completions/bo.bash', 'completions/_bo', 'completions/bo.fish', 'man/bo.1', 'man/bo-addons-expire.1', 'README.md', 'docs/guide.md', 'package.json']) {
       expect(paths).toContain(needed);
     }
   });
