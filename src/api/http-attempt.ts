@@ -5,7 +5,6 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { giveBack } from './give-back.js';
 
 export interface RawResponse {
   status: number;
@@ -136,8 +135,6 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     /** The answer's bytes so far, when not gathered in one buffer; let go at once when it is dropped. */
     const chunks: Buffer[] = [];
 
-    /** The socket this exchange reads, while it does. */
-    let readFrom: import('node:net').Socket | undefined;
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
     const onAbort = () => fail(new AbortFailure('aborted'));
     const timer = setTimeout(() => fail(new TimeoutFailure('timeout')), init.timeoutMs);
@@ -148,7 +145,6 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       settled = true;
       heldByAll -= held;
       held = 0;
-      readFrom?.off('data', giveBackRead);
       clearTimeout(timer);
       init.signal?.removeEventListener('abort', onAbort);
       return true;
@@ -165,9 +161,6 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       // A reused keep-alive socket is already connected: the request goes out at once.
       if (!socket.connecting) sent = true;
       else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
-      if (settled) return;
-      readFrom = socket;
-      socket.on('data', giveBackRead);
     });
     req.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
     req.on('response', (res) => {
@@ -192,9 +185,9 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
       const collect = (source: NodeJS.ReadableStream, onError?: () => void) => {
         let kept = 0;
         // A body of a declared, modest length is copied into one buffer of that length as
-        // it comes, and each chunk let go at once (a page of a walk is ~260 KB): chunks
-        // kept until the end outlive young-generation collections, and their memory then
-        // waits for a full one.
+        // it comes (a page of a walk is ~260 KB), so no chunk is kept past its event:
+        // chunks kept until the end outlive young-generation collections. The chunks are
+        // node:http's own and left to the collector.
         const sized = source === res && init.method !== 'HEAD' && status !== 204 && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX;
         let into = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
         source.on('data', (chunk: Buffer) => {
@@ -202,8 +195,6 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
           const length = chunk.length;
           if (into && kept + length <= into.length) {
             chunk.copy(into, kept);
-            // The response's own copy of these bytes, handed to this listener alone.
-            giveBack(chunk);
           } else {
             // More than declared: kept as chunks from here on.
             if (into) chunks.push(into.subarray(0, kept));
@@ -249,13 +240,4 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-/**
- * Each read from a socket is a buffer of its own that node:http's parser reads at once,
- * in the same 'data' event, and keeps nothing of (a body reaches us as its own copy);
- * once the event is over it is given back, rather than left to wait for a collection.
- */
-function giveBackRead(read: Buffer): void {
-  queueMicrotask(() => giveBack(read));
 }

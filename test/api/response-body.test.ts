@@ -2,10 +2,8 @@
 // declared, modest length goes into one buffer of that length as it arrives; any other
 // (no length, or one over 4 MB) is kept as its chunks. Either way the body is exactly
 // what the server sent, however the server splits it, and a lazy answer's bytes
-// (paginate.ts reads a page from them) are the same bytes. Each read from the socket is
-// given back once node:http has parsed it (Node ≥ 22), never before.
-import * as net from 'node:net';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+// (paginate.ts reads a page from them) are the same bytes.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
@@ -68,33 +66,5 @@ describe('an answer gathered as it arrives', () => {
     server.script(inPieces(body, [1, 70_000, 3], true));
     const r = await client.request({ method: 'GET', path: '/crm/accounts', lazy: true });
     expect(r.bytes?.equals(body)).toBe(true);
-  });
-});
-
-describe("the socket's reads", () => {
-  it('are given back once parsed (on a Node with ArrayBuffer transfer), and the answer is whole', async () => {
-    // Every read the client's socket emits, as node:http's parser got it.
-    const reads: Buffer[] = [];
-    const emit = net.Socket.prototype.emit;
-    const spy = vi.spyOn(net.Socket.prototype, 'emit').mockImplementation(function (this: net.Socket, event: string | symbol, ...args: unknown[]) {
-      if (event === 'data' && this.remotePort === server.port && Buffer.isBuffer(args[0])) reads.push(args[0]);
-      return Reflect.apply(emit, this, [event, ...args]) as boolean;
-    });
-    try {
-      const body = jsonBody('é'.repeat(300_000));
-      server.script(inPieces(body, [1, 70_000, 3, 100_000], true), inPieces(body, [5, 200_000], false));
-      for (const lazy of [true, false]) {
-        const r = await client.request({ method: 'GET', path: '/crm/accounts', lazy });
-        if (lazy) expect(r.bytes?.equals(body)).toBe(true);
-        else expect(r.body).toEqual(JSON.parse(body.toString('utf8')));
-      }
-    } finally {
-      spy.mockRestore();
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(reads.length).toBeGreaterThan(4);
-    const canGiveBack = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === 'function';
-    // Given back, a read is empty; on Node 20 the collector frees it in its time.
-    expect(reads.filter((read) => read.byteLength > 0).length).toBe(canGiveBack ? 0 : reads.length);
   });
 });
