@@ -40,7 +40,7 @@ function rootPage(root: DocCommand, all: DocCommand[], version: string): string 
         'Each command has its own page, named after its words: bo-accounts-list(1) for bo accounts list.',
     ),
     '.SH COMMANDS',
-    ...all.flatMap((doc) => ['.TP', `.B ${text(['bo', ...doc.path].join(' '))}`, `${text(doc.summary)} See \\fB${text(pageName(doc))}\\fR(1).`]),
+    ...all.flatMap((doc) => ['.TP', `.B ${text(['bo', ...doc.path].join(' '))}`, `${text(sentence(doc.summary))} See \\fB${text(pageName(doc))}\\fR(1).`]),
     '.SH GLOBAL OPTIONS',
     ...itemList(root.options),
     '.SH ENVIRONMENT',
@@ -80,7 +80,7 @@ function commandPage(doc: DocCommand, root: DocCommand, version: string): string
     text(doc.description),
   ];
   if (doc.commands.length > 0) {
-    lines.push('.SH COMMANDS', ...doc.commands.flatMap((c) => ['.TP', `.B ${text(['bo', ...c.path].join(' '))}`, `${text(c.summary)} See \\fB${text(pageName(c))}\\fR(1).`]));
+    lines.push('.SH COMMANDS', ...doc.commands.flatMap((c) => ['.TP', `.B ${text(['bo', ...c.path].join(' '))}`, `${text(sentence(c.summary))} See \\fB${text(pageName(c))}\\fR(1).`]));
   }
   if (doc.args.length > 0) lines.push('.SH ARGUMENTS', ...itemList(doc.args));
   if (own.length > 0) lines.push('.SH OPTIONS', ...itemList(own));
@@ -140,4 +140,9 @@ export function text(s: string): string {
       return /^[.']/.test(escaped) ? `\\&${escaped}` : escaped;
     })
     .join('\n');
+}
+
+/** A summary as a sentence, so the "See …" after it reads as the next one. */
+function sentence(summary: string): string {
+  return /[.!?)]$/.test(summary.trim()) ? summary.trim() : `${summary.trim()}.`;
 }

@@ -68,6 +68,13 @@ describe('man/', () => {
 });
 
 describe('roff text', () => {
+  it('lists each command as a sentence, then where its page is', () => {
+    const page = pages.get('bo.1')!;
+    const entries = page.split('\n').filter((l) => / See \\fBbo/.test(l));
+    expect(entries.length).toBeGreaterThan(40);
+    expect(entries.filter((l) => !/[.!?)] See \\fB/.test(l))).toEqual([]);
+  });
+
   it('escapes what troff would act on, and keeps every line ASCII', () => {
     expect(text('.hidden')).toBe('\\&.hidden');
     expect(text("'quote")).toBe("\\&'quote");
