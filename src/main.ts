@@ -339,7 +339,8 @@ function writeJsonError(io: Io, error: { status: number | null; code: string; me
  */
 export function asLine(text: string): string {
   const bare = text.replace(/`([^`\n]*)`/g, '$1');
-  return /^[A-Z][a-z]/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
+  // `A password …` and `Wrong …` alike; `API`, `BO_TOKEN`, `TLS` stay as they are.
+  return /^[A-Z](?:[a-z]|\s)/.test(bare) ? bare.charAt(0).toLowerCase() + bare.slice(1) : bare;
 }
 
 function oneLine(text: string): string {

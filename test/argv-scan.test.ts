@@ -36,10 +36,10 @@ describe('the tree built for one group', () => {
     const group = await runBo(['acounts', 'list']);
     expect(group.code).toBe(2);
     expect(group.stderr).toContain("unknown command 'acounts'");
-    expect(group.stderr).toContain('(Did you mean accounts?)');
+    expect(group.stderr).toContain('(did you mean accounts?)');
     const verb = await runBo(['accounts', 'lst']);
     expect(verb.code).toBe(2);
-    expect(verb.stderr).toContain('(Did you mean list?)');
+    expect(verb.stderr).toContain('(did you mean list?)');
   });
 
   it('still lists every group in bo help and at bo alone', async () => {
@@ -60,7 +60,7 @@ describe('the tree built for one group', () => {
     const wrong = await runBo(['accounts', 'list', '--limt', '5']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("unknown option '--limt'");
-    expect(wrong.stderr).toContain('(Did you mean --limit?)');
+    expect(wrong.stderr).toContain('(did you mean --limit?)');
     const extra = await runBo(['accounts', 'get', 'acc_1', 'acc_2']);
     expect(extra.code).toBe(2);
     expect(extra.stderr).toMatch(/too many arguments/);

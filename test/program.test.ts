@@ -51,14 +51,14 @@ describe('program', () => {
     const r = await runBo(['acounts', 'list']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown command 'acounts'");
-    expect(r.stderr).toContain('Did you mean accounts?');
+    expect(r.stderr).toContain('did you mean accounts?');
   });
 
   it('rejects an unknown flag with exit 2 and a suggestion', async () => {
     const r = await runBo(['accounts', 'list', '--limt', '5']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown option '--limt'");
-    expect(r.stderr).toContain('Did you mean --limit?');
+    expect(r.stderr).toContain('did you mean --limit?');
   });
 
   it('prints the version', async () => {

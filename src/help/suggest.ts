@@ -37,14 +37,18 @@ export function nearest(word: string, candidates: string[], maxRatio = 0.5): str
 
 export function didYouMean(word: string, candidates: string[]): string {
   const near = nearest(word, candidates);
-  return near.length ? ` (Did you mean ${near.join(' or ')}?)` : '';
+  // Inside an error line, which starts in lower case and reads on after it.
+  return near.length ? ` (did you mean ${near.join(' or ')}?)` : '';
 }
 
 /**
- * Commander's "unknown command 'version'" or "unknown option '-v'" with the flag that
- * prints the version (`bo version`, `bo -v` and `bo -V` are what other tools take).
+ * Commander's own error text, in bo's style: its "(Did you mean …?)" in lower case like
+ * every other line bo writes, and "unknown command 'version'" or "unknown option '-v'"
+ * with the flag that prints the version (`bo version`, `bo -v` and `bo -V` are what
+ * other tools take).
  */
 export function withVersionHint(message: string): string {
-  if (!/^error: unknown (command 'version'|option '-[vV]')/.test(message) || message.includes('Did you mean')) return message;
-  return `${message.trimEnd()}\n(Did you mean bo --version?)\n`;
+  const text = message.replace(/\(Did you mean /g, '(did you mean ');
+  if (!/^error: unknown (command 'version'|option '-[vV]')/.test(text) || text.includes('did you mean')) return text;
+  return `${text.trimEnd()}\n(did you mean bo --version?)\n`;
 }

@@ -182,16 +182,16 @@ describe('help topics', () => {
 
 describe('typos suggest the nearest name', () => {
   it.each([
-    [['help', 'acounts'], "unknown command or help topic 'acounts' (Did you mean accounts?)"],
-    [['help', 'exit-code'], "unknown command or help topic 'exit-code' (Did you mean exit-codes?)"],
-    [['help', 'enviroment'], 'Did you mean environment?'],
-    [['help', 'accounts', 'lsit'], "unknown command 'accounts lsit' (Did you mean list?)"],
-    [['accounts', 'help', 'gte'], "unknown command 'accounts gte' (Did you mean get?)"],
-    [['accounts', 'lst'], 'Did you mean list?'],
-    [['acounts', 'list'], 'Did you mean accounts?'],
-    [['accounts', 'list', '--limt', '5'], 'Did you mean --limit?'],
-    [['accounts', 'list', '--verbos'], 'Did you mean --verbose?'],
-    [['--profle', 'x', 'accounts', 'list'], 'Did you mean --profile?'],
+    [['help', 'acounts'], "unknown command or help topic 'acounts' (did you mean accounts?)"],
+    [['help', 'exit-code'], "unknown command or help topic 'exit-code' (did you mean exit-codes?)"],
+    [['help', 'enviroment'], 'did you mean environment?'],
+    [['help', 'accounts', 'lsit'], "unknown command 'accounts lsit' (did you mean list?)"],
+    [['accounts', 'help', 'gte'], "unknown command 'accounts gte' (did you mean get?)"],
+    [['accounts', 'lst'], 'did you mean list?'],
+    [['acounts', 'list'], 'did you mean accounts?'],
+    [['accounts', 'list', '--limt', '5'], 'did you mean --limit?'],
+    [['accounts', 'list', '--verbos'], 'did you mean --verbose?'],
+    [['--profle', 'x', 'accounts', 'list'], 'did you mean --profile?'],
   ])('bo %j', async (argv, expected) => {
     const r = await runBo(argv);
     expect(r.code).toBe(2);

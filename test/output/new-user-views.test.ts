@@ -98,7 +98,7 @@ describe('small things', () => {
   it.each([['version'], ['-v'], ['-V']])('bo %s points to bo --version (exit 2)', async (word) => {
     const r = await runBo([word], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('(Did you mean bo --version?)');
+    expect(r.stderr).toContain('(did you mean bo --version?)');
   });
 
   it('errors start in lower case and hints write commands bare, in one style', async () => {
