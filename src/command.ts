@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from './context.js';
 import type { Example } from './help/examples.js';
 import type { MutationField } from './mutation/field.js';
+import type { MutationFacts } from './mutation/types.js';
 
 export interface CommandDefinition<Opts = Record<string, unknown>> {
   /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
@@ -38,6 +39,8 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * runner reads them from the flags, and from each JSON Lines record of a `-` batch.
    */
   fields?: readonly MutationField[];
+  /** A mutation's facts (defineMutation): destructive, whether a re-send is harmless, its secret fields. */
+  mutation?: MutationFacts;
   /**
    * On a terminal its output goes through the pager (src/output/pager.ts; main.ts starts
    * it with the first byte). Default: printsRecords. Never for batches.

@@ -39,6 +39,41 @@ export async function findAccount(client: HttpClient, uid: string, fields?: stri
   return found ?? null;
 }
 
+/** A read a mutation may make to see whether its change is in place (no body). */
+export type ReadRequest = Pick<RequestOptions, 'method' | 'path' | 'query'>;
+
+/** The items of a list answer that are records (an empty list for anything else). */
+function itemsOf(answer: unknown): Array<Record<string, unknown>> {
+  const items = answer && typeof answer === 'object' ? (answer as { items?: unknown }).items : undefined;
+  return Array.isArray(items) ? items.filter((i): i is Record<string, unknown> => !!i && typeof i === 'object' && !Array.isArray(i)) : [];
+}
+
+/** GET /crm/accounts?q=<uid> for the trial end alone: the current subscription's EndDate (D21). */
+export function trialEndRequest(accountUid: string): ReadRequest {
+  return { method: 'GET', path: '/crm/accounts', query: { q: accountUid, fields: 'CurrentSubscription.EndDate', limit: 100 } };
+}
+
+/** The trial end that answer holds for the account, as an instant (ms); undefined when it holds none. */
+export function trialEndsAt(answer: unknown, accountUid: string): number | undefined {
+  const account = itemsOf(answer).find((a) => a.Uid === accountUid);
+  const subscription = account?.CurrentSubscription as { EndDate?: unknown } | null | undefined;
+  const end = typeof subscription?.EndDate === 'string' ? Date.parse(subscription.EndDate) : Number.NaN;
+  return Number.isNaN(end) ? undefined : end;
+}
+
+/** GET /crm/accounts?q=<uid> for the account's memberships (PersonAccount) and what a change sets in them. */
+export function membershipRequest(accountUid: string): ReadRequest {
+  return { method: 'GET', path: '/crm/accounts', query: { q: accountUid, fields: 'PersonAccount.IsPrimary,PersonAccount.ReceiveInvoices,PersonAccount.Role', limit: 100 } };
+}
+
+/** Whether that answer shows the account's membership with every field of `changes` as given. */
+export function membershipIs(answer: unknown, accountUid: string, membershipUid: string, changes: Record<string, unknown>): boolean {
+  const account = itemsOf(answer).find((a) => a.Uid === accountUid);
+  const memberships = Array.isArray(account?.PersonAccount) ? (account.PersonAccount as Array<Record<string, unknown>>) : [];
+  const membership = memberships.find((m) => !!m && typeof m === 'object' && m.Uid === membershipUid);
+  return membership !== undefined && Object.entries(changes).every(([name, value]) => membership[name] === value);
+}
+
 // ---- Mutations: request descriptions the mutation runner sends or prints (--dry-run) ----
 
 /** PUT …/extend-trial (D21): `ToDate` becomes the trial end, `ExpirationDate` defaults to it. PUT merges (D18). Answers a string. */

@@ -37,6 +37,17 @@ export function createListRequest(list: EmailListInput): RequestOptions {
   return { method: 'POST', path: '/email/lists', body: list };
 }
 
+/** GET /email/lists?Name=<name> (D14: a filter on a top-level field): the list of that name, if there is one. */
+export function listNamedRequest(name: string): Pick<RequestOptions, 'method' | 'path' | 'query'> {
+  return { method: 'GET', path: '/email/lists', query: { Name: name, limit: 1 } };
+}
+
+/** Whether that answer holds a list of exactly that name (names are unique). */
+export function listNamed(answer: unknown, name: string): boolean {
+  const items = answer && typeof answer === 'object' ? (answer as { items?: unknown }).items : undefined;
+  return Array.isArray(items) && items.some((l) => !!l && typeof l === 'object' && (l as { Name?: unknown }).Name === name);
+}
+
 export interface DripMessageInput {
   Message: { Subject: string; Body?: string; Name?: string };
   DelayInHours?: number;

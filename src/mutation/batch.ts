@@ -111,7 +111,7 @@ export async function runBatch<Prep>(
     }
   };
 
-  const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', options.check, halt.signal);
+  const feed = recordFeed(ctx.io.stdin, spec.target.recordKey, options.check, halt.signal);
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
@@ -143,7 +143,7 @@ export async function runBatch<Prep>(
   }
 
   const unread = !feed.complete;
-  say(ctx, summaryLine(tally, spec.done, where, notAttempted, unread));
+  say(ctx, summaryLine(tally, spec.report.done(preparation.once), where, notAttempted, unread));
   const left = leftText(notAttempted, unread);
   if (ctx.signal.aborted) {
     if (ctx.signal.reason instanceof OutputClosedError) {

@@ -25,8 +25,11 @@ export async function flagValues(fields: readonly MutationField[], flags: object
   const values: FieldValues = {};
   for (const field of fields) {
     const raw = given[attributeOf(field.flag)];
-    if (raw === undefined || raw === false) continue;
-    if (field.kind === 'boolean') values[field.api] = field.negates ? raw !== true : raw === true;
+    if (raw === undefined) continue;
+    // A toggle's `--no-x` is false; a switch not given is false and leaves the field out.
+    if (field.kind === 'toggle') values[field.api] = raw === true;
+    else if (raw === false) continue;
+    else if (field.kind === 'boolean') values[field.api] = field.negates ? raw !== true : raw === true;
     else values[field.api] = await field.parse!(field.flag, String(raw), v);
   }
   return values;
@@ -59,7 +62,7 @@ export async function recordValues(
     if (other !== undefined) throw new UsageError(`${where}: ${jsonText(other)} and ${jsonText(name)} name the same field; give one`);
     namedAs.set(field.api, name);
     const label = `${where}: ${name}`;
-    if (field.kind === 'boolean') {
+    if (field.kind === 'boolean' || field.kind === 'toggle') {
       if (typeof value !== 'boolean') throw new UsageError(`${label} must be true or false, not ${shown(value)}`);
       values[field.api] = field.negates && name !== field.api ? !value : value;
       continue;

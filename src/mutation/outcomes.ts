@@ -19,12 +19,13 @@ import type { MutationRequest, MutationSpec } from './types.js';
 
 /** What a success line of `spec` shows for one target, its request and the server's answer. */
 export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown): Done {
-  const noun = spec.kind ?? `${spec.noun.charAt(0).toUpperCase()}${spec.noun.slice(1)}`;
+  const { report } = spec;
+  const noun = report.kind ?? `${spec.target.noun.charAt(0).toUpperCase()}${spec.target.noun.slice(1)}`;
   return {
     kind: noun,
-    uid: spec.shownUid ? spec.shownUid(target, prep, answer) : target,
-    done: spec.done,
-    fields: doneFields(spec.shown ? spec.shown(target, prep) : request.body, answer),
+    uid: report.shownUid ? report.shownUid(target, prep, answer) : target,
+    done: report.done(prep),
+    fields: doneFields(report.shown ? report.shown(target, prep) : request.body, answer),
   };
 }
 

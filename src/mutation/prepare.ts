@@ -20,10 +20,10 @@ export interface Preparation<Prep> {
 
 /** Checks the flags (UsageError naming the flag: exit 2, nothing read or sent). */
 export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: MutationFlags, batch: boolean): Promise<Preparation<Prep>> {
-  const fields = spec.fields ?? [];
+  const fields = spec.fields.list;
   const v = await import('../input/validate.js');
   const fromFlags = await flagValues(fields, flags, v);
-  const lacking = spec.needsField === true && Object.keys(fromFlags).length === 0;
+  const lacking = spec.fields.needsOne && Object.keys(fromFlags).length === 0;
   // In a batch the records may bring the fields: "nothing to change" is then each record's.
   if (lacking && !batch) throw new UsageError(nothingToChange(fields));
   const once: { prep: Prep } | undefined = lacking ? undefined : { prep: await spec.prepare(fromFlags) };
@@ -33,9 +33,9 @@ export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: Mut
     async forRecord(rec) {
       const where = `line ${rec.line}`;
       if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
-      ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.resource);
+      ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.target.resource);
       try {
-        const own = await recordValues(fields, rec.record, where, spec.recordKey ?? 'Uid', ignored, v);
+        const own = await recordValues(fields, rec.record, where, spec.target.recordKey, ignored, v);
         if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
         try {
           return { prep: await spec.prepare({ ...fromFlags, ...own }) };

@@ -4,7 +4,7 @@
 
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
-import { ApiError, NotFoundError, OutputClosedError, UsageError } from '../errors.js';
+import { ApiError, BoError, NotFoundError, OutputClosedError, UsageError } from '../errors.js';
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
@@ -17,15 +17,15 @@ export async function runMutation<Prep>(
   targetArg: string | undefined,
   flags: MutationFlags,
 ): Promise<void> {
-  const { checkUid, checkInteger, stdinNotAccepted } = await import('../input/validate.js');
-  const check = spec.checkTarget ?? checkUid;
-  if (spec.single && targetArg === '-') throw stdinNotAccepted(spec.targetLabel);
+  const { checkInteger, stdinNotAccepted } = await import('../input/validate.js');
+  const { label, check } = spec.target;
+  if (spec.target.single && targetArg === '-') throw stdinNotAccepted(label);
   const batch = targetArg === '-';
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
-    throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${spec.targetLabel} and the values on stdin`);
+    throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${label} and the values on stdin`);
   }
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
-  const target = batch ? '-' : check(spec.targetLabel, targetArg ?? '');
+  const target = batch ? '-' : check(label, targetArg ?? '');
   const { prepareMutation } = await import('./prepare.js');
   const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
@@ -35,11 +35,13 @@ export async function runMutation<Prep>(
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
   // second to answer, so fewer records end with an unknown outcome.
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
-  const client = await ctx.api({ ...(spec.anonymous ? { anonymous: true } : {}), signal: requests });
+  const client = await ctx.api({ ...(spec.effects.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
-  const what = batch ? `${spec.action(symbols(ctx.io.env).dots)} for every record on stdin` : spec.action(target);
+  const what = batch
+    ? `${spec.action(symbols(ctx.io.env).dots, preparation.once)} for every record on stdin`
+    : spec.action(target, preparation.once);
   await confirmMutation(ctx, what, where, {
-    destructive: spec.destructive === true,
+    destructive: spec.effects.destructive,
     yes: flags.yes === true,
     batch,
     // One read, only when the question is really asked (not for a batch, --yes or a dry run).
@@ -48,7 +50,7 @@ export async function runMutation<Prep>(
 
   if (batch) {
     const { runBatch } = await import('./batch.js');
-    readingNotice(ctx, spec);
+    readingNotice(ctx, spec as MutationSpec<unknown>);
     return runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
   }
   // Not a batch: the flags' preparation is there (prepareMutation refused it otherwise).
@@ -61,8 +63,11 @@ export async function runMutation<Prep>(
     if (err instanceof ApiError && err.status === 404) {
       // The server's own words when it gave some (`pipeline stage "x" not found`): it
       // knows which Uid it did not find; else the likeliest reading.
-      const message = err.serverMessage ?? (spec.notFound ? spec.notFound(target, prep) : `no ${spec.noun} with Uid ${target}`);
+      const message = err.serverMessage ?? (spec.report.notFound ? spec.report.notFound(target, prep) : `no ${spec.target.noun} with Uid ${target}`);
       throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
+    }
+    if (err instanceof ApiError && err.status === 409 && spec.report.conflict) {
+      throw new BoError(spec.report.conflict(target, prep), { status: 409, code: err.code ?? 'conflict' });
     }
     throw err;
   }
@@ -77,14 +82,14 @@ export async function runMutation<Prep>(
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
   else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
-  const note = spec.note?.(target, prep, res);
+  const note = spec.report.note?.(target, prep, res);
   if (note) say(ctx, note);
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */
-function readingNotice(ctx: Context, spec: Pick<MutationSpec<unknown>, 'recordKey'>): void {
+function readingNotice(ctx: Context, spec: MutationSpec<unknown>): void {
   if (!ctx.io.stdinIsTTY) return;
-  const key = spec.recordKey ?? 'Uid';
+  const key = spec.target.recordKey;
   const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
   ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
 }
@@ -113,10 +118,10 @@ async function dryRun<Prep>(
     return;
   }
   const { recordFeed } = await import('./feed.js');
-  readingNotice(ctx, spec);
+  readingNotice(ctx, spec as MutationSpec<unknown>);
   let count = 0;
   const invalid: string[] = [];
-  const feed = recordFeed(ctx.io.stdin, spec.recordKey ?? 'Uid', check, ctx.signal);
+  const feed = recordFeed(ctx.io.stdin, spec.target.recordKey, check, ctx.signal);
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {

@@ -1,9 +1,11 @@
-// What a mutation verb hands to the runner (run.ts). A verb declares how to check its
-// options once, how to build the request for one target (a Uid, or an address), and
-// the words its outcomes use; the runner does the rest: --dry-run, `-` batches,
-// confirmations, protected profiles, errors and exit codes.
+// What a mutation verb's definition (define.ts) hands to the runner (run.ts): what it
+// acts on, its fields, what it does to the world, how to build the request for one
+// target, and the words its outcomes use. The runner does the rest: --dry-run, `-`
+// batches, confirmations, protected profiles, errors and exit codes.
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
+import type { FieldValues, MutationField } from './field.js';
+export type { FieldValues, MutationField } from './field.js';
 
 /** The flags every mutation takes (added by `mutationFlags`). */
 export interface MutationFlags {
@@ -16,53 +18,66 @@ export interface MutationFlags {
 /** The request one target turns into: what is sent, and what --dry-run prints. */
 export type MutationRequest = Pick<RequestOptions, 'method' | 'path' | 'body' | 'anonymous'>;
 
-import type { FieldValues, MutationField } from './field.js';
-export type { FieldValues, MutationField } from './field.js';
+/**
+ * Whether sending a change again is harmless, for a run whose outcome was never known:
+ * 'safe' (a PUT that merges or ends a state), 'check' (read back first: `readBack`),
+ * 'never' (ask the person).
+ */
+export type Resend = 'safe' | 'check' | 'never';
 
-export interface MutationSpec<Prep> {
+/** What a mutation's command definition says about the change, for help, tests and later readers (the journal). */
+export interface MutationFacts {
+  /** Cannot be undone: asked about on every profile. */
+  destructive: boolean;
+  resend: Resend;
+  /** The API names of the fields that hold secrets: never shown, logged or kept. */
+  secrets: string[];
+}
+
+/** What a mutation acts on: a Uid argument, or an option (`--email`, `--name`, `--account`). */
+export interface MutationTarget {
   /** Names the target in messages, e.g. '<subscriptionAddOnUid>' (or '--email'). */
-  targetLabel: string;
+  label: string;
   /** The target's kind in "not found" messages, e.g. 'subscription add-on'. */
   noun: string;
-  /** Past tense for outcomes and the summary, e.g. 'expired'. */
-  done: string;
-  /** Cancels or deletes: asks for confirmation on a TTY, needs --yes otherwise and in batches. */
-  destructive?: boolean;
-  /** An endpoint sent with no Authorization header (D4): no credential is needed or read. */
-  anonymous?: boolean;
   /** One target only (no `-` batch): `-` in place of the target is refused. */
-  single?: boolean;
-  /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */
-  notFound?: (target: string, prep: Prep) => string;
-  /** Checks each target (default: a Uid check); throws UsageError. */
-  checkTarget?: (label: string, value: string) => string;
-  /** The JSON Lines property that carries a batch record's target (default 'Uid'). */
-  recordKey?: string;
-  /** The question for a confirmation, e.g. 'Cancel account acc_1'. */
-  action: (target: string) => string;
-  /** The verb's fields: parsed from the flags, and from each record of a batch (which may override them). */
-  fields?: readonly MutationField[];
-  /** At least one field must be given (else "nothing to change"), by the flags or, in a batch, per record. */
-  needsField?: boolean;
+  single: boolean;
+  /** Checks each target; throws UsageError naming `label`. */
+  check: (label: string, value: string) => string;
+  /** The JSON Lines property that carries a batch record's target ('Uid', 'Email'). */
+  recordKey: string;
   /**
    * The record kind a target names (API reference §2, e.g. 'Account'): a batch record
    * may carry that record's other fields (`bo --jsonl accounts list | …`), ignored.
    */
   resource?: string;
-  /**
-   * Turns the field values into what request() needs, and checks what the fields alone
-   * cannot (flags that do not go together); throws UsageError. Called once with the
-   * flags' values, and in a batch again for each record that carries fields.
-   */
-  prepare: (values: FieldValues) => Prep | Promise<Prep>;
-  /**
-   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
-   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
-   */
-  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
-  request: (target: string, prep: Prep) => MutationRequest;
+}
+
+/** What a change does to the world: the confirmation, the credential, a re-send. */
+export interface MutationEffects {
+  /** Cancels or deletes: asks on a terminal, needs --yes otherwise and in batches. */
+  destructive: boolean;
+  /** An endpoint sent with no Authorization header (D4): no credential is read. */
+  anonymous: boolean;
+  resend: Resend;
+}
+
+/** A read that tells whether a change is already in place (for a re-send of `resend: 'check'`). */
+export interface ReadBack<Prep> {
+  request: (target: string, prep: Prep) => Pick<RequestOptions, 'method' | 'path' | 'query'>;
+  inPlace: (target: string, prep: Prep, answer: unknown) => boolean;
+}
+
+/** The words of a success line and of a 404. */
+export interface MutationReport<Prep> {
+  /** Past tense for outcomes and the summary, e.g. 'expired' (the flags' preparation may choose). */
+  done: (prep: Prep | undefined) => string;
   /** The kind of record in success lines, e.g. 'Account' (default: the noun, capitalised). */
   kind?: string;
+  /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */
+  notFound?: (target: string, prep: Prep) => string;
+  /** The message for a 409 (a unique field taken) on a single run, instead of the server's. */
+  conflict?: (target: string, prep: Prep) => string;
   /**
    * The fields a success line shows (default: the request's body). Their values come
    * from the server's answer when it holds them, else as sent (outcomes.ts).
@@ -72,8 +87,30 @@ export interface MutationSpec<Prep> {
   shownUid?: (target: string, prep: Prep, answer: unknown) => string;
   /**
    * True information beyond the success line, on stderr after a single run: what the
-   * line cannot say (e.g. the campaign is now inactive; nothing changed). Not a second
-   * answer: a success otherwise says nothing on stderr.
+   * line cannot say (e.g. the campaign is now inactive; nothing changed).
    */
   note?: (target: string, prep: Prep, res: ApiResponse) => string | undefined;
+}
+
+export interface MutationSpec<Prep> {
+  target: MutationTarget;
+  /** The verb's fields, and whether at least one must be given (else "nothing to change"). */
+  fields: { list: readonly MutationField[]; needsOne: boolean };
+  effects: MutationEffects;
+  readBack?: ReadBack<Prep>;
+  /** The question for a confirmation, e.g. 'Cancel account acc_1' (the flags' preparation may choose). */
+  action: (target: string, prep: Prep | undefined) => string;
+  /**
+   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
+   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
+   */
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
+  /**
+   * Turns the field values into what request() needs, and checks what the fields alone
+   * cannot; throws UsageError. Called once with the flags' values, and in a batch again
+   * for each record that carries fields.
+   */
+  prepare: (values: FieldValues) => Prep | Promise<Prep>;
+  request: (target: string, prep: Prep) => MutationRequest;
+  report: MutationReport<Prep>;
 }

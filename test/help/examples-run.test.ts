@@ -26,9 +26,8 @@ interface Node {
 const walk = (cmd: Command, path: string[] = []): Node[] => [{ path, cmd }, ...cmd.commands.flatMap((c) => walk(c, [...path, c.name()]))];
 const tree = buildProgram(commands, async () => {});
 const nodes = walk(tree);
-// Destructive: its --yes, as its help shows it, is about a change that cannot be undone.
-const isDestructive = (cmd: Command) => cmd.options.some((o) => o.long === '--yes' && o.description.includes('cannot be undone'));
-const destructive = nodes.filter((n) => isDestructive(n.cmd)).map((n) => n.path.join(' '));
+// Destructive: as the verb's mutation definition says (src/mutation/define.ts).
+const destructive = commands.filter((c) => c.mutation?.destructive).map((c) => c.path.join(' '));
 
 const examples: Array<{ page: string; example: Example }> = nodes.flatMap((n) =>
   examplesToRun(n.cmd).map((example) => ({ page: `bo ${n.path.join(' ')}`.trim(), example })),

@@ -1,27 +1,12 @@
 // `bo accounts cancel <accountUid> --reason <text> [--comment <text>]`: submits a
 // cancellation request (D22); the account moves to its cancelling stage. Destructive:
 // asks on a terminal, needs --yes otherwise and for a `-` batch.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationField } from '../../mutation/field.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
+import { defineMutation, target } from '../../mutation/define.js';
+import { field } from '../../mutation/field.js';
 import { accountSummary, cancelAccountRequest } from '../../api/crm.js';
 
-interface Opts extends MutationFlags {
-  reason: string;
-  comment?: string;
-}
-
-/** Each flag with the field of the cancellation request it sets (a batch record may name either). */
-const fields: readonly MutationField[] = [
-  { flag: '--reason', api: 'CancelationReason', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
-  { flag: '--comment', api: 'Comment', parse: (l, t, v) => v.checkText(l, t, { min: 1 }) },
-];
-
-export default defineCommand<Opts>({
+export default defineMutation({
   path: ['accounts', 'cancel'],
-  fields,
   summary: 'Cancel an account (asks first; - reads Uids from stdin)',
   description:
     'Submit a cancellation request for an account: it moves to its cancelling stage and its subscription ' +
@@ -34,32 +19,15 @@ export default defineCommand<Opts>({
     'bo accounts cancel acc_1sikv04mxo --reason "Closed" --comment @notes.txt --yes',
     'jq -r .Uid churned.jsonl | bo accounts cancel - --reason "Non-payment" --yes',
   ],
-  configure: (cmd) =>
-    mutationFlags(
-      cmd
-        .argument('<accountUid>', 'the account Uid, or - for stdin')
-        .requiredOption('--reason <text>', 'why the account cancels (@file reads a file)')
-        .option('--comment <text>', 'a comment (@file reads a file)'),
-      { batch: true, destructive: true },
-    ),
-  run: async (ctx, [uid], opts) => {
-    await runMutation(
-      ctx,
-      {
-        targetLabel: '<accountUid>',
-        noun: 'account',
-        done: 'cancelled',
-        destructive: true,
-        action: (u) => `Cancel account ${u}`,
-        // The account's name and stage, so the question says which account it is.
-        describe: (client, u) => accountSummary(client, u),
-        resource: 'Account',
-        fields,
-        prepare: (values) => values as { CancelationReason: string; Comment?: string },
-        request: (u, body) => cancelAccountRequest(u, body),
-      },
-      uid as string,
-      opts,
-    );
-  },
+  target: target.uid('<accountUid>', 'the account Uid', { noun: 'account', resource: 'Account' }),
+  fields: [
+    field.text('--reason <text>', 'CancelationReason', 'why the account cancels (@file reads a file)', { required: true }),
+    field.text('--comment <text>', 'Comment', 'a comment (@file reads a file)'),
+  ],
+  destructive: true,
+  resend: 'safe', // D22, D18: the request is stored again, the account stays cancelling
+  action: (u) => `Cancel account ${u}`,
+  describe: (client, u) => accountSummary(client, u),
+  request: (u, body) => cancelAccountRequest(u, body),
+  done: 'cancelled',
 });

@@ -1,27 +1,12 @@
 // `bo accounts extend-trial <accountUid> --to <date> [--expiration <date>]`: moves the
 // trial end (D21). A bare date means 23:59:59 UTC that day; the instant sent is printed
 // back. `-` reads account Uids from stdin.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationField } from '../../mutation/field.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
-import { accountSummary, extendTrialRequest } from '../../api/crm.js';
+import { defineMutation, target } from '../../mutation/define.js';
+import { field } from '../../mutation/field.js';
+import { accountSummary, extendTrialRequest, trialEndRequest, trialEndsAt } from '../../api/crm.js';
 
-interface Opts extends MutationFlags {
-  to: string;
-  expiration?: string;
-}
-
-/** Each flag with the field of the request it sets (a batch record may name either). */
-const fields: readonly MutationField[] = [
-  { flag: '--to', api: 'ToDate', parse: (l, t, v) => v.checkDate(l, t) },
-  { flag: '--expiration', api: 'ExpirationDate', parse: (l, t, v) => v.checkDate(l, t) },
-];
-
-export default defineCommand<Opts>({
+export default defineMutation({
   path: ['accounts', 'extend-trial'],
-  fields,
   summary: 'Move the end of an account trial (- reads Uids from stdin)',
   description:
     'Extend the trial of an account in trial: --to becomes the trial end, --expiration its expiration ' +
@@ -35,31 +20,16 @@ export default defineCommand<Opts>({
     'bo accounts extend-trial acc_107m14dk7l --to 2027-01-31T12:00:00Z --expiration 2027-02-28 --dry-run',
     'bo accounts list --filter AccountStage=2 --all --jsonl | bo accounts extend-trial - --to 2027-01-31',
   ],
-  configure: (cmd) =>
-    mutationFlags(
-      cmd
-        .argument('<accountUid>', 'the account Uid, or - for stdin')
-        .requiredOption('--to <date>', 'the new trial end (date or date-time)')
-        .option('--expiration <date>', 'the new expiration date (default: --to)'),
-      { batch: true },
-    ),
-  run: async (ctx, [uid], opts) => {
-    await runMutation(
-      ctx,
-      {
-        targetLabel: '<accountUid>',
-        noun: 'account',
-        done: 'extended',
-        action: (u) => `Extend the trial of account ${u}`,
-        // Asked on a protected profile: the account's name and stage say which one it is.
-        describe: (client, u) => accountSummary(client, u),
-        resource: 'Account',
-        fields,
-        prepare: (values) => values as { ToDate: string; ExpirationDate?: string },
-        request: (u, body) => extendTrialRequest(u, body),
-      },
-      uid as string,
-      opts,
-    );
-  },
+  target: target.uid('<accountUid>', 'the account Uid', { noun: 'account', resource: 'Account' }),
+  fields: [
+    field.date('--to <date>', 'ToDate', 'the new trial end (date or date-time)', { required: true }),
+    field.date('--expiration <date>', 'ExpirationDate', 'the new expiration date (default: --to)'),
+  ],
+  // D21: a second extension to the same date is refused; read the trial end back first.
+  resend: 'check',
+  readBack: { request: (u) => trialEndRequest(u), inPlace: (u, changes, answer) => trialEndsAt(answer, u) === Date.parse(changes.ToDate) },
+  action: (u) => `Extend the trial of account ${u}`,
+  describe: (client, u) => accountSummary(client, u),
+  request: (u, changes) => extendTrialRequest(u, changes),
+  done: 'extended',
 });

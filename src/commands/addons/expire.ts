@@ -1,12 +1,9 @@
 // `bo addons expire <subscriptionAddOnUid>`: ends a running add-on now (D24: expiring an
 // ended one changes nothing and still succeeds). `-` reads the Uids from stdin.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
+import { defineMutation, target } from '../../mutation/define.js';
 import { expireAddOnRequest } from '../../api/billing.js';
 
-export default defineCommand<MutationFlags>({
+export default defineMutation({
   path: ['addons', 'expire'],
   summary: 'End a subscription add-on now (- reads Uids from stdin)',
   description:
@@ -19,23 +16,11 @@ export default defineCommand<MutationFlags>({
     'bo addons expire subaddon_40076rrnkv --dry-run --json',
     'cut -f1 addons.tsv | bo addons expire - --concurrency 8',
   ],
-  configure: (cmd) => mutationFlags(cmd.argument('<subscriptionAddOnUid>', 'the subscription add-on Uid, or - for stdin'), { batch: true }),
-  run: async (ctx, [uid], opts) => {
-    await runMutation(
-      ctx,
-      {
-        targetLabel: '<subscriptionAddOnUid>',
-        noun: 'subscription add-on',
-        done: 'expired',
-        resource: 'SubscriptionAddOn',
-        action: (u) => `Expire add-on ${u}`,
-        prepare: () => undefined,
-        request: (u) => expireAddOnRequest(u),
-        // An add-on that had already ended is left as it was: the server's sentence says so.
-        note: (_u, _p, res) => (typeof res.body === 'string' && /already/i.test(res.body) ? res.body : undefined),
-      },
-      uid as string,
-      opts,
-    );
-  },
+  target: target.uid('<subscriptionAddOnUid>', 'the subscription add-on Uid', { noun: 'subscription add-on', resource: 'SubscriptionAddOn' }),
+  resend: 'safe', // D24: expiring again changes nothing
+  action: (u) => `Expire add-on ${u}`,
+  request: (u) => expireAddOnRequest(u),
+  done: 'expired',
+  // An add-on that had already ended is left as it was: the server's sentence says so.
+  note: (_u, _p, res) => (typeof res.body === 'string' && /already/i.test(res.body) ? res.body : undefined),
 });

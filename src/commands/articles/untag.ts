@@ -1,14 +1,10 @@
 // `bo articles untag <articleUid> <tagUid>`: removes a tag from an article; the tag
 // itself stays, and an article without the tag still succeeds (D26). `-` reads article
 // Uids from stdin, the tag fixed.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
+import { arg, defineMutation, target } from '../../mutation/define.js';
 import { untagArticleRequest } from '../../api/support.js';
-import { checkUid } from '../../input/validate.js';
 
-export default defineCommand<MutationFlags>({
+export default defineMutation({
   path: ['articles', 'untag'],
   summary: 'Remove a tag from a support article (- reads article Uids from stdin)',
   description:
@@ -20,28 +16,12 @@ export default defineCommand<MutationFlags>({
     'bo articles untag art_m0gz9lp9gc tag_lxvl2oztv9 --dry-run',
     'jq -r .Uid articles.jsonl | bo articles untag - tag_lxvl2oztv9',
   ],
-  configure: (cmd) =>
-    mutationFlags(cmd.argument('<articleUid>', 'the article Uid, or - for stdin').argument('<tagUid>', 'the tag to remove'), {
-      batch: true,
-    }),
-  run: async (ctx, [uid, tag], opts) => {
-    await runMutation(
-      ctx,
-      {
-        targetLabel: '<articleUid>',
-        noun: 'article',
-        done: 'untagged',
-        resource: 'Article',
-        action: (u) => `Remove tag ${tag as string} from article ${u}`,
-        prepare: () => checkUid('<tagUid>', tag as string),
-        request: (u, tagUid) => untagArticleRequest(u, tagUid),
-        // The tag is in the path, not a body: named as the field it removes.
-        shown: (_u, tagUid) => ({ RemovedTag: tagUid }),
-        // The answer is a sentence; that nothing changed (the article lacked the tag) is worth saying.
-        note: (_u, _t, res) => (typeof res.body === 'string' && /nothing changed/i.test(res.body) ? res.body : undefined),
-      },
-      uid as string,
-      opts,
-    );
-  },
+  target: target.uid('<articleUid>', 'the article Uid', { noun: 'article', resource: 'Article' }),
+  args: [arg.uid('<tagUid>', 'the tag to remove')],
+  resend: 'safe', // D26: removing a tag the article lacks changes nothing
+  action: (u, [tag]) => `Remove tag ${tag} from article ${u}`,
+  request: (u, _p, [tag]) => untagArticleRequest(u, tag),
+  done: 'untagged',
+  shown: (_u, _p, [tag]) => ({ RemovedTag: tag }),
+  note: (_u, _p, res) => (typeof res.body === 'string' && /nothing changed/i.test(res.body) ? res.body : undefined),
 });

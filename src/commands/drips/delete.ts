@@ -1,12 +1,9 @@
 // `bo drips delete <dripUid>`: removes a drip campaign and its messages (D25: a second
 // delete is 404). Destructive: asks on a terminal, needs --yes otherwise and for a batch.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
+import { defineMutation, target } from '../../mutation/define.js';
 import { deleteDripRequest } from '../../api/email.js';
 
-export default defineCommand<MutationFlags>({
+export default defineMutation({
   path: ['drips', 'delete'],
   summary: 'Delete a drip campaign and its messages (asks first; - reads Uids from stdin)',
   description:
@@ -18,22 +15,10 @@ export default defineCommand<MutationFlags>({
     'bo drips delete drip_lpcrpsn2ab --yes --json',
     'printf "%s\\n" drip_lpcrpsn2ab drip_lsdylrbgpp | bo drips delete - --yes',
   ],
-  configure: (cmd) => mutationFlags(cmd.argument('<dripUid>', 'the drip campaign Uid, or - for stdin'), { batch: true, destructive: true }),
-  run: async (ctx, [uid], opts) => {
-    await runMutation(
-      ctx,
-      {
-        targetLabel: '<dripUid>',
-        noun: 'drip campaign',
-        done: 'deleted',
-        destructive: true,
-        resource: 'DripCampaign',
-        action: (u) => `Delete drip campaign ${u} and its messages`,
-        prepare: () => undefined,
-        request: (u) => deleteDripRequest(u),
-      },
-      uid as string,
-      opts,
-    );
-  },
+  target: target.uid('<dripUid>', 'the drip campaign Uid', { noun: 'drip campaign', resource: 'DripCampaign' }),
+  destructive: true,
+  resend: 'safe', // D25: a second delete is a 404, which then means done
+  action: (u) => `Delete drip campaign ${u} and its messages`,
+  request: (u) => deleteDripRequest(u),
+  done: 'deleted',
 });

@@ -1,25 +1,18 @@
 // `bo lists create --name <name> [...]`: creates an email list (201 with the list, D17).
 // Names are unique: a taken one is 409, reported naming the name.
-import { defineCommand } from '../../command.js';
-import { mutationFlags } from '../../mutation/flags.js';
-import type { MutationFlags } from '../../mutation/types.js';
-import { runMutation } from '../../mutation/run.js';
-import { createListRequest } from '../../api/email.js';
-import * as v from '../../input/validate.js';
-import { ApiError, BoError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { defineMutation, target } from '../../mutation/define.js';
+import { field } from '../../mutation/field.js';
+import { createListRequest, listNamedRequest, listNamed } from '../../api/email.js';
 
-interface Opts extends MutationFlags {
-  name: string;
-  description?: string;
-  doubleOptIn?: boolean;
-  internal?: boolean;
-  welcomeSubject?: string;
-  welcomeBody?: string;
-  welcomeFromName?: string;
-  welcomeFromEmail?: string;
+/** A list's name: unique, 1-100 characters. */
+function checkName(label: string, value: string): string {
+  const length = [...value].length;
+  if (length < 1 || length > 100) throw new UsageError(`${label} must be 1-100 characters (got ${length})`);
+  return value;
 }
 
-export default defineCommand<Opts>({
+export default defineMutation({
   path: ['lists', 'create'],
   summary: 'Create an email list',
   description:
@@ -31,64 +24,27 @@ export default defineCommand<Opts>({
     'bo lists create --name "Release previews" --double-opt-in',
     'bo lists create --name Beta --welcome-subject "Welcome to the beta" --welcome-body @welcome.html --welcome-from-email team@example.com --json',
   ],
-  configure: (cmd) =>
-    mutationFlags(
-      cmd
-        .requiredOption('--name <name>', 'the list name, unique, 1-100 characters')
-        .option('--description <text>', 'a description (@file reads a file)')
-        .option('--double-opt-in', 'new subscribers must confirm by email')
-        .option('--internal', 'an internal list')
-        .option('--welcome-subject <text>', 'subject of the welcome email')
-        .option('--welcome-body <text>', 'body of the welcome email (@file reads a file)')
-        .option('--welcome-from-name <name>', 'sender name of the welcome email')
-        .option('--welcome-from-email <address>', 'sender address of the welcome email'),
-      { batch: false },
-    ),
-  run: async (ctx, _args, opts) => {
-    const text = (flag: string, value: string | undefined) => (value === undefined ? undefined : v.checkText(flag, value, { min: 1 }));
-    try {
-      await runMutation(
-        ctx,
-        {
-          targetLabel: '--name',
-          noun: 'email list',
-          done: 'created',
-          single: true,
-          checkTarget: (label, value) => {
-            const length = [...value].length;
-            if (length < 1 || length > 100) throw new UsageError(`${label} must be 1-100 characters (got ${length})`);
-            return value;
-          },
-          action: (name) => `Create email list ${JSON.stringify(name)}`,
-          prepare: async () => {
-            const fields = {
-              Description: await text('--description', opts.description),
-              WelcomeSubject: await text('--welcome-subject', opts.welcomeSubject),
-              WelcomeBody: await text('--welcome-body', opts.welcomeBody),
-              WelcomeFromName: await text('--welcome-from-name', opts.welcomeFromName),
-              WelcomeFromEmail: opts.welcomeFromEmail === undefined ? undefined : v.checkEmail('--welcome-from-email', opts.welcomeFromEmail),
-              RequiresDoubleOptIn: opts.doubleOptIn ? true : undefined,
-              IsInternal: opts.internal ? true : undefined,
-            };
-            return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-          },
-          request: (name, fields) => createListRequest({ Name: name, ...fields }),
-          notFound: () => 'the email lists endpoint was not found on this server',
-          // The new list's Uid, from the answer; its name is the first field.
-          shownUid: (name, _f, answer) => {
-            const uid = (answer as { Uid?: unknown } | undefined)?.Uid;
-            return typeof uid === 'string' ? uid : name;
-          },
-          shown: (name, fields) => ({ Name: name, ...fields }),
-        },
-        opts.name,
-        opts,
-      );
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        throw new BoError(`an email list named ${JSON.stringify(opts.name)} already exists; choose another --name`, { status: 409, code: err.code ?? 'conflict' });
-      }
-      throw err;
-    }
+  target: target.option('--name <name>', 'the list name, unique, 1-100 characters', { noun: 'email list', single: true, check: checkName }),
+  fields: [
+    field.text('--description <text>', 'Description', 'a description (@file reads a file)'),
+    field.text('--welcome-subject <text>', 'WelcomeSubject', 'subject of the welcome email'),
+    field.text('--welcome-body <text>', 'WelcomeBody', 'body of the welcome email (@file reads a file)'),
+    field.text('--welcome-from-name <name>', 'WelcomeFromName', 'sender name of the welcome email'),
+    field.email('--welcome-from-email <address>', 'WelcomeFromEmail', 'sender address of the welcome email'),
+    field.boolean('--double-opt-in', 'RequiresDoubleOptIn', 'new subscribers must confirm by email'),
+    field.boolean('--internal', 'IsInternal', 'an internal list'),
+  ],
+  // Names are unique (D6 409): a list of that name shows whether it was created.
+  resend: 'check',
+  readBack: { request: (name) => listNamedRequest(name), inPlace: (name, _f, answer) => listNamed(answer, name) },
+  action: (name) => `Create email list ${JSON.stringify(name)}`,
+  request: (name, fields) => createListRequest({ Name: name, ...fields }),
+  done: 'created',
+  notFound: () => 'the email lists endpoint was not found on this server',
+  conflict: (name) => `an email list named ${JSON.stringify(name)} already exists; choose another --name`,
+  shownUid: (name, _f, answer) => {
+    const uid = (answer as { Uid?: unknown } | undefined)?.Uid;
+    return typeof uid === 'string' ? uid : name;
   },
+  shown: (name, fields) => ({ Name: name, ...fields }),
 });

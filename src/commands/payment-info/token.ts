@@ -43,11 +43,13 @@ export function checkLast4(text: string): string {
   return text;
 }
 
-export function checkExpYear(text: string, now: Date): number {
+export function checkYear(text: string): number {
   if (!/^\d{4}$/.test(text)) throw new UsageError(`--exp-year must be a four-digit year, not ${JSON.stringify(text)}`);
-  const year = Number(text);
+  return Number(text);
+}
+
+export function checkYearNotPast(year: number, now: Date): void {
   if (year < now.getUTCFullYear()) throw new UsageError(`--exp-year ${year} is in the past`);
-  return year;
 }
 
 /** A month of the current year that has already ended is refused too. */

@@ -1,0 +1,162 @@
+// One definition per mutation verb. From it come the commander arguments and options
+// (with --dry-run, --yes and the batch flags), the typed values the verb's request
+// receives, the reading of each batch record, --dry-run, the confirmation and help: a
+// verb file says each thing once and reads top to bottom.
+
+import type { Command } from 'commander';
+import type { CommandDefinition } from '../command.js';
+import type { Context } from '../context.js';
+import type { Example } from '../help/examples.js';
+import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
+import { checkUid } from '../input/validate.js';
+import type { FieldValues, MutationField, ValuesOf } from './field.js';
+import { attributeOf } from './fields.js';
+import { mutationFlags } from './flags.js';
+import { runMutation } from './run.js';
+import type { MutationFacts, MutationFlags, MutationRequest, MutationSpec, Resend } from './types.js';
+
+/** The target as declared: a Uid argument (`<accountUid>`) or an option (`--email <address>`). */
+export interface TargetDeclaration {
+  /** '<accountUid>', or an option with its value: '--email <address>'. */
+  name: string;
+  help: string;
+  noun: string;
+  /** One target only: no `-` batch. */
+  single?: boolean;
+  check?: (label: string, value: string) => string;
+  recordKey?: string;
+  resource?: string;
+}
+
+/** A further positional argument, checked before anything else (a Uid by default). */
+export interface ArgDeclaration {
+  name: string;
+  help: string;
+  check?: (label: string, value: string) => string;
+}
+
+/** The further arguments' values, by position. */
+type ArgValues<A extends readonly ArgDeclaration[]> = { [K in keyof A]: string };
+
+export const target = {
+  /** A Uid argument; `-` reads a batch from stdin unless `single`. */
+  uid: (name: string, help: string, options: Omit<TargetDeclaration, 'name' | 'help'>): TargetDeclaration => ({ name, help, ...options }),
+  /** An option that names the target (`--email <address>`); `-` as its value reads a batch unless `single`. */
+  option: (name: string, help: string, options: Omit<TargetDeclaration, 'name' | 'help'>): TargetDeclaration => ({ name, help, ...options }),
+};
+
+export const arg = {
+  uid: (name: string, help: string): ArgDeclaration => ({ name, help }),
+};
+
+export interface MutationDefinition<F extends readonly MutationField[], A extends readonly ArgDeclaration[], Prep> {
+  path: string[];
+  summary: string;
+  description?: string;
+  examples: Example[];
+  target: TargetDeclaration;
+  args?: A;
+  fields?: F;
+  /** At least one field must be given, by the flags or, in a batch, per record. */
+  needsField?: boolean;
+  /** Cannot be undone: asked about on every profile, and --yes says so. */
+  destructive?: boolean;
+  /** Sent with no Authorization header (D4). */
+  anonymous?: boolean;
+  /** Whether sending it again is harmless (types.ts `Resend`). */
+  resend: Resend;
+  /** A read that shows whether the change is in place. */
+  readBack?: {
+    request: (target: string, prep: Prep, args: ArgValues<A>) => Pick<RequestOptions, 'method' | 'path' | 'query'>;
+    inPlace: (target: string, prep: Prep, answer: unknown, args: ArgValues<A>) => boolean;
+  };
+  /** The question for a confirmation, e.g. 'Cancel account acc_1'. */
+  action: (target: string, args: ArgValues<A>, prep: Prep | undefined) => string;
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
+  /** The values into what `request` needs (default: the values as they are). */
+  prepare?: (values: ValuesOf<F>, args: ArgValues<A>, ctx: Context) => Prep | Promise<Prep>;
+  request: (target: string, prep: Prep, args: ArgValues<A>) => MutationRequest;
+  done: string | ((prep: Prep | undefined) => string);
+  kind?: string;
+  notFound?: (target: string, prep: Prep, args: ArgValues<A>) => string;
+  /** The message for a 409 (a unique field taken), instead of the server's. */
+  conflict?: (target: string, prep: Prep) => string;
+  shown?: (target: string, prep: Prep, args: ArgValues<A>) => Record<string, unknown>;
+  shownUid?: (target: string, prep: Prep, answer: unknown, args: ArgValues<A>) => string;
+  note?: (target: string, prep: Prep, res: ApiResponse, args: ArgValues<A>) => string | undefined;
+}
+
+type MutationCommand = CommandDefinition<MutationFlags> & { mutation: MutationFacts };
+
+
+/** A verb whose request takes its fields' values as they are. */
+export function defineMutation<const F extends readonly MutationField[], const A extends readonly ArgDeclaration[] = []>(
+  def: MutationDefinition<F, A, ValuesOf<F>> & { prepare?: undefined },
+): MutationCommand;
+/** A verb whose `prepare` turns its fields' values into what its request takes. */
+export function defineMutation<const F extends readonly MutationField[], const A extends readonly ArgDeclaration[], Prep>(
+  def: MutationDefinition<F, A, Prep> & { prepare: NonNullable<MutationDefinition<F, A, Prep>['prepare']> },
+): MutationCommand;
+export function defineMutation<F extends readonly MutationField[], A extends readonly ArgDeclaration[], Prep>(
+  def: MutationDefinition<F, A, Prep>,
+): MutationCommand {
+  const fields: readonly MutationField[] = def.fields ?? [];
+  const byOption = def.target.name.startsWith('--');
+  const batch = def.target.single !== true;
+  const label = def.target.name.split(' ')[0]!;
+  return {
+    path: def.path,
+    summary: def.summary,
+    ...(def.description === undefined ? {} : { description: def.description }),
+    examples: def.examples,
+    fields,
+    mutation: { destructive: def.destructive === true, resend: def.resend, secrets: fields.filter((f) => f.secret).map((f) => f.api) },
+    configure: (cmd: Command) => {
+      const targetHelp = batch ? `${def.target.help}, or - for stdin` : def.target.help;
+      if (!byOption) cmd.argument(def.target.name, targetHelp);
+      for (const a of def.args ?? []) cmd.argument(a.name, a.help);
+      if (byOption) cmd.requiredOption(def.target.name, targetHelp);
+      for (const f of fields) {
+        if (f.required) cmd.requiredOption(f.option, f.help);
+        else cmd.option(f.option, f.help);
+        if (f.kind === 'toggle') cmd.option(f.option.replace(/^--/, '--no-'), f.offHelp!);
+      }
+      return mutationFlags(cmd, { batch, destructive: def.destructive === true });
+    },
+    run: async (ctx, positional, flags) => {
+      const given = positional as string[];
+      const targetText = byOption ? String((flags as Record<string, unknown>)[attributeOf(label)]) : given[0]!;
+      const rest = (byOption ? given : given.slice(1)) as string[];
+      const args = (def.args ?? []).map((a, i) => (a.check ?? checkUid)(a.name, rest[i]!)) as unknown as ArgValues<A>;
+      const spec: MutationSpec<Prep> = {
+        target: {
+          label,
+          noun: def.target.noun,
+          single: !batch,
+          check: def.target.check ?? checkUid,
+          recordKey: def.target.recordKey ?? 'Uid',
+          ...(def.target.resource === undefined ? {} : { resource: def.target.resource }),
+        },
+        fields: { list: fields, needsOne: def.needsField === true },
+        effects: { destructive: def.destructive === true, anonymous: def.anonymous === true, resend: def.resend },
+        ...(def.readBack
+          ? { readBack: { request: (t: string, p: Prep) => def.readBack!.request(t, p, args), inPlace: (t: string, p: Prep, a: unknown) => def.readBack!.inPlace(t, p, a, args) } }
+          : {}),
+        action: (t, p) => def.action(t, args, p),
+        ...(def.describe ? { describe: def.describe } : {}),
+        prepare: (values: FieldValues) => (def.prepare ? def.prepare(values as ValuesOf<F>, args, ctx) : (values as Prep)),
+        request: (t, p) => def.request(t, p, args),
+        report: {
+          done: (p: Prep | undefined) => (typeof def.done === 'string' ? def.done : def.done(p)),
+          ...(def.kind === undefined ? {} : { kind: def.kind }),
+          ...(def.notFound ? { notFound: (t: string, p: Prep) => def.notFound!(t, p, args) } : {}),
+          ...(def.conflict ? { conflict: def.conflict } : {}),
+          ...(def.shown ? { shown: (t: string, p: Prep) => def.shown!(t, p, args) } : {}),
+          ...(def.shownUid ? { shownUid: (t: string, p: Prep, a: unknown) => def.shownUid!(t, p, a, args) } : {}),
+          ...(def.note ? { note: (t: string, p: Prep, res: ApiResponse) => def.note!(t, p, res, args) } : {}),
+        },
+      };
+      await runMutation(ctx, spec, targetText, flags);
+    },
+  };
+}
