@@ -9,21 +9,27 @@ import type { Context } from '../context.js';
 import { BoError } from '../errors.js';
 import { jsonText } from '../api/neutralise.js';
 import { jsonStream, type JsonMode } from '../output/json-stream.js';
-import type { Outcome, OutcomeWriter } from './outcomes.js';
 
 /** A failure of the filter itself (jq.ts JqRuntimeError, here by its code: jq.ts is loaded only with --jq). */
 function isJqFailure(err: unknown): err is BoError {
   return err instanceof BoError && err.code === 'jq';
 }
 
-export function jqOutcomeWriter(ctx: Context, mode: JsonMode, until: AbortSignal): OutcomeWriter {
+/** The outcome writer of outcomes.ts, over any outcome value (so that file alone imports this one). */
+export interface JqOutcomeWriter<T> {
+  write(outcome: T): Promise<void>;
+  end(): Promise<void>;
+  readonly jqFailure: BoError | undefined;
+}
+
+export function jqOutcomeWriter<T>(ctx: Context, mode: JsonMode, until: AbortSignal): JqOutcomeWriter<T> {
   const out = jsonStream(ctx, mode, { until, afterAbort: true });
   // --json: jq sees the outcomes only at the end; they are kept until it has taken them.
-  const held: Outcome[] = [];
+  const held: T[] = [];
   let failure: BoError | undefined;
-  const own = (o: Outcome) => void ctx.io.stderr.write(`${jsonText(o)}\n`);
+  const own = (o: T) => void ctx.io.stderr.write(`${jsonText(o)}\n`);
   /** `outcomes`: those the filter was given when it failed, none of which it reported whole. */
-  const failed = (err: unknown, outcomes: Outcome[]) => {
+  const failed = (err: unknown, outcomes: T[]) => {
     if (!isJqFailure(err)) throw err;
     failure = err;
     for (const o of outcomes) own(o);
