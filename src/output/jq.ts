@@ -17,7 +17,8 @@ export interface JqFilter {
    * The text to print for `input` (JSON text, or its UTF-8, read during the call only:
    * one value, or JSON lines). On a runtime error it throws a JqRuntimeError whose
    * `output` holds what the values before the failing one (and the failing one, before
-   * it failed) printed.
+   * it failed) printed. When jq ran out of memory or recursed too deep, the same, and
+   * every later call throws that error at once: jq is not run again (jq-engine.ts).
    */
   apply(input: string | Buffer, lines: boolean): string;
 }

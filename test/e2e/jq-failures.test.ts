@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
-import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { useFaultServer } from '../helpers/fault-server.js';
 import { runBin, type RunBinResult } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
 import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
@@ -152,16 +152,13 @@ describe('jq out of memory or recursing too deep', () => {
   });
 
   describe('in a batch whose first outcome aborts jq', () => {
-    let fault: FaultServer;
-    beforeAll(async () => {
-      fault = await startFaultServer();
-    });
-    afterAll(() => fault.close());
+    const faultServer = useFaultServer();
 
     it('the rest are bo\'s own outcome lines on stderr, never given to jq again', async () => {
       const uids = ['acc_first', 'acc_b', 'acc_c', 'acc_d', 'acc_e', 'acc_f'];
       // The first record is answered at once; the others only once its outcome is on
       // stderr, so theirs come after jq aborted.
+      const fault = faultServer();
       let aborted = false;
       const held: Array<() => void> = [];
       fault.fallback((req, res) => {

@@ -8,6 +8,7 @@ import { loadJqEngine } from '../../src/output/jq-engine.js';
 import { prettyJson } from '../../src/output/json-pretty.js';
 import { jsonColours } from '../../src/output/style.js';
 import { UsageError } from '../../src/errors.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 /** Colours written as tags, so a test reads which part got which. */
 const tags = { key: (t: string) => `<k>${t}</k>`, string: (t: string) => `<s>${t}</s>`, number: (t: string) => `<n>${t}</n>`, literal: (t: string) => `<l>${t}</l>` };
@@ -70,15 +71,9 @@ describe('compileJq', () => {
 
   it('stops at the first value that fails, with what the values before it printed', async () => {
     const jq = await compile('.[0]');
-    let caught: unknown;
-    try {
-      jq.apply('[1]\n[2]\n{}\n[4]\n', true);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JqRuntimeError);
-    expect((caught as JqRuntimeError).message).toBe('--jq: Cannot index object with number (0)');
-    expect((caught as JqRuntimeError).output).toBe('1\n2\n');
+    const caught = thrownBy(JqRuntimeError, () => jq.apply('[1]\n[2]\n{}\n[4]\n', true));
+    expect(caught.message).toBe('--jq: Cannot index object with number (0)');
+    expect(caught.output).toBe('1\n2\n');
   });
 
   it('passes what debug writes on to stderr, with API text neutralised', async () => {
@@ -140,18 +135,13 @@ describe('jq out of memory or recursing too deep', () => {
     expect(() => jq.apply('2', false)).toThrow(message);
   });
 
-  it('on JSON lines is the same error (what jq held unflushed of the values before is lost)', async () => {
+  it('on JSON lines is the same error, after at most what the values before printed', async () => {
     const jq = await compileJq(greedy, {}, false, new PassThrough());
-    let caught: unknown;
-    try {
-      jq.apply('3\n1\n4\n', true);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JqRuntimeError);
-    expect((caught as JqRuntimeError).code).toBe('jq');
-    expect((caught as JqRuntimeError).message).toBe('--jq: the filter ran out of memory or recursed too deep');
-    expect((caught as JqRuntimeError).output).toBe('');
+    const caught = thrownBy(JqRuntimeError, () => jq.apply('3\n1\n4\n', true));
+    expect(caught.code).toBe('jq');
+    expect(caught.message).toBe('--jq: the filter ran out of memory or recursed too deep');
+    // What the value before printed is kept (jq writes a line at a time); nothing after.
+    expect(caught.output).toBe('3\n');
   });
 
   it('a C stack that overflows (a trap in the WebAssembly code) is the same error', async () => {
