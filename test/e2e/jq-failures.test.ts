@@ -55,7 +55,7 @@ describe('a --jq runtime error inside a batch', () => {
   let env: Record<string, string>;
   let accounts: string[];
   const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${sandbox.url}${path}`, { method })).json()) as T;
-  /** The Uids of the accounts the sandbox received a request for, in order. */
+  /** The Uids of the accounts the sandbox received a request for, in order (its activity log, DECISIONS.md "Sandbox-only endpoints"). */
   const received = async () =>
     (await get<Array<{ method: string; path: string }>>('/__sandbox/activity'))
       .filter((a) => a.method === 'PUT')
@@ -72,6 +72,7 @@ describe('a --jq runtime error inside a batch', () => {
     await get('/__sandbox/reset', 'POST');
   });
 
+  // Every seeded account: those not in trial answer 400 (D21), reported as failed all the same.
   const extend = (args: string[], filter: string) =>
     runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31', ...args, '--jq', filter], { env, stdin: `${accounts.join('\n')}\n` });
 
