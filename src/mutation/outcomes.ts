@@ -129,8 +129,8 @@ export interface OutcomeWriter {
  */
 export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const mode = outputMode(ctx);
-  if ((mode === 'json' || mode === 'jsonl') && ctx.jq) return jqOutcomeWriter<Outcome>(ctx, mode, until);
   if (mode === 'json' || mode === 'jsonl') {
+    if (ctx.jq) return jqOutcomeWriter<Outcome>(ctx, mode, until);
     const out = jsonStream(ctx, mode, { until, afterAbort: true });
     return { write: (o) => out.write(o), end: () => out.end() };
   }
