@@ -44,8 +44,9 @@ export async function runBatch<Prep>(
   const onRunStop = () => halt.abort();
   if (ctx.signal.aborted) halt.abort();
   else ctx.signal.addEventListener('abort', onRunStop, { once: true });
-  let stop: { why: 'auth' | 'failFast' | 'rateLimited'; error?: BoError } | undefined;
-  const stopWith = (why: 'auth' | 'failFast' | 'rateLimited', error?: BoError) => {
+  type Why = 'auth' | 'failFast' | 'rateLimited' | 'jq';
+  let stop: { why: Why; error?: BoError } | undefined;
+  const stopWith = (why: Why, error?: BoError) => {
     stop ??= { why, error };
     halt.abort();
   };
@@ -54,6 +55,8 @@ export async function runBatch<Prep>(
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
     await writer.write(o, done);
+    // --jq failed: sending stops, what was sent is still reported (outcomes.ts OutcomeWriter).
+    if (writer.jqFailure) stopWith('jq', writer.jqFailure);
     progress.update(++reported);
   };
   const refused = (base: { uid: string; line: number }, e: BoError): Outcome => ({
@@ -166,6 +169,11 @@ export async function runBatch<Prep>(
       serverCode: e.serverCode,
       retryAfter: e instanceof RateLimitedError ? e.retryAfter : undefined,
     });
+  }
+  // (--json: jq runs at the end, so it may fail with nothing left to stop.)
+  if (writer.jqFailure) {
+    const sending = stop?.why === 'jq' ? `batch stopped: ${left}; ` : '';
+    throw new BoError(`${writer.jqFailure.message}; ${sending}the outcomes --jq could not take are on stderr`, { code: 'jq' });
   }
   const failed = tally.notFound + tally.invalid + tally.failed;
   if (failed > 0) {

@@ -7,6 +7,8 @@
 // one streamed array. Then the summary.
 
 import type { Context } from '../context.js';
+import type { BoError } from '../errors.js';
+import { jqOutcomeWriter } from './jq-outcomes.js';
 import { jsonStream } from '../output/json-stream.js';
 import { neutralise } from '../api/neutralise.js';
 import { outputMode } from '../output/print.js';
@@ -115,6 +117,11 @@ export interface OutcomeWriter {
   /** `done`: what a successful record changed (unused for a failure). */
   write(outcome: Outcome, done?: Done): Promise<void>;
   end(): Promise<void>;
+  /**
+   * The --jq error (code `jq`) after which the filter took no more outcomes: they went
+   * to stderr as bo's own JSON lines (jq-outcomes.ts), and the batch stops sending.
+   */
+  readonly jqFailure?: BoError;
 }
 
 /**
@@ -124,6 +131,7 @@ export interface OutcomeWriter {
 export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') {
+    if (ctx.jq) return jqOutcomeWriter<Outcome>(ctx, mode, until);
     const out = jsonStream(ctx, mode, { until, afterAbort: true });
     return { write: (o) => out.write(o), end: () => out.end() };
   }

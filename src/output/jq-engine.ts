@@ -11,6 +11,10 @@
 //   which hand jq the list it is given (the real environment minus bo's secrets).
 // - the input: the runtime feeds jq's input one byte per JavaScript call; reads of the
 //   input file are answered here a buffer at a time (~10 % of a page's time).
+// - an abort: jq aborts when it runs out of memory (the module's memory is at most
+//   256 MiB, 4096 pages: `[range(1e9)]`, `def f: [f]; f`, `"x"*1e9`), and the runtime
+//   would print `Aborted()` itself (console.error) before throwing. Its abort imports
+//   are replaced by ones that only throw; run() then reports the run as aborted.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +26,12 @@ export interface JqRun {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * jq ran out of memory or recursed too deep (an abort, a WebAssembly trap, the stack
+   * of the JavaScript engine): `stdout` holds the whole lines it wrote before, and the
+   * engine is dead, every later run aborted at once without calling it again.
+   */
+  aborted?: true;
 }
 
 export interface JqEngine {
@@ -43,6 +53,18 @@ function wasmPath(): string {
 const INPUT_PATH = '/dev/stdin';
 
 type Imports = Record<string, Record<string, unknown>>;
+
+/** What the replaced abort imports throw: jq itself gave up (out of memory, a failed assertion). */
+class JqAbort extends Error {}
+
+/**
+ * A run that ended in a throw because jq could not go on: its abort, a trap (the C stack
+ * overflowing into the heap traps as `memory access out of bounds`), or a stack
+ * overflow of the JavaScript engine. Anything else is a bug, thrown on.
+ */
+function outOfResources(err: unknown): boolean {
+  return err instanceof JqAbort || err instanceof WebAssembly.RuntimeError || err instanceof RangeError;
+}
 
 /** The runtime's import functions by their own names (the import keys are minified). */
 function replaceImport(imports: Imports, name: string, make: (original: (...args: number[]) => number) => (...args: number[]) => number): void {
@@ -79,7 +101,7 @@ export async function loadJqEngine(expression: string, environment: readonly str
     return Buffer.from(heap.subarray(ptr, end)).toString('utf8');
   };
 
-  const jq: Jq = await loadJq({
+  let jq: Jq | undefined = await loadJq({
     instantiateWasm(imports, onSuccess) {
       const own = imports as unknown as Imports;
       replaceImport(own, '_environ_sizes_get', () => (countPtr, sizePtr) => {
@@ -117,6 +139,12 @@ export async function loadJqEngine(expression: string, environment: readonly str
         dv.setUint32(pnum!, total, true);
         return 0;
       });
+      // jq's abort() and a failed assert(): thrown at once, with nothing printed.
+      for (const name of ['__abort_js', '___assert_fail']) {
+        replaceImport(own, name, () => () => {
+          throw new JqAbort();
+        });
+      }
       replaceImport(own, '_fd_read', (original) => (fd, iov, iovcnt, pnum) => {
         if (fd !== inputFd) return original(fd!, iov!, iovcnt!, pnum!);
         const heap = new Uint8Array(memory!.buffer);
@@ -142,6 +170,8 @@ export async function loadJqEngine(expression: string, environment: readonly str
   });
   return {
     run(text) {
+      // Dead: its memory may be exhausted or corrupt, so it is never called again.
+      if (jq === undefined) return { stdout: '', stderr: '', exitCode: -1, aborted: true };
       input = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
       inputAt = 0;
       inputFd = -1;
@@ -150,6 +180,13 @@ export async function loadJqEngine(expression: string, environment: readonly str
         // '--': an expression that begins with '-' is still the expression.
         const { stderr, exitCode } = jq.raw('', expression, ['-c', '--']);
         return { stdout: Buffer.concat(output).toString('utf8'), stderr, exitCode };
+      } catch (err) {
+        // Let go of the instance (and its memory, up to 256 MiB) whatever the error.
+        jq = undefined;
+        memory = undefined;
+        if (!outOfResources(err)) throw err;
+        const written = Buffer.concat(output);
+        return { stdout: written.toString('utf8', 0, written.lastIndexOf(0x0a) + 1), stderr: '', exitCode: -1, aborted: true };
       } finally {
         input = Buffer.alloc(0);
         output = [];

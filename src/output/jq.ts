@@ -17,7 +17,8 @@ export interface JqFilter {
    * The text to print for `input` (JSON text, or its UTF-8, read during the call only:
    * one value, or JSON lines). On a runtime error it throws a JqRuntimeError whose
    * `output` holds what the values before the failing one (and the failing one, before
-   * it failed) printed.
+   * it failed) printed. When jq ran out of memory or recursed too deep, the same, and
+   * every later call throws that error at once: jq is not run again (jq-engine.ts).
    */
   apply(input: string | Buffer, lines: boolean): string;
 }
@@ -110,6 +111,9 @@ function withDefaultSignals<T>(run: () => T): T {
   }
 }
 
+/** What bo says when jq aborted (jq-engine.ts JqRun.aborted), in place of the runtime's own words. */
+const OUT_OF_RESOURCES = 'the filter ran out of memory or recursed too deep';
+
 /** How jq begins the message of a value that failed. */
 const RUNTIME_ERROR = /^jq: error \(at /m;
 
@@ -132,6 +136,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
   const engine = await loadJqEngine(expression, jqEnvironment(env));
   // No input: jq compiles the expression and runs it on nothing.
   const check = engine.run('');
+  if (check.aborted) throw new JqRuntimeError(OUT_OF_RESOURCES, '');
   if (check.exitCode !== 0) {
     throw new UsageError(`--jq: ${jqMessage(check.stderr, check.exitCode)}`);
   }
@@ -161,6 +166,8 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
   return {
     apply(input, lines) {
       const r = withDefaultSignals(() => engine.run(input));
+      // The engine is dead now: no value by value again, and every later call ends here too.
+      if (r.aborted) throw new JqRuntimeError(OUT_OF_RESOURCES, format(r.stdout));
       if (!failed(r)) {
         passOn(r.stderr);
         return format(r.stdout);
@@ -173,6 +180,7 @@ export async function compileJq(expression: string, env: Env, people: boolean, s
         if (value === '') continue;
         const one = withDefaultSignals(() => engine.run(value));
         out += format(one.stdout);
+        if (one.aborted) throw new JqRuntimeError(OUT_OF_RESOURCES, out);
         if (failed(one)) throw new JqRuntimeError(jqMessage(one.stderr, one.exitCode), out);
         passOn(one.stderr);
       }

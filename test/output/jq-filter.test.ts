@@ -2,11 +2,13 @@
 // the environment jq is given, and the filter itself (jq 1.8.2 in WebAssembly, loaded
 // from the package when running from source).
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileJq, jqEnvironment, JqRuntimeError } from '../../src/output/jq.js';
+import { loadJqEngine } from '../../src/output/jq-engine.js';
 import { prettyJson } from '../../src/output/json-pretty.js';
 import { jsonColours } from '../../src/output/style.js';
 import { UsageError } from '../../src/errors.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 /** Colours written as tags, so a test reads which part got which. */
 const tags = { key: (t: string) => `<k>${t}</k>`, string: (t: string) => `<s>${t}</s>`, number: (t: string) => `<n>${t}</n>`, literal: (t: string) => `<l>${t}</l>` };
@@ -69,15 +71,9 @@ describe('compileJq', () => {
 
   it('stops at the first value that fails, with what the values before it printed', async () => {
     const jq = await compile('.[0]');
-    let caught: unknown;
-    try {
-      jq.apply('[1]\n[2]\n{}\n[4]\n', true);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(JqRuntimeError);
-    expect((caught as JqRuntimeError).message).toBe('--jq: Cannot index object with number (0)');
-    expect((caught as JqRuntimeError).output).toBe('1\n2\n');
+    const caught = thrownBy(JqRuntimeError, () => jq.apply('[1]\n[2]\n{}\n[4]\n', true));
+    expect(caught.message).toBe('--jq: Cannot index object with number (0)');
+    expect(caught.output).toBe('1\n2\n');
   });
 
   it('passes what debug writes on to stderr, with API text neutralised', async () => {
@@ -100,5 +96,56 @@ describe('compileJq', () => {
     const jq = await compile('.s, {s}', true);
     const out = jq.apply(JSON.stringify({ s: 'a\u001b[31mred\u202e\nline' }), false);
     expect(out).toBe(`ared\\u202e\nline\n{\n  \u001b[1;34m"s"\u001b[22;39m: \u001b[32m"a\\u001b[31mred\\u202e\\nline"\u001b[39m\n}\n`);
+  });
+});
+
+describe('jq out of memory or recursing too deep', () => {
+  // "x" * 1e9 asks for 1 GB at once: more than the module's 256 MiB, so it aborts at
+  // once. (Written with `.`: jq folds `"x" * 1e9` while it compiles.)
+  const greedy = 'if . == 1 then "x" * (. * 1e9) else . end';
+
+  it('is an aborted run, with nothing printed by the WebAssembly runtime, and the engine never runs again', async () => {
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const engine = await loadJqEngine(greedy, []);
+      expect(engine.run('2')).toEqual({ stdout: '2\n', stderr: '', exitCode: 0 });
+      expect(engine.run('1')).toEqual({ stdout: '', stderr: '', exitCode: -1, aborted: true });
+      // Called again, this instance would answer 2 (its failed allocation left it whole):
+      // dead, it is not called.
+      expect(engine.run('2')).toEqual({ stdout: '', stderr: '', exitCode: -1, aborted: true });
+      expect(printed).not.toHaveBeenCalled();
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+      log.mockRestore();
+    }
+  });
+
+  it('while the expression compiles (jq folds constants) is the same error, before any input', async () => {
+    await expect(compileJq('"x" * 1e9', {}, false, new PassThrough())).rejects.toThrow(
+      new JqRuntimeError('the filter ran out of memory or recursed too deep', ''),
+    );
+  });
+
+  it('is the one --jq error, on this call and every later one', async () => {
+    const jq = await compileJq(greedy, {}, false, new PassThrough());
+    const message = '--jq: the filter ran out of memory or recursed too deep';
+    expect(() => jq.apply('1', false)).toThrow(message);
+    expect(() => jq.apply('2', false)).toThrow(message);
+  });
+
+  it('on JSON lines is the same error, after at most what the values before printed', async () => {
+    const jq = await compileJq(greedy, {}, false, new PassThrough());
+    const caught = thrownBy(JqRuntimeError, () => jq.apply('3\n1\n4\n', true));
+    expect(caught.code).toBe('jq');
+    expect(caught.message).toBe('--jq: the filter ran out of memory or recursed too deep');
+    // What the value before printed is kept (jq writes a line at a time); nothing after.
+    expect(caught.output).toBe('3\n');
+  });
+
+  it('a C stack that overflows (a trap in the WebAssembly code) is the same error', async () => {
+    const jq = await compileJq('reduce range(100000) as $i (null; [.]) | tojson | length', {}, false, new PassThrough());
+    expect(() => jq.apply('null', false)).toThrow('--jq: the filter ran out of memory or recursed too deep');
   });
 });
