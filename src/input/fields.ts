@@ -123,6 +123,22 @@ export function unknownNamesWarning(flag: string, resource: string, unknown: Unk
   return `${flag}: ${resource} has no known field${unknown.length === 1 ? '' : 's'} ${named.join(', ')}; sent as given`;
 }
 
+/**
+ * The integer codes the API sends with their label beside them, code → label field
+ * (AccountStage → AccountStageLabel): every integer field with a `…Label` field next to
+ * it. The label is the API's, never a list of bo's (DECISIONS "Integer codes").
+ */
+const LABELS: ReadonlyMap<string, string> = new Map(
+  Object.values(RESOURCE_FIELDS).flatMap((rows) =>
+    rows.filter(([name, type]) => type === 'integer' && rows.some(([other]) => other === `${name}Label`)).map(([name]) => [name, `${name}Label`] as const),
+  ),
+);
+
+/** The field holding the label of the code `name` (AccountStage → AccountStageLabel), or undefined. */
+export function labelFieldOf(name: string): string | undefined {
+  return LABELS.get(name);
+}
+
 /** Every field name of `resource`'s record (base fields included), for batch records. */
 export function recordFieldNames(resource: string | undefined): Set<string> {
   return new Set(fieldsOf(resource ?? '').map((f) => f[0]));

@@ -7,7 +7,7 @@
 
 import { UsageError } from '../errors.js';
 import type { FieldRow } from '../api/resource-fields.js';
-import { fieldsOf, isScalar, typeText, unknownFields, unknownNamesWarning, type UnknownField } from './fields.js';
+import { fieldsOf, isScalar, labelFieldOf, typeText, unknownFields, unknownNamesWarning, type UnknownField } from './fields.js';
 import { filterSpecs, orderBySpec } from './list-options.js';
 import { decimalValue } from './number.js';
 import { checkUid } from './validate.js';
@@ -35,17 +35,11 @@ function lookUp(flag: string, verb: string, resource: string, name: string): Loo
   return { kind: 'scalar', row };
 }
 
-/** An integer code the API sends with its label beside it (AccountStage → AccountStageLabel). */
-function labelOf(resource: string, name: string): string | undefined {
-  const label = `${name}Label`;
-  return fieldsOf(resource).some((f) => f[0] === label) ? label : undefined;
-}
-
 /**
  * Exit 2 when `value` can never equal a value of the field's type: conservatively, as a
  * real tenant's values may differ from the document's. Strings take anything.
  */
-function checkValue(resource: string, [name, type]: FieldRow, value: string): void {
+function checkValue([name, type]: FieldRow, value: string): void {
   const flag = `--filter ${name}`;
   const shown = JSON.stringify(value);
   if (type === 'integer' || type === 'number') {
@@ -53,7 +47,7 @@ function checkValue(resource: string, [name, type]: FieldRow, value: string): vo
     const decimal = decimalValue(value);
     const whole = decimal !== undefined && (decimal === '0' || !decimal.includes('e-'));
     if (type === 'number' ? decimal !== undefined : whole) return;
-    throw new UsageError(`${flag} is ${type === 'integer' ? 'an integer' : 'a number'}, not ${shown}${labelHint(resource, name, value)}`);
+    throw new UsageError(`${flag} is ${type === 'integer' ? 'an integer' : 'a number'}, not ${shown}${labelHint(name, value)}`);
   }
   // D14 reads only true and false as booleans; any other text never equals one.
   if (type === 'boolean' && value !== 'true' && value !== 'false') throw new UsageError(`${flag} is a boolean (true or false), not ${shown}`);
@@ -69,8 +63,8 @@ function checkValue(resource: string, [name, type]: FieldRow, value: string): vo
  * For a code a table shows with its label ("2 Trialing"): that the filter takes the
  * number, and how to match the label instead.
  */
-function labelHint(resource: string, name: string, value: string): string {
-  const label = labelOf(resource, name);
+function labelHint(name: string, value: string): string {
+  const label = labelFieldOf(name);
   // A number that is no integer (2.5) is no label either.
   if (!label || decimalValue(value) !== undefined) return '';
   const cell = /^\s*(\S+)\s+(\S.*?)\s*$/.exec(value);
@@ -88,7 +82,7 @@ export function listFieldWarnings(resource: string, opts: { filter?: string[]; o
   const unknownFilters: UnknownField[] = [];
   for (const { name, value } of filterSpecs(opts.filter)) {
     const found = lookUp('--filter', 'compare', resource, name);
-    if (found.kind === 'scalar') checkValue(resource, found.row, value);
+    if (found.kind === 'scalar') checkValue(found.row, value);
     else if (found.kind === 'unknown' && !unknownFilters.some((u) => u.path === name)) unknownFilters.push(found.unknown);
   }
   const order = orderBySpec(opts.orderBy);

@@ -105,7 +105,10 @@ export function orderBySpec(spec: string | undefined): { name: string; desc: boo
   return { name: m[1]!, desc: m[2]?.toLowerCase() === 'desc' };
 }
 
-/** `tableFields`: the `fields` to ask for when --fields is not given (output/columns.ts). */
+/**
+ * `tableFields`: the `fields` to ask for in place of --fields as typed (output/columns.ts):
+ * the default columns' properties, or on a terminal --fields with the labels it shows.
+ */
 export function parseListOptions(opts: RawListOptions, tableFields?: string): ListOptions {
   const query: ListQuery = {};
   if (tableFields !== undefined) query.fields = tableFields;
@@ -127,7 +130,7 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
     if (paths.some((p) => !FIELD_PATH.test(p))) {
       throw new UsageError(`--fields must be comma-separated property paths (letters, digits, _, . and *), not "${opts.fields}"`);
     }
-    query.fields = paths.join(',');
+    query.fields = tableFields ?? paths.join(',');
   }
 
   for (const { name, value } of filterSpecs(opts.filter)) {
