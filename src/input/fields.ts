@@ -15,7 +15,7 @@ export function fieldsOf(resource: string): FieldRow[] {
 }
 
 /** The type as a person reads it: `Person`, `array of Subscription`, `object`, `not stated`. */
-function typeText([, type, holds]: FieldRow): string {
+export function typeText([, type, holds]: FieldRow): string {
   if (holds === undefined) return type === '' ? 'not stated' : type;
   const shown = holds.includes('.') ? 'object' : holds;
   return type === 'array' ? `array of ${shown}` : shown;
@@ -73,9 +73,7 @@ export function unknownFields(resource: string, paths: string[]): UnknownField[]
         continue;
       }
       const prefix = segments.slice(0, i).join('.');
-      // Stricter than for commands: field names are many and alike, so two edits in a
-      // short name (Nope → Nonce) is another word, not a typo.
-      const near = nearest(name, fields.map((f) => f[0]), FIELD_TYPO_RATIO).map((n) => (prefix ? `${prefix}.${n}` : n));
+      const near = nearestFields(name, fields.map((f) => f[0])).map((n) => (prefix ? `${prefix}.${n}` : n));
       unknown.push({ path, name, nearest: near });
       break;
     }
@@ -85,16 +83,60 @@ export function unknownFields(resource: string, paths: string[]): UnknownField[]
 
 /** Edits, as a share of the longer name, that still read as a typo (Nmae → Name, Emial → Email). */
 const FIELD_TYPO_RATIO = 0.4;
+/** Shorter names are too common an ending (Id, Url) to point at one field. */
+const MIN_LAST_WORDS = 4;
+const MAX_LAST_WORDS = 3;
 
-const isScalar = (type: string) => ['string', 'integer', 'boolean', 'number', 'date-time'].includes(type);
+/**
+ * The known names nearest `name`: a typo of one (stricter than for commands: field names
+ * are many and alike, so two edits in a short name, Nope → Nonce, is another word); else
+ * the names it is the last words of, as a table header often is (Stage → AccountStage).
+ */
+function nearestFields(name: string, names: string[]): string[] {
+  const typo = nearest(name, names, FIELD_TYPO_RATIO);
+  if (typo.length > 0 || name.length < MIN_LAST_WORDS) return typo;
+  const tail = name.toLowerCase();
+  const ending = names.filter((n) => {
+    const start = n.length - name.length;
+    // Whole words only: the match starts where a capital starts a word (Account|Stage).
+    return start > 0 && n.toLowerCase().endsWith(tail) && /[A-Z]/.test(n[start]!);
+  });
+  return ending.length <= MAX_LAST_WORDS ? ending : [];
+}
+
+/** The types that hold one value: what a filter compares and a list sorts by (D14). */
+export const isScalar = (type: string) => ['string', 'integer', 'boolean', 'number', 'date-time'].includes(type);
 
 /** The one stderr line about unknown --fields paths, or undefined when every path is known. */
 export function unknownFieldsWarning(resource: string, fields: string): string | undefined {
   const paths = fields.split(',').map((p) => p.trim()).filter(Boolean);
-  const unknown = unknownFields(resource, paths);
+  return unknownNamesWarning('--fields', resource, unknownFields(resource, paths));
+}
+
+/**
+ * The one stderr line naming the names `flag` gave that the reference does not list,
+ * each with the nearest known ones; undefined when there are none.
+ */
+export function unknownNamesWarning(flag: string, resource: string, unknown: UnknownField[]): string | undefined {
   if (unknown.length === 0) return undefined;
   const named = unknown.map((u) => (u.nearest.length ? `${u.path} (nearest: ${u.nearest.join(' or ')})` : `${u.path} (nothing close)`));
-  return `--fields: ${resource} has no known field${unknown.length === 1 ? '' : 's'} ${named.join(', ')}; sent as given`;
+  return `${flag}: ${resource} has no known field${unknown.length === 1 ? '' : 's'} ${named.join(', ')}; sent as given`;
+}
+
+/**
+ * The integer codes the API sends with their label beside them, code → label field
+ * (AccountStage → AccountStageLabel): every integer field with a `…Label` field next to
+ * it. The label is the API's, never a list of bo's (DECISIONS "Integer codes").
+ */
+const LABELS: ReadonlyMap<string, string> = new Map(
+  Object.values(RESOURCE_FIELDS).flatMap((rows) =>
+    rows.filter(([name, type]) => type === 'integer' && rows.some(([other]) => other === `${name}Label`)).map(([name]) => [name, `${name}Label`] as const),
+  ),
+);
+
+/** The field holding the label of the code `name` (AccountStage → AccountStageLabel), or undefined. */
+export function labelFieldOf(name: string): string | undefined {
+  return LABELS.get(name);
 }
 
 /** Every field name of `resource`'s record (base fields included), for batch records. */

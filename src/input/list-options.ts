@@ -77,7 +77,38 @@ function integer(flag: string, value: string, min: number, max: number, what: st
   return n;
 }
 
-/** `tableFields`: the `fields` to ask for when --fields is not given (output/columns.ts). */
+/** One --filter: the property and the value it must equal (D14). */
+export interface FilterSpec {
+  name: string;
+  value: string;
+}
+
+/** The --filter specs as property and value; a malformed one, or one naming a list option's own query name, is exit 2. */
+export function filterSpecs(specs: string[] | undefined): FilterSpec[] {
+  return (specs ?? []).map((spec) => {
+    const eq = spec.indexOf('=');
+    const name = eq < 0 ? '' : spec.slice(0, eq).trim();
+    if (!propertyName.test(name)) {
+      throw new UsageError(`--filter must be Property=value with a property name of letters, digits, dots or underscores, not "${spec}"`);
+    }
+    const owner = reserved[name.toLowerCase()];
+    if (owner) throw new UsageError(`--filter cannot set "${name}"; use ${owner}`);
+    return { name, value: spec.slice(eq + 1) };
+  });
+}
+
+/** --order-by as its property and direction; undefined when not given, exit 2 when malformed. */
+export function orderBySpec(spec: string | undefined): { name: string; desc: boolean } | undefined {
+  if (spec === undefined) return undefined;
+  const m = /^\s*([A-Za-z0-9_.]+)(?:\s+(asc|desc))?\s*$/i.exec(spec);
+  if (!m) throw new UsageError(`--order-by must be Property, "Property asc" or "Property desc", not "${spec}"`);
+  return { name: m[1]!, desc: m[2]?.toLowerCase() === 'desc' };
+}
+
+/**
+ * `tableFields`: the `fields` to ask for in place of --fields as typed (output/columns.ts):
+ * the default columns' properties, or on a terminal --fields with the labels it shows.
+ */
 export function parseListOptions(opts: RawListOptions, tableFields?: string): ListOptions {
   const query: ListQuery = {};
   if (tableFields !== undefined) query.fields = tableFields;
@@ -99,28 +130,17 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
     if (paths.some((p) => !FIELD_PATH.test(p))) {
       throw new UsageError(`--fields must be comma-separated property paths (letters, digits, _, . and *), not "${opts.fields}"`);
     }
-    query.fields = paths.join(',');
+    query.fields = tableFields ?? paths.join(',');
   }
 
-  for (const spec of opts.filter ?? []) {
-    const eq = spec.indexOf('=');
-    const name = eq < 0 ? '' : spec.slice(0, eq).trim();
-    if (!propertyName.test(name)) {
-      throw new UsageError(`--filter must be Property=value with a property name of letters, digits, dots or underscores, not "${spec}"`);
-    }
-    const owner = reserved[name.toLowerCase()];
-    if (owner) throw new UsageError(`--filter cannot set "${name}"; use ${owner}`);
-    const value = spec.slice(eq + 1);
+  for (const { name, value } of filterSpecs(opts.filter)) {
     const previous = query[name];
     query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
   }
 
-  if (opts.orderBy !== undefined) {
-    const m = /^\s*([A-Za-z0-9_.]+)(?:\s+(asc|desc))?\s*$/i.exec(opts.orderBy);
-    if (!m) throw new UsageError(`--order-by must be Property, "Property asc" or "Property desc", not "${opts.orderBy}"`);
-    // D14: a bare property sorts ascending; only descending needs the word.
-    query.orderBy = m[2]?.toLowerCase() === 'desc' ? `${m[1]} desc` : m[1];
-  }
+  const order = orderBySpec(opts.orderBy);
+  // D14: a bare property sorts ascending; only descending needs the word.
+  if (order) query.orderBy = order.desc ? `${order.name} desc` : order.name;
 
   if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page, concurrency };
   const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);

@@ -4,6 +4,7 @@
 // as typed, and shows that value, not the record that holds it.
 
 import type { Context } from '../context.js';
+import { labelFieldOf } from '../input/fields.js';
 import { outputMode, type Column } from './print.js';
 
 /** Reads a dotted path ("Plan.Name") from a record; arrays read their first item. */
@@ -35,7 +36,7 @@ export function fieldPaths(fields: string): string[] {
  * ask for the whole records, as before.
  */
 export function tableFields<R>(ctx: Context, defaults: Column<R>[], fields: string | undefined): string | undefined {
-  if (fields !== undefined) return undefined;
+  if (fields !== undefined) return labelledFields(ctx, fields);
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') return undefined;
   const names = new Set<string>();
@@ -48,19 +49,50 @@ export function tableFields<R>(ctx: Context, defaults: Column<R>[], fields: stri
   return [...names].join(',');
 }
 
-export function columnsFor<R>(defaults: Column<R>[], fields: string | undefined): Column<R>[] {
+/** A code and the label the API sent beside it, as one cell: `2 Trialing`. */
+export function withLabel(code: unknown, label: unknown): string {
+  return [code, label].filter((v) => v != null).join(' ');
+}
+
+/** The path of the label of the code at `path` (X.AccountStage → X.AccountStageLabel), or undefined. */
+function labelPath(path: string): string | undefined {
+  const at = path.lastIndexOf('.') + 1;
+  const label = labelFieldOf(path.slice(at));
+  return label === undefined ? undefined : path.slice(0, at) + label;
+}
+
+/**
+ * --fields as asked for on a terminal table: with the label of each code it names
+ * (AccountStage → also AccountStageLabel), which shows beside the code as the default
+ * columns show it (`2 Trialing`). Undefined (ask for --fields as typed) anywhere else:
+ * piped output, CSV and JSON ask for and print exactly the fields given.
+ */
+export function labelledFields(ctx: Context, fields: string): string | undefined {
+  if (outputMode(ctx) !== 'table') return undefined;
+  const paths = fields.split(',').map((p) => p.trim());
+  const labels = paths.map(labelPath).filter((l) => l !== undefined && !paths.includes(l));
+  return labels.length === 0 ? undefined : [...paths, ...new Set(labels)].join(',');
+}
+
+/** The value shown for `path`: on a terminal table a code with its label (labelledFields). */
+function shownValue(ctx: Context, path: string): (record: unknown) => unknown {
+  const label = outputMode(ctx) === 'table' ? labelPath(path) : undefined;
+  return label === undefined ? (r) => pick(r, path) : (r) => withLabel(pick(r, path), pick(r, label));
+}
+
+export function columnsFor<R>(ctx: Context, defaults: Column<R>[], fields: string | undefined): Column<R>[] {
   if (!fields) return defaults;
   // `Plan.*` (every field of Plan) has no one value to show in a column: --json has it.
   return fieldPaths(fields)
     .filter((path) => !path.endsWith('*'))
-    .map((path) => ({ header: path, verbatim: true, get: (r: R) => pick(r, path), kind: 'auto' as const }));
+    .map((path) => ({ header: path, verbatim: true, get: shownValue(ctx, path), kind: 'auto' as const }));
 }
 
 /**
  * Key/value rows of one record for --fields: each path its own row; `X.*` becomes a
  * row for each field of X.
  */
-export function fieldPairs(record: unknown, fields: string): Array<[string, unknown]> {
+export function fieldPairs(ctx: Context, record: unknown, fields: string): Array<[string, unknown]> {
   const pairs: Array<[string, unknown]> = [];
   for (const path of fieldPaths(fields)) {
     if (path === '*' || path.endsWith('.*')) {
@@ -71,7 +103,7 @@ export function fieldPairs(record: unknown, fields: string): Array<[string, unkn
       }
       continue;
     }
-    pairs.push([path, pick(record, path)]);
+    pairs.push([path, shownValue(ctx, path)(record)]);
   }
   return pairs;
 }

@@ -4,14 +4,14 @@
 // the environment jq sees, colour on a terminal (a pseudo-terminal from `script`), and
 // the copy of bin/ and dist/ that runs without node_modules.
 
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { binPath, runBin, type RunBinOptions } from '../helpers/run-bin.js';
+import { binPath, runBin, runOnTerminal, type RunBinOptions } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { testEnv } from '../helpers/test-env.js';
 
@@ -36,16 +36,8 @@ const realJq = (expression: string, input: string) => execFileSync('jq', ['-r', 
 
 /** The built bo on a pseudo-terminal (`script`): what the terminal received, CRs removed. */
 function onTerminal(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string }> {
-  const quoted = [process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
   // No pager: what is measured is the JSON on the terminal (test/e2e/pager-tmux.test.ts pages it).
-  const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env, TERM: 'xterm', BO_PAGER: 'cat', ...extraEnv };
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out: out.replaceAll('\r', '') }));
-  });
+  return runOnTerminal(args, { ...env, BO_PAGER: 'cat', ...extraEnv });
 }
 
 const ESC = '\u001b[';

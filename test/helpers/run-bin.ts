@@ -124,6 +124,23 @@ function measured(result: RunBinResult): MeasuredResult {
   return { ...result, stderr: result.stderr.slice(0, at), peakMb: Number(kb[1]) / 1024 };
 }
 
+/**
+ * The built bo on a pseudo-terminal (`script`): its exit code and what the terminal
+ * received (stdout and stderr as one screen), CRs removed. `env` is all it gets besides
+ * PATH, HOME and TERM=xterm.
+ */
+export function runOnTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const quoted = [process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, TERM: 'xterm', ...env };
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out: out.replaceAll('\r', '') }));
+  });
+}
+
 /** Each piece in a write of its own, so the reader gets them in separate reads. */
 async function writeApart(stdin: Writable, pieces: Array<string | Uint8Array>): Promise<void> {
   stdin.on('error', () => undefined);

@@ -3,7 +3,7 @@ import { checkUid } from '../../input/validate.js';
 import { findAccount } from '../../api/crm.js';
 import { printRecord } from '../../output/print.js';
 import { NotFoundError } from '../../errors.js';
-import { fieldPairs } from '../../output/columns.js';
+import { fieldPairs, labelledFields } from '../../output/columns.js';
 import { boCommand } from '../../hints.js';
 
 export default defineCommand<{ fields?: string }>({
@@ -17,9 +17,10 @@ export default defineCommand<{ fields?: string }>({
     cmd.argument('<accountUid>', 'the account Uid').option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
   run: async (ctx, [uid], opts) => {
     const accountUid = checkUid('<accountUid>', uid as string);
-    const account = await findAccount(await ctx.api(), accountUid, opts.fields);
+    // On a terminal a code comes with its label (AccountStage: 2 Trialing), as in lists.
+    const account = await findAccount(await ctx.api(), accountUid, opts.fields && (labelledFields(ctx, opts.fields) ?? opts.fields));
     if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });
     // --fields: each path its own row (Plan.Name shows the name, not the subscription).
-    await printRecord(ctx, account, opts.fields ? fieldPairs(account, opts.fields) : undefined);
+    await printRecord(ctx, account, opts.fields ? fieldPairs(ctx, account, opts.fields) : undefined);
   },
 });

@@ -4,7 +4,7 @@ import { addListOptions, type RawListOptions, parseListOptions, listEndNote, che
 import type { Account } from '../../api/types.js';
 import { printList, say, type Column } from '../../output/print.js';
 import { listAccounts } from '../../api/crm.js';
-import { columnsFor, tableFields } from '../../output/columns.js';
+import { columnsFor, tableFields, withLabel } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
 
 interface Opts extends RawListOptions {
@@ -17,7 +17,7 @@ export const accountColumns: Column<Account>[] = [
   { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
   { header: 'Name', get: (a) => a.Name, from: ['Name'] },
   // AccountStage is an integer; the label comes from the API, never from our lists.
-  { header: 'Stage', get: (a) => [a.AccountStage, a.AccountStageLabel].filter((v) => v != null).join(' '), from: ['AccountStage', 'AccountStageLabel'] },
+  { header: 'Stage', get: (a) => withLabel(a.AccountStage, a.AccountStageLabel), from: ['AccountStage', 'AccountStageLabel'] },
   { header: 'Currency', get: (a) => a.Currency, from: ['Currency'] },
   { header: 'Created', get: (a) => a.Created, kind: 'date', from: ['Created'] },
 ];
@@ -54,7 +54,7 @@ export default defineCommand<Opts>({
     const records = listAccounts(client, { q, segmentUid: opts.segment }, selection, (meta) => {
       total = meta.total;
     });
-    const printed = await printList(ctx, records, columnsFor(accountColumns, opts.fields));
+    const printed = await printList(ctx, records, columnsFor(ctx, accountColumns, opts.fields));
     const note = listEndNote(printed, selection, total);
     if (note) say(ctx, note);
   },

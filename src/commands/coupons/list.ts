@@ -67,7 +67,7 @@ export default defineCommand<Opts>({
       total = meta.total;
     });
     try {
-      const printed = await printList(ctx, records, columnsFor(couponColumns, opts.fields));
+      const printed = await printList(ctx, records, columnsFor(ctx, couponColumns, opts.fields));
       const note = listEndNote(printed, selection, total);
       if (note) say(ctx, note);
     } catch (err) {

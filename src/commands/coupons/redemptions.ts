@@ -57,7 +57,7 @@ export default defineCommand<Opts>({
       total = meta.total;
     });
     try {
-      const printed = await printList(ctx, records, columnsFor(redemptionColumns, opts.fields));
+      const printed = await printList(ctx, records, columnsFor(ctx, redemptionColumns, opts.fields));
       const note = listEndNote(printed, selection, total);
       if (note) say(ctx, note);
     } catch (err) {

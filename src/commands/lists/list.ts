@@ -30,7 +30,7 @@ export default defineCommand<RawListOptions>({
     const records = listLists(client, selection, (meta) => {
       total = meta.total;
     });
-    const printed = await printList(ctx, records, columnsFor(emailListColumns, opts.fields));
+    const printed = await printList(ctx, records, columnsFor(ctx, emailListColumns, opts.fields));
     const note = listEndNote(printed, selection, total);
     if (note) say(ctx, note);
   },
