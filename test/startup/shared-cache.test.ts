@@ -11,6 +11,7 @@ import * as Module from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
 import { makeUsers, must, sharedWork, whyNoUsers, type LocalUser, type Ran } from '../helpers/local-users.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -80,15 +81,8 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
 
   /** `bo --sandbox accounts list --limit 1` as the victim, with Node's log of its compile cache. */
   function victimRuns(env: Record<string, string>): Ran & { log: string[] } {
-    const r = victim.run([node, join(app, 'bin/bo.js'), ...listOne], { PATH: '/usr/bin:/bin', NODE_DEBUG_NATIVE: 'COMPILE_CACHE', ...env }, work.root);
-    const lines = r.stderr.split('\n');
-    const log = lines.filter((line) => line.startsWith('[compile cache]'));
-    return { ...r, stderr: lines.filter((line) => !line.startsWith('[compile cache]')).join('\n'), log };
-  }
-
-  /** The files whose cache Node read or accepted, as the log names them. */
-  function cachedFiles(log: string[]): string[] {
-    return [...new Set(log.flatMap((line) => / for CommonJS (\S+?)(\.\.\.| was )/.exec(line)?.[1] ?? []))].sort();
+    const r = victim.run([node, join(app, 'bin/bo.js'), ...listOne], { PATH: '/usr/bin:/bin', ...cacheLogEnv, ...env }, work.root);
+    return { ...r, ...splitCacheLog(r.stderr) };
   }
 
   it("with HOME unset, the victim's folder the planter made in the shared TMPDIR (Node's fallback) is never read: no cache at all", () => {
