@@ -89,7 +89,7 @@ function faultOf(folder, modeBits) {
     const stat = fs.lstatSync(folder);
     if (!stat.isDirectory()) return `${folder} is not a folder`;
     if (stat.uid !== uid) return `${folder} belongs to another user`;
-    if ((stat.mode & modeBits) !== 0) return `others can use ${folder}`;
+    if ((stat.mode & modeBits) !== 0) return `others can write to ${folder}`;
     for (let dir = fs.realpathSync(path.dirname(folder)); ; dir = path.dirname(dir)) {
       const above = fs.statSync(dir);
       const shared = (above.mode & 0o022) !== 0 && !(above.uid === 0 && above.mode & 0o1000);

@@ -4,7 +4,7 @@
 // `whyNoUsers` says why the tests that need them are skipped. The users have no home and
 // no login shell, and are removed by `remove()`.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -71,6 +71,14 @@ export function sharedWork(): { root: string; tmp: string; remove(): void } {
   const tmp = join(root, 'tmp');
   must(spawnSync('mkdir', ['-m', '1777', tmp], { encoding: 'utf8' }));
   return { root, tmp, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A folder made for `user` (owned by them), as their home or what they made. */
+export function folderOf(user: LocalUser, folder: string, mode = 0o755): string {
+  mkdirSync(folder, { mode });
+  chmodSync(folder, mode);
+  chownSync(folder, user.uid, -1);
+  return folder;
 }
 
 /** Throws with the command's stderr when it failed: a set-up step, not what is tested. */

@@ -6,13 +6,13 @@
 // entry it reads or accepts; with a folder of the victim's own, the same log shows the
 // cache accepted, so the log is proof either way. Needs root (it creates the users) and a
 // Node with a compile cache (>= 22.8); skipped elsewhere, with the reason in its name.
-import { chmodSync, chownSync, copyFileSync, cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, readdirSync, statSync } from 'node:fs';
 import * as Module from 'node:module';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
-import { makeUsers, must, sharedWork, whyNoUsers, type LocalUser, type Ran } from '../helpers/local-users.js';
+import { folderOf, makeUsers, must, sharedWork, whyNoUsers, type LocalUser, type Ran } from '../helpers/local-users.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const hasCompileCache = typeof (Module as { getCompileCacheDir?: unknown }).getCompileCacheDir === 'function';
@@ -44,8 +44,8 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
     node = join(work.root, 'node');
     copyFileSync(process.execPath, node);
     chmodSync(node, 0o755);
-    victimHome = homeOf(victim);
-    const planterHome = homeOf(planter);
+    victimHome = folderOf(victim, join(work.root, 'victim'));
+    const planterHome = folderOf(planter, join(work.root, 'planter'));
     const probe = victim.run([node, '-p', 'require("node:module").getCompileCacheDir()'], { NODE_COMPILE_CACHE: join(victimHome, 'probe') }, work.root);
     must(probe);
     victimTag = basename(probe.stdout.trim());
@@ -59,14 +59,6 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
     people?.remove();
     work?.remove();
   });
-
-  /** A folder of `user`'s own in the shared work folder (0755), for a HOME. */
-  function homeOf(user: LocalUser): string {
-    const home = join(work.root, `home-${user.name}`);
-    mkdirSync(home, { mode: 0o755 });
-    chownSync(home, user.uid, statSync(home).gid);
-    return home;
-  }
 
   /** The planter's cache copied into `folder` (made by the planter, every folder 0777); what it holds then. */
   function plant(folder: string): string[] {
