@@ -44,7 +44,7 @@ function keyring(base, folder, files) {
   const file = path.join(folder, 'native', 'keyring.node');
   const matches = () => require('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === files['native/keyring.node'];
   if (!matches()) {
-    // Changed without a change of size or time (what every run checks): write the folder anew.
+    // Changed though its size and times are as recorded (what every run checks): write anew.
     discard(folder, `${folder}.tmp-${process.pid}-old`);
     extract(base, folder, files);
     if (!matches()) throw new Error(`${file} is not the keyring library of this bo`);

@@ -13,7 +13,7 @@ import type { LoginSandbox } from '../auth/login-harness.js';
 import { typeInBash } from '../completion/shells.js';
 import { cacheLogEnv, splitCacheLog } from '../helpers/compile-cache-log.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
-import { folderOf, makeUsers, must, sharedWork, whyNoUsers, type LocalUser } from '../helpers/local-users.js';
+import { folderOf, must, planterAndVictim, whyNoUsers } from '../helpers/local-users.js';
 import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
 import { startE2eSandbox } from './sandbox-process.js';
@@ -428,12 +428,8 @@ describe('the archive', () => {
 // Issue 30, item 1 (bin/private-folder.cjs): the executable's compile cache and its folder
 // of bundles only in a folder the user alone can change. Two real users; needs root.
 describe.skipIf(whyNoUsers)(`the single executable and another local user${whyNoUsers ? ` (skipped: ${whyNoUsers})` : ''}`, () => {
-  let shared: ReturnType<typeof sharedWork>;
-  let people: ReturnType<typeof makeUsers<'planter' | 'victim'>>;
-  let victim: LocalUser;
-  let planter: LocalUser;
+  const them = planterAndVictim();
   let bo: string;
-  let victimHome: string;
   /** Node's name for the victim's folder of a cache: <version>-<arch>-<hash>-<uid>. */
   let victimTag: string;
   /** The executable's build id: its folder of bundles. */
@@ -441,64 +437,56 @@ describe.skipIf(whyNoUsers)(`the single executable and another local user${whyNo
   let runs = 0;
 
   beforeAll(() => {
-    shared = sharedWork();
-    people = makeUsers('planter', 'victim');
-    ({ victim, planter } = people.users);
+    const { work: shared, victim, victimHome } = them;
     bo = join(shared.root, 'bo');
     copyFileSync(built, bo);
     chmodSync(bo, 0o755);
-    victimHome = folderOf(victim, join(shared.root, 'victim'));
     const probe = join(victimHome, 'probe');
     must(victim.run([bo, '--version'], { NODE_COMPILE_CACHE: probe, TMPDIR: shared.tmp }, shared.root));
     victimTag = readdirSync(probe)[0]!;
     buildId = readdirSync(join(shared.tmp, `bo-sea-${victim.uid}`)).find((name) => /^[0-9a-f]{16}$/.test(name))!;
   }, 60_000);
 
-  afterAll(() => {
-    people?.remove();
-    shared?.remove();
-  });
-
   /** What the planter leaves in `folder` (every folder made 0777): a file of its own. */
   function plant(folder: string, file: string, text: string): string[] {
     const script = 'umask 000 && mkdir -p "$1" && printf %s "$3" > "$1/$2"';
-    must(planter.run(['sh', '-c', script, 'plant', folder, file, text], { PATH: '/usr/bin:/bin' }, shared.root));
+    must(them.planter.run(['sh', '-c', script, 'plant', folder, file, text], { PATH: '/usr/bin:/bin' }, them.work.root));
     return readdirSync(folder).map((name) => `${name} ${statSync(join(folder, name)).mtimeMs}`);
   }
 
   function victimRuns(env: Record<string, string>) {
-    const data = join(victimHome, `data-${runs++}`);
-    const base = { PATH: '/usr/bin:/bin', TMPDIR: shared.tmp, BO_CONFIG_DIR: join(data, 'config'), BO_DATA_DIR: data, ...cacheLogEnv };
-    const r = victim.run([bo, '--sandbox', 'accounts', 'list', '--limit', '1'], { ...base, ...env }, shared.root);
+    const data = join(them.victimHome, `data-${runs++}`);
+    const base = { PATH: '/usr/bin:/bin', TMPDIR: them.work.tmp, BO_CONFIG_DIR: join(data, 'config'), BO_DATA_DIR: data, ...cacheLogEnv };
+    const r = them.victim.run([bo, '--sandbox', 'accounts', 'list', '--limit', '1'], { ...base, ...env }, them.work.root);
     return { ...r, ...splitCacheLog(r.stderr) };
   }
 
   it("with HOME unset, never opens the victim's compile cache folder the planter made in the shared TMPDIR", () => {
-    const planted = join(shared.tmp, 'node-compile-cache', victimTag);
+    const planted = join(them.work.tmp, 'node-compile-cache', victimTag);
     const before = plant(planted, '00000000', 'planted');
     const r = victimRuns({});
     expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.log.filter((line) => line.includes(shared.tmp))).toEqual([]);
+    expect(r.log.filter((line) => line.includes(them.work.tmp))).toEqual([]);
     expect(readdirSync(planted).map((name) => `${name} ${statSync(join(planted, name)).mtimeMs}`)).toEqual(before);
     // Its bundles: a folder of the victim's in the shared TMPDIR, which is root's and sticky.
-    const own = statSync(join(shared.tmp, `bo-sea-${victim.uid}`));
-    expect([own.uid, own.mode & 0o777]).toEqual([victim.uid, 0o700]);
+    const own = statSync(join(them.work.tmp, `bo-sea-${them.victim.uid}`));
+    expect([own.uid, own.mode & 0o777]).toEqual([them.victim.uid, 0o700]);
   });
 
   it('never runs bundles from the folder the planter made for the victim in the shared TMPDIR: one line, exit 1', () => {
-    const other = join(shared.root, 'tmp2');
+    const other = join(them.work.root, 'tmp2');
     must(spawnSync('mkdir', ['-m', '1777', other], { encoding: 'utf8' }));
-    const folder = join(other, `bo-sea-${victim.uid}`);
+    const folder = join(other, `bo-sea-${them.victim.uid}`);
     plant(join(folder, buildId), 'bo.cjs', 'process.stdout.write("planted\\n");');
     const r = victimRuns({ TMPDIR: other });
     expect(r).toMatchObject({ code: 1, stdout: '', stderr: `bo: cannot write its files to ${folder}: ${folder} belongs to another user\n` });
   });
 
   it('with XDG_CACHE_HOME in a folder others can write, neither the bundles nor the compile cache go there', () => {
-    const open = folderOf(planter, join(shared.root, 'open'), 0o777);
-    const cache = folderOf(victim, join(open, 'cache'), 0o700);
-    const r = victimRuns({ HOME: victimHome, XDG_CACHE_HOME: cache });
+    const open = folderOf(them.planter, join(them.work.root, 'open'), 0o777);
+    const cache = folderOf(them.victim, join(open, 'cache'), 0o700);
+    const r = victimRuns({ HOME: them.victimHome, XDG_CACHE_HOME: cache });
     expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
     const files = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
     expect(files).toEqual([]);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
@@ -71,6 +72,34 @@ export function sharedWork(): { root: string; tmp: string; remove(): void } {
   const tmp = join(root, 'tmp');
   must(spawnSync('mkdir', ['-m', '1777', tmp], { encoding: 'utf8' }));
   return { root, tmp, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface TwoUsers {
+  work: ReturnType<typeof sharedWork>;
+  planter: LocalUser;
+  victim: LocalUser;
+  /** The victim's own folder (0755) in the shared work folder. */
+  victimHome: string;
+}
+
+/**
+ * For a describe block: a shared work folder, a planter and a victim, made before its
+ * tests (the object is filled in then) and removed after them.
+ */
+export function planterAndVictim(): TwoUsers {
+  const them = {} as TwoUsers;
+  let people: ReturnType<typeof makeUsers<'planter' | 'victim'>> | undefined;
+  beforeAll(() => {
+    them.work = sharedWork();
+    people = makeUsers('planter', 'victim');
+    Object.assign(them, people.users);
+    them.victimHome = folderOf(them.victim, join(them.work.root, 'victim'));
+  });
+  afterAll(() => {
+    people?.remove();
+    them.work?.remove();
+  });
+  return them;
 }
 
 /** A folder made for `user` (owned by them), as their home or what they made. */

@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
-import { folderOf, makeUsers, must, sharedWork, whyNoUsers, type LocalUser, type Ran } from '../helpers/local-users.js';
+import { folderOf, must, planterAndVictim, whyNoUsers, type Ran } from '../helpers/local-users.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const hasCompileCache = typeof (Module as { getCompileCacheDir?: unknown }).getCompileCacheDir === 'function';
@@ -21,30 +21,23 @@ const listOne = ['--sandbox', 'accounts', 'list', '--limit', '1'];
 const shown = 'showing 1 of 60; pass --all for every record\n';
 
 describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let work: ReturnType<typeof sharedWork>;
-  let people: ReturnType<typeof makeUsers<'planter' | 'victim'>>;
-  let victim: LocalUser;
+  const them = planterAndVictim();
   /** A copy of bo (bin/, dist/) and of this Node that every user can run. */
   let app: string;
   let node: string;
-  let victimHome: string;
   /** The planter's genuine cache of bo's files (bin/bo.js, dist/bo.cjs …). */
   let genuine: string;
   /** Node's name for the victim's folder of a cache: <version>-<arch>-<hash>-<uid>. */
   let victimTag: string;
 
   beforeAll(() => {
-    work = sharedWork();
-    people = makeUsers('planter', 'victim');
-    victim = people.users.victim;
-    const planter = people.users.planter;
+    const { work, planter, victim, victimHome } = them;
     app = join(work.root, 'app');
     cpSync(join(repo, 'bin'), join(app, 'bin'), { recursive: true });
     cpSync(join(repo, 'dist'), join(app, 'dist'), { recursive: true });
     node = join(work.root, 'node');
     copyFileSync(process.execPath, node);
     chmodSync(node, 0o755);
-    victimHome = folderOf(victim, join(work.root, 'victim'));
     const planterHome = folderOf(planter, join(work.root, 'planter'));
     const probe = victim.run([node, '-p', 'require("node:module").getCompileCacheDir()'], { NODE_COMPILE_CACHE: join(victimHome, 'probe') }, work.root);
     must(probe);
@@ -55,15 +48,10 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
     expect(readdirSync(genuine).length).toBeGreaterThanOrEqual(3);
   }, 120_000);
 
-  afterAll(() => {
-    people?.remove();
-    work?.remove();
-  });
-
   /** The planter's cache copied into `folder` (made by the planter, every folder 0777); what it holds then. */
   function plant(folder: string): string[] {
     const script = 'umask 000 && mkdir -p "$1" && cp "$2"/* "$1"/ && chmod 644 "$1"/*';
-    must(people.users.planter.run(['sh', '-c', script, 'plant', folder, genuine], { PATH: '/usr/bin:/bin' }, work.root));
+    must(them.planter.run(['sh', '-c', script, 'plant', folder, genuine], { PATH: '/usr/bin:/bin' }, them.work.root));
     return holding(folder);
   }
 
@@ -73,15 +61,15 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
 
   /** `bo --sandbox accounts list --limit 1` as the victim, with Node's log of its compile cache. */
   function victimRuns(env: Record<string, string>): Ran & { log: string[] } {
-    const r = victim.run([node, join(app, 'bin/bo.js'), ...listOne], { PATH: '/usr/bin:/bin', ...cacheLogEnv, ...env }, work.root);
+    const r = them.victim.run([node, join(app, 'bin/bo.js'), ...listOne], { PATH: '/usr/bin:/bin', ...cacheLogEnv, ...env }, them.work.root);
     return { ...r, ...splitCacheLog(r.stderr) };
   }
 
   it("with HOME unset, the victim's folder the planter made in the shared TMPDIR (Node's fallback) is never read: no cache at all", () => {
-    const planted = join(work.tmp, 'node-compile-cache', victimTag);
+    const planted = join(them.work.tmp, 'node-compile-cache', victimTag);
     const before = plant(planted);
-    const data = join(victimHome, 'unset');
-    const r = victimRuns({ TMPDIR: work.tmp, BO_CONFIG_DIR: join(data, 'config'), BO_DATA_DIR: join(data, 'data') });
+    const data = join(them.victimHome, 'unset');
+    const r = victimRuns({ TMPDIR: them.work.tmp, BO_CONFIG_DIR: join(data, 'config'), BO_DATA_DIR: join(data, 'data') });
     expect(r).toMatchObject({ code: 0, stderr: shown });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(r.log).toEqual([]);
@@ -89,29 +77,29 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
   });
 
   it("with XDG_CACHE_HOME in a folder the planter can write, its cache is never read; the victim's own folder's is", () => {
-    const xdg = join(work.tmp, 'xdg');
+    const xdg = join(them.work.tmp, 'xdg');
     const planted = join(xdg, 'bo', 'compile-cache', victimTag);
     const before = plant(planted);
-    const r = victimRuns({ HOME: victimHome, XDG_CACHE_HOME: xdg });
+    const r = victimRuns({ HOME: them.victimHome, XDG_CACHE_HOME: xdg });
     expect(r).toMatchObject({ code: 0, stderr: shown });
     expect(r.log.filter((line) => line.includes(xdg))).toEqual([]);
     expect(cachedFiles(r.log)).toEqual([]);
     expect(holding(planted)).toEqual(before);
 
     // The same log shows a cache read and accepted when it is the victim's own.
-    const own = join(victimHome, '.cache', 'bo', 'compile-cache', victimTag);
-    expect(victimRuns({ HOME: victimHome }).code).toBe(0);
-    const again = victimRuns({ HOME: victimHome });
+    const own = join(them.victimHome, '.cache', 'bo', 'compile-cache', victimTag);
+    expect(victimRuns({ HOME: them.victimHome }).code).toBe(0);
+    const again = victimRuns({ HOME: them.victimHome });
     expect(again).toMatchObject({ code: 0, stdout: r.stdout, stderr: shown });
     expect(again.log).toContain(`[compile cache] V8 code cache for CommonJS ${join(app, 'dist/bo.cjs')} was accepted, keeping the in-memory entry`);
     expect(again.log.some((line) => line.startsWith(`[compile cache] reading cache from ${own}/`))).toBe(true);
   });
 
   it('with NODE_COMPILE_CACHE naming a folder the planter can write, no bundle is read from it: only what Node loads before bo runs', () => {
-    const ncc = join(work.tmp, 'ncc');
+    const ncc = join(them.work.tmp, 'ncc');
     const planted = join(ncc, victimTag);
     plant(planted);
-    const r = victimRuns({ HOME: victimHome, NODE_COMPILE_CACHE: ncc });
+    const r = victimRuns({ HOME: them.victimHome, NODE_COMPILE_CACHE: ncc });
     expect(r).toMatchObject({ code: 0, stderr: shown });
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
     // bin/bo.js and the check it requires are compiled by Node before any code of bo's runs.
