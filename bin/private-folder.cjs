@@ -41,8 +41,8 @@ exports.privateFolder = (folder) => {
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   if (!posix) return folder;
   const stat = fs.lstatSync(folder);
-  const readable = stat.isDirectory() && stat.uid === process.getuid();
-  if (readable && (stat.mode & 0o077) !== 0 && (stat.mode & 0o022) === 0) {
+  const mine = stat.isDirectory() && stat.uid === process.getuid();
+  if (mine && (stat.mode & 0o077) !== 0 && (stat.mode & 0o022) === 0) {
     fs.chmodSync(folder, 0o700);
   }
   const fault = faultOf(folder, 0o077);
@@ -59,7 +59,8 @@ exports.owned = (stat) => {
 /**
  * Node's compile cache: NODE_COMPILE_CACHE's folder (Node >= 22.8 shows it) when it
  * passes the check, else this process is run again without it; with none and `enable`,
- * bo's own folder when it passes. Node < 22.8 has no API to show or enable one.
+ * bo's own folder when it passes. Node < 22.8 has no API to show or enable one (22.1 to
+ * 22.7 honour NODE_COMPILE_CACHE unchecked; Node 20 has no compile cache).
  */
 exports.compileCache = (sea, enable) => {
   const mod = require('node:module');
