@@ -7,7 +7,8 @@
 //   the folder is a folder (not a link), owned by the user and 0700; every folder above it
 //   (links resolved) is owned by the user or root and writable by no one else, except a
 //   sticky folder of root's such as /tmp, where no one else can move or remove what is
-//   the user's. With no such folder, `bo` runs without the compile cache.
+//   the user's. With no such folder, `bo` runs without the compile cache. "No one else"
+//   counts a group of the user's alone (Debian's user private groups, umask 002) as the user.
 //
 // Node's fallback for a cache without a folder (`$TMPDIR/node-compile-cache`, which every
 // user can write) is never asked for. NODE_COMPILE_CACHE makes Node read a cache before
@@ -34,7 +35,7 @@ exports.cacheFolder = (name, env = process.env) => {
 
 /**
  * `folder`, made if missing (0700) and checked by the rule above; throws saying why
- * not. A folder of the user's that others may only read is made 0700: nothing in it
+ * not. A folder of the user's that no one else could write is made 0700: nothing in it
  * can be anyone else's.
  */
 exports.privateFolder = (folder) => {
@@ -42,10 +43,8 @@ exports.privateFolder = (folder) => {
   if (!posix) return folder;
   const stat = fs.lstatSync(folder);
   const mine = stat.isDirectory() && stat.uid === process.getuid();
-  if (mine && (stat.mode & 0o077) !== 0 && (stat.mode & 0o022) === 0) {
-    fs.chmodSync(folder, 0o700);
-  }
-  const fault = faultOf(folder, 0o077);
+  if (mine && (stat.mode & 0o077) !== 0 && !writableByOthers(stat)) fs.chmodSync(folder, 0o700);
+  const fault = faultOf(folder);
   if (fault) throw new Error(fault);
   return folder;
 };
@@ -66,8 +65,8 @@ exports.compileCache = (sea, enable) => {
   const mod = require('node:module');
   const current = mod.getCompileCacheDir?.();
   if (current) {
-    // Node makes the folder (0755, named by its version and the uid): others may read it.
-    if (faultOf(path.resolve(current), 0o022)) runWithoutCache(sea);
+    // Node makes that folder (0755, named by its version and the uid): others may read it.
+    if (faultOf(path.resolve(current))) runWithoutCache(sea);
     return;
   }
   const folder = enable && mod.enableCompileCache && exports.cacheFolder('compile-cache');
@@ -80,26 +79,55 @@ exports.compileCache = (sea, enable) => {
 };
 
 /**
- * Why `folder` fails the rule, or undefined: it, with none of `modeBits`, and every
- * folder above it. A folder that cannot be read counts as failing.
+ * Why `folder` fails the rule, or undefined: it, and every folder above it. A folder
+ * that cannot be read counts as failing.
  */
-function faultOf(folder, modeBits) {
+function faultOf(folder) {
   if (!posix) return undefined;
   const uid = process.getuid();
   try {
     const stat = fs.lstatSync(folder);
     if (!stat.isDirectory()) return `${folder} is not a folder`;
     if (stat.uid !== uid) return `${folder} belongs to another user`;
-    if ((stat.mode & modeBits) !== 0) return `others can write to ${folder}`;
+    if (writableByOthers(stat)) return `others can write to ${folder}`;
     for (let dir = fs.realpathSync(path.dirname(folder)); ; dir = path.dirname(dir)) {
       const above = fs.statSync(dir);
-      const shared = (above.mode & 0o022) !== 0 && !(above.uid === 0 && above.mode & 0o1000);
+      const shared = writableByOthers(above) && !(above.uid === 0 && above.mode & 0o1000);
       if ((above.uid !== uid && above.uid !== 0) || shared) return `another user can change ${dir}`;
       if (dir === path.dirname(dir)) return undefined;
     }
   } catch (err) {
     return err.message;
   }
+}
+
+/** Whether anyone but the user (and root) may write to a folder of this stat. */
+function writableByOthers(stat) {
+  return (stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !privateGroup(stat.gid));
+}
+
+let privateGid;
+
+/**
+ * Whether `gid` is a group of the user's alone: the user's own, named as the user, with
+ * no other member in /etc/group and no other user's primary group in /etc/passwd. A group
+ * those files do not show (LDAP …) counts as shared.
+ */
+function privateGroup(gid) {
+  if (gid !== process.getgid()) return false;
+  if (privateGid === undefined) {
+    try {
+      const user = require('node:os').userInfo().username;
+      const rows = (file) => fs.readFileSync(file, 'utf8').split('\n').map((row) => row.split(':'));
+      const group = rows('/etc/group').find((row) => Number(row[2]) === gid && row[0] === user);
+      const others = (group?.[3] ?? '').split(',').filter((name) => name && name !== user);
+      const sharing = rows('/etc/passwd').some((row) => Number(row[3]) === gid && row[0] !== user);
+      privateGid = group && others.length === 0 && !sharing ? gid : -1;
+    } catch {
+      privateGid = -1;
+    }
+  }
+  return privateGid === gid;
 }
 
 /**

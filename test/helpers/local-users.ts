@@ -28,19 +28,25 @@ export interface Ran {
 export interface LocalUser {
   name: string;
   uid: number;
+  gid: number;
   /** `command` as this user, in `cwd`, with `env` and nothing else. */
   run(command: string[], env: Record<string, string>, cwd: string): Ran;
 }
 
 let made = 0;
 
-/** A new user per role (names unique to this process), and `remove()` for all of them. */
-export function makeUsers<R extends string>(...roles: R[]): { users: Record<R, LocalUser>; remove(): void } {
+/**
+ * A new user per role (names unique to this process), and `remove()` for all of them. A
+ * role in `ownGroup` gets a group of its own (a user private group), the others share
+ * the default group (users).
+ */
+function makeUsers<R extends string>(roles: R[], ownGroup: R[]): { users: Record<R, LocalUser>; remove(): void } {
   const names: string[] = [];
   const users = {} as Record<R, LocalUser>;
   for (const role of roles) {
     const name = `bo${process.pid}${role.slice(0, 6)}${made++}`;
-    must(spawnSync('useradd', ['--no-create-home', '--no-user-group', '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' }));
+    const group = ownGroup.includes(role) ? '--user-group' : '--no-user-group';
+    must(spawnSync('useradd', ['--no-create-home', group, '--shell', '/usr/sbin/nologin', name], { encoding: 'utf8' }));
     names.push(name);
     const uid = Number(spawnSync('id', ['-u', name], { encoding: 'utf8' }).stdout.trim());
     const gid = Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim());
@@ -48,6 +54,7 @@ export function makeUsers<R extends string>(...roles: R[]): { users: Record<R, L
     users[role] = {
       name,
       uid,
+      gid,
       run(command, env, cwd) {
         const r = spawnSync('setpriv', [...ids, ...command], { cwd, env, encoding: 'utf8', timeout: 120_000 });
         return { code: r.status, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
@@ -57,7 +64,7 @@ export function makeUsers<R extends string>(...roles: R[]): { users: Record<R, L
   return {
     users,
     remove() {
-      for (const name of names) spawnSync('userdel', [name]);
+      for (const name of names) spawnSync('userdel', [name]); // and its own group, if any
     },
   };
 }
@@ -77,6 +84,7 @@ export function sharedWork(): { root: string; tmp: string; remove(): void } {
 export interface TwoUsers {
   work: ReturnType<typeof sharedWork>;
   planter: LocalUser;
+  /** With a group of its own (a user private group); the planter's is the shared default. */
   victim: LocalUser;
   /** The victim's own folder (0755) in the shared work folder. */
   victimHome: string;
@@ -91,7 +99,7 @@ export function planterAndVictim(): TwoUsers {
   let people: ReturnType<typeof makeUsers<'planter' | 'victim'>> | undefined;
   beforeAll(() => {
     them.work = sharedWork();
-    people = makeUsers('planter', 'victim');
+    people = makeUsers(['planter', 'victim'], ['victim']);
     Object.assign(them, people.users);
     them.victimHome = folderOf(them.victim, join(them.work.root, 'victim'));
   });
@@ -103,10 +111,10 @@ export function planterAndVictim(): TwoUsers {
 }
 
 /** A folder made for `user` (owned by them), as their home or what they made. */
-export function folderOf(user: LocalUser, folder: string, mode = 0o755): string {
+export function folderOf(user: LocalUser, folder: string, mode = 0o755, gid = user.gid): string {
   mkdirSync(folder, { mode });
+  chownSync(folder, user.uid, gid);
   chmodSync(folder, mode);
-  chownSync(folder, user.uid, -1);
   return folder;
 }
 

@@ -95,6 +95,22 @@ describe.skipIf(skip)(`a compile cache planted by another local user${skip ? ` (
     expect(again.log.some((line) => line.startsWith(`[compile cache] reading cache from ${own}/`))).toBe(true);
   });
 
+  it("a cache folder the victim's group can write: used when the group is the victim's alone, never when the planter is in it", () => {
+    const home = them.victimHome;
+    const ownGroup = folderOf(them.victim, join(them.work.root, 'own-group'), 0o775);
+    expect(victimRuns({ HOME: home, XDG_CACHE_HOME: ownGroup }).code).toBe(0);
+    const again = victimRuns({ HOME: home, XDG_CACHE_HOME: ownGroup });
+    expect(again).toMatchObject({ code: 0, stderr: shown });
+    expect(again.log).toContain(`[compile cache] V8 code cache for CommonJS ${join(app, 'dist/bo.cjs')} was accepted, keeping the in-memory entry`);
+    expect(again.log.some((line) => line.startsWith(`[compile cache] reading cache from ${ownGroup}/bo/compile-cache/`))).toBe(true);
+
+    const sharedGroup = folderOf(them.victim, join(them.work.root, 'shared-group'), 0o775, them.planter.gid);
+    const r = victimRuns({ HOME: home, XDG_CACHE_HOME: sharedGroup });
+    expect(r).toMatchObject({ code: 0, stderr: shown });
+    expect(r.log).toEqual([]);
+    expect(readdirSync(sharedGroup, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory())).toEqual([]);
+  });
+
   it('with NODE_COMPILE_CACHE naming a folder the planter can write, no bundle is read from it: only what Node loads before bo runs', () => {
     const ncc = join(them.work.tmp, 'ncc');
     const planted = join(ncc, victimTag);
