@@ -2,6 +2,7 @@
 // in the user's cache folder; Node 20 has none and runs the bundle as it is. The cache
 // may only ever make `bo` faster: made on the first run, used after, and a broken or
 // unwritable cache changes nothing a user sees.
+// Only ever in a folder the user alone can change (bin/private-folder.cjs, issue 30).
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as Module from 'node:module';
 import { join } from 'node:path';
