@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginSandbox } from '../auth/login-harness.js';
 import { typeInBash } from '../completion/shells.js';
-import { cacheLogEnv, splitCacheLog } from '../helpers/compile-cache-log.js';
+import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
 import { folderOf, must, planterAndVictim, whyNoUsers } from '../helpers/local-users.js';
 import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
@@ -473,6 +473,17 @@ describe.skipIf(whyNoUsers)(`the single executable and another local user${whyNo
     // Its bundles: a folder of the victim's in the shared TMPDIR, which is root's and sticky.
     const own = statSync(join(them.work.tmp, `bo-sea-${them.victim.uid}`));
     expect([own.uid, own.mode & 0o777]).toEqual([them.victim.uid, 0o700]);
+  });
+
+  it('with NODE_COMPILE_CACHE naming a folder the planter can write, reads none of its bundles from there', () => {
+    const ncc = join(them.work.tmp, 'ncc');
+    plant(join(ncc, victimTag), '00000000', 'planted');
+    const r = victimRuns({ NODE_COMPILE_CACHE: ncc });
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    // Only the executable's main script, which Node compiles before any code of bo's runs.
+    expect(cachedFiles(r.log).filter((file) => !file.endsWith('/main.cjs'))).toEqual([]);
+    expect(r.log).toContain('[compile cache] Disabled by NODE_DISABLE_COMPILE_CACHE.');
   });
 
   it('never runs bundles from the folder the planter made for the victim in the shared TMPDIR: one line, exit 1', () => {
