@@ -11,8 +11,8 @@ const only = argv.length === 1 ? argv[0] : undefined;
 const sea = require('node:sea').isSea();
 const folders = () => require('./private-folder.cjs');
 if (require('node:module').getCompileCacheDir?.()) folders().compileCache(sea, false);
-const node = () => ({ folder: join(__dirname, '../dist'), keyring: () => require('@napi-rs/keyring') });
-const dist = sea ? require('./sea.cjs').bundles() : node();
+const keyring = () => require('@napi-rs/keyring');
+const dist = sea ? require('./sea.cjs').bundles() : { folder: join(__dirname, '../dist'), keyring };
 const load = require('node:module').createRequire(join(dist.folder, '/'));
 let help;
 try {

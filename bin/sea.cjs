@@ -70,7 +70,8 @@ function intact(folder, files) {
       const stat = fs.lstatSync(path.join(folder, key));
       const kept = marker[key];
       if (kept?.sha256 !== sha256 || !stat.isFile()) return false;
-      return stat.size === kept.size && stat.mtimeMs === kept.mtimeMs && stat.ctimeMs === kept.ctimeMs;
+      const { size, mtimeMs, ctimeMs } = kept;
+      return stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs;
     });
   } catch {
     return false; // not there yet, or a file missing
