@@ -2,11 +2,17 @@
 // The shim: the bundles of dist/ (in the single executable, the same files written out of its
 // assets by bin/sea.cjs) with Node's compile cache where it exists (Node >= 22.8). `bo __complete`
 // (every TAB), a lone `--version`/`--help` and `bo __keychain` (the keychain helper) skip bo.cjs.
+// The cache and the executable's folder are only ever folders the user alone can change
+// (bin/private-folder.cjs); a NODE_COMPILE_CACHE that is not is checked before any bundle loads.
 'use strict';
 const { join } = require('node:path');
 const argv = process.argv.slice(2);
 const only = argv.length === 1 ? argv[0] : undefined;
-const dist = require('node:sea').isSea() ? require('./sea.cjs').bundles(cacheFolder) : { folder: join(__dirname, '../dist'), keyring: () => require('@napi-rs/keyring') };
+const sea = require('node:sea').isSea();
+const folders = () => require('./private-folder.cjs');
+if (require('node:module').getCompileCacheDir?.()) folders().compileCache(sea, false);
+const keyring = () => require('@napi-rs/keyring');
+const dist = sea ? require('./sea.cjs').bundles() : { folder: join(__dirname, '../dist'), keyring };
 const load = require('node:module').createRequire(join(dist.folder, '/'));
 let help;
 try {
@@ -17,14 +23,8 @@ else if (argv[0] === '__keychain') load('./keychain-helper.cjs').runKeychainHelp
 else if (help && only === '--version') print(`${help.version}\n`);
 else if (help) print(load('./top-help.cjs').renderTopHelp(help, (require('node:tty').isatty(1) && process.stdout.columns) || 80)); // as commander: the terminal's width, else 80
 else {
-  require('node:module').enableCompileCache?.(cacheFolder('compile-cache'));
+  folders().compileCache(sea, true);
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
-}
-
-/** A folder of bo's in the user's cache folder (Node's default is the shared temporary folder). */
-function cacheFolder(name, env = process.env) {
-  const base = process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? env.HOME && `${env.HOME}/Library/Caches` : env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : env.HOME && `${env.HOME}/.cache`;
-  return base && join(base, 'bo', name);
 }
 
 /** Straight to fd 1: creating process.stdout for a pipe costs a few ms. */

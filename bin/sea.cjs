@@ -8,18 +8,21 @@
 const sea = require('node:sea');
 const fs = require('node:fs');
 const path = require('node:path');
+const { cacheFolder, owned, privateFolder } = require('./private-folder.cjs');
 
-/** Marks a folder complete; written last, it records each file's SHA-256, size and time. */
+/** Marks a folder complete; written last, it records each file's SHA-256, size and times. */
 const MARKER = '.complete.json';
 
 /**
- * `cacheFolder(name)`: a folder of bo's in the user's cache folder, or undefined; when
- * there is none or it cannot be written, a folder of this user's in the temporary folder.
+ * The folder of this build's files: under <cache>/bo/sea, or when there is none or it is
+ * not the user's own (bin/private-folder.cjs), under a folder of the user's in the
+ * temporary folder; none of those: a one-line error, exit 1.
  */
-exports.bundles = (cacheFolder) => {
+exports.bundles = () => {
   const files = JSON.parse(sea.getAsset('files.json', 'utf8'));
   const id = sea.getAsset('build-id', 'utf8');
-  const bases = [() => cacheFolder('sea'), () => path.join(require('node:os').tmpdir(), `bo-sea-${process.getuid?.() ?? 'user'}`)];
+  const user = `bo-sea-${process.getuid?.() ?? 'user'}`;
+  const bases = [() => cacheFolder('sea'), () => path.join(require('node:os').tmpdir(), user)];
   for (const [i, baseOf] of bases.entries()) {
     const base = baseOf();
     try {
@@ -41,7 +44,7 @@ function keyring(base, folder, files) {
   const file = path.join(folder, 'native', 'keyring.node');
   const matches = () => require('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === files['native/keyring.node'];
   if (!matches()) {
-    // Changed without a change of size or time (what every run checks): write the folder anew.
+    // Changed though its size and times are as recorded (what every run checks): write anew.
     discard(folder, `${folder}.tmp-${process.pid}-old`);
     extract(base, folder, files);
     if (!matches()) throw new Error(`${file} is not the keyring library of this bo`);
@@ -51,11 +54,13 @@ function keyring(base, folder, files) {
 
 /**
  * The check every run pays (measured in the README, "A single file, without Node"): the
- * folder is the user's alone, and every file has the size and modification time recorded
- * when it was written. That finds a folder that is half-written (never renamed into
- * place, or without the record, which is written last), truncated, or edited; hashing
- * every file instead would cost a third of a `bo --version`. The keyring's native
- * module, which becomes code of the process, is hashed before it is loaded (above).
+ * folder is the user's alone, and every file has the size, modification and change time
+ * recorded when it was written. That finds a folder that is half-written (never renamed
+ * into place, or without the record, which is written last), truncated, or edited: an
+ * edit that restores the size and modification time (`touch -r`) still changes the
+ * change time, which only the kernel sets. Hashing every file instead would cost a third
+ * of a `bo --version`. The keyring's native module, which becomes code of the process,
+ * is hashed before it is loaded (above).
  */
 function intact(folder, files) {
   try {
@@ -64,7 +69,9 @@ function intact(folder, files) {
     return Object.entries(files).every(([key, sha256]) => {
       const stat = fs.lstatSync(path.join(folder, key));
       const kept = marker[key];
-      return kept?.sha256 === sha256 && stat.isFile() && stat.size === kept.size && stat.mtimeMs === kept.mtimeMs;
+      if (kept?.sha256 !== sha256 || !stat.isFile()) return false;
+      const { size, mtimeMs, ctimeMs } = kept;
+      return stat.size === size && stat.mtimeMs === mtimeMs && stat.ctimeMs === ctimeMs;
     });
   } catch {
     return false; // not there yet, or a file missing
@@ -84,8 +91,9 @@ function extract(base, folder, files) {
     const file = path.join(fresh, key);
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: 0o600 });
-    const { size, mtimeMs } = fs.statSync(file);
-    marker[key] = { sha256, size, mtimeMs };
+    fs.chmodSync(file, 0o600); // whatever the umask; the change time is taken after it
+    const { size, mtimeMs, ctimeMs } = fs.statSync(file);
+    marker[key] = { sha256, size, mtimeMs, ctimeMs };
   }
   fs.writeFileSync(path.join(fresh, MARKER), JSON.stringify(marker), { mode: 0o600 });
   for (let attempt = 0; ; attempt++) {
@@ -120,17 +128,4 @@ function discard(folder, aside) {
     return;
   }
   fs.rmSync(aside, { recursive: true, force: true });
-}
-
-/** `folder`, made if missing (0700); it must be a folder of this user's alone. */
-function privateFolder(folder) {
-  fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-  const stat = fs.lstatSync(folder);
-  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid())) throw new Error('it is not a folder of this user');
-  if (!owned(stat)) fs.chmodSync(folder, 0o700);
-}
-
-/** A folder (not a link) of this user that no one else can read or write. */
-function owned(stat) {
-  return stat.isDirectory() && (!process.getuid || stat.uid === process.getuid()) && (process.platform === 'win32' || (stat.mode & 0o077) === 0);
 }

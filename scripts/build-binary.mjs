@@ -72,8 +72,10 @@ try {
   step(`${Object.keys(assets).length} assets: ${Object.keys(assets).join(', ')}`);
 
   // The main script: bin/bo.js with bin/sea.cjs, its one file that only an executable
-  // loads, bundled in; everything else it names stays a run-time require().
+  // loads, and bin/private-folder.cjs (the folder check both use) bundled in; everything
+  // else it names stays a run-time require().
   const main = join(work, 'main.cjs');
+  const inBin = ['./sea.cjs', './private-folder.cjs'];
   await build({
     entryPoints: [join(root, 'bin/bo.js')],
     outfile: main,
@@ -82,7 +84,7 @@ try {
     platform: 'node',
     target: `node${NODE_MAJOR}`,
     logLevel: 'warning',
-    plugins: [{ name: 'sea-main', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' || a.path === './sea.cjs' ? undefined : { path: a.path, external: true })) }],
+    plugins: [{ name: 'sea-main', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' || inBin.includes(a.path) ? undefined : { path: a.path, external: true })) }],
   });
 
   const blob = join(work, 'sea.blob');

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginSandbox } from '../auth/login-harness.js';
 import { typeInBash } from '../completion/shells.js';
+import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
 import { keyringEnv, secretToolLookup } from '../helpers/keyring.js';
+import { folderOf, must, planterAndVictim, whyNoUsers } from '../helpers/local-users.js';
 import { privateKeyring, runCommand, runInOrder, tourCommands } from '../readme/tour.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
 import { startE2eSandbox } from './sandbox-process.js';
@@ -195,6 +197,24 @@ describe('the single executable', () => {
     expect(readdirSync(sea)).toEqual([relative(sea, folder)]);
   });
 
+  // Issue 30, item 2: the record holds each file's change time too, which no one can set back.
+  it('replaces a folder whose file was edited with its size and modification time restored (touch -r)', async () => {
+    const env = userEnv();
+    const first = await sh('bo --sandbox accounts list --limit 3', env);
+    expect(first.code).toBe(0);
+    const bundle = join(extracted(env).folder, 'bo.cjs');
+    const original = readFileSync(bundle);
+    const reference = join(env.HOME!, 'reference');
+    execFileSync('cp', ['--preserve=timestamps', bundle, reference]);
+    const edited = Buffer.alloc(original.length, ' ');
+    edited.write('process.stdout.write("not bo\\n"); process.exit(9);');
+    writeFileSync(bundle, edited);
+    execFileSync('touch', ['-r', reference, bundle]);
+    expect([statSync(bundle).size, statSync(bundle).mtimeMs]).toEqual([original.length, statSync(reference).mtimeMs]);
+    expect(await sh('bo --sandbox accounts list --limit 3', env)).toEqual(first);
+    expect(readFileSync(bundle).equals(original)).toBe(true);
+  });
+
   it('two first runs at once both work, and leave one folder', async () => {
     const env = userEnv();
     const runs = await Promise.all([1, 2, 3].map((n) => sh('bo --sandbox accounts list --limit 3', { ...env, BO_DATA_DIR: join(env.HOME!, `data-${n}`) })));
@@ -210,8 +230,14 @@ describe('the single executable', () => {
     const tmp = join(home.HOME!, 'tmp');
     const fallback = join(tmp, `bo-sea-${process.getuid!()}`);
     mkdirSync(fallback, { recursive: true, mode: 0o777 });
-    chmodSync(fallback, 0o777); // made by someone careless: bo makes it private again
+    // Made by someone careless. Others could write it: not used (what they put there
+    // could be run; issue 30, bin/private-folder.cjs); only readable: made private again.
+    chmodSync(fallback, 0o777);
     const env = { ...home, XDG_CACHE_HOME: blocker, TMPDIR: tmp };
+    const refused = await sh('bo --sandbox accounts list --limit 2', env);
+    expect(refused).toMatchObject({ code: 1, stdout: '', stderr: `bo: cannot write its files to ${fallback}: others can write to ${fallback}\n` });
+    expect(readdirSync(fallback)).toEqual([]);
+    chmodSync(fallback, 0o755);
     const run = await sh('bo --sandbox accounts list --limit 2', env);
     expect(run).toMatchObject({ code: 0, stderr: 'showing 2 of 60; pass --all for every record\n' });
     expect(statSync(fallback).mode & 0o777).toBe(0o700);
@@ -281,7 +307,8 @@ describe('the single executable against `bo sandbox serve`, with the real keycha
     expect((await setKey()).code).toBe(0);
     expect(readFileSync(file).equals(original)).toBe(true);
 
-    // Changed with its size and time kept: only the hash before loading finds it.
+    // Changed with its size and modification time kept: its change time tells (every run),
+    // and the hash before loading would.
     const bytes = Buffer.from(original);
     const at = bytes.length >> 1;
     bytes[at] = bytes[at]! ^ 0xff;
@@ -396,6 +423,86 @@ describe('the archive', () => {
         expect(execFileSync('man', ['-M', join(prefix, 'share/man'), '-w', page], { encoding: 'utf8' }).trim()).toBe(join(prefix, `share/man/man1/${page}.1`));
       }
     }
+  });
+});
+
+// Issue 30, item 1 (bin/private-folder.cjs): the executable's compile cache and its folder
+// of bundles only in a folder the user alone can change. Two real users; needs root.
+describe.skipIf(whyNoUsers)(`the single executable and another local user${whyNoUsers ? ` (skipped: ${whyNoUsers})` : ''}`, () => {
+  const them = planterAndVictim();
+  let bo: string;
+  /** Node's name for the victim's folder of a cache: <version>-<arch>-<hash>-<uid>. */
+  let victimTag: string;
+  /** The executable's build id: its folder of bundles. */
+  let buildId: string;
+  let runs = 0;
+
+  beforeAll(() => {
+    const { work: shared, victim, victimHome } = them;
+    bo = join(shared.root, 'bo');
+    copyFileSync(built, bo);
+    chmodSync(bo, 0o755);
+    const probe = join(victimHome, 'probe');
+    must(victim.run([bo, '--version'], { NODE_COMPILE_CACHE: probe, TMPDIR: shared.tmp }, shared.root));
+    victimTag = readdirSync(probe)[0]!;
+    buildId = readdirSync(join(shared.tmp, `bo-sea-${victim.uid}`)).find((name) => /^[0-9a-f]{16}$/.test(name))!;
+  }, 60_000);
+
+  /** What the planter leaves in `folder` (every folder made 0777): a file of its own. */
+  function plant(folder: string, file: string, text: string): string[] {
+    const script = 'umask 000 && mkdir -p "$1" && printf %s "$3" > "$1/$2"';
+    must(them.planter.run(['sh', '-c', script, 'plant', folder, file, text], { PATH: '/usr/bin:/bin' }, them.work.root));
+    return readdirSync(folder).map((name) => `${name} ${statSync(join(folder, name)).mtimeMs}`);
+  }
+
+  function victimRuns(env: Record<string, string>) {
+    const data = join(them.victimHome, `data-${runs++}`);
+    const base = { PATH: '/usr/bin:/bin', TMPDIR: them.work.tmp, BO_CONFIG_DIR: join(data, 'config'), BO_DATA_DIR: data, ...cacheLogEnv };
+    const r = them.victim.run([bo, '--sandbox', 'accounts', 'list', '--limit', '1'], { ...base, ...env }, them.work.root);
+    return { ...r, ...splitCacheLog(r.stderr) };
+  }
+
+  it("with HOME unset, never opens the victim's compile cache folder the planter made in the shared TMPDIR", () => {
+    const planted = join(them.work.tmp, 'node-compile-cache', victimTag);
+    const before = plant(planted, '00000000', 'planted');
+    const r = victimRuns({});
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.log.filter((line) => line.includes(them.work.tmp))).toEqual([]);
+    expect(readdirSync(planted).map((name) => `${name} ${statSync(join(planted, name)).mtimeMs}`)).toEqual(before);
+    // Its bundles: a folder of the victim's in the shared TMPDIR, which is root's and sticky.
+    const own = statSync(join(them.work.tmp, `bo-sea-${them.victim.uid}`));
+    expect([own.uid, own.mode & 0o777]).toEqual([them.victim.uid, 0o700]);
+  });
+
+  it('with NODE_COMPILE_CACHE naming a folder the planter can write, reads none of its bundles from there', () => {
+    const ncc = join(them.work.tmp, 'ncc');
+    plant(join(ncc, victimTag), '00000000', 'planted');
+    const r = victimRuns({ NODE_COMPILE_CACHE: ncc });
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    // Only the executable's main script, which Node compiles before any code of bo's runs.
+    expect(cachedFiles(r.log).filter((file) => !file.endsWith('/main.cjs'))).toEqual([]);
+    expect(r.log).toContain('[compile cache] Disabled by NODE_DISABLE_COMPILE_CACHE.');
+  });
+
+  it('never runs bundles from the folder the planter made for the victim in the shared TMPDIR: one line, exit 1', () => {
+    const other = join(them.work.root, 'tmp2');
+    must(spawnSync('mkdir', ['-m', '1777', other], { encoding: 'utf8' }));
+    const folder = join(other, `bo-sea-${them.victim.uid}`);
+    plant(join(folder, buildId), 'bo.cjs', 'process.stdout.write("planted\\n");');
+    const r = victimRuns({ TMPDIR: other });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `bo: cannot write its files to ${folder}: ${folder} belongs to another user\n` });
+  });
+
+  it('with XDG_CACHE_HOME in a folder others can write, neither the bundles nor the compile cache go there', () => {
+    const open = folderOf(them.planter, join(them.work.root, 'open'), 0o777);
+    const cache = folderOf(them.victim, join(open, 'cache'), 0o700);
+    const r = victimRuns({ HOME: them.victimHome, XDG_CACHE_HOME: cache });
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 1 of 60; pass --all for every record\n' });
+    const files = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory());
+    expect(files).toEqual([]);
+    expect(r.log.filter((line) => line.includes(open))).toEqual([]);
   });
 });
 

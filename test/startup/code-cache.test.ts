@@ -2,11 +2,13 @@
 // in the user's cache folder; Node 20 has none and runs the bundle as it is. The cache
 // may only ever make `bo` faster: made on the first run, used after, and a broken or
 // unwritable cache changes nothing a user sees.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// Only ever in a folder the user alone can change (bin/private-folder.cjs, issue 30).
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as Module from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cacheLogEnv, cachedFiles, splitCacheLog } from '../helpers/compile-cache-log.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { runBin } from '../helpers/run-bin.js';
 
@@ -39,6 +41,7 @@ describe.runIf(hasCompileCache)('the compile cache (a Node that has one)', () =>
     const made = entries(cache);
     expect(made).toHaveLength(2);
     for (const file of made) expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cache, 'bo', 'compile-cache')).mode & 0o777).toBe(0o700);
     const times = made.map((file) => statSync(file).mtimeMs);
 
     const second = await runBin(sandboxList, { env });
@@ -60,6 +63,54 @@ describe.runIf(hasCompileCache)('the compile cache (a Node that has one)', () =>
       expect(statSync(file).size).not.toBe(4096); // a cache Node accepts took its place
       expect(readFileSync(file).equals(Buffer.alloc(statSync(file).size, 7))).toBe(false);
     }
+  });
+});
+
+// Issue 30, item 1 (bin/private-folder.cjs): a cache only in a folder the user alone can
+// change; test/startup/shared-cache.test.ts plants one as another user.
+describe.runIf(hasCompileCache)('the compile cache in a folder others can write', () => {
+  it("with HOME unset, Node's fallback in the temporary folder is never used: no cache", async () => {
+    const { cfg, env } = fresh();
+    const tmp = join(cfg.root, 'tmp');
+    mkdirSync(tmp);
+    const r = await runBin(sandboxList, { env: { ...env, HOME: undefined, XDG_CACHE_HOME: undefined, TMPDIR: tmp } });
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a cache folder others can write is not used, and the run is the same', async () => {
+    const { cache, env } = fresh();
+    const folder = join(cache, 'bo', 'compile-cache');
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o777);
+    const r = await runBin(sandboxList, { env });
+    expect(r).toMatchObject({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    expect(readdirSync(folder)).toEqual([]);
+    expect(statSync(folder).mode & 0o777).toBe(0o777);
+  });
+
+  it('NODE_COMPILE_CACHE in a folder others can write: bo runs again without it before loading any bundle', async () => {
+    const { cfg, env } = fresh();
+    const shared = join(cfg.root, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const r = await runBin(sandboxList, { env: { ...env, ...cacheLogEnv, NODE_COMPILE_CACHE: join(shared, 'cache') } });
+    const { stderr, log } = splitCacheLog(r.stderr);
+    expect({ code: r.code, stderr }).toEqual({ code: 0, stderr: 'showing 3 of 60; pass --all for every record\n' });
+    // bin/bo.js and the check it requires: compiled by Node before any code of bo's runs.
+    expect(cachedFiles(log)).toEqual(['bo.js', 'private-folder.cjs'].map((f) => fileURLToPath(new URL(`../../bin/${f}`, import.meta.url))));
+    expect(log).toContain('[compile cache] Disabled by NODE_DISABLE_COMPILE_CACHE.');
+  });
+
+  it('NODE_COMPILE_CACHE in a folder of the user alone is kept', async () => {
+    const { cfg, env } = fresh();
+    const own = join(cfg.root, 'own');
+    const run = () => runBin(sandboxList, { env: { ...env, ...cacheLogEnv, NODE_COMPILE_CACHE: own } });
+    expect((await run()).code).toBe(0);
+    const { log } = splitCacheLog((await run()).stderr);
+    const bundle = fileURLToPath(new URL('../../dist/bo.cjs', import.meta.url));
+    expect(log).toContain(`[compile cache] V8 code cache for CommonJS ${bundle} was accepted, keeping the in-memory entry`);
+    expect(existsSync(join(cfg.root, 'cache'))).toBe(false); // bo's own folder not used
   });
 });
 
