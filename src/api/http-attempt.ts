@@ -5,7 +5,9 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { giveBack } from './give-back.js';
+import { watchPeer } from './peer-cert.js';
 
 export interface RawResponse {
   status: number;
@@ -164,7 +166,11 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     req.on('socket', (socket) => {
       // A reused keep-alive socket is already connected: the request goes out at once.
       if (!socket.connecting) sent = true;
-      else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
+      else {
+        socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
+        // A refused certificate can then be named (--verbose, the hint).
+        if (secure) watchPeer(socket as TLSSocket);
+      }
       if (settled) return;
       readFrom = socket;
       socket.on('data', giveBackRead);

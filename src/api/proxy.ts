@@ -13,6 +13,7 @@ import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import { reason } from './network-errors.js';
+import { watchPeer } from './peer-cert.js';
 import { PROXY_AUTH, PROXY_DENIED, ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
 type Callback = (err: Error | null, stream: Duplex) => void;
@@ -28,7 +29,11 @@ function proxyAuthorization(url: URL): string | undefined {
   return info && `Basic ${Buffer.from(`${info.user}:${info.password}`).toString('base64')}`;
 }
 
-export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
+/**
+ * `ca`: the certificate authorities the profile trusts (src/api/ca-file.ts), for the
+ * tenant's certificate inside the tunnel and an https:// proxy's own; absent, Node's.
+ */
+export function createProxyAgent(proxy: ProxyChoice, target: URL, ca?: string[]): http.Agent {
   const secure = target.protocol === 'https:';
   const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
   const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
@@ -86,6 +91,7 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
       headers,
       agent: false,
       ...(proxy.url.protocol === 'https:' && !isIP(bare(proxy.url.hostname)) ? { servername: bare(proxy.url.hostname) } : {}),
+      ...(proxy.url.protocol === 'https:' && ca ? { ca } : {}),
     });
     pending.add(req);
     req.once('error', (err: NodeJS.ErrnoException) => {
@@ -108,6 +114,7 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
         servername: isIP(host) ? undefined : host,
         rejectUnauthorized: true,
       });
+      watchPeer(secured);
       pending.add(secured);
       socket.once('error', (err) => secured.destroy(err));
       const onError = (err: Error) => {
@@ -137,5 +144,6 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
       super.destroy();
     }
   }
-  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true } : {}) });
+  // The agent's options reach tunnel() with each connection's: `ca` goes to tls.connect there.
+  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true, ...(ca ? { ca } : {}) } : {}) });
 }
