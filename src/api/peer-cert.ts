@@ -13,10 +13,18 @@ const seen = new WeakMap<object, string>();
 
 /** "subject …, issued by …", server text made one harmless line. */
 function describe(socket: TLSSocket): string | undefined {
-  const cert = socket.getPeerX509Certificate?.();
-  if (!cert) return undefined;
-  const name = (dn: string) => sanitize(dn.split('\n').filter(Boolean).join(', '), 200);
-  return `subject ${name(cert.subject)}, issued by ${name(cert.issuer)}`;
+  // Not getPeerX509Certificate(): on Node 20, called here, it makes the host name check
+  // that follows fail for an IP address the certificate does name.
+  const cert = socket.getPeerCertificate();
+  if (!cert?.subject) return undefined;
+  const name = (dn: object) =>
+    sanitize(
+      Object.entries(dn)
+        .flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((one) => `${k}=${String(one)}`))
+        .join(', '),
+      200,
+    );
+  return `subject ${name(cert.subject)}, issued by ${name(cert.issuer ?? {})}`;
 }
 
 /** Remembers the certificate `socket` is shown, for peerOf(the error it then fails with). */
