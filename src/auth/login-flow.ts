@@ -205,7 +205,7 @@ class LoginFlow {
     if (!this.answers.interactive) {
       const hint =
         from === '--code-command'
-          ? 'run the command yourself and check the code it prints (an empty or wrong secret, such as an unset $TOTP_SECRET, prints a code the server refuses)'
+          ? 'run the command yourself and check what it prints: a code made from an empty or wrong secret (an unset $TOTP_SECRET, say), or an old emailed code, is refused'
           : undefined;
       throw new AuthError(message, { code: 'invalid_grant', ...(hint ? { hint } : {}) });
     }

@@ -54,7 +54,7 @@ describe('bo login --code-command in a CI log', () => {
     expect(r.stderr).toBe(
       'Two-factor sign-in: a 6-digit authenticator code is needed. Running --code-command for it.\n' +
         'error: the code --code-command printed was not accepted: 4 attempts left.\n' +
-        'hint: run the command yourself and check the code it prints (an empty or wrong secret, such as an unset $TOTP_SECRET, prints a code the server refuses)\n',
+        'hint: run the command yourself and check what it prints: a code made from an empty or wrong secret (an unset $TOTP_SECRET, say), or an old emailed code, is refused\n',
     );
     expect(existsSync(t.credentialsFile)).toBe(false);
   });
