@@ -18,7 +18,7 @@ import { TEST_CERT } from '../api/tls-fixture.js';
 let certs: CertSet;
 let sandbox: TlsSandbox;
 /** An https server with the test CA's certificate that records every request it gets. */
-let listener: { url: string; requests: string[]; close(): Promise<void> };
+let listener: { url: string; requests: string[]; connections: () => number; close(): Promise<void> };
 
 const UNTRUSTED = 'the TLS certificate is not trusted (issued by an unknown authority)';
 
@@ -30,10 +30,13 @@ beforeAll(async () => {
     requests.push(`${req.method} ${req.url}`);
     res.writeHead(500).end();
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   listener = {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    connections: () => connections,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }, 60_000);
@@ -196,9 +199,10 @@ describe('bo login against a server this machine does not trust', () => {
   it('the check is a handshake only: a trusted server gets no request before the user name is known', async () => {
     const { bo } = await profileWith();
     const r = await bo(['-p', 'probe', '--base-url', listener.url, 'login', '--no-input', '--insecure-storage'], { BO_CA_FILE: certs.ca });
-    // Past the handshake, to the first missing answer.
+    // Connected and past the handshake, to the first missing answer, with no request made.
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/Pass --username/);
+    expect(listener.connections()).toBeGreaterThan(0);
     expect(listener.requests).toEqual([]);
   });
 
