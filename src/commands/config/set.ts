@@ -6,6 +6,7 @@ import { defineCommand } from '../../command.js';
 import { SETTING_KEYS_TEXT, assertSettingKey, parseSetting } from '../../config/settings.js';
 import { updateConfig, currentProfileName } from '../../config/config.js';
 import { say } from '../../output/print.js';
+import { readCaCertificates } from '../../api/ca-file.js';
 
 export default defineCommand({
   path: ['config', 'set'],
@@ -29,7 +30,6 @@ export default defineCommand({
     const value = parseSetting(name, text as string);
     if (name === 'ca-file') {
       // Checked now, not at the next connection: a missing file or one without a certificate is exit 2 here.
-      const { readCaCertificates } = await import('../../api/ca-file.js');
       readCaCertificates(value as string, 'ca-file');
     }
     const profile = updateConfig(ctx.io.env, (cfg) => {
