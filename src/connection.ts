@@ -87,7 +87,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 
   const client = createHttpClient({
     baseUrl,
-    ...(caFile ? { ca: caFile.ca, caFile: caFile.shown } : {}),
+    ...(caFile ? { secureContext: caFile.secureContext, caFile: caFile.shown } : {}),
     credential,
     apiKeyScheme,
     timeoutMs: (globals.timeout ?? settings.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
@@ -121,12 +121,15 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 }
 
 /** The CA file in effect, read and checked (src/api/ca-file.ts), with how the trace names it; undefined when none is set. */
-async function loadCaFile(env: Context['io']['env'], settings: { 'ca-file'?: unknown }): Promise<{ ca: string[]; shown: string } | undefined> {
+async function loadCaFile(
+  env: Context['io']['env'],
+  settings: { 'ca-file'?: unknown },
+): Promise<{ secureContext: import('node:tls').SecureContext; shown: string } | undefined> {
   const wanted = caFileInEffect(env, settings);
   if (!wanted) return undefined;
   const { loadCaFile: load } = await import('./api/ca-file.js');
   const file = load(wanted.path, wanted.name, env);
-  return { ca: file.ca, shown: `${file.path} (${wanted.name})` };
+  return { secureContext: file.secureContext, shown: `${file.path} (${wanted.name})` };
 }
 
 /**

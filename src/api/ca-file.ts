@@ -15,8 +15,14 @@ import { readTextIfExists } from '../files/regular-file.js';
 export interface CaFile {
   /** The path, as messages and `bo auth status` show it. */
   path: string;
-  /** Node's default roots plus the file's certificates: what node:tls gets as `ca`. */
+  /** Node's default roots plus the file's certificates. */
   ca: string[];
+  /**
+   * A TLS context made of them, once: node:tls parses every certificate of a `ca` list
+   * again for each connection it opens with one (tens of ms for Node's ~145 roots), so
+   * connections share this context instead.
+   */
+  secureContext: tls.SecureContext;
   /** How many certificates the file held. */
   count: number;
 }
@@ -80,5 +86,6 @@ export function defaultCertificates(env: Record<string, string | undefined>): st
 /** The CA file of a profile, read and checked, with Node's default roots in front. */
 export function loadCaFile(path: string, name: string, env: Record<string, string | undefined>): CaFile {
   const own = readCaCertificates(path, name);
-  return { path, ca: [...defaultCertificates(env), ...own], count: own.length };
+  const ca = [...defaultCertificates(env), ...own];
+  return { path, ca, count: own.length, secureContext: tls.createSecureContext({ ca }) };
 }

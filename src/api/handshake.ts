@@ -13,8 +13,8 @@ import { AbortFailure, ConnectionFailure } from './http-attempt.js';
 import { watchPeer } from './peer-cert.js';
 
 export interface HandshakeOptions {
-  /** The trusted authorities (ca-file.ts); absent, Node's. */
-  ca?: string[];
+  /** The context that trusts the profile's CA file too (ca-file.ts); absent, Node's. */
+  secureContext?: tls.SecureContext;
   /** The proxy's tunnelling agent (proxy.ts), when a proxy applies. */
   tunnel?: http.Agent;
   timeoutMs: number;
@@ -29,7 +29,7 @@ export function handshake(target: URL, o: HandshakeOptions): Promise<void> {
     host,
     port: Number(target.port || 443),
     ...(isIP(host) ? {} : { servername: host }),
-    ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.secureContext ? { secureContext: o.secureContext } : {}),
     rejectUnauthorized: true,
   };
   const connect: Connect = o.tunnel

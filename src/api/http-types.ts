@@ -101,10 +101,11 @@ export interface HttpClientOptions {
    */
   transport?: import('./http-attempt.js').Exchange;
   /**
-   * The certificate authorities trusted, Node's own included (src/api/ca-file.ts), when
-   * the profile names a CA file; absent, Node's. Certificates are verified either way.
+   * The TLS context that trusts Node's authorities and the profile's CA file
+   * (src/api/ca-file.ts), made once for the run; absent, Node's. Certificates are
+   * verified either way.
    */
-  ca?: string[];
+  secureContext?: import('node:tls').SecureContext;
   /** That CA file as the trace names it (`/etc/acme-ca.pem (ca-file)`). */
   caFile?: string;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */

@@ -58,18 +58,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const secure = base.protocol === 'https:';
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
   // environment cannot switch it off. Extra CAs come from NODE_EXTRA_CA_CERTS and the
-  // profile's ca-file (options.ca).
+  // profile's ca-file (options.secureContext).
   // Through a proxy when HTTPS_PROXY/HTTP_PROXY applies to the base URL (proxy-env.ts):
   // the tunnelling agent is loaded then, on the first request, and not otherwise. A
   // transport passed in (the embedded sandbox's, in this process) needs no connection.
   const send = options.transport ?? exchange;
   const proxy = options.transport ? undefined : proxyFor(base, options.env);
   // A profile's CA file adds its authorities to Node's (ca-file.ts); verification stays on.
-  const ca = options.ca;
+  const secureContext = options.secureContext;
   let agent: http.Agent | undefined = options.transport || proxy
     ? undefined
     : secure
-      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true, ...(ca ? { ca } : {}) })
+      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) })
       : new http.Agent({ keepAlive: true });
   let closed = false;
   let noted = false;
@@ -77,7 +77,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (agent || !proxy) return agent;
     const { createProxyAgent } = await import('./proxy.js');
     if (!agent) {
-      agent = createProxyAgent(proxy, base, ca);
+      agent = createProxyAgent(proxy, base, secureContext);
       if (closed) agent.destroy();
     }
     return agent;
@@ -176,7 +176,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     noteConnection();
     const tunnel = proxy ? await agentFor() : undefined;
     try {
-      await handshake(base, { ca, tunnel, timeoutMs: options.timeoutMs, signal: options.signal });
+      await handshake(base, { secureContext, tunnel, timeoutMs: options.timeoutMs, signal: options.signal });
     } catch (err) {
       if (err instanceof AbortFailure) throw new InterruptedError();
       if (!(err instanceof ConnectionFailure)) throw err;

@@ -30,10 +30,11 @@ function proxyAuthorization(url: URL): string | undefined {
 }
 
 /**
- * `ca`: the certificate authorities the profile trusts (src/api/ca-file.ts), for the
- * tenant's certificate inside the tunnel and an https:// proxy's own; absent, Node's.
+ * `secureContext`: the TLS context that trusts the profile's CA file as well as Node's
+ * authorities (src/api/ca-file.ts), for the tenant's certificate inside the tunnel and
+ * an https:// proxy's own; absent, Node's.
  */
-export function createProxyAgent(proxy: ProxyChoice, target: URL, ca?: string[]): http.Agent {
+export function createProxyAgent(proxy: ProxyChoice, target: URL, secureContext?: tls.SecureContext): http.Agent {
   const secure = target.protocol === 'https:';
   const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
   const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
@@ -91,7 +92,7 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL, ca?: string[])
       headers,
       agent: false,
       ...(proxy.url.protocol === 'https:' && !isIP(bare(proxy.url.hostname)) ? { servername: bare(proxy.url.hostname) } : {}),
-      ...(proxy.url.protocol === 'https:' && ca ? { ca } : {}),
+      ...(proxy.url.protocol === 'https:' && secureContext ? { secureContext } : {}),
     });
     pending.add(req);
     req.once('error', (err: NodeJS.ErrnoException) => {
@@ -144,6 +145,6 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL, ca?: string[])
       super.destroy();
     }
   }
-  // The agent's options reach tunnel() with each connection's: `ca` goes to tls.connect there.
-  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true, ...(ca ? { ca } : {}) } : {}) });
+  // The agent's options reach tunnel() with each connection's: `secureContext` goes to tls.connect there.
+  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) } : {}) });
 }
