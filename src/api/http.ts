@@ -77,7 +77,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (agent || !proxy) return agent;
     const { createProxyAgent } = await import('./proxy.js');
     if (!agent) {
-      agent = createProxyAgent(proxy, base, secureContext);
+      agent = createProxyAgent(proxy, base, secureContext, bo);
       if (closed) agent.destroy();
     }
     return agent;

@@ -12,7 +12,7 @@ import * as https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
-import { reason } from './network-errors.js';
+import { isUntrusted, reason, untrustedHint } from './network-errors.js';
 import { watchPeer } from './peer-cert.js';
 import { PROXY_AUTH, PROXY_DENIED, ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
@@ -32,9 +32,14 @@ function proxyAuthorization(url: URL): string | undefined {
 /**
  * `secureContext`: the TLS context that trusts the profile's CA file as well as Node's
  * authorities (src/api/ca-file.ts), for the tenant's certificate inside the tunnel and
- * an https:// proxy's own; absent, Node's.
+ * an https:// proxy's own; absent, Node's. `bo` spells a command in hints (HttpClient.command).
  */
-export function createProxyAgent(proxy: ProxyChoice, target: URL, secureContext?: tls.SecureContext): http.Agent {
+export function createProxyAgent(
+  proxy: ProxyChoice,
+  target: URL,
+  secureContext?: tls.SecureContext,
+  bo: (rest: string) => string = (rest) => `bo ${rest}`,
+): http.Agent {
   const secure = target.protocol === 'https:';
   const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
   const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
@@ -45,12 +50,11 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL, secureContext?
 
   function failure(err: NodeJS.ErrnoException): ProxyFailure {
     const code = err.code ?? 'ECONNRESET';
-    return new ProxyFailure(
-      `could not connect to ${where}: ${reason({ code, cause: err })}`,
-      code,
-      `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`,
-      err,
-    );
+    // An https:// proxy's certificate from a company CA is trusted as the server's is.
+    const hint = isUntrusted(code)
+      ? untrustedHint(bo)
+      : `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
+    return new ProxyFailure(`could not connect to ${where}: ${reason({ code, cause: err })}`, code, hint, err);
   }
 
   function refused(res: http.IncomingMessage): ProxyFailure {

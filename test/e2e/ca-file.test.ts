@@ -216,7 +216,7 @@ describe('bo login against a server this machine does not trust', () => {
       const via = { HTTPS_PROXY: proxy.url };
       const refused = await bo(['-p', 'probe', '--base-url', listener.url, 'login', '--no-input', '--insecure-storage'], { ...via, BO_CA_FILE: certs.ca });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/^error: could not connect to the proxy https:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\): the TLS certificate is self-signed/);
+      expect(refused.stderr).toMatch(/^error: could not connect to the proxy https:\/\/127\.0\.0\.1:\d+ \(HTTPS_PROXY\): the TLS certificate is self-signed\nhint: .*config set ca-file <pem-file>/);
       const r = await bo(['-p', 'probe', '--base-url', listener.url, 'login', '--no-input', '--insecure-storage'], { ...via, BO_CA_FILE: bundle });
       expect(r.code, r.stderr).toBe(4);
       expect(r.stderr).toMatch(/Pass --username/);
