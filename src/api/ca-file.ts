@@ -3,7 +3,8 @@
 // that signs the tenant's certificate, as git's http.sslCAInfo and the AWS CLI's
 // ca_bundle. Passing `ca` to node:tls replaces Node's own roots, so the list is Node's
 // default store (its bundled roots and NODE_EXTRA_CA_CERTS) plus the file: the file only
-// ever adds trust. Verification itself is never turned off. Loaded only when a CA file
+// ever adds trust. Verification itself is never turned off: every tenant is https (D3),
+// so its certificate is always checked. Loaded only when a CA file
 // is set, so runs without one pay nothing for it.
 
 import { X509Certificate } from 'node:crypto';
