@@ -15,7 +15,7 @@ import type { Exchange } from './api/http-attempt.js';
 import type { Credential, HttpClient } from './api/http-types.js';
 import { AuthError, UsageError } from './errors.js';
 import { maxResponseBytes } from './api/response-cap.js';
-import { baseUrlName, parseBaseUrl } from './config/settings.js';
+import { baseUrlName, caFileInEffect, parseBaseUrl } from './config/settings.js';
 import { VERSION } from './version.js';
 import { boCommand, keychainMissingHint, rejectedHint, signInHint } from './hints.js';
 
@@ -81,8 +81,13 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     });
   }
 
+  // A company CA (the profile's ca-file, or BO_CA_FILE) for a server reached over the
+  // network; read now, so a missing or empty file is exit 2 before anything is sent.
+  const caFile = transport ? undefined : await loadCaFile(io.env, settings);
+
   const client = createHttpClient({
     baseUrl,
+    ...(caFile ? { secureContext: caFile.secureContext, caFile: caFile.shown } : {}),
     credential,
     apiKeyScheme,
     timeoutMs: (globals.timeout ?? settings.timeout ?? DEFAULT_TIMEOUT_S) * 1000,
@@ -113,6 +118,18 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
       return close() as unknown as void;
     },
   };
+}
+
+/** The CA file in effect, read and checked (src/api/ca-file.ts), with how the trace names it; undefined when none is set. */
+async function loadCaFile(
+  env: Context['io']['env'],
+  settings: { 'ca-file'?: unknown },
+): Promise<{ secureContext: import('node:tls').SecureContext; shown: string } | undefined> {
+  const wanted = caFileInEffect(env, settings);
+  if (!wanted) return undefined;
+  const { loadCaFile: load } = await import('./api/ca-file.js');
+  const file = load(wanted.path, wanted.name, env);
+  return { secureContext: file.secureContext, shown: `${file.path} (${wanted.name})` };
 }
 
 /**

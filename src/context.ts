@@ -24,6 +24,8 @@ export interface Io {
   stdoutSharesStderr?: boolean;
   /** Terminal width in cells when stdout is a TTY; tables fit it (none: no limit). */
   columns?: number;
+  /** Terminal height in lines when stderr is a TTY: the login's QR code must fit it (none: unknown). */
+  rows?: number;
   /** The environment `bo` runs in (process.env, or a test's own). */
   env: Record<string, string | undefined>;
 }

@@ -45,6 +45,7 @@ export function processIo(): Io {
     stderrIsTTY: Boolean(process.stderr.isTTY),
     stdoutSharesStderr: process.stdout.isTTY && process.stderr.isTTY ? sameFile(1, 2) : undefined,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    rows: process.stderr.isTTY ? process.stderr.rows : undefined,
     env: process.env,
   };
 }

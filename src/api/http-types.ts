@@ -100,6 +100,14 @@ export interface HttpClientOptions {
    * process (src/sandbox/embedded.ts). Absent: node:http(s) over a keep-alive agent.
    */
   transport?: import('./http-attempt.js').Exchange;
+  /**
+   * The TLS context that trusts Node's authorities and the profile's CA file
+   * (src/api/ca-file.ts), made once for the run; absent, Node's. Certificates are
+   * verified either way.
+   */
+  secureContext?: import('node:tls').SecureContext;
+  /** That CA file as the trace names it (`/etc/acme-ca.pem (ca-file)`). */
+  caFile?: string;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
   env?: Record<string, string | undefined>;
   /**
@@ -119,6 +127,13 @@ export interface HttpClient {
   readonly command?: (rest: string) => string;
   /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * For an https:// base URL, a TLS handshake with the server (through the proxy in
+   * effect) and nothing sent over it: resolves when the certificate is accepted, throws
+   * what a request would have (exit 1, `network`) when not. `bo login` calls it before
+   * asking for anything. Absent, or resolving at once, where there is no TLS.
+   */
+  handshake?(): Promise<void>;
   /** Frees the keep-alive sockets. */
   close(): void;
 }

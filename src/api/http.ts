@@ -16,6 +16,7 @@ import { buildUrl, redactUserInfo, validateBaseUrl } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
+import { peerOf } from './peer-cert.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isReservedHeader } from './headers.js';
@@ -56,16 +57,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const bo = options.command ?? ((rest: string) => `bo ${rest}`);
   const secure = base.protocol === 'https:';
   // Certificates are always verified: stated here, NODE_TLS_REJECT_UNAUTHORIZED=0 in the
-  // environment cannot switch it off. Extra CAs still come from NODE_EXTRA_CA_CERTS.
+  // environment cannot switch it off. Extra CAs come from NODE_EXTRA_CA_CERTS and the
+  // profile's ca-file (options.secureContext).
   // Through a proxy when HTTPS_PROXY/HTTP_PROXY applies to the base URL (proxy-env.ts):
   // the tunnelling agent is loaded then, on the first request, and not otherwise. A
   // transport passed in (the embedded sandbox's, in this process) needs no connection.
   const send = options.transport ?? exchange;
   const proxy = options.transport ? undefined : proxyFor(base, options.env);
+  // A profile's CA file adds its authorities to Node's (ca-file.ts); verification stays on.
+  const secureContext = options.secureContext;
   let agent: http.Agent | undefined = options.transport || proxy
     ? undefined
     : secure
-      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true })
+      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) })
       : new http.Agent({ keepAlive: true });
   let closed = false;
   let noted = false;
@@ -73,7 +77,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (agent || !proxy) return agent;
     const { createProxyAgent } = await import('./proxy.js');
     if (!agent) {
-      agent = createProxyAgent(proxy, base);
+      agent = createProxyAgent(proxy, base, secureContext, bo);
       if (closed) agent.destroy();
     }
     return agent;
@@ -140,6 +144,46 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     });
   }
 
+  function connectionText(err: ConnectionFailure, method: Method, url: URL): string {
+    return err.cause instanceof ProxyFailure ? err.cause.message : describeFailure(err, method, url);
+  }
+
+  /** Said once, before the first connection: the proxy and the CA file in use. */
+  function noteConnection(): void {
+    if (noted) return;
+    noted = true;
+    if (proxy) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
+    if (options.caFile) tracer?.note(`trusting the certificate authorities of ${options.caFile} as well as Node's`);
+  }
+
+  /** A connection that failed for good, as the error a user sees (exit 1 `network`, or 4 for a proxy's login). */
+  function connectionError(err: ConnectionFailure, method: Method, url: URL): BoError {
+    const viaProxy = err.cause instanceof ProxyFailure ? err.cause : undefined;
+    const text = connectionText(err, method, url);
+    tracer?.note(text);
+    const peer = peerOf(err.cause);
+    if (peer) tracer?.note(`the server's certificate: ${peer}`);
+    if (viaProxy?.code === PROXY_AUTH) return new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
+    // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
+    // The cause is the proxy's refusal, or the failure itself (what callers may reword).
+    return new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method, bo) });
+  }
+
+  /** HttpClient.handshake: TLS with the server, nothing sent (handshake.ts). */
+  async function handshakeOnly(): Promise<void> {
+    if (!secure || options.transport) return;
+    const { handshake } = await import('./handshake.js');
+    noteConnection();
+    const tunnel = proxy ? await agentFor() : undefined;
+    try {
+      await handshake(base, { secureContext, tunnel, timeoutMs: options.timeoutMs, signal: options.signal });
+    } catch (err) {
+      if (err instanceof AbortFailure) throw new InterruptedError();
+      if (!(err instanceof ConnectionFailure)) throw err;
+      throw connectionError(err, 'GET', base);
+    }
+  }
+
   async function request<T>(req: RequestOptions): Promise<ApiResponse<T>> {
     const method: Method = req.method;
     const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
@@ -177,8 +221,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const started = process.hrtime.bigint();
       let raw: RawResponse;
       try {
-        if (proxy && !noted) tracer?.note(`through the proxy ${proxy.shown} (${proxy.variable})`);
-        noted = true;
+        noteConnection();
         raw = await send(url, { method, headers, body, agent: await agentFor(), timeoutMs: options.timeoutMs, signal, maxBytes });
       } catch (err) {
         if (err instanceof AbortFailure) throw new InterruptedError();
@@ -213,19 +256,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           });
         }
         if (!(err instanceof ConnectionFailure)) throw err;
-        const viaProxy = err.cause instanceof ProxyFailure ? err.cause : undefined;
-        const text = viaProxy?.message ?? describeFailure(err, method, url);
         if (canRetry && isRetryableFailure(method, err)) {
           const ms = waitMs(retry, undefined);
-          tracer?.note(`${text}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
+          tracer?.note(`${connectionText(err, method, url)}; retrying in ${seconds(ms)} s (retry ${retry + 1} of ${maxRetries})`);
           await wait(ms, signal);
           continue;
         }
-        tracer?.note(text);
-        if (viaProxy?.code === PROXY_AUTH) throw new AuthError(text, { code: 'auth', cause: err.cause, hint: viaProxy.hint });
-        // `network`, never Node's name for it (ENOTFOUND…): scripts get one stable code.
-        // The cause is the proxy's refusal, or the failure itself (what callers may reword).
-        throw new BoError(text, { code: 'network', cause: viaProxy ?? err, hint: viaProxy?.hint ?? failureHint(err, method, bo) });
+        throw connectionError(err, method, url);
       }
 
       const ok = raw.status >= 200 && raw.status < 300;
@@ -287,6 +324,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     baseUrl,
     command: bo,
     request,
+    handshake: handshakeOnly,
     close() {
       closed = true;
       agent?.destroy();

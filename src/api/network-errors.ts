@@ -40,9 +40,33 @@ export function describeFailure(failure: ConnectionFailure, method: Method, url:
   return `${method} ${url.origin}${url.pathname} failed: ${reason(failure)}`;
 }
 
-/** A write that failed after it went out may still have been carried out. */
+/** A certificate signed by no authority this machine trusts, or by itself. */
+const UNTRUSTED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+]);
+
+/** A certificate from an authority not trusted here: how to trust a company's (the server's, or an https:// proxy's). */
+export function untrustedHint(bo: (rest: string) => string): string {
+  return `If this certificate, or the authority that signed it, is your company's, trust its PEM file: ${bo('config set ca-file <pem-file>')} (or BO_CA_FILE; NODE_EXTRA_CA_CERTS does it for every Node program).`;
+}
+
+/** Whether `code` is a certificate signed by no authority trusted here, or by itself. */
+export function isUntrusted(code: string): boolean {
+  return UNTRUSTED.has(code);
+}
+
+/**
+ * A write that failed after it went out may still have been carried out. A certificate
+ * from an unknown authority (a company CA) is trusted with the profile's ca-file, or
+ * NODE_EXTRA_CA_CERTS for every Node program; nothing turns the check off.
+ */
 export function failureHint(failure: ConnectionFailure, method: Method, bo = (rest: string) => `bo ${rest}`): string | undefined {
   if (failure.sent && method !== 'GET') return `The server may have carried out the ${method}; check before repeating it.`;
+  if (!failure.sent && UNTRUSTED.has(failure.code)) return untrustedHint(bo);
   if (!failure.sent) return `Check the base URL (--base-url or ${bo('config set base-url')}) and your network.`;
   return undefined;
 }

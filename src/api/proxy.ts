@@ -12,7 +12,8 @@ import * as https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
-import { reason } from './network-errors.js';
+import { isUntrusted, reason, untrustedHint } from './network-errors.js';
+import { watchPeer } from './peer-cert.js';
 import { PROXY_AUTH, PROXY_DENIED, ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
 type Callback = (err: Error | null, stream: Duplex) => void;
@@ -28,7 +29,17 @@ function proxyAuthorization(url: URL): string | undefined {
   return info && `Basic ${Buffer.from(`${info.user}:${info.password}`).toString('base64')}`;
 }
 
-export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
+/**
+ * `secureContext`: the TLS context that trusts the profile's CA file as well as Node's
+ * authorities (src/api/ca-file.ts), for the tenant's certificate inside the tunnel and
+ * an https:// proxy's own; absent, Node's. `bo` spells a command in hints (HttpClient.command).
+ */
+export function createProxyAgent(
+  proxy: ProxyChoice,
+  target: URL,
+  secureContext?: tls.SecureContext,
+  bo: (rest: string) => string = (rest) => `bo ${rest}`,
+): http.Agent {
   const secure = target.protocol === 'https:';
   const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
   const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
@@ -39,12 +50,11 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
 
   function failure(err: NodeJS.ErrnoException): ProxyFailure {
     const code = err.code ?? 'ECONNRESET';
-    return new ProxyFailure(
-      `could not connect to ${where}: ${reason({ code, cause: err })}`,
-      code,
-      `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`,
-      err,
-    );
+    // An https:// proxy's certificate from a company CA is trusted as the server's is.
+    const hint = isUntrusted(code)
+      ? untrustedHint(bo)
+      : `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
+    return new ProxyFailure(`could not connect to ${where}: ${reason({ code, cause: err })}`, code, hint, err);
   }
 
   function refused(res: http.IncomingMessage): ProxyFailure {
@@ -86,6 +96,7 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
       headers,
       agent: false,
       ...(proxy.url.protocol === 'https:' && !isIP(bare(proxy.url.hostname)) ? { servername: bare(proxy.url.hostname) } : {}),
+      ...(proxy.url.protocol === 'https:' && secureContext ? { secureContext } : {}),
     });
     pending.add(req);
     req.once('error', (err: NodeJS.ErrnoException) => {
@@ -108,6 +119,7 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
         servername: isIP(host) ? undefined : host,
         rejectUnauthorized: true,
       });
+      watchPeer(secured);
       pending.add(secured);
       socket.once('error', (err) => secured.destroy(err));
       const onError = (err: Error) => {
@@ -137,5 +149,6 @@ export function createProxyAgent(proxy: ProxyChoice, target: URL): http.Agent {
       super.destroy();
     }
   }
-  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true } : {}) });
+  // The agent's options reach tunnel() with each connection's: `secureContext` goes to tls.connect there.
+  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) } : {}) });
 }

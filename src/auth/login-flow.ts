@@ -52,6 +52,13 @@ export const MAX_ATTEMPTS = 5;
 const MAX_RESTARTS = 3;
 const MAX_PASSWORD_TRIES = 3;
 
+/** "That code was not accepted", naming the flag it came from. */
+function refusedCode(from: '--code' | '--code-command' | undefined): string {
+  if (from === '--code-command') return 'The code --code-command printed was not accepted';
+  if (from === '--code') return 'The code given with --code was not accepted';
+  return 'That code was not accepted';
+}
+
 type State =
   | { at: 'password' }
   | { at: 'challenge'; challenge: Challenge; fresh: boolean }
@@ -157,11 +164,18 @@ class LoginFlow {
     }
   }
 
+  /**
+   * What the challenge wants, and where its code will come from: --code-command is named
+   * when it answers, and an authenticator app only when a person may be there to open it.
+   */
   private announce(ch: Challenge): void {
     const s = this.d.screen;
-    if (ch.mechanism === 'Email') s.say(`A sign-in code was emailed to ${ch.masked_destination ?? 'your email address'}.`);
-    else s.say('Two-factor sign-in: open your authenticator app for the 6-digit code.');
-    if (this.answers.interactive) s.say(choicesHint(ch));
+    const command = this.d.options.codeCommand ? ' Running --code-command for it.' : '';
+    if (ch.mechanism === 'Email') s.say(`A sign-in code was emailed to ${ch.masked_destination ?? 'your email address'}.${command}`);
+    else if (command) s.say(`Two-factor sign-in: a 6-digit authenticator code is needed.${command}`);
+    else if (this.answers.interactive) s.say('Two-factor sign-in: open your authenticator app for the 6-digit code.');
+    else s.say('Two-factor sign-in: a 6-digit authenticator code is needed.');
+    if (this.answers.interactive && !command) s.say(choicesHint(ch));
   }
 
   private async challengeRefused(err: unknown, ch: Challenge, action: ChallengeAction): Promise<State> {
@@ -176,19 +190,25 @@ class LoginFlow {
       return same;
     }
     if ((action.kind === 'code' || action.kind === 'recovery') && isInvalidGrant(err)) {
-      const what = action.kind === 'code' ? 'That code was not accepted' : 'That recovery code was not accepted (each works once)';
-      return this.wrongCode(what, same);
+      const what = action.kind === 'code' ? refusedCode(action.from) : 'That recovery code was not accepted (each works once)';
+      return this.wrongCode(what, same, action.kind === 'code' ? action.from : undefined);
     }
     throw err;
   }
 
   /** D8: the client counts; the 5th wrong code locks the attempt and we start over. */
-  private wrongCode(what: string, same: State): State {
+  private wrongCode(what: string, same: State, from?: '--code' | '--code-command'): State {
     this.attempts++;
     const left = MAX_ATTEMPTS - this.attempts;
     if (left <= 0) return this.restart(`${what}, and that was the last of ${MAX_ATTEMPTS} attempts: this sign-in is locked.`);
     const message = `${what}: ${left} attempt${left === 1 ? '' : 's'} left.`;
-    if (!this.answers.interactive) throw new AuthError(message, { code: 'invalid_grant' });
+    if (!this.answers.interactive) {
+      const hint =
+        from === '--code-command'
+          ? 'run the command yourself and check what it prints: a code made from an empty or wrong secret (an unset $TOTP_SECRET, say), or an old emailed code, is refused'
+          : undefined;
+      throw new AuthError(message, { code: 'invalid_grant', ...(hint ? { hint } : {}) });
+    }
     this.d.screen.say(message);
     return same;
   }
@@ -284,7 +304,10 @@ class LoginFlow {
         hint: `the account may already have a method set up: run \`${this.d.loginCommand ?? 'bo login'}\` again to be asked for a code`,
       });
     }
-    if (s && isInvalidGrant(err)) return this.wrongCode('That code was not accepted', s);
+    if (s && isInvalidGrant(err)) {
+      const from = this.d.options.codeCommand ? '--code-command' : undefined;
+      return this.wrongCode(refusedCode(from), s, from);
+    }
     throw err;
   }
 }

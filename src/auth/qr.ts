@@ -32,6 +32,8 @@ export function qrMatrix(text: string): boolean[][] {
 export interface QrTerminal {
   /** Columns; undefined: unknown, assumed wide enough. */
   columns?: number;
+  /** Lines; undefined: unknown, assumed tall enough. */
+  rows?: number;
   /** A UTF-8 locale: '▀' half blocks, two modules a cell. Else spaces, one module two cells wide. */
   unicode: boolean;
   /** Colour allowed (no NO_COLOR, --no-color, TERM=dumb): without it no QR can be drawn. */
@@ -39,14 +41,18 @@ export interface QrTerminal {
 }
 
 /**
- * The QR drawn for `term` (`indent` columns in), or why it cannot be: a QR that wraps
- * or has no colours cannot be scanned, so it is not shown at all.
+ * The QR drawn for `term` (`indent` columns in, `around` lines of text with it up to the
+ * prompt that waits for its code), or why it cannot be: a QR that wraps, whose top has
+ * scrolled off the screen by the time the prompt shows, or has no colours cannot be
+ * scanned, so it is not shown at all.
  */
-export function qrFor(text: string, term: QrTerminal, indent = 2): { lines: string[] } | { why: string } {
+export function qrFor(text: string, term: QrTerminal, indent = 2, around = 0): { lines: string[] } | { why: string } {
   if (!term.color) return { why: 'colour is off (NO_COLOR, --no-color or TERM=dumb)' };
   const modules = qrMatrix(text).length + 2 * QUIET_ZONE;
   const width = indent + (term.unicode ? modules : 2 * modules);
   if (term.columns !== undefined && term.columns < width) return { why: `it needs ${width} columns and the terminal has ${term.columns}` };
+  const height = (term.unicode ? Math.ceil(modules / 2) : modules) + around;
+  if (term.rows !== undefined && term.rows < height) return { why: `it needs ${height} rows with its prompt and the terminal has ${term.rows}` };
   return { lines: term.unicode ? drawQr(text) : drawQrSpaces(text) };
 }
 

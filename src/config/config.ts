@@ -27,6 +27,8 @@ export interface ProfileSettings {
   'api-key-scheme'?: string;
   /** Seconds. */
   timeout?: number;
+  /** A PEM file of certificate authorities trusted as well as Node's (absolute path). */
+  'ca-file'?: string;
   /** Where the profile's stored credential lives; absent means none is stored (the keychain is not asked). */
   'credential-store'?: 'keychain' | 'file';
   /** Keys written by a newer `bo` are kept as they are. */
@@ -133,6 +135,10 @@ function checkSettings(cfg: BoConfig, path: string): void {
     check('timeout', () => {
       if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number`);
       parseTimeout(settings.timeout, key('timeout'));
+    });
+    check('ca-file', () => {
+      const file = settings['ca-file'];
+      if (typeof file !== 'string' || file === '') throw new UsageError(`${key('ca-file')} must be the path of a PEM file`);
     });
     check('credential-store', () => {
       const store = settings['credential-store'];

@@ -1,11 +1,12 @@
 // The per-profile settings a user may change with `bo config`, and their validators.
 // Every message names the key, so a typo in a script is caught at once (exit 2).
 
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkNotApiRoot, redactUserInfo } from '../api/base-url.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
 
-export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected', 'ca-file'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** "base-url, api-key-scheme, … or protected", for help texts that name every key. */
@@ -96,6 +97,31 @@ export function parseProtected(text: string, name = 'protected'): boolean {
   throw new UsageError(`${name} must be true or false, got "${text}"`);
 }
 
+/**
+ * `ca-file`: a PEM file of certificate authorities the profile's connections trust as
+ * well as Node's own (src/api/ca-file.ts reads and checks it). Kept as an absolute path,
+ * so it names the same file from any folder.
+ */
+export function parseCaFilePath(text: string, name = 'ca-file'): string {
+  if (text.trim() === '') throw new UsageError(`${name} must be the path of a PEM file of certificates, got ""`);
+  return resolve(text);
+}
+
+/** The variable that wins over the `ca-file` setting, as other BO_ variables win over theirs. */
+export const CA_FILE_ENV = 'BO_CA_FILE';
+
+/** The CA file in effect, and what messages call it: BO_CA_FILE when set, else the profile's `ca-file`. */
+export function caFileInEffect(
+  env: Record<string, string | undefined>,
+  settings: { 'ca-file'?: unknown },
+): { path: string; name: string; source: 'env' | 'config' } | undefined {
+  const fromEnv = env[CA_FILE_ENV];
+  if (fromEnv !== undefined && fromEnv !== '') return { path: parseCaFilePath(fromEnv, CA_FILE_ENV), name: CA_FILE_ENV, source: 'env' };
+  const saved = settings['ca-file'];
+  if (typeof saved === 'string' && saved !== '') return { path: saved, name: 'ca-file', source: 'config' };
+  return undefined;
+}
+
 /** Validates a value typed by a user (`bo config set`) into what is stored. */
 export function parseSetting(key: SettingKey, text: string): string | number | boolean {
   switch (key) {
@@ -109,6 +135,8 @@ export function parseSetting(key: SettingKey, text: string): string | number | b
       return parseMaxResponseMb(text);
     case 'protected':
       return parseProtected(text);
+    case 'ca-file':
+      return parseCaFilePath(text);
   }
 }
 

@@ -24,6 +24,15 @@ export const environment: EnvVariable[] = [
     meaning: '1: no progress line on stderr during long work (--all, bo api --paginate, batches from stdin)',
   },
   { names: ['BO_MAX_RESPONSE_MB'], meaning: 'the most one answer may hold, in MB (1 to 4096, default 32); wins over the max-response-mb setting' },
+  {
+    names: ['BO_CA_FILE'],
+    meaning:
+      "a PEM file of certificate authorities (a company's) trusted as well as the system's, for this run; wins over the ca-file setting (bo config set ca-file <file>)",
+  },
+  {
+    names: ['NODE_EXTRA_CA_CERTS'],
+    meaning: "a PEM file of extra certificate authorities, read by Node itself for every Node program; ca-file and BO_CA_FILE add theirs to it",
+  },
   { names: ['BO_KEYCHAIN_TIMEOUT'], meaning: 'seconds before a keychain call gives up (default 10)' },
   { names: ['BO_CODE_COMMAND_TIMEOUT'], meaning: 'seconds the --code-command of bo login has to print a code (default 120)' },
   { names: ['DBUS_SESSION_BUS_ADDRESS'], meaning: 'the session bus, where the Linux keychain (the Secret Service) is found' },

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { drawQr, QUIET_ZONE } from '../../src/auth/qr.js';
+import { drawQr, qrFor, qrMatrix, QUIET_ZONE } from '../../src/auth/qr.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from '../e2e/qr-image.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-qr-'));
@@ -35,5 +35,24 @@ describe('terminal QR', () => {
     }
     // The finder pattern starts right after the quiet zone.
     expect(m[QUIET_ZONE]![QUIET_ZONE]).toBe(true);
+  });
+});
+
+describe('a QR code that must fit the terminal\'s height (issue 32 §4.1)', () => {
+  const uri = 'otpauth://totp/Acme%20Back%20Office:ada%40acme.example?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Acme%20Back%20Office';
+  const term = { columns: 80, unicode: true, color: true };
+  const tall = Math.ceil((qrMatrix(uri).length + 2 * QUIET_ZONE) / 2);
+
+  it('is drawn when its lines and the text with it fit the rows', () => {
+    const qr = qrFor(uri, { ...term, rows: tall + 7 }, 2, 7);
+    expect('lines' in qr && qr.lines.length).toBe(tall);
+  });
+
+  it('is not drawn one row short, and says how many rows it needs', () => {
+    expect(qrFor(uri, { ...term, rows: tall + 6 }, 2, 7)).toEqual({ why: `it needs ${tall + 7} rows with its prompt and the terminal has ${tall + 6}` });
+  });
+
+  it('an unknown height is taken to be tall enough', () => {
+    expect('lines' in qrFor(uri, term, 2, 7)).toBe(true);
   });
 });

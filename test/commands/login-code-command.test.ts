@@ -62,7 +62,7 @@ describe('bo login --code-command, bounded', () => {
     const r = await runBin(argv, { env: cfg.env, stdin, measure: true });
     noCrash(r.stderr);
     // 123456 is not the emailed code: a clean refusal, from the server's answer.
-    expect(r.stderr).toMatch(/^A sign-in code was emailed to [^\n]+\nerror: that code was not accepted: 4 attempts left\.\n$/);
+    expect(r.stderr).toMatch(/^A sign-in code was emailed to [^\n]+\. Running --code-command for it\.\nerror: the code --code-command printed was not accepted: 4 attempts left\.\nhint: [^\n]+\n$/);
     expect(r.code).toBe(4);
     expect(r.peakMb).toBeLessThan(200);
     expect(existsSync(cfg.credentialsFile)).toBe(false);

@@ -99,7 +99,7 @@ describe('bo login from a script', () => {
     const user = await sandbox.user('totp');
     const bad = await script('totp', ['--code', String((Number(totpCode(user.totpSecret!, await sandbox.now())) + 1) % 1e6).padStart(6, '0')]);
     expect(bad.code).toBe(4);
-    expect(bad.stderr).toContain('error: that code was not accepted: 4 attempts left.');
+    expect(bad.stderr).toContain('error: the code given with --code was not accepted: 4 attempts left.');
     expect(bad.store.saved.size).toBe(0);
     const good = await script('totp', ['--code', totpCode(user.totpSecret!, await sandbox.now())]);
     expect(good.code).toBe(0);

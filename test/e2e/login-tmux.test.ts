@@ -8,12 +8,14 @@
 // Needs the Secret Service of .ci/keyring.sh: bash .ci/keyring.sh npx vitest run
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
+import { makeCerts } from '../hardening/tls-certs.js';
+import { serveTls } from '../helpers/tls-sandbox.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const socket = `bo-e2e-${process.pid}`;
@@ -46,8 +48,16 @@ function type(session: string, text: string): void {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Starts `bo login` in a new 200×80 pane; afterwards the pane shows the exit code and the tty's echo mode. */
-function startLogin(session: string, profile: string): void {
+interface LoginPane {
+  /** The base URL (default: the sandbox's). */
+  url?: string;
+  /** The pane's size (default 200×80). */
+  columns?: number;
+  rows?: number;
+}
+
+/** Starts `bo login` in a new pane; afterwards the pane shows the exit code and the tty's echo mode. */
+function startLogin(session: string, profile: string, pane: LoginPane = {}): void {
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -59,12 +69,12 @@ function startLogin(session: string, profile: string): void {
   const command = [
     'env -i',
     ...Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`),
-    `node ${quote(join(root, 'bin', 'bo.js'))} login --base-url ${quote(sandbox.url)} -p ${quote(profile)}`,
+    `node ${quote(join(root, 'bin', 'bo.js'))} login --base-url ${quote(pane.url ?? sandbox.url)} -p ${quote(profile)}`,
     // Then the shell reports the exit code and whether the terminal echoes again.
     '; echo EXIT=$?; stty -a | tr " " "\\n" | grep -x -- "-\\?echo" | sed "s/^/TTY-ECHO=/"; sleep 600',
   ].join(' ');
   // One argument: tmux hands it to the shell whole, so its ';' need no escaping.
-  tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '80', `bash -c ${quote(command)}`);
+  tmux('new-session', '-d', '-s', session, '-x', String(pane.columns ?? 200), '-y', String(pane.rows ?? 80), `bash -c ${quote(command)}`);
 }
 
 function keychainLookup(profile: string): { status: number | null; stdout: string } {
@@ -143,6 +153,58 @@ describe('bo login in a terminal (tmux)', () => {
     expect(after).toContain('TTY-ECHO=echo');
     expect(keychainLookup(profile).status).not.toBe(0);
   });
+  it('in an 80×24 terminal draws no QR code that would scroll off: says how many rows it needs, offers the secret and --qr-png', async () => {
+    const user = await sandbox.user('enroll');
+    const profile = `e2e-short-${process.pid}`;
+    startLogin('short', profile, { columns: 80, rows: 24 });
+    await waitFor('short', 'Email');
+    type('short', user.username);
+    await waitFor('short', 'Password');
+    type('short', user.password);
+    await waitFor('short', 'How do you want to receive sign-in codes?');
+    tmux('send-keys', '-t', 'short', 'Enter'); // the authenticator app
+    const shown = await waitFor('short', /Code from your authenticator app/);
+    const text = shown.replace(/\s+/g, ' ');
+    const rows = /No QR code here: it needs (\d+) rows with its prompt and the terminal has 24/.exec(text);
+    expect(rows, shown).not.toBeNull();
+    expect(Number(rows![1])).toBeGreaterThan(24);
+    expect(text).toMatch(/enter this secret by hand: [A-Z2-7]{4}( [A-Z2-7]{1,4})+/);
+    expect(text).toContain(`run bo -p ${profile} login again with --qr-png <file>`);
+    // Not a module of a QR code anywhere in the pane.
+    expect(screen('short', true)).not.toContain('\u2580');
+    tmux('send-keys', '-t', 'short', 'C-c');
+    expect(await waitFor('short', /TTY-ECHO=\S+/)).toContain('EXIT=130');
+  });
+
+  it('stops before the first prompt when the server\'s certificate is not trusted, and prompts once ca-file trusts it', async () => {
+    const certs = makeCerts();
+    const tls = await serveTls(certs.good);
+    try {
+      const profile = `e2e-ca-${process.pid}`;
+      startLogin('ca', profile, { url: tls.url });
+      const refused = await waitFor('ca', /TTY-ECHO=\S+/);
+      expect(refused).toContain('EXIT=1');
+      expect(refused).toContain(`error: could not connect to ${tls.url}: the TLS certificate is not trusted (issued by an unknown authority)`);
+      expect(refused.replace(/\s+/g, ' ')).toContain(`bo -p ${profile} config set ca-file <pem-file>`);
+      expect(refused).not.toMatch(/Email|Password/);
+      tmux('kill-session', '-t', 'ca');
+
+      const set = execFileSync('node', [join(root, 'bin', 'bo.js'), '-p', profile, 'config', 'set', 'ca-file', certs.ca], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, BO_CONFIG_DIR: join(work, 'config') },
+      });
+      expect(set).toBe('');
+      startLogin('ca2', profile, { url: tls.url });
+      await waitFor('ca2', 'Email');
+      tmux('send-keys', '-t', 'ca2', 'C-c');
+      expect(await waitFor('ca2', /TTY-ECHO=\S+/)).toContain('EXIT=130');
+    } finally {
+      tls.stop();
+      rmSync(certs.dir, { recursive: true, force: true });
+    }
+  });
+
   it('enrolls an authenticator by reading the secret off the screen; the token lands in gnome-keyring', async () => {
     const user = await sandbox.user('enroll');
     const profile = `e2e-enroll-${process.pid}`;

@@ -2,15 +2,15 @@
 // made by openssl in the test. Trusted through NODE_EXTRA_CA_CERTS, `bo` works against
 // it; untrusted, expired or made for another host, `bo` stops with exit 1 and says which,
 // sends no request, and no flag or setting of `bo` turns the check off.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 import { tempConfig } from '../helpers/config-dir.js';
-import { binPath, runBin } from '../helpers/run-bin.js';
+import { runBin } from '../helpers/run-bin.js';
+import { serveTls as serveSandboxTls } from '../helpers/tls-sandbox.js';
 import { makeCerts, type CertSet } from './tls-certs.js';
 
 /** Every verb's definition (the registry loads them on demand). */
@@ -31,27 +31,11 @@ afterAll(() => {
   console.log(`[hardening] TLS: ${cases} runs (trusted, untrusted CA, self-signed, expired, not yet valid, other host, NODE_TLS_REJECT_UNAUTHORIZED=0, bad flags); ${flagsChecked} flags of the help tree checked: none turns the check off`);
 });
 
-/** `bo sandbox serve --memory --port 0` over https; resolves with its URL and the API key it prints. */
-async function serveTls(pair: { cert: string; key: string }): Promise<{ url: string; key: string; secret: string; requests: () => number }> {
-  const child = spawn(process.execPath, [binPath, 'sandbox', 'serve', '--memory', '--port', '0', '--tls-cert', pair.cert, '--tls-key', pair.key], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  servers.push(child);
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL in 20 s: ${stderr}`)), 20_000);
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  for (let i = 0; i < 200 && !/BO_API_SECRET=/.test(stderr); i++) await new Promise((r) => setTimeout(r, 50));
-  const m = /BO_API_KEY=(\S+) BO_API_SECRET=(\S+)/.exec(stderr);
-  if (!m) throw new Error(`no API key in the banner: ${stderr}`);
-  return { url, key: m[1]!, secret: m[2]!, requests: () => 0 };
+/** `bo sandbox serve` over https (test/helpers/tls-sandbox.ts), stopped after the suite. */
+async function serveTls(pair: { cert: string; key: string }) {
+  const s = await serveSandboxTls(pair);
+  servers.push(s.child);
+  return s;
 }
 
 function bo(url: string, server: { key: string; secret: string }, extraCa?: string) {

@@ -11,7 +11,8 @@ import type { Screen } from './screen.js';
 
 /** What the person (or the flags) chose to do at a challenge. */
 export type ChallengeAction =
-  | { kind: 'code'; code: string }
+  /** `from`: the flag the code came from, for a refusal to name it; absent when typed. */
+  | { kind: 'code'; code: string; from?: '--code' | '--code-command' }
   | { kind: 'resend' }
   | { kind: 'switch'; to: Mechanism }
   | { kind: 'recovery'; code: string };
@@ -137,11 +138,11 @@ export class Answers {
       if (!this.recoveryLine?.trim()) throw new AuthError('--recovery-code-stdin: stdin held no recovery code');
       return { kind: 'recovery', code: this.recoveryLine.trim() };
     }
-    if (o.codeCommand) return { kind: 'code', code: await this.commandCode({}) };
+    if (o.codeCommand) return { kind: 'code', code: await this.commandCode({}), from: '--code-command' };
     if (o.code && !this.codeUsed) {
       if (ch.mechanism === 'Totp') {
         this.codeUsed = true;
-        return { kind: 'code', code: o.code };
+        return { kind: 'code', code: o.code, from: '--code' };
       }
       // --code answers an authenticator challenge: move there when the account has one.
       if (!o.mechanism && ch.available_mechanisms.includes('Totp') && this.autoSwitches < 3) {

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { unicodeLocale } from '../../output/symbols.js';
 
 /**
- * What the terminal of a run can show a QR code with: its width, the locale's glyphs,
+ * What the terminal of a run can show a QR code with: its width and height, the locale's glyphs,
  * and colour. The QR goes to stderr, so colour is judged for it: off with NO_COLOR or
  * TERM=dumb, and with --no-color (which the globals show only while stdout is a
  * terminal too).
@@ -17,7 +17,7 @@ import { unicodeLocale } from '../../output/symbols.js';
 export function qrTerminal(ctx: Context): QrTerminal {
   const env = ctx.io.env;
   const color = env.NO_COLOR === undefined && env.TERM !== 'dumb' && (ctx.globals.color || !ctx.io.stdoutIsTTY);
-  return { columns: ctx.io.columns, unicode: unicodeLocale(env), color };
+  return { columns: ctx.io.columns, rows: ctx.io.rows, unicode: unicodeLocale(env), color };
 }
 import { CLEAR_LINE } from '../../output/style.js';
 

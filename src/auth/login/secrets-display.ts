@@ -39,11 +39,16 @@ export async function showTotpSetup(
   }
   if (!screen.tty) {
     screen.say('Began authenticator setup (the secret is shown only on a terminal; --code-command gets it in BO_TOTP_SECRET).');
+    if (!qrPng) screen.say(`No QR code without a terminal: run ${options.loginCommand ?? 'bo login'} with --qr-png <file> to get it as an image.`);
     return;
   }
   // The QR library loads only when a code is drawn.
   const { qrFor } = await import('../qr.js');
-  const qr = qrFor(e.otpauth_uri, screen.qr);
+  const uri = `Setup URI: ${e.otpauth_uri}`;
+  // With the QR on the screen at once: the line above it, the blank lines, the secret,
+  // the setup URI (as many lines as it wraps to) and the prompt for the code.
+  const around = 5 + (screen.qr.columns ? Math.ceil(uri.length / screen.qr.columns) : 1);
+  const qr = qrFor(e.otpauth_uri, screen.qr, 2, around);
   if ('lines' in qr) {
     screen.say('Scan this QR code with your authenticator app:');
     screen.say('');
@@ -53,11 +58,11 @@ export async function showTotpSetup(
   } else {
     // A QR that wraps, or has no colours, cannot be scanned: none is drawn, and the
     // person is told why and what to use instead.
-    screen.say(`No QR code here: ${qr.why} (a QR code that wraps or has no colours cannot be scanned).`);
+    screen.say(`No QR code here: ${qr.why} (a QR code that wraps, scrolls off the screen or has no colours cannot be scanned).`);
     screen.say(`In your authenticator app, enter this secret by hand: ${groupsOfFour(e.secret)}`);
-    if (!qrPng) screen.say('(or run bo login again with --qr-png <file> to get the QR code as an image)');
+    if (!qrPng) screen.say(`(or run ${options.loginCommand ?? 'bo login'} again with --qr-png <file> to get the QR code as an image)`);
   }
-  screen.say(`Setup URI: ${e.otpauth_uri}`);
+  screen.say(uri);
 }
 
 /** The recovery codes in a box with the warning inside it, so it cannot be missed. */

@@ -53,6 +53,13 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     if (err?.code === 'keychain_unavailable') throw err;
   });
   const http = await ctx.api({ credential: null });
+  // So is a certificate this machine does not trust: a TLS handshake, nothing sent.
+  try {
+    await http.handshake?.();
+  } catch (err) {
+    http.close();
+    throw err;
+  }
   const prompter = ctx.globals.input ? await ctx.prompter() : null;
   const lines = stdinLines(ctx.io.stdin);
   try {
@@ -84,6 +91,10 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
     // A sandbox token is always in the file: the profile's own backend stays as it was.
     const saved = sandbox ? undefined : rememberStored(ctx.io.env, profile, store.backend, http.baseUrl);
     if (saved) ctx.io.stderr.write(`Saved ${saved} as the base URL of profile "${profile}".\n`);
+    // What --insecure-storage gave up, said where it happened (README "Credentials").
+    if (choice.insecureStorage && !sandbox) {
+      ctx.io.stderr.write(`The token is stored unencrypted in ${store.location} (a file only you can read, mode 0600), not in the OS keychain.\n`);
+    }
   } finally {
     lines.close();
     http.close();

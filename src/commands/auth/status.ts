@@ -9,6 +9,7 @@ import { AuthError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { verifyCredential } from '../../auth/verify.js';
 import { boCommand, keychainMissingHint, signInHint } from '../../hints.js';
+import { caFileInEffect } from '../../config/settings.js';
 
 export default defineCommand<{ verify?: boolean }>({
   printsRecords: true,
@@ -17,7 +18,7 @@ export default defineCommand<{ verify?: boolean }>({
   description:
     'Show the profile, base URL, credential kind (token or API key), where it comes from ' +
     '(environment, keychain, file, sandbox), the origin a stored credential belongs to, who it belongs to ' +
-    '(PersonUid, AccountUid) and when it expires. --verify proves the credential works: a token by its ' +
+    '(PersonUid, AccountUid), when it expires, and the CA file trusted (ca-file or BO_CA_FILE) when one is set. --verify proves the credential works: a token by its ' +
     "signature and expiry against the tenant's /.well-known/jwks.json, an API key by listing one account " +
     '(GET /crm/accounts?limit=1, kept out of the activity log). Exit 4 when not signed in, when the stored ' +
     'credential belongs to another base URL, or when it is expired, invalid, rejected (401) or not permitted (403).',
@@ -55,6 +56,8 @@ export default defineCommand<{ verify?: boolean }>({
     const check = opts.verify && !refusal ? await verifyCredential(ctx, credential, resolved.source === 'env' ? resolved.location.split(' + ') : undefined) : undefined;
 
     const origin = resolved.source === 'store' ? (resolved.origin ?? null) : null;
+    // The company CA the connections trust (ca-file, BO_CA_FILE); the embedded sandbox needs none.
+    const ca = sandbox ? undefined : caFileInEffect(ctx.io.env, (await ctx.profile()).settings);
     const status = {
       profile,
       baseUrl,
@@ -68,6 +71,7 @@ export default defineCommand<{ verify?: boolean }>({
       key: credential.kind === 'apiKey' ? credential.key : null,
       expiresAt: expires?.toISOString() ?? null,
       expired,
+      ...(ca ? { caFile: ca.path } : {}),
       ...(check?.field ?? {}),
     };
     const source =
@@ -88,6 +92,7 @@ export default defineCommand<{ verify?: boolean }>({
             ['AccountUid', status.accountUid ?? ''],
             ['Expires', status.expiresAt ? `${status.expiresAt}${expired ? ' (expired)' : ''}` : 'unknown'],
           ] as Array<[string, unknown]>)),
+      ...(ca ? [['CA file', `${ca.path} (${ca.name})`] as [string, unknown]] : []),
       ...(check ? [check.row] : []),
     ]);
     if (refusal) throw refusal;

@@ -2,7 +2,7 @@
 // where it comes from: --json prints {"profile", "settings": [{"name","value","source"}]},
 // defaults included, so a script sees what is set and what is not.
 import { defineCommand } from '../../command.js';
-import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS, baseUrlName } from '../../config/settings.js';
+import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS, baseUrlName, caFileInEffect } from '../../config/settings.js';
 import { printRecord } from '../../output/print.js';
 
 export default defineCommand({
@@ -27,6 +27,9 @@ export default defineCommand({
       } else if (name === 'timeout' && ctx.globals.timeout !== undefined) {
         value = ctx.globals.timeout;
         source = env.BO_TIMEOUT !== undefined && Number(env.BO_TIMEOUT) === value ? 'env' : 'flag';
+      } else if (name === 'ca-file' && caFileInEffect(env, settings)?.source === 'env') {
+        value = caFileInEffect(env, settings)!.path;
+        source = 'env';
       } else if (value === undefined) {
         value = SETTING_DEFAULTS[name] ?? null;
         source = 'default';

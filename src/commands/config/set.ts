@@ -6,6 +6,7 @@ import { defineCommand } from '../../command.js';
 import { SETTING_KEYS_TEXT, assertSettingKey, parseSetting } from '../../config/settings.js';
 import { updateConfig, currentProfileName } from '../../config/config.js';
 import { say } from '../../output/print.js';
+import { readCaCertificates } from '../../api/ca-file.js';
 
 export default defineCommand({
   path: ['config', 'set'],
@@ -13,18 +14,24 @@ export default defineCommand({
   description:
     'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo), ' +
     'timeout (seconds, 0.1 to 86400), max-response-mb (the most one answer may hold, 1 to 4096, default 32) ' +
-    'or protected (true: every change on this profile asks first, or needs --yes) ' +
+    'protected (true: every change on this profile asks first, or needs --yes) ' +
+    "or ca-file (a PEM file of certificate authorities, such as a company's, trusted as well as the system's; BO_CA_FILE wins over it) " +
     'for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
     'bo -p staging config set api-key-scheme acme',
     'bo config set timeout 60',
     'bo -p production config set protected true',
+    { example: 'bo config set ca-file ~/company-ca.pem', needs: "a PEM file of your company's certificate authority" },
   ],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
     const name = assertSettingKey(key as string);
     const value = parseSetting(name, text as string);
+    if (name === 'ca-file') {
+      // Checked now, not at the next connection: a missing file or one without a certificate is exit 2 here.
+      readCaCertificates(value as string, 'ca-file');
+    }
     const profile = updateConfig(ctx.io.env, (cfg) => {
       const current = currentProfileName(ctx.globals, cfg);
       const settings: Record<string, unknown> = (cfg.profiles[current] ??= {});
