@@ -4,15 +4,21 @@
 // terminal: the widest text columns shrink with an ellipsis, a fixed column (the Uid)
 // never does; a later cell wider than its column is cut the same way.
 //
-// Cells arrive already neutralised (neutralise.ts); widths are display widths.
+// Cells arrive already neutralised (neutralise.ts); widths are display widths. A cell
+// holding a list (list-cell.ts) is cut by its items, saying how many it left out.
 
+import { cellString, ListCell, type Cell } from './list-cell.js';
 import { ChunkWriter } from './sink.js';
 import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
 import { displayWidth, padEnd, truncate } from './width.js';
 
 export interface TableColumn {
-  header: string;
+  /**
+   * A function is called once the look-ahead rows are read, before the header is
+   * written: a date column's header names the zone of the dates it read (time.ts).
+   */
+  header: string | (() => string);
   /** Never cut (the Uid: an admin copies it). */
   fixed?: boolean;
   /** Cut only once the text columns are as narrow as they go (dates, numbers). */
@@ -38,7 +44,7 @@ export interface TableOptions {
   /** Longest wait for look-ahead rows after the first one, in ms. */
   lookAheadMs?: number;
   /** A cell never cut although its column may be (the Uid row of the record view). */
-  keepWhole?: (row: string[], column: number) => boolean;
+  keepWhole?: (row: Cell[], column: number) => boolean;
 }
 
 const MIN_WIDTH = 3;
@@ -80,13 +86,13 @@ function tableWidth(widths: number[]): number {
 export async function writeTable(
   stream: NodeJS.WritableStream,
   columns: TableColumn[],
-  rows: AsyncIterable<string[]> | Iterable<string[]>,
+  rows: AsyncIterable<Cell[]> | Iterable<Cell[]>,
   options: TableOptions,
 ): Promise<number> {
-  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<string[]>)[Symbol.iterator]();
+  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<Cell[]>)[Symbol.iterator]();
   const lookAhead = options.lookAhead ?? 100;
-  const buffered: string[][] = [];
-  let pending: Promise<IteratorResult<string[]>> | undefined;
+  const buffered: Cell[][] = [];
+  let pending: Promise<IteratorResult<Cell[]>> | undefined;
   let done = false;
   const first = await it.next();
   if (first.done) return 0;
@@ -116,17 +122,18 @@ export async function writeTable(
   }
 
   const showHeader = options.header !== false;
-  const naturalOf = (cell: (row: string[], i: number) => string) =>
-    columns.map((c, i) => Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(cell(row, i)))));
-  let natural = naturalOf((row, i) => row[i] ?? '');
+  const headers = columns.map((c) => (typeof c.header === 'function' ? c.header() : c.header));
+  const naturalOf = (cell: (row: Cell[], i: number) => string) =>
+    columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, ...buffered.map((row) => displayWidth(cell(row, i)))));
+  let natural = naturalOf((row, i) => cellString(row[i]));
   // Too wide: the columns that have a shorter form take it before any text is cut.
   const shorten = columns.map(() => false);
   if (options.width !== undefined && columns.some((c) => c.shorten) && tableWidth(natural) > options.width) {
     columns.forEach((c, i) => (shorten[i] = c.shorten !== undefined));
     natural = naturalOf((row, i) => shortCell(row, i));
   }
-  function shortCell(row: string[], i: number): string {
-    const cell = row[i] ?? '';
+  function shortCell(row: Cell[], i: number): string {
+    const cell = cellString(row[i]);
     return shorten[i] ? columns[i]!.shorten!(cell) : cell;
   }
   const fixed = columns.map((c) => c.fixed === true);
@@ -135,12 +142,13 @@ export async function writeTable(
   const { grey, bold } = style(options.color);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
   const bar = grey(box.v);
-  const line = (cells: string[], style?: (s: string) => string) => {
+  const line = (cells: Cell[], style?: (s: string) => string) => {
     let out = bar;
     for (let i = 0; i < widths.length; i++) {
       const w = widths[i]!;
+      const list = cells[i];
       let cell = shortCell(cells, i);
-      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = truncate(cell, w, ellipsis);
+      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }
@@ -152,7 +160,7 @@ export async function writeTable(
   try {
     await out.add(rule(box.tl, box.tm, box.tr));
     if (showHeader) {
-      await out.add(line(columns.map((c) => c.header), bold));
+      await out.add(line(headers, bold));
       await out.add(rule(box.ml, box.mm, box.mr));
     }
     for (const row of buffered) {
