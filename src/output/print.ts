@@ -222,7 +222,8 @@ async function writeList<R>(
       }
     })();
     const head = columns.map((c, i) => ({
-      header: () => views[i]!.dates?.header(neutralise(headerOf(c))) ?? neutralise(headerOf(c)),
+      header: neutralise(headerOf(c)),
+      ...(views[i]!.dates ? { headerSuffix: () => views[i]!.dates!.headerSuffix() } : {}),
       // Uids are never cut: an admin copies them (`Uid`, or a path such as `Plan.Uid`).
       fixed: c.fixed === true || c.header === 'Uid' || c.header.endsWith('.Uid'),
       shrinkLast: c.kind === 'date' || c.kind === 'number',

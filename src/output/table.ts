@@ -14,11 +14,14 @@ import { symbolsFor } from './symbols.js';
 import { displayWidth, padEnd, truncate } from './width.js';
 
 export interface TableColumn {
+  header: string;
   /**
-   * A function is called once the look-ahead rows are read, before the header is
-   * written: a date column's header names the zone of the dates it read (time.ts).
+   * Text the header ends with that is never cut (a date column's zone, ` (UTC+09:00)`):
+   * the name before it is cut first, and the column is never narrower than it. Called
+   * once the look-ahead rows are read, before the header is written: the zone is that
+   * of the dates the column read (time.ts).
    */
-  header: string | (() => string);
+  headerSuffix?: () => string;
   /** Never cut (the Uid: an admin copies it). */
   fixed?: boolean;
   /** Cut only once the text columns are as narrow as they go (dates, numbers). */
@@ -53,8 +56,18 @@ const TIMEOUT = Symbol('timeout');
 /**
  * Column widths that fit `width` cells: shrink the widest text column one cell at a
  * time; `last` columns only when no text column can give more; `fixed` ones never.
+ * `limits.min`: a column never narrower than this (a header's zone). `limits.cells`: a
+ * `last` column wider than its widest cell (its header is: `Created (UTC+09:00)` over
+ * `2025-10-16`) gives way as a text column down to that width: a header's name is cut
+ * before the data.
  */
-export function fitWidths(natural: number[], fixed: boolean[], width: number | undefined, last: boolean[] = []): number[] {
+export function fitWidths(
+  natural: number[],
+  fixed: boolean[],
+  width: number | undefined,
+  last: boolean[] = [],
+  limits: { min?: number[]; cells?: number[] } = {},
+): number[] {
   const widths = [...natural];
   if (width === undefined) return widths;
   const available = width - (3 * widths.length + 1);
@@ -62,7 +75,8 @@ export function fitWidths(natural: number[], fixed: boolean[], width: number | u
   const widestOf = (late: boolean) => {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (fixed[i] || (last[i] === true) !== late || widths[i]! <= MIN_WIDTH) continue;
+      const isLate = last[i] === true && widths[i]! <= (limits.cells?.[i] ?? Infinity);
+      if (fixed[i] || isLate !== late || widths[i]! <= Math.max(MIN_WIDTH, limits.min?.[i] ?? 0)) continue;
       if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
     }
     return widest;
@@ -122,9 +136,11 @@ export async function writeTable(
   }
 
   const showHeader = options.header !== false;
-  const headers = columns.map((c) => (typeof c.header === 'function' ? c.header() : c.header));
+  const suffixes = columns.map((c) => c.headerSuffix?.() ?? '');
+  const headers = columns.map((c, i) => c.header + suffixes[i]);
+  const widestCell = (cell: (row: Cell[], i: number) => string, i: number) => Math.max(0, ...buffered.map((row) => displayWidth(cell(row, i))));
   const naturalOf = (cell: (row: Cell[], i: number) => string) =>
-    columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, ...buffered.map((row) => displayWidth(cell(row, i)))));
+    columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, widestCell(cell, i)));
   let natural = naturalOf((row, i) => cellString(row[i]));
   // Too wide: the columns that have a shorter form take it before any text is cut.
   const shorten = columns.map(() => false);
@@ -137,7 +153,16 @@ export async function writeTable(
     return shorten[i] ? columns[i]!.shorten!(cell) : cell;
   }
   const fixed = columns.map((c) => c.fixed === true);
-  const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
+  const widths = fitWidths(
+    natural,
+    fixed,
+    options.width,
+    columns.map((c) => c.shrinkLast === true),
+    {
+      min: suffixes.map((suffix) => (suffix ? displayWidth(suffix) + MIN_WIDTH : 0)),
+      cells: suffixes.map((suffix, i) => (suffix ? widestCell(shortCell, i) : Infinity)),
+    },
+  );
   const { box, ellipsis } = symbolsFor(options.unicode);
   const { grey, bold } = style(options.color);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
@@ -160,7 +185,9 @@ export async function writeTable(
   try {
     await out.add(rule(box.tl, box.tm, box.tr));
     if (showHeader) {
-      await out.add(line(headers, bold));
+      // A header's suffix stays whole: its name is cut before it.
+      const cut = headers.map((h, i) => (suffixes[i] && displayWidth(h) > widths[i]! ? truncate(columns[i]!.header, widths[i]! - displayWidth(suffixes[i]!), ellipsis) + suffixes[i] : h));
+      await out.add(line(cut, bold));
       await out.add(rule(box.ml, box.mm, box.mr));
     }
     for (const row of buffered) {

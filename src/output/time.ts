@@ -53,9 +53,9 @@ export class DateColumn {
     return zone === this.zone ? localDate(d) : `${localDate(d)} (${zone})`;
   }
 
-  /** The header with the zone of its dates; as given when the column showed none. */
-  header(base: string): string {
-    return this.zone === undefined ? base : `${base} (${this.zone})`;
+  /** What the header ends with: ` (UTC+09:00)`, the zone of its dates; nothing when it showed none. */
+  headerSuffix(): string {
+    return this.zone === undefined ? '' : ` (${this.zone})`;
   }
 }
 
