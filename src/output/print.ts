@@ -45,15 +45,22 @@ export type Pair = [name: string, value: unknown, kind?: Column['kind'], request
 
 /**
  * A cell of piped (tab-separated) output: text as the API sent it (dates ISO 8601),
- * neutralised; a list whole, as compact JSON, so that no item is lost and an item
- * holding ", " or a tab survives (as CSV writes it); a record by its name and Uid.
+ * neutralised; a record by its name and Uid; a list whole, every item, as a compact
+ * JSON array (an item holding ", " or a tab survives; JSON's escapes neutralise), each
+ * record in it by its name and Uid as in a cell of its own. The whole record is --json.
  */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return neutralise(value);
-  if (Array.isArray(value)) return jsonText(value);
+  if (Array.isArray(value)) return jsonText(value.map(listItem));
   if (typeof value === 'object') return neutralise(summarize(value));
   return neutralise(String(value));
+}
+
+/** An item of a list in a piped cell: a value as it is, a record as its cell shows it. */
+function listItem(item: unknown): unknown {
+  if (Array.isArray(item)) return item.map(listItem);
+  return item !== null && typeof item === 'object' ? summarize(item) : item;
 }
 
 /** How a terminal shows cells: the locale's empty mark, and the zone of a date column. */
