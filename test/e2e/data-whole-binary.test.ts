@@ -5,11 +5,14 @@
 // runs are plain pipes; terminal runs are a real pty (util-linux `script`), its width
 // set with stty, against the embedded sandbox or a scripted fault server.
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { runShell } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
+
+/** A server that answers as scripted: values the sandbox does not hold. */
+const server = useFaultServer();
 
 const ACME = 'acc_lvsegbmzg';
 const ADDONS = 'CurrentSubscription.SubscriptionAddOns';
@@ -92,11 +95,6 @@ describe('a --fields path through a list shows every item (item 10)', () => {
   });
 
   describe('against a server whose values hold the separators', () => {
-    let server: FaultServer;
-    beforeAll(async () => {
-      server = await startFaultServer();
-    });
-    afterAll(() => server.close());
     const account = {
       Uid: 'acc_1',
       Name: 'Comma Co',
@@ -112,8 +110,8 @@ describe('a --fields path through a list shows every item (item 10)', () => {
     const page = reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [account] });
 
     it('a value holding ", " or a tab survives in a piped row; an item without the field is null', async () => {
-      server.script(page);
-      const r = await runShell(`$BO accounts list --fields Name,${ADDONS}.AddOn.Name | cat`, { env: testEnv(server) });
+      server().script(page);
+      const r = await runShell(`$BO accounts list --fields Name,${ADDONS}.AddOn.Name | cat`, { env: testEnv(server()) });
       expect(r).toMatchObject({ code: 0, stderr: '' });
       expect(r.stdout).toBe('acc_1\tComma Co\t["Seats, extra","Support\\tpriority",null]\n');
       expect(JSON.parse(r.stdout.trimEnd().split('\t')[2]!)).toEqual(['Seats, extra', 'Support\tpriority', null]);
@@ -201,19 +199,13 @@ describe('date-times on a terminal name their zone (item 14)', () => {
   });
 
   describe('rows on both sides of a daylight-saving change', () => {
-    let server: FaultServer;
-    beforeAll(async () => {
-      server = await startFaultServer();
-    });
-    afterAll(() => server.close());
-
     it('the header names the offset of the first date; a date in another offset carries its own', async () => {
       const items = [
         { Uid: 'acc_w', Name: 'Winter', AccountStage: 3, AccountStageLabel: 'Subscribing', Currency: 'EUR', Created: '2026-01-15T12:00:00.000Z' },
         { Uid: 'acc_s', Name: 'Summer', AccountStage: 3, AccountStageLabel: 'Subscribing', Currency: 'EUR', Created: '2026-07-15T12:00:00.000Z' },
       ];
-      server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 2 }, items }));
-      const table = await onTerminal('accounts list', testEnv(server, { TZ: 'Europe/Berlin', LANG: 'C.UTF-8' }));
+      server().script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 2 }, items }));
+      const table = await onTerminal('accounts list', testEnv(server(), { TZ: 'Europe/Berlin', LANG: 'C.UTF-8' }));
       expect(table).toMatch(/│ Created \(UTC\+01:00\) +│\n/);
       expect(table).toMatch(/│ acc_w .*│ 2026-01-15 13:00 +│\n/);
       expect(table).toMatch(/│ acc_s .*│ 2026-07-15 14:00 \(UTC\+02:00\) │\n/);
