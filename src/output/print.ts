@@ -6,13 +6,12 @@
 
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
-import { neutralise } from '../api/neutralise.js';
+import { jsonText, neutralise } from '../api/neutralise.js';
 import { explainsEmpty, longWorkTotal, pagesOf, type Records } from '../api/pages.js';
 import { PageRecords } from '../api/page-records.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
-import { jsonText } from '../api/neutralise.js';
 import { ListCell, type Cell } from './list-cell.js';
-import { symbols } from './symbols.js';
+import { symbols, unicodeLocale } from './symbols.js';
 import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
 
 export interface Column<R = any> {
@@ -75,7 +74,7 @@ interface TtyCells {
  * shortens by items (list-cell.ts); a record by its name and Uid. `requested`: a field
  * the user named, shown as the empty mark rather than blank when it holds nothing.
  */
-export function ttyCell(value: unknown, kind: Column['kind'], view: TtyCells, requested = false): Cell {
+function ttyCell(value: unknown, kind: Column['kind'], view: TtyCells, requested = false): Cell {
   if (isEmpty(value)) return requested ? view.empty : '';
   if (typeof value === 'string') {
     const d = kind === 'date' || kind === 'auto' ? dateOf(value) : undefined;
@@ -140,7 +139,7 @@ export function warn(ctx: Context, text: string): void {
 
 /** The table writer, loaded on first use (a piped or JSON run never needs it). */
 async function tables() {
-  const [table, { unicodeLocale }] = await Promise.all([import('./table.js'), import('./symbols.js')]);
+  const table = await import('./table.js');
   return {
     writeTable: table.writeTable,
     options: (ctx: Context) => ({
