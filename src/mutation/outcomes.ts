@@ -13,6 +13,7 @@ import { jsonStream } from '../output/json-stream.js';
 import { neutralise } from '../api/neutralise.js';
 import { outputMode } from '../output/print.js';
 import { ChunkWriter } from '../output/sink.js';
+import { localTimesIn } from '../output/time.js';
 import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
 import { jsonText } from '../api/neutralise.js';
@@ -83,7 +84,8 @@ export function doneText(d: Done, tty: boolean, ellipsis = '…'): string {
     const chars = [...text];
     return chars.length > TTY_VALUE_MAX ? `${chars.slice(0, TTY_VALUE_MAX - 1).join('')}${ellipsis}` : text;
   };
-  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(cut(valueText(v)))}`).join(', ')}`;
+  // Date-times local with their zone, as the tables show them; piped, as the API wrote them.
+  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(cut(localTimesIn(valueText(v))))}`).join(', ')}`;
 }
 
 /** The success line as written to stdout, mark and colour included on a TTY. */

@@ -71,7 +71,7 @@ export async function runMutation<Prep>(
     }
     throw err;
   }
-  const [{ printValue, say, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
+  const [{ printValue, sayNote, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
     import('../output/print.js'),
     import('./outcomes.js'),
     import('../api/redact.js'),
@@ -83,7 +83,7 @@ export async function runMutation<Prep>(
   if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
   else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
   const note = spec.report.note?.(target, prep, res);
-  if (note) say(ctx, note);
+  if (note) sayNote(ctx, note);
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */

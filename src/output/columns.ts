@@ -5,17 +5,28 @@
 
 import type { Context } from '../context.js';
 import { labelFieldOf } from '../input/fields.js';
-import { outputMode, type Column } from './print.js';
+import { outputMode, type Column, type Pair } from './print.js';
 
-/** Reads a dotted path ("Plan.Name") from a record; arrays read their first item. */
+/**
+ * Reads a dotted path ("Plan.Name") from a record. A path through a list reads every
+ * item: `SubscriptionAddOns.Uid` is the list of their Uids (an item without the
+ * property gives null, so two such columns stay item by item side by side); through
+ * two lists, one flat list. The cells then show every value (print.ts).
+ */
 export function pick(record: unknown, path: string): unknown {
-  let value: unknown = record;
-  for (const part of path.split('.')) {
-    if (Array.isArray(value)) value = value[0];
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
+  return pickParts(record, path.split('.'));
+}
+
+function pickParts(value: unknown, parts: string[]): unknown {
+  if (parts.length === 0) return value;
+  if (Array.isArray(value)) {
+    return value.flatMap((item) => {
+      const v = pickParts(item, parts);
+      return Array.isArray(v) ? v : [v ?? null];
+    });
   }
-  return value;
+  if (value === null || typeof value !== 'object') return undefined;
+  return pickParts((value as Record<string, unknown>)[parts[0]!], parts.slice(1));
 }
 
 /** The --fields paths to show, Uid first (the API always sends it, D16). */
@@ -85,25 +96,25 @@ export function columnsFor<R>(ctx: Context, defaults: Column<R>[], fields: strin
   // `Plan.*` (every field of Plan) has no one value to show in a column: --json has it.
   return fieldPaths(fields)
     .filter((path) => !path.endsWith('*'))
-    .map((path) => ({ header: path, verbatim: true, get: shownValue(ctx, path), kind: 'auto' as const }));
+    .map((path) => ({ header: path, verbatim: true, requested: true, get: shownValue(ctx, path), kind: 'auto' as const }));
 }
 
 /**
- * Key/value rows of one record for --fields: each path its own row; `X.*` becomes a
- * row for each field of X.
+ * Key/value rows of one record for --fields: each path its own row, shown even when
+ * empty (the user asked for it); `X.*` becomes a row for each field of X.
  */
-export function fieldPairs(ctx: Context, record: unknown, fields: string): Array<[string, unknown]> {
-  const pairs: Array<[string, unknown]> = [];
+export function fieldPairs(ctx: Context, record: unknown, fields: string): Pair[] {
+  const pairs: Pair[] = [];
   for (const path of fieldPaths(fields)) {
     if (path === '*' || path.endsWith('.*')) {
       const base = path === '*' ? '' : path.slice(0, -2);
       const owner = base ? pick(record, base) : record;
       if (owner && typeof owner === 'object' && !Array.isArray(owner)) {
-        for (const [k, v] of Object.entries(owner)) pairs.push([base ? `${base}.${k}` : k, v]);
+        for (const [k, v] of Object.entries(owner)) pairs.push([base ? `${base}.${k}` : k, v, 'auto', true]);
       }
       continue;
     }
-    pairs.push([path, shownValue(ctx, path)(record)]);
+    pairs.push([path, shownValue(ctx, path)(record), 'auto', true]);
   }
   return pairs;
 }

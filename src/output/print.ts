@@ -6,21 +6,29 @@
 
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
-import { neutralise } from '../api/neutralise.js';
+import { jsonText, neutralise } from '../api/neutralise.js';
 import { explainsEmpty, longWorkTotal, pagesOf, type Records } from '../api/pages.js';
 import { PageRecords } from '../api/page-records.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
+import { ListCell, type Cell } from './list-cell.js';
+import { symbols, unicodeLocale } from './symbols.js';
+import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
 
 export interface Column<R = any> {
   /** Sentence case on a TTY (`Base URL`, `Created`) unless `verbatim`. */
   header: string;
   get: (record: R) => unknown;
-  /** Dates print `YYYY-MM-DD HH:MM` local on a TTY, ISO when piped; 'auto' tells by the value. */
+  /**
+   * Dates print `YYYY-MM-DD HH:MM` local on a TTY, the header naming the zone
+   * (time.ts), ISO when piped; 'auto' tells by the value.
+   */
   kind?: 'text' | 'date' | 'number' | 'auto';
   /** Never cut to fit the terminal (a Uid column is never cut either way): Uids, secrets. */
   fixed?: boolean;
   /** The header is a property path the user typed (--fields): shown as typed. */
   verbatim?: boolean;
+  /** The user asked for this field by name (--fields): on a TTY an empty cell shows `—`, not blank. */
+  requested?: boolean;
   /**
    * The record's own properties this column reads. When every column of a list says,
    * a table (or TSV, CSV) asks the API for just those (columns.ts tableFields).
@@ -28,47 +36,61 @@ export interface Column<R = any> {
   from?: string[];
 }
 
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+/**
+ * A row of the record view: its name, its value, how to read the value, and whether
+ * the user asked for it by name (--fields): such a row shows even when empty.
+ */
+export type Pair = [name: string, value: unknown, kind?: Column['kind'], requested?: boolean];
 
-/** `YYYY-MM-DD HH:MM` in local time. */
-export function localDate(d: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-const LOCAL_DATE = /^(\d{4}-\d\d-\d\d) \d\d:\d\d$/;
-
-/** A date cell without its time, for a table too wide for the terminal. */
-export function shortDate(cell: string): string {
-  return LOCAL_DATE.exec(cell)?.[1] ?? cell;
-}
-
-export function cellText(value: unknown, kind: Column['kind'], tty: boolean): string {
+/**
+ * A cell of piped (tab-separated) output: text as the API sent it (dates ISO 8601),
+ * neutralised; a record by its name and Uid; a list whole, every item, as a compact
+ * JSON array (an item holding ", " or a tab survives; JSON's escapes neutralise), each
+ * record in it by its name and Uid as in a cell of its own. The whole record is --json.
+ */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') {
-    if (tty && (kind === 'date' || (kind === 'auto' && ISO_DATE.test(value)))) {
-      const d = new Date(value);
-      if (!Number.isNaN(d.getTime())) return localDate(d);
-    }
-    return neutralise(value);
-  }
+  if (typeof value === 'string') return neutralise(value);
+  if (Array.isArray(value)) return jsonText(value.map(listItem));
   if (typeof value === 'object') return neutralise(summarize(value));
   return neutralise(String(value));
 }
 
-const MAX_LISTED = 3;
+/** An item of a list in a piped cell: a value as it is, a record as its cell shows it. */
+function listItem(item: unknown): unknown {
+  if (Array.isArray(item)) return item.map(listItem);
+  return item !== null && typeof item === 'object' ? summarize(item) : item;
+}
+
+/** How a terminal shows cells: the locale's empty mark, and the zone of a date column. */
+interface TtyCells {
+  empty: string;
+  dates?: DateColumn;
+}
 
 /**
- * A nested value in one cell: a record by its name and Uid, a list of records by up to
- * three of them, anything else as compact JSON without its nulls. The whole record is
- * what --json is for.
+ * A cell of a terminal table or record view: dates local (the zone in the column's
+ * header, or after the date when there is none); a list as every item, which the table
+ * shortens by items (list-cell.ts); a record by its name and Uid. `requested`: a field
+ * the user named, shown as the empty mark rather than blank when it holds nothing.
+ */
+function ttyCell(value: unknown, kind: Column['kind'], view: TtyCells, requested = false): Cell {
+  if (isEmpty(value)) return requested ? view.empty : '';
+  if (typeof value === 'string') {
+    const d = kind === 'date' || kind === 'auto' ? dateOf(value) : undefined;
+    if (d) return view.dates ? view.dates.cell(d) : `${localDate(d)} (${zoneOf(d)})`;
+    return neutralise(value);
+  }
+  if (Array.isArray(value)) return new ListCell(value.map((item) => (isEmpty(item) ? view.empty : String(ttyCell(item, 'auto', view)))));
+  if (typeof value === 'object') return neutralise(summarize(value as object));
+  return neutralise(String(value));
+}
+
+/**
+ * A nested record in one cell: by its name and Uid, anything else as compact JSON
+ * without its nulls. The whole record is what --json is for.
  */
 function summarize(value: object): string {
-  if (Array.isArray(value)) {
-    const shown = value.slice(0, MAX_LISTED).map((v) => (v && typeof v === 'object' ? summarize(v) : String(v)));
-    const more = value.length > MAX_LISTED ? `, +${value.length - MAX_LISTED} more` : '';
-    return shown.join(', ') + more;
-  }
   const record = value as Record<string, unknown>;
   if (typeof record.Uid === 'string') {
     const label = record.Name ?? record.FullName ?? record.Email;
@@ -103,13 +125,21 @@ export function say(ctx: Context, text: string): void {
   ctx.io.stderr.write(`${text}\n`);
 }
 
+/**
+ * A note that may quote the server's date-times (`Add-on already ended at …`): on a
+ * terminal they read as local time with its zone, as the tables show them (time.ts).
+ */
+export function sayNote(ctx: Context, text: string): void {
+  say(ctx, ctx.io.stderrIsTTY ? localTimesIn(text) : text);
+}
+
 export function warn(ctx: Context, text: string): void {
   ctx.io.stderr.write(`warning: ${text}\n`);
 }
 
 /** The table writer, loaded on first use (a piped or JSON run never needs it). */
 async function tables() {
-  const [table, { unicodeLocale }] = await Promise.all([import('./table.js'), import('./symbols.js')]);
+  const table = await import('./table.js');
   return {
     writeTable: table.writeTable,
     options: (ctx: Context) => ({
@@ -182,17 +212,24 @@ async function writeList<R>(
   if (mode === 'table') {
     const { writeTable, options: tableOptions } = await tables();
     let read = 0;
+    // A date column's header names the zone of its dates: the table asks for it after
+    // its look-ahead, when the first rows were read (time.ts DateColumn).
+    const views = columns.map((c): TtyCells => ({
+      empty: symbols(ctx.io.env).empty,
+      ...(c.kind === 'date' || c.kind === 'auto' ? { dates: new DateColumn() } : {}),
+    }));
     const rows = (async function* () {
       for await (const page of pages) {
         for (const r of page) {
-          yield columns.map((c) => cellText(c.get(r), c.kind, true));
+          yield columns.map((c, i) => ttyCell(c.get(r), c.kind, views[i]!, c.requested));
           read++;
           onRecord?.(read);
         }
       }
     })();
-    const head = columns.map((c) => ({
+    const head = columns.map((c, i) => ({
       header: neutralise(headerOf(c)),
+      ...(views[i]!.dates ? { headerSuffix: () => views[i]!.dates!.headerSuffix() } : {}),
       // Uids are never cut: an admin copies them (`Uid`, or a path such as `Plan.Uid`).
       fixed: c.fixed === true || c.header === 'Uid' || c.header.endsWith('.Uid'),
       shrinkLast: c.kind === 'date' || c.kind === 'number',
@@ -232,7 +269,7 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
     line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
     empty = header;
   } else {
-    line = (r) => `${columns.map((c) => cellText(c.get(r), c.kind, false)).join('\t')}\n`;
+    line = (r) => `${columns.map((c) => cellText(c.get(r))).join('\t')}\n`;
   }
   const out = new ChunkWriter(ctx.io.stdout, ctx.signal);
   let count = 0;
@@ -258,35 +295,33 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
  * Prints one record: key/value pairs (two-column table on a TTY), the JSON as is, or
  * with --csv a header row of its property paths (nested records flattened) and one row.
  */
-export async function printRecord(ctx: Context, record: unknown, pairs?: Array<[string, unknown, Column['kind']?]>): Promise<void> {
+export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[]): Promise<void> {
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') return writeJsonValue(ctx, record, mode === 'json' ? 2 : undefined);
   if (mode === 'csv') {
     const { csvRow, flattenRecord } = await import('./csv.js');
-    const cells: Array<[string, unknown, Column['kind']?]> = pairs ?? flattenRecord(record);
+    const cells: Pair[] = pairs ?? flattenRecord(record);
     await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v)));
     return;
   }
-  const entries: Array<[string, unknown, Column['kind']?]> =
+  const entries: Pair[] =
     pairs ??
     (record && typeof record === 'object'
       ? Object.entries(record as Record<string, unknown>).map(([k, v]) => [k, v, 'auto'])
       : [['Value', record]]);
-  const tty = ctx.io.stdoutIsTTY;
   // Keys are API text too (a property name can carry an escape sequence).
-  const rows = tty ? recordRows(entries) : entries.map(([k, v, kind]) => [neutralise(k), cellText(v, kind ?? 'auto', false)]);
-  if (tty) {
-    const { writeTable, options: tableOptions } = await tables();
-    // Values give way before property names.
-    await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], rows, {
-      ...tableOptions(ctx),
-      header: false,
-      // A Uid is never cut: the Uid row, and a value that is a Uid (a list item, a reference).
-      keepWhole: (row, column) => column === 1 && (row[0] === 'Uid' || /^[a-z]+_[a-z0-9]+$/.test(row[1] ?? '')),
-    });
-  } else {
-    await write(ctx, rows.map(([k, v]) => `${k}\t${v}\n`).join(''));
+  if (!ctx.io.stdoutIsTTY) {
+    await write(ctx, entries.map(([k, v]) => `${neutralise(k)}\t${cellText(v)}\n`).join(''));
+    return;
   }
+  const { writeTable, options: tableOptions } = await tables();
+  // Values give way before property names.
+  await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], recordRows(entries, { empty: symbols(ctx.io.env).empty }), {
+    ...tableOptions(ctx),
+    header: false,
+    // A Uid is never cut: the Uid row, and a value that is a Uid (a list item, a reference).
+    keepWhole: (row, column) => column === 1 && (row[0] === 'Uid' || /^[a-z]+_[a-z0-9]+$/.test(String(row[1] ?? ''))),
+  });
 }
 
 const MAX_ITEMS = 10;
@@ -302,36 +337,40 @@ function isEmpty(value: unknown): boolean {
 const isRecordRef = (value: object): value is { Uid: string } => typeof (value as { Uid?: unknown }).Uid === 'string';
 
 /** One line for an item of a list: a record by name and Uid, else its first record, else its values. */
-function itemText(item: unknown): string {
-  if (item === null || typeof item !== 'object') return cellText(item, 'auto', true);
-  if (isRecordRef(item)) return cellText(item, 'auto', true);
+function itemText(item: unknown, view: TtyCells): string {
+  if (item === null || typeof item !== 'object' || isRecordRef(item)) return String(ttyCell(item, 'auto', view));
   const entries = Object.entries(item).filter(([k, v]) => !k.startsWith('_') && !isEmpty(v));
   const ref = entries.find(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v) && isRecordRef(v));
-  if (ref) return cellText(ref[1], 'auto', true);
-  return entries.map(([k, v]) => `${neutralise(k)}: ${cellText(v, 'auto', true)}`).join(', ');
+  if (ref) return String(ttyCell(ref[1], 'auto', view));
+  return entries.map(([k, v]) => `${neutralise(k)}: ${String(ttyCell(v, 'auto', view))}`).join(', ');
 }
+
+/** A list of values (a path through a list, `SubscriptionAddOns.Uid`), not of records. */
+const isValueList = (value: unknown[]) => value.every((item) => item === null || typeof item !== 'object');
 
 /**
  * The rows of the record view on a terminal, the same for every record a `get` shows:
- * empty values left out (null, "", {} and []), as is the API's `_objectType`; a
- * nested record by its name and Uid; any other nested object as indented sub-rows; a
- * list as its count, then one indented row per item (the first ten). The whole record
- * is what --json is for.
+ * empty values left out (null, "", {} and []), as is the API's `_objectType`, except a
+ * field the user asked for by name, shown as `—` (a misspelt name and an empty field
+ * must not look alike); a nested record by its name and Uid; any other nested object
+ * as indented sub-rows; a list of values on its row, every value (list-cell.ts); a list
+ * of records as its count, then one indented row per item (the first ten). Dates are
+ * local, each with its zone. The whole record is what --json is for.
  */
-function recordRows(entries: Array<[string, unknown, Column['kind']?]>, indent = '', depth = 0): string[][] {
-  const rows: string[][] = [];
-  for (const [key, value, kind] of entries) {
-    if (key.startsWith('_') || isEmpty(value)) continue;
+function recordRows(entries: Pair[], view: TtyCells, indent = '', depth = 0): Cell[][] {
+  const rows: Cell[][] = [];
+  for (const [key, value, kind, requested] of entries) {
+    if (key.startsWith('_') || (isEmpty(value) && !requested)) continue;
     const name = indent + neutralise(key);
-    if (Array.isArray(value)) {
+    if (Array.isArray(value) && !isEmpty(value) && !isValueList(value)) {
       rows.push([name, `${value.length} item${value.length === 1 ? '' : 's'}`]);
-      value.slice(0, MAX_ITEMS).forEach((item, i) => rows.push([`${indent}  ${i + 1}`, itemText(item)]));
+      value.slice(0, MAX_ITEMS).forEach((item, i) => rows.push([`${indent}  ${i + 1}`, itemText(item, view)]));
       if (value.length > MAX_ITEMS) rows.push([`${indent}  …`, `${value.length - MAX_ITEMS} more (--json shows every one)`]);
-    } else if (value !== null && typeof value === 'object' && !isRecordRef(value) && depth < MAX_DEPTH) {
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !isRecordRef(value) && !isEmpty(value) && depth < MAX_DEPTH) {
       rows.push([name, '']);
-      rows.push(...recordRows(Object.entries(value).map(([k, v]) => [k, v, 'auto']), `${indent}  `, depth + 1));
+      rows.push(...recordRows(Object.entries(value).map(([k, v]) => [k, v, 'auto']), view, `${indent}  `, depth + 1));
     } else {
-      rows.push([name, cellText(value, kind ?? 'auto', true)]);
+      rows.push([name, ttyCell(value, kind ?? 'auto', view, requested)]);
     }
   }
   return rows;

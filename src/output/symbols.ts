@@ -29,6 +29,8 @@ export interface Symbols {
   ellipsis: string;
   /** In a sentence: "try again in 5 s…". */
   dots: string;
+  /** A field the user asked for that holds nothing: shown, so "empty" is not read as "no such field". */
+  empty: string;
   box: BoxChars;
   /** Between the parts of the progress line. */
   separator: string;
@@ -44,6 +46,7 @@ const UNICODE: Symbols = {
   cursor: '❯',
   ellipsis: '…',
   dots: '…',
+  empty: '—',
   box: { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' },
   separator: ' · ',
   barDone: '█',
@@ -58,6 +61,7 @@ const ASCII: Symbols = {
   cursor: '>',
   ellipsis: '~',
   dots: '...',
+  empty: '-',
   box: { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' },
   separator: ', ',
   barDone: '#',

@@ -4,8 +4,10 @@
 // terminal: the widest text columns shrink with an ellipsis, a fixed column (the Uid)
 // never does; a later cell wider than its column is cut the same way.
 //
-// Cells arrive already neutralised (neutralise.ts); widths are display widths.
+// Cells arrive already neutralised (neutralise.ts); widths are display widths. A cell
+// holding a list (list-cell.ts) is cut by its items, saying how many it left out.
 
+import { cellString, ListCell, type Cell } from './list-cell.js';
 import { ChunkWriter } from './sink.js';
 import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
@@ -13,6 +15,13 @@ import { displayWidth, padEnd, truncate } from './width.js';
 
 export interface TableColumn {
   header: string;
+  /**
+   * Text the header ends with that is never cut (a date column's zone, ` (UTC+09:00)`):
+   * the name before it is cut first, and the column is never narrower than it. Called
+   * once the look-ahead rows are read, before the header is written: the zone is that
+   * of the dates the column read (time.ts).
+   */
+  headerSuffix?: () => string;
   /** Never cut (the Uid: an admin copies it). */
   fixed?: boolean;
   /** Cut only once the text columns are as narrow as they go (dates, numbers). */
@@ -38,7 +47,7 @@ export interface TableOptions {
   /** Longest wait for look-ahead rows after the first one, in ms. */
   lookAheadMs?: number;
   /** A cell never cut although its column may be (the Uid row of the record view). */
-  keepWhole?: (row: string[], column: number) => boolean;
+  keepWhole?: (row: Cell[], column: number) => boolean;
 }
 
 const MIN_WIDTH = 3;
@@ -47,8 +56,18 @@ const TIMEOUT = Symbol('timeout');
 /**
  * Column widths that fit `width` cells: shrink the widest text column one cell at a
  * time; `last` columns only when no text column can give more; `fixed` ones never.
+ * `limits.min`: a column never narrower than this (a header's zone). `limits.cells`: a
+ * `last` column wider than its widest cell (its header is: `Created (UTC+09:00)` over
+ * `2025-10-16`) gives way as a text column down to that width: a header's name is cut
+ * before the data.
  */
-export function fitWidths(natural: number[], fixed: boolean[], width: number | undefined, last: boolean[] = []): number[] {
+export function fitWidths(
+  natural: number[],
+  fixed: boolean[],
+  width: number | undefined,
+  last: boolean[] = [],
+  limits: { min?: number[]; cells?: number[] } = {},
+): number[] {
   const widths = [...natural];
   if (width === undefined) return widths;
   const available = width - (3 * widths.length + 1);
@@ -56,7 +75,8 @@ export function fitWidths(natural: number[], fixed: boolean[], width: number | u
   const widestOf = (late: boolean) => {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (fixed[i] || (last[i] === true) !== late || widths[i]! <= MIN_WIDTH) continue;
+      const isLate = last[i] === true && widths[i]! <= (limits.cells?.[i] ?? Infinity);
+      if (fixed[i] || isLate !== late || widths[i]! <= Math.max(MIN_WIDTH, limits.min?.[i] ?? 0)) continue;
       if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
     }
     return widest;
@@ -80,13 +100,13 @@ function tableWidth(widths: number[]): number {
 export async function writeTable(
   stream: NodeJS.WritableStream,
   columns: TableColumn[],
-  rows: AsyncIterable<string[]> | Iterable<string[]>,
+  rows: AsyncIterable<Cell[]> | Iterable<Cell[]>,
   options: TableOptions,
 ): Promise<number> {
-  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<string[]>)[Symbol.iterator]();
+  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<Cell[]>)[Symbol.iterator]();
   const lookAhead = options.lookAhead ?? 100;
-  const buffered: string[][] = [];
-  let pending: Promise<IteratorResult<string[]>> | undefined;
+  const buffered: Cell[][] = [];
+  let pending: Promise<IteratorResult<Cell[]>> | undefined;
   let done = false;
   const first = await it.next();
   if (first.done) return 0;
@@ -116,31 +136,44 @@ export async function writeTable(
   }
 
   const showHeader = options.header !== false;
-  const naturalOf = (cell: (row: string[], i: number) => string) =>
-    columns.map((c, i) => Math.max(showHeader ? displayWidth(c.header) : 0, ...buffered.map((row) => displayWidth(cell(row, i)))));
-  let natural = naturalOf((row, i) => row[i] ?? '');
+  const suffixes = columns.map((c) => c.headerSuffix?.() ?? '');
+  const headers = columns.map((c, i) => c.header + suffixes[i]);
+  const widestCell = (cell: (row: Cell[], i: number) => string, i: number) => Math.max(0, ...buffered.map((row) => displayWidth(cell(row, i))));
+  const naturalOf = (cell: (row: Cell[], i: number) => string) =>
+    columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, widestCell(cell, i)));
+  let natural = naturalOf((row, i) => cellString(row[i]));
   // Too wide: the columns that have a shorter form take it before any text is cut.
   const shorten = columns.map(() => false);
   if (options.width !== undefined && columns.some((c) => c.shorten) && tableWidth(natural) > options.width) {
     columns.forEach((c, i) => (shorten[i] = c.shorten !== undefined));
     natural = naturalOf((row, i) => shortCell(row, i));
   }
-  function shortCell(row: string[], i: number): string {
-    const cell = row[i] ?? '';
+  function shortCell(row: Cell[], i: number): string {
+    const cell = cellString(row[i]);
     return shorten[i] ? columns[i]!.shorten!(cell) : cell;
   }
   const fixed = columns.map((c) => c.fixed === true);
-  const widths = fitWidths(natural, fixed, options.width, columns.map((c) => c.shrinkLast === true));
+  const widths = fitWidths(
+    natural,
+    fixed,
+    options.width,
+    columns.map((c) => c.shrinkLast === true),
+    {
+      min: suffixes.map((suffix) => (suffix ? displayWidth(suffix) + MIN_WIDTH : 0)),
+      cells: suffixes.map((suffix, i) => (suffix ? widestCell(shortCell, i) : Infinity)),
+    },
+  );
   const { box, ellipsis } = symbolsFor(options.unicode);
   const { grey, bold } = style(options.color);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
   const bar = grey(box.v);
-  const line = (cells: string[], style?: (s: string) => string) => {
+  const line = (cells: Cell[], style?: (s: string) => string) => {
     let out = bar;
     for (let i = 0; i < widths.length; i++) {
       const w = widths[i]!;
+      const list = cells[i];
       let cell = shortCell(cells, i);
-      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = truncate(cell, w, ellipsis);
+      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }
@@ -152,7 +185,9 @@ export async function writeTable(
   try {
     await out.add(rule(box.tl, box.tm, box.tr));
     if (showHeader) {
-      await out.add(line(columns.map((c) => c.header), bold));
+      // A header's suffix stays whole: its name is cut before it.
+      const cut = headers.map((h, i) => (suffixes[i] && displayWidth(h) > widths[i]! ? truncate(columns[i]!.header, widths[i]! - displayWidth(suffixes[i]!), ellipsis) + suffixes[i] : h));
+      await out.add(line(cut, bold));
       await out.add(rule(box.ml, box.mm, box.mr));
     }
     for (const row of buffered) {

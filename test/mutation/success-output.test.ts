@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../helpers/test-env.js';
 import { runBo } from '../helpers/run-bo.js';
+import { shownInText } from '../helpers/local-time.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, startFaultServer } from '../helpers/fault-server.js';
 
@@ -36,7 +37,7 @@ describe('a single mutation on a terminal: one ✔ line on stdout, nothing on st
     const r = await bo(['deals', 'update', deal, '--amount', '1200', '--due', '2030-03-01'], tty);
     expect(r.code).toBe(0);
     const stored = await sb.record('Deal', deal);
-    expect(r.stdout).toBe(`✔ Deal ${deal}: Amount=${stored.Amount}, DueDate=${stored.DueDate}\n`);
+    expect(r.stdout).toBe(`✔ Deal ${deal}: Amount=${stored.Amount}, DueDate=${shownInText(stored.DueDate)}\n`);
     expect(r.stdout).not.toContain('_objectType');
     expect(r.stderr).toBe('');
   });
@@ -80,7 +81,7 @@ describe('a single mutation on a terminal: one ✔ line on stdout, nothing on st
   it('accounts extend-trial: the instant sent for a bare date', async () => {
     const acc = sb.fixtures.trialAccounts[0]!;
     const r = await bo(['accounts', 'extend-trial', acc, '--to', '2030-06-30'], tty);
-    expect(r).toEqual({ code: 0, stdout: `✔ Account ${acc}: ToDate=2030-06-30T23:59:59.000Z\n`, stderr: '' });
+    expect(r).toEqual({ code: 0, stdout: `✔ Account ${acc}: ToDate=${shownInText('2030-06-30T23:59:59.000Z')}\n`, stderr: '' });
   });
 
   it('a long value (an email body) is cut on a terminal, never piped', async () => {

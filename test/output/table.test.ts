@@ -45,17 +45,19 @@ describe('fitting the terminal', () => {
     expect(r.stdout).toContain('…');
     expect(r.stdout).not.toContain(longName);
     expect(r.stdout).toMatch(/│ Wer[^│ ]*… +│/);
-    // Dates give up their time before any text is cut, then stay whole while text can give way.
-    const dateWidth = '2026-03-04'.length;
-    expect(lines[0]!.split('┬').at(-1)).toBe(`${'─'.repeat(dateWidth + 2)}┐`);
-    expect(r.stdout).toMatch(/│ 2026-03-0\d │\n/);
+    // Dates give up their time before any text is cut, then stay whole while text can
+    // give way; the header's name is cut before its zone (never narrower than that).
+    const zoneHeader = 'Cr… (UTC+00:00)'.length;
+    expect(lines[0]!.split('┬').at(-1)).toBe(`${'─'.repeat(zoneHeader + 2)}┐`);
+    expect(lines[1]).toMatch(/│ Cr… \(UTC[+-]\d\d:\d\d\) │$/);
+    expect(r.stdout).toMatch(/│ 2026-03-0\d +│\n/);
   });
 
   it('at 200 columns shows every value whole', async () => {
     server.script(reply.json(200, pageOf(wide, 0, 3)));
     const r = await runTty(['--no-color', 'accounts', 'list'], { env: testEnv(server), columns: 200 });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^│ Uid +│ Name +│ Stage +│ Currency │ Created +│$/);
+    expect(lines[1]).toMatch(/^│ Uid +│ Name +│ Stage +│ Currency │ Created \(UTC[+-]\d\d:\d\d\) │$/);
     expect(r.stdout).toContain(longName);
     expect(r.stdout).toContain(wideName);
     expect(r.stdout).not.toContain('…');

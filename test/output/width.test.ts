@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitWidths } from '../../src/output/table.js';
+import { ListCell } from '../../src/output/list-cell.js';
 import { unicodeLocale } from '../../src/output/symbols.js';
 import { displayWidth, truncate } from '../../src/output/width.js';
 
@@ -29,6 +30,28 @@ describe('fitting columns', () => {
     expect(fitWidths([10, 30, 16], [true, false, false], 50, [false, false, true])).toEqual([10, 14, 16]);
     expect(fitWidths([10, 30, 16], [true, false, false], 30, [false, false, true])).toEqual([10, 3, 7]);
     expect(fitWidths([10, 30], [true, false], undefined)).toEqual([10, 30]);
+  });
+
+  it("a date column whose header is wider than its dates gives the header's name up first, never its zone", () => {
+    // [text 12, date column: header 19 wide (`Created (UTC+09:00)`) over dates 10 wide,
+    // its zone ` (UTC+09:00)` and 3 cells of name at least]; 5 cells too many.
+    const limits = { min: [0, 15], cells: [Infinity, 10] };
+    expect(fitWidths([12, 19], [false, false], 33, [false, true], limits)).toEqual([11, 15]);
+    // Without them the date column (shrunk last) keeps its header whole and the text pays.
+    expect(fitWidths([12, 19], [false, false], 33, [false, true])).toEqual([7, 19]);
+    // Never below the zone, however narrow.
+    expect(fitWidths([30, 19], [false, false], 10, [false, true], limits)[1]).toBe(15);
+  });
+
+  it('a list too wide for its cell keeps the items that fit whole and says how many it left out', () => {
+    const list = new ListCell(['mem_aaaa', 'mem_bbbb', 'mem_cccc', 'mem_dddd']);
+    expect(list.fit(100, '…')).toBe('mem_aaaa, mem_bbbb, mem_cccc, mem_dddd');
+    expect(list.fit(30, '…')).toBe('mem_aaaa, mem_bbbb, +2 more');
+    expect(list.fit(17, '…')).toBe('mem_aaaa, +3 more');
+    // Not one item whole: the first cut, then the count; narrower still, the count alone.
+    expect(list.fit(14, '…')).toBe('mem_…, +3 more');
+    expect(list.fit(8, '~')).toBe('4 items');
+    expect(new ListCell(['only one item here']).fit(10, '…')).toBe('only one …');
   });
 
   it('draws ASCII boxes under a locale that is not UTF-8', () => {

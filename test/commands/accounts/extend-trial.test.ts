@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
+import { shownInText } from '../../helpers/local-time.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 
 let sb: TestSandbox;
@@ -38,7 +39,8 @@ describe('bo accounts extend-trial', () => {
     expect(sub.ExpirationDate).toBe('2031-03-01T23:59:59.000Z');
     const tty = await runBo(['--no-color', 'accounts', 'extend-trial', uid, '--to', '2031-04-01'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe(`✔ Account ${uid}: ToDate=2031-04-01T23:59:59.000Z\n`);
+    // On a terminal the instant is local, with its zone.
+    expect(tty.stdout).toBe(`✔ Account ${uid}: ToDate=${shownInText('2031-04-01T23:59:59.000Z')}\n`);
   });
 
   it('--dry-run prints the body a real run then sends, and sends nothing', async () => {

@@ -37,7 +37,7 @@ describe('bo accounts list', () => {
   it('draws a table with a header on a TTY, without colour under --no-color', async () => {
     const r = await runBo(['--no-color', 'accounts', 'list', '--limit', '3'], { env: setup(), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/│ Uid\s+│ Name\s+│ Stage\s+│ Currency\s+│ Created\s+│/);
+    expect(r.stdout).toMatch(/│ Uid\s+│ Name\s+│ Stage\s+│ Currency\s+│ Created \(UTC[+-]\d\d:\d\d\)\s+│/);
     expect(r.stdout).not.toMatch(/\u001b\[/);
     const first = await apiAccounts('limit=3');
     for (const a of first.items) expect(r.stdout).toContain(a.Name);

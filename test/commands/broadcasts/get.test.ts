@@ -30,7 +30,8 @@ describe('bo broadcasts get', () => {
     expect(lines).toContain(`Name\t${stored.Campaign.Name}`);
     expect(lines).toContain(`Subject\t${stored.Message.Subject}`);
     expect(lines).toContain(`From\t${stored.Campaign.FromName} <${stored.Campaign.FromEmail}>`);
-    expect(lines).toContain(`Lists\t${stored.EmailListUids.join(', ')}`);
+    // A list, every item, as a JSON array.
+    expect(lines).toContain(`Lists\t${JSON.stringify(stored.EmailListUids)}`);
     expect(lines).toContain(`Sent\t${stored.Message.CountSent}`);
     // The message body is for --json; the key/value view stays readable.
     expect(r.stdout).not.toContain(stored.Message.Body);

@@ -35,7 +35,7 @@ describe('bo coupons list', () => {
   it('draws a table with a header on a TTY', async () => {
     const r = await runBo(['--no-color', 'coupons', 'list'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/│ Uid\s+│ Code\s+│ Name\s+│ Discount\s+│ Active\s+│ Redeemed\s+│ Redeem by\s+│/);
+    expect(r.stdout).toMatch(/│ Uid\s+│ Code\s+│ Name\s+│ Discount\s+│ Active\s+│ Redeemed\s+│ Redeem by \(UTC[+-]\d\d:\d\d\)\s+│/);
     for (const c of (await apiCoupons()).items) expect(r.stdout).toContain(c.UniqueIdentifier);
   });
 

@@ -38,7 +38,7 @@ describe('bo coupons redemptions', () => {
   it('draws a table on a TTY and prints the API records with --json', async () => {
     const tty = await runBo(['--no-color', 'coupons', 'redemptions', coupon], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toMatch(/│ Uid\s+│ Account\s+│ Plan\s+│ Redeemed\s+│ Expires\s+│/);
+    expect(tty.stdout).toMatch(/│ Uid\s+│ Account\s+│ Plan\s+│ Redeemed \(UTC[+-]\d\d:\d\d\)\s+│ Expires \(UTC[+-]\d\d:\d\d\)\s+│/);
     const json = await runBo(['--json', 'coupons', 'redemptions', coupon], { env: testEnv(sb) });
     expect(JSON.parse(json.stdout)).toEqual((await apiRedemptions(coupon)).items);
   });

@@ -31,7 +31,7 @@ describe('bo lists list', () => {
   it('draws a table with a header on a TTY', async () => {
     const r = await runBo(['--no-color', 'lists', 'list'], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/│ Uid\s+│ Name\s+│ Active\s+│ Unconfirmed\s+│ Double opt-in\s+│ Internal\s+│ Created\s+│/);
+    expect(r.stdout).toMatch(/│ Uid\s+│ Name\s+│ Active\s+│ Unconfirmed\s+│ Double opt-in\s+│ Internal\s+│ Created \(UTC[+-]\d\d:\d\d\)\s+│/);
     for (const l of (await apiLists()).items) expect(r.stdout).toContain(l.Name);
   });
 
