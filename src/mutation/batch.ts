@@ -9,7 +9,7 @@ import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
 import { nextAttempt } from '../api/http-retry.js';
-import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedError } from '../errors.js';
+import { AuthError, BoError, InterruptedError, OutputClosedError, OutputError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';
@@ -50,10 +50,22 @@ export async function runBatch<Prep>(
     halt.abort();
   };
 
+  // An outcome that could not be written (a writer's bug, stdout that throws): the batch
+  // stops sending, still counts every record it sent, and ends with this error.
+  let writeFailure: { error: unknown } | undefined;
+  const writing = async (write: () => Promise<void>) => {
+    if (writeFailure) return;
+    try {
+      await write();
+    } catch (error) {
+      writeFailure = { error };
+      halt.abort();
+    }
+  };
   const report = async (o: Outcome, done?: Done) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
-    await writer.write(o, done);
+    await writing(() => writer.write(o, done));
     progress.update(++reported);
   };
   const refused = (base: { uid: string; line: number }, e: BoError): Outcome => ({
@@ -139,13 +151,17 @@ export async function runBatch<Prep>(
     feed.close();
     ctx.signal.removeEventListener('abort', onRunStop);
     progress.end();
-    await writer.end();
+    await writing(() => writer.end());
   }
 
   const unread = !feed.complete;
   say(ctx, summaryLine(tally, spec.done, where, notAttempted, unread));
   const left = leftText(notAttempted, unread);
+  if (writeFailure) throw writeFailure.error;
   if (ctx.signal.aborted) {
+    if (ctx.signal.reason instanceof OutputError) {
+      throw new OutputError(`${ctx.signal.reason.message}, so the batch stopped sending; ${left}`, { cause: ctx.signal.reason.cause });
+    }
     if (ctx.signal.reason instanceof OutputClosedError) {
       throw new OutputClosedError(`stdout was closed, so the batch stopped sending; ${left}`);
     }
