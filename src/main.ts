@@ -29,6 +29,8 @@ export interface RunOptions {
   clock?: Clock;
   /** Aborting it acts as Ctrl-C. */
   signal?: AbortSignal;
+  /** Commands added to bo's own: tests add one that fails as a bug would, to see it reported. */
+  commands?: CommandDefinition<any>[];
 }
 
 export function processIo(): Io {
@@ -190,7 +192,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     }) as Io;
   }
 
-  const program = buildProgram(await commandsFor(argv), action);
+  const program = buildProgram([...(await commandsFor(argv)), ...(options.commands ?? [])], action);
   program.exitOverride();
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
