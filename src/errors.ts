@@ -32,7 +32,15 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * Marks every BoError, also one made by another bundle's copy of this file (the
+ * embedded sandbox, dist/lazy/sandbox.cjs, has its own: `instanceof` fails across
+ * copies): a registered symbol is the same in every copy.
+ */
+const BO_ERROR = Symbol.for('bo.error');
+
 export class BoError extends Error {
+  readonly [BO_ERROR] = true;
   readonly exitCode: ExitCodeValue = ExitCode.failed;
   readonly hint?: string;
   readonly status?: number;
@@ -205,12 +213,18 @@ function isSystemError(err: unknown): boolean {
 
 /** Whether `err` escaped every rule that reports errors: a bug, code `internal` (exit 1). */
 export function isInternal(err: unknown): boolean {
-  return !(err instanceof BoError) && !isSystemError(err);
+  const meant = err instanceof Error && (err as Error & { [BO_ERROR]?: boolean })[BO_ERROR] === true;
+  return !meant && !isSystemError(err);
 }
 
 /** The stable code of an error: the server's when it sent one, else one of ERROR_CODES. */
 export function errorCode(err: unknown): string {
-  if (!(err instanceof BoError)) return isInternal(err) ? 'internal' : 'failed';
+  if (!(err instanceof BoError)) {
+    if (isInternal(err)) return 'internal';
+    // Another bundle's BoError keeps its code; a system error's (ENOENT) is not one of these.
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' && isErrorCode(code) ? code : 'failed';
+  }
   if (err.serverCode) return err.serverCode;
   if (isErrorCode(err.code)) return err.code;
   if (err instanceof UsageError) return 'usage';
