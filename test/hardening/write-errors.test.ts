@@ -44,8 +44,9 @@ function errorObjects(stderr: string) {
   return stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).error as { status: null | number; code: string; message: string });
 }
 
-async function firstAccount(): Promise<string> {
-  const r = await bo(['accounts', 'list', '--limit', '1'], '');
+/** The Uid of the first account, or of the first on trial (whose trial can be extended). */
+async function firstAccount(filter: string[] = []): Promise<string> {
+  const r = await bo(['accounts', 'list', '--limit', '1', ...filter], '');
   expect(r.code).toBe(0);
   return r.stdout.split('\t')[0]!;
 }
@@ -113,12 +114,15 @@ describe('stderr on /dev/full', () => {
     expect(version.code).toBe(0);
   });
 
-  it('a batch: every outcome on stdout, its exit code as earned', async () => {
-    const uid = await firstAccount();
-    const r = await bo(['accounts', 'extend-trial', '-', '--to', '2034-04-30'], '2> /dev/full', `${uid}\nacc_does_not_exist\n`);
-    expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^acc_does_not_exist\t404\tnot found$/m);
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(2);
+  it('a batch: every outcome on stdout, its exit code as earned (0, then 1 for a failed record)', async () => {
+    const uid = await firstAccount(['--filter', 'AccountStage=2']);
+    const done = await bo(['accounts', 'extend-trial', '-', '--to', '2034-04-30'], '2> /dev/full', `${uid}\n`);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toBe(`${uid}\tok\tToDate=2034-04-30T23:59:59.000Z\n`);
+    const failed = await bo(['accounts', 'extend-trial', '-', '--to', '2035-05-31'], '2> /dev/full', `${uid}\nacc_does_not_exist\n`);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^acc_does_not_exist\t404\tnot found$/m);
+    expect(failed.stdout.trimEnd().split('\n')).toHaveLength(2);
   });
 });
 
