@@ -1,9 +1,11 @@
 // A `-` batch: records streamed from stdin through one HttpClient (one keep-alive pool)
 // with at most `concurrency` requests in flight. A 429 pauses the whole batch for its
 // Retry-After (D30, the policy of single commands: a longer one stops it); a 401/403
-// stops it, since every later record would fail too; Ctrl-C (SIGTERM, SIGHUP) and a
-// closed stdout stop sending and report what was in flight. Each outcome is printed as
-// it completes; the summary goes to stderr, its counts adding up to the records read.
+// stops it, since every later record would fail too; Ctrl-C (SIGTERM, SIGHUP), a
+// closed stdout and one that cannot be written (a full disk: exit 1, code `output`)
+// stop sending and report what was in flight. Each outcome is printed as it completes;
+// the summary goes to stderr, its counts adding up to the records read, also when an
+// outcome could not be written.
 
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
