@@ -37,10 +37,10 @@ export interface ErrorDetails {
  * embedded sandbox, dist/lazy/sandbox.cjs, has its own: `instanceof` fails across
  * copies): a registered symbol is the same in every copy.
  */
-const BO_ERROR = Symbol.for('bo.error');
+const boErrorBrand = Symbol.for('bo.error');
 
 export class BoError extends Error {
-  readonly [BO_ERROR] = true;
+  readonly [boErrorBrand] = true;
   readonly exitCode: ExitCodeValue = ExitCode.failed;
   readonly hint?: string;
   readonly status?: number;
@@ -213,7 +213,7 @@ function isSystemError(err: unknown): boolean {
 
 /** Whether `err` escaped every rule that reports errors: a bug, code `internal` (exit 1). */
 export function isInternal(err: unknown): boolean {
-  const meant = err instanceof Error && (err as Error & { [BO_ERROR]?: boolean })[BO_ERROR] === true;
+  const meant = err instanceof Error && (err as Error & { [boErrorBrand]?: boolean })[boErrorBrand] === true;
   return !meant && !isSystemError(err);
 }
 
