@@ -6,7 +6,7 @@
 // code the run earned; and a bug reached by real input says `internal error`. A table
 // needs a terminal, which /dev/full is not: test/output/write-errors.test.ts writes one
 // to a failing stream in process.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,17 @@ describe('stderr on /dev/full', () => {
 });
 
 describe('a bug reached by real input', () => {
+  it("the embedded sandbox's errors for the user (its own copy of the error classes) are not called bugs", async () => {
+    const data = join(dir, 'data');
+    mkdirSync(data);
+    writeFileSync(join(data, 'sandbox-state.json'), '{"format": ');
+    const r = await runShell("exec $BO --sandbox --json accounts list", { env: { ...testEnv(sb), BO_DATA_DIR: data } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: the sandbox state file \S+ is not valid JSON \(.*\); delete it to start over\n\{/m);
+    expect(errorObjects(r.stderr)).toMatchObject([{ status: null, code: 'failed' }]);
+    expect(r.stderr).not.toContain('internal');
+  });
+
   it('JSON nested too deep for --input: internal error, a hint, exit 1; the stack only with --verbose', async () => {
     const deep = join(dir, 'deep.json');
     writeFileSync(deep, `${'['.repeat(300_000)}${']'.repeat(300_000)}`);
