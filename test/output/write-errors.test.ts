@@ -6,6 +6,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../../src/command.js';
+import { tempConfig } from '../helpers/config-dir.js';
+import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runBo } from '../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -159,6 +161,22 @@ describe('a bug that escapes', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: ENOENT: no such file or directory, open '\/nonexistent\/bo-test-file'\n/);
     expect(errorObject(r.stderr)).toMatchObject({ code: 'failed' });
+  });
+
+  it('a sign-in answered without a token is an unexpected answer, not a bug', async () => {
+    const server = await startFaultServer();
+    try {
+      server.fallback(reply.json(200, {}));
+      const r = await runBo(['--json', 'login', '--base-url', server.url, '--username', 'u@example.com', '--password-stdin', '--insecure-storage'], {
+        stdin: 'a password\n',
+        env: tempConfig().env,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n')[0]).toBe('error: the server answered without an access_token');
+      expect(errorObject(r.stderr)).toEqual({ status: null, code: 'unexpected', message: 'the server answered without an access_token' });
+    } finally {
+      await server.close();
+    }
   });
 
   it('a stdout whose write throws: a list says internal error, exit 1', async () => {
