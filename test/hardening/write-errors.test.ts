@@ -138,6 +138,21 @@ describe('a bug reached by real input', () => {
     expect(r.stderr).not.toContain('internal');
   });
 
+  it('a bug off the stack (a throw from a callback, past run()): the same one line, exit 1, never Node\'s trace', async () => {
+    // A preload throws from a callback once bo has set up its run (its signal handlers are
+    // on): as a bug in a timer or an emitter would.
+    const hook = join(dir, 'throw-off-stack.cjs');
+    writeFileSync(
+      hook,
+      "process.on('newListener', (name) => { if (name === 'SIGTERM') setImmediate(() => { throw new TypeError('a bug off the stack'); }); });\n",
+    );
+    const r = await runShell('exec $BO --json accounts list', { env: { ...testEnv(sb), NODE_OPTIONS: `--require ${hook}` } });
+    expect(r.code).toBe(1);
+    expectNoTrace(r.stderr);
+    expect(r.stderr).toMatch(/^error: internal error: a bug off the stack\nhint: run the command again with --verbose to see where it happened\n/);
+    expect(errorObjects(r.stderr)).toEqual([{ status: null, code: 'internal', message: 'internal error: a bug off the stack' }]);
+  });
+
   it('JSON nested too deep for --input: internal error, a hint, exit 1; the stack only with --verbose', async () => {
     const deep = join(dir, 'deep.json');
     writeFileSync(deep, `${'['.repeat(300_000)}${']'.repeat(300_000)}`);
