@@ -37,6 +37,7 @@ const unit = [
   'test/completion/stale.test.ts',
   'test/completion/tree.test.ts',
   'test/config/config.test.ts',
+  'test/help/error-codes.test.ts',
   'test/help/exit-code-tables.test.ts',
   'test/help/help-walk.test.ts',
   'test/help/help-text.test.ts',

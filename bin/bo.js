@@ -34,7 +34,21 @@ function print(text) {
   try {
     while (done < bytes.length) done += require('node:fs').writeSync(1, bytes, done);
   } catch (err) {
-    if (err.code === 'EAGAIN') process.stdout.write(bytes.subarray(done)); // a non-blocking stdout: let Node queue it
-    else if (err.code !== 'EPIPE') throw err; // `bo --help | head -1`: the reader is done
+    if (err.code === 'EAGAIN') process.stdout.on('error', cannotWrite).write(bytes.subarray(done)); // a non-blocking stdout: let Node queue it
+    else cannotWrite(err);
   }
+}
+
+/**
+ * A write to stdout that failed, said as bo.cjs says it (src/errors.ts OutputError.of):
+ * `error: cannot write the output: no space left on device`, exit 1; never a stack trace.
+ * EPIPE is no error: `bo --help | head -1`, the reader is done.
+ */
+function cannotWrite(err) {
+  if (err.code === 'EPIPE') return;
+  process.exitCode = 1;
+  const why = /^[A-Z][A-Z0-9_]*: (.*?)(?:, \w+)?$/.exec(err.message)?.[1] ?? err.message;
+  try {
+    require('node:fs').writeSync(2, `error: cannot write the output: ${why}\n`);
+  } catch {} // nor stderr: the exit code says it
 }

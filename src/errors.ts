@@ -32,7 +32,15 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
+/**
+ * Marks every BoError, also one made by another bundle's copy of this file (the
+ * embedded sandbox, dist/lazy/sandbox.cjs, has its own: `instanceof` fails across
+ * copies): a registered symbol is the same in every copy.
+ */
+const boErrorBrand = Symbol.for('bo.error');
+
 export class BoError extends Error {
+  readonly [boErrorBrand] = true;
   readonly exitCode: ExitCodeValue = ExitCode.failed;
   readonly hint?: string;
   readonly status?: number;
@@ -117,6 +125,16 @@ export class OutputError extends BoError {
   constructor(message: string, details: ErrorDetails = {}) {
     super(message, { ...details, code: 'output' });
   }
+
+  /**
+   * `cannot write the output: no space left on device`, from the write's error: the
+   * system's words (`ENOSPC: no space left on device, write`) without its names.
+   */
+  static of(err: unknown): OutputError {
+    const text = err instanceof Error ? err.message : String(err);
+    const why = /^[A-Z][A-Z0-9_]*: (.*?)(?:, \w+)?$/.exec(text)?.[1] ?? text;
+    return new OutputError(`cannot write the output: ${why}`, { cause: err });
+  }
 }
 
 /**
@@ -153,39 +171,60 @@ export function exitCodeOf(err: unknown): ExitCodeValue {
 }
 
 /**
- * The codes `--json` errors carry when the server sent none (README "Output"): scripts
- * match on these, so they are a fixed set, never null and never a Node internal name.
+ * The codes `--json` errors carry when the server sent none, each with what it means:
+ * the one list, which `bo help exit-codes`, the man page and README "Output and exit
+ * codes" show (test/help/error-codes.test.ts compares them). Scripts match on these, so
+ * they are a fixed set, never null and never a Node internal name.
  */
-export const ERROR_CODES = [
-  'usage',
-  'not_found',
-  'auth',
-  'rate_limited',
-  'network',
-  'timeout',
-  'too_large',
-  'unexpected',
-  'redirect',
-  'interrupted',
-  'jq',
-  'failed',
-  /** A walk that ended with fewer distinct records than the server announced. */
-  'incomplete',
-  /** stdout could not be written (a full disk, an I/O error); not a closed pipe. */
-  'output',
-  /** A bug: something escaped that no rule reports; `--verbose` shows the stack. */
-  'internal',
-] as const;
+export const ERROR_CODE_MEANINGS = {
+  usage: 'bad input, an unknown command or flag, a confirmation needed or declined: nothing was sent (exit 2)',
+  not_found: 'the record does not exist (exit 3)',
+  auth: 'no credentials, or credentials refused or not permitted (exit 4)',
+  rate_limited: 'the server asked bo to slow down, past the retries (exit 5)',
+  network: 'no connection: refused, unknown host, reset, TLS',
+  timeout: 'no answer within the timeout (--timeout)',
+  too_large: 'an answer over the size cap (BO_MAX_RESPONSE_MB)',
+  unexpected: 'an answer that is not what the API sends',
+  redirect: 'the server answered with a redirect, which bo does not follow',
+  interrupted: 'Ctrl-C, SIGTERM or SIGHUP, or a batch whose stdout was closed',
+  jq: 'a --jq expression that failed on the output (a syntax error is usage)',
+  failed: 'anything else: a refusal without a code of its own, a server error, a batch with failed records',
+  incomplete: 'a walk (--all) that ended with fewer records than the server announced',
+  output: 'stdout could not be written (a full disk, an I/O error); a closed pipe is not one',
+  internal: 'a bug in bo: run it again with --verbose to see where it happened',
+} as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorCode = keyof typeof ERROR_CODE_MEANINGS;
+
+/** The codes of ERROR_CODE_MEANINGS, in its order. */
+export const ERROR_CODES = Object.keys(ERROR_CODE_MEANINGS) as ErrorCode[];
 
 function isErrorCode(code: string | undefined): code is ErrorCode {
-  return (ERROR_CODES as readonly (string | undefined)[]).includes(code);
+  return code !== undefined && Object.hasOwn(ERROR_CODE_MEANINGS, code);
+}
+
+/**
+ * An error of the system (fs, a socket: it names its `syscall`): the machine's state,
+ * such as a folder bo may not write, not a bug; reported as it is, code `failed`.
+ */
+function isSystemError(err: unknown): boolean {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/** Whether `err` escaped every rule that reports errors: a bug, code `internal` (exit 1). */
+export function isInternal(err: unknown): boolean {
+  const meant = err instanceof Error && (err as Error & { [boErrorBrand]?: boolean })[boErrorBrand] === true;
+  return !meant && !isSystemError(err);
 }
 
 /** The stable code of an error: the server's when it sent one, else one of ERROR_CODES. */
 export function errorCode(err: unknown): string {
-  if (!(err instanceof BoError)) return 'failed';
+  if (!(err instanceof BoError)) {
+    if (isInternal(err)) return 'internal';
+    // Another bundle's BoError keeps its code; a system error's (ENOENT) is not one of these.
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' && isErrorCode(code) ? code : 'failed';
+  }
   if (err.serverCode) return err.serverCode;
   if (isErrorCode(err.code)) return err.code;
   if (err instanceof UsageError) return 'usage';

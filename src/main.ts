@@ -11,7 +11,7 @@ import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import type { Profile } from './config/config.js';
-import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
+import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, OutputError, UsageError, errorCode, exitCodeOf, isInternal } from './errors.js';
 import { neutralise } from './api/neutralise.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -30,6 +30,8 @@ export interface RunOptions {
   clock?: Clock;
   /** Aborting it acts as Ctrl-C. */
   signal?: AbortSignal;
+  /** Commands added to bo's own: tests add one that fails as a bug would, to see it reported. */
+  commands?: CommandDefinition<any>[];
 }
 
 export function processIo(): Io {
@@ -97,6 +99,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // Exit codes follow the first signal; pipes never turn a failure into success.
   let signalled: StopSignal | undefined;
   let stdoutClosed = false;
+  // stdout that could not be written (a full disk): the run stops as for a closed pipe, but fails.
+  let outputFailed: OutputError | undefined;
   // On a terminal, a command's output may go through a pager (output/pager.ts): it
   // takes stdout (and holds stderr) from the first byte on; see pagedIo below.
   let pager: Pager | undefined;
@@ -120,18 +124,27 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   };
   const signalHandlers = Object.keys(STOP_SIGNALS).map((name) => [name, () => onSignal(name as StopSignal)] as const);
   let verbose = false;
+  // `bo … | head`: the reader left. A read ends there with 0; a batch stops sending and
+  // exits 141 (batch.ts). Any other write error (ENOSPC of `> /dev/full`, EIO, EDQUOT,
+  // EFBIG) stops the run the same way, and it fails: exit 1, code `output`. Once the run
+  // is over, a failure keeps its code.
+  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') stdoutClosed = true;
+    else outputFailed ??= OutputError.of(err);
+    if (!controller.signal.aborted) controller.abort(outputFailed ?? new OutputClosedError());
+  });
+  // A stderr that cannot be written (closed, full) loses the messages, never the exit code.
+  io.stderr.on('error', () => {});
+  let globals: Globals | undefined;
+  // The secrets the command comes to hold, scrubbed from every error it reports.
+  const secrets = new SecretValues();
   if (usingProcess) {
     for (const [name, handler] of signalHandlers) process.on(name, handler);
-    // `bo … | head`: the reader left. A read ends there with 0; a batch stops sending and
-    // exits 141 (batch.ts). Once the run is over, a failure keeps its code.
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
-      stdoutClosed = true;
-      if (!controller.signal.aborted) controller.abort(new OutputClosedError());
-    });
-    // A closed stderr loses the messages, never the exit code.
-    process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
+    // The last resort against a bug that escaped run() (a timer's, an emitter's): one
+    // line, code `internal`, exit 1, never Node's stack trace and source.
+    process.on('uncaughtException', (err) => {
+      reportError(err, runIo, reportingGlobals(), secrets);
+      process.exit(signalled ? STOP_SIGNALS[signalled] : ExitCode.failed);
     });
     // Node's own warnings are for the developers of bo: shown with --verbose only.
     process.removeAllListeners('warning');
@@ -140,9 +153,6 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     });
   }
 
-  let globals: Globals | undefined;
-  // The secrets the command comes to hold, scrubbed from every error it reports.
-  const secrets = new SecretValues();
   // What a command opened (HTTP agents, the embedded sandbox), closed when it ends.
   const closers: Array<() => unknown> = [];
   const action = async (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
@@ -185,7 +195,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     }) as Io;
   }
 
-  const program = buildProgram(await commandsFor(argv), action);
+  const program = buildProgram([...(await commandsFor(argv)), ...(options.commands ?? [])], action);
   program.exitOverride();
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
@@ -200,10 +210,15 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
 
   let code: number;
   try {
-    await program.parseAsync(argv, { from: 'user' });
-    code = signalled ? STOP_SIGNALS[signalled] : ExitCode.ok;
-  } catch (err) {
-    code = exitFor(err);
+    let failure: { err: unknown } | undefined;
+    try {
+      await program.parseAsync(argv, { from: 'user' });
+    } catch (err) {
+      failure = { err };
+    }
+    // A stream reports a write's error on the next tick: the last write's comes now.
+    await new Promise((resolve) => setImmediate(resolve));
+    code = failure ? exitFor(failure.err) : succeeded();
   } finally {
     // The pager first, with the signal handlers still on: the user may be reading still.
     // Ctrl-C there ends it (and bo: 130); held messages are written once it has ended.
@@ -217,10 +232,31 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   if (usingProcess && signalled) setTimeout(() => process.exit(code), FLUSH_AFTER_SIGNAL_MS).unref();
   return code;
 
+  /** The globals to report an error with, also before they were resolved (or the program built). */
+  function reportingGlobals(): Globals {
+    if (globals) return globals;
+    let opts: Record<string, unknown> = {};
+    try {
+      opts = program.opts();
+    } catch {
+      // Not built yet: a bug while loading the commands.
+    }
+    // --json may not be parsed yet (`bo --version --json`): its error object is still due.
+    return safeGlobals({ ...opts, json: wantsJson(opts, argv) }, io);
+  }
+
+  /** The code of a command that returned, or of help or --version printed: 0 unless stdout failed. */
+  function succeeded(): number {
+    if (signalled) return STOP_SIGNALS[signalled];
+    if (!outputFailed) return ExitCode.ok;
+    reportError(outputFailed, runIo, reportingGlobals(), secrets);
+    return ExitCode.failed;
+  }
+
   function exitFor(err: unknown): number {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
-        return ExitCode.ok;
+        return succeeded();
       }
       // 'commander.help' (a bare group name) prints help on stderr: a usage error.
       if (err.code !== 'commander.help' && wantsJson(program.opts(), argv)) {
@@ -228,10 +264,12 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       }
       return ExitCode.usage;
     }
-    const final = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
+    const stopped = controller.signal.aborted && !(err instanceof BoError) ? new InterruptedError() : err;
+    // Stopped because stdout failed: that is the error to report.
+    const final = outputFailed && !signalled && stopped instanceof InterruptedError ? outputFailed : stopped;
     // A read whose reader left (`| head -1`) is done, not interrupted.
     if (stdoutClosed && !signalled && final instanceof InterruptedError) return ExitCode.ok;
-    reportError(final, runIo, globals ?? safeGlobals(program.opts(), io), secrets);
+    reportError(final, runIo, reportingGlobals(), secrets);
     return signalled ? STOP_SIGNALS[signalled] : exitCodeOf(final);
   }
 }
@@ -310,9 +348,13 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
     return;
   }
   const bo = err instanceof BoError ? err : undefined;
-  const message = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
+  const text = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
+  // A bug (issue 30 item 7): said as one, its stack shown only under --verbose.
+  const internal = isInternal(err);
+  const message = internal ? `internal error: ${asLine(text)}` : text;
+  const hint = internal && !globals.verbose ? 'run the command again with --verbose to see where it happened' : bo?.hint;
   io.stderr.write(`error: ${asLine(oneLine(message))}\n`);
-  if (bo?.hint) io.stderr.write(`hint: ${asLine(oneLine(secrets.scrub(bo.hint)))}\n`);
+  if (hint) io.stderr.write(`hint: ${asLine(oneLine(secrets.scrub(hint)))}\n`);
   if (globals.json || globals.jsonl) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.

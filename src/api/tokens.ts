@@ -3,6 +3,7 @@
 // carry no credential: the login client is opened with `credential: null`.
 
 import type { HttpClient } from './http-types.js';
+import { BoError } from '../errors.js';
 
 export type Mechanism = 'Email' | 'Totp';
 
@@ -94,7 +95,7 @@ function challengeOf(body: unknown): Challenge {
 function tokenOf(body: unknown): TokenResponse {
   const b = record(body);
   if (typeof b.access_token !== 'string' || b.access_token === '') {
-    throw new Error('the server answered without an access_token');
+    throw new BoError('the server answered without an access_token', { code: 'unexpected' });
   }
   return { access_token: b.access_token, token_type: String(b.token_type ?? 'Bearer'), expires_in: Number(b.expires_in ?? 0) };
 }

@@ -13,6 +13,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isAlive } from './process-alive.js';
+import { BoError } from '../errors.js';
 
 export interface LockOptions {
   /** What is locked, for the message when waiting gives up ("the config file"). */
@@ -93,7 +94,7 @@ function runHolding<T>(lock: string, fn: () => T): T {
 
 function giveUpAfter(deadline: number, lock: string, options: LockOptions): void {
   if (Date.now() <= deadline) return;
-  throw new Error(`${options.what} is locked by another process (${lock}); if no other bo is running, delete that lock file`);
+  throw new BoError(`${options.what} is locked by another process (${lock}); if no other bo is running, delete that lock file`);
 }
 
 /** 2, 4, 8 … 50 ms, each between half and one and a half times that, so waiters spread out. */

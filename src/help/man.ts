@@ -5,7 +5,7 @@
 
 import type { Command } from 'commander';
 import { docTree, flatten, type DocCommand, type DocItem } from './reference.js';
-import { environment, exitCodes, pipeRule } from './topics.js';
+import { environment, errorCodes, errorCodesIntro, exitCodes, pipeRule } from './topics.js';
 
 /** The pages, by file name (`bo.1`, `bo-accounts-list.1`), in tree order. */
 export function manPages(program: Command, version: string): Map<string, string> {
@@ -50,6 +50,9 @@ function rootPage(root: DocCommand, all: DocCommand[], version: string): string 
     ...itemList(exitCodes.map((c) => ({ term: String(c.code), description: `${c.meaning}. Script: ${c.script}.` }))),
     '.PP',
     text(pipeRule),
+    '.PP',
+    text(errorCodesIntro),
+    ...itemList(errorCodes.map((c) => ({ term: c.code, description: `${c.meaning}.` }))),
     '.SH FILES',
     ...itemList([
       { term: '$XDG_CONFIG_HOME/bo/config.json', description: 'profiles and their settings (~/.config/bo when XDG_CONFIG_HOME is not set; BO_CONFIG_DIR replaces the folder). Nothing secret is kept in it.' },

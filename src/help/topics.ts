@@ -1,5 +1,8 @@
 // Help topics: `bo help environment` and `bo help exit-codes`. Plain data, so adding a
-// variable or a code is one line; the help command renders them. Light: no imports.
+// variable or a code is one line; the help command renders them. Light: it imports only
+// the error codes' one list (errors.ts, which imports nothing).
+
+import { ERROR_CODE_MEANINGS } from '../errors.js';
 
 export interface EnvVariable {
   /** One name, or several read together (`BO_API_KEY`, `BO_API_SECRET`). */
@@ -72,7 +75,9 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
   { code: 0, meaning: 'success', script: 'carry on' },
   {
     code: 1,
-    meaning: 'the request failed: a server refusal not listed below (validation, conflict, expired), a server error, the network, a timeout, an unexpected answer',
+    meaning:
+      'the request failed: a server refusal not listed below (validation, conflict, expired), a server error, the network, a timeout, an unexpected answer; ' +
+      'or stdout could not be written (a full disk), or an internal error (a bug in bo)',
     script: 'read the message; retry later only if the failure looks temporary (a write may already have happened)',
   },
   {
@@ -108,8 +113,17 @@ export const exitCodes: Array<{ code: number; meaning: string; script: string }>
 export const pipeRule =
   'Pipes and signals never turn a failure into success: an error keeps its code even when stderr is closed. ' +
   'A read whose reader leaves early (bo accounts list --all | head -1) ends with 0; a batch whose stdout closes exits 141. ' +
+  'A stdout that cannot be written (a full disk) ends any command with 1, code output; a batch then stops sending too and prints its counts on stderr. ' +
   'A second Ctrl-C leaves at once. ' +
   'On a terminal, q in the pager ends bo with 0 (a list stops fetching pages), Ctrl-C with 130.';
+
+/** Before the error codes, after the exit codes. */
+export const errorCodesIntro =
+  'Error codes: under --json (or --jsonl) an error also prints {"error":{"status","code","message"}} on stderr. ' +
+  "Its code is the server's own when it sent one, else one of these:";
+
+/** The error codes and their meanings: errors.ts's one list. */
+export const errorCodes = Object.entries(ERROR_CODE_MEANINGS).map(([code, meaning]) => ({ code, meaning }));
 
 /** `reference` is rendered from the command tree (reference.ts), the others here. */
 export const topicNames = ['environment', 'exit-codes', 'reference'] as const;
@@ -120,6 +134,8 @@ export interface Layout {
   /** A term and its description, the description wrapped beside the term. */
   item(term: string, termWidth: number, description: string): string;
 }
+
+const codeWidth = Math.max(...errorCodes.map((c) => c.code.length));
 
 export function renderTopic(name: string, layout: Layout): string | undefined {
   if (name === 'environment') {
@@ -134,7 +150,9 @@ export function renderTopic(name: string, layout: Layout): string | undefined {
     return (
       `${layout.paragraph('Exit codes, and what a script should do about each.')}\n\n` +
       `${exitCodes.map((c) => layout.item(String(c.code), 3, `${c.meaning}.\nScript: ${c.script}.`)).join('\n\n')}\n\n` +
-      `${layout.paragraph(pipeRule)}\n`
+      `${layout.paragraph(pipeRule)}\n\n` +
+      `${layout.paragraph(errorCodesIntro)}\n\n` +
+      `${errorCodes.map((c) => layout.item(c.code, codeWidth, c.meaning)).join('\n')}\n`
     );
   }
   return undefined;

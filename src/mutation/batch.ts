@@ -1,15 +1,17 @@
 // A `-` batch: records streamed from stdin through one HttpClient (one keep-alive pool)
 // with at most `concurrency` requests in flight. A 429 pauses the whole batch for its
 // Retry-After (D30, the policy of single commands: a longer one stops it); a 401/403
-// stops it, since every later record would fail too; Ctrl-C (SIGTERM, SIGHUP) and a
-// closed stdout stop sending and report what was in flight. Each outcome is printed as
-// it completes; the summary goes to stderr, its counts adding up to the records read.
+// stops it, since every later record would fail too; Ctrl-C (SIGTERM, SIGHUP), a
+// closed stdout and one that cannot be written (a full disk: exit 1, code `output`)
+// stop sending and report what was in flight. Each outcome is printed as it completes;
+// the summary goes to stderr, its counts adding up to the records read, also when an
+// outcome could not be written.
 
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
 import { nextAttempt } from '../api/http-retry.js';
-import { AuthError, BoError, InterruptedError, OutputClosedError, RateLimitedError } from '../errors.js';
+import { AuthError, BoError, InterruptedError, OutputClosedError, OutputError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';
@@ -51,10 +53,22 @@ export async function runBatch<Prep>(
     halt.abort();
   };
 
+  // An outcome that could not be written (a writer's bug, stdout that throws): the batch
+  // stops sending, still counts every record it sent, and ends with this error.
+  let writeFailure: { error: unknown } | undefined;
+  const writing = async (write: () => Promise<void>) => {
+    if (writeFailure) return;
+    try {
+      await write();
+    } catch (error) {
+      writeFailure = { error };
+      halt.abort();
+    }
+  };
   const report = async (o: Outcome, done?: Done) => {
     tally[kindOf(o)]++;
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
-    await writer.write(o, done);
+    await writing(() => writer.write(o, done));
     // --jq failed: sending stops, what was sent is still reported (outcomes.ts OutcomeWriter).
     if (writer.jqFailure) stopWith('jq', writer.jqFailure);
     progress.update(++reported);
@@ -142,13 +156,17 @@ export async function runBatch<Prep>(
     feed.close();
     ctx.signal.removeEventListener('abort', onRunStop);
     progress.end();
-    await writer.end();
+    await writing(() => writer.end());
   }
 
   const unread = !feed.complete;
   say(ctx, summaryLine(tally, spec.report.done(preparation.once), where, notAttempted, unread));
   const left = leftText(notAttempted, unread);
+  if (writeFailure) throw writeFailure.error;
   if (ctx.signal.aborted) {
+    if (ctx.signal.reason instanceof OutputError) {
+      throw new OutputError(`${ctx.signal.reason.message}, so the batch stopped sending; ${left}`, { cause: ctx.signal.reason.cause });
+    }
     if (ctx.signal.reason instanceof OutputClosedError) {
       throw new OutputClosedError(`stdout was closed, so the batch stopped sending; ${left}`);
     }

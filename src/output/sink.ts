@@ -126,7 +126,7 @@ export class ChunkWriter {
 
   private pushed(): boolean {
     if (this.at >= (this.options.chunkSize ?? CHUNK)) return true;
-    this.timer ??= setTimeout(() => this.flushNow(), IDLE_FLUSH_MS);
+    this.timer ??= setTimeout(() => this.flushIdle(), IDLE_FLUSH_MS);
     return false;
   }
 
@@ -154,6 +154,15 @@ export class ChunkWriter {
     const bigger = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.bytes.length, (this.options.chunkSize ?? CHUNK) + 4096));
     this.bytes.copy(bigger, 0, 0, this.at);
     this.bytes = bigger;
+  }
+
+  /** The idle flush, off any caller's stack: a write that throws is thrown by the next push() or flush(). */
+  private flushIdle(): void {
+    try {
+      this.flushNow();
+    } catch (error) {
+      this.failed ??= { error };
+    }
   }
 
   private flushNow(): boolean {

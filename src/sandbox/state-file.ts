@@ -8,6 +8,7 @@ import { closeSync, readSync } from 'node:fs';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { openRegularFile, readTextIfExists } from '../files/regular-file.js';
 import { withFileLock } from '../files/locked-file.js';
+import { BoError } from '../errors.js';
 import { Records } from './records.js';
 import type { Kind } from './schema.js';
 import type { State } from './state.js';
@@ -43,9 +44,9 @@ export function readState(path: string): State | undefined {
     state = parseState(text);
   } catch (err) {
     // Our writes are atomic, so this is an edit from outside: say how to start over.
-    throw new Error(`the sandbox state file ${path} is not valid JSON (${(err as Error).message}); delete it to start over`);
+    throw new BoError(`the sandbox state file ${path} is not valid JSON (${(err as Error).message}); delete it to start over`);
   }
-  if (state?.format !== 'bo-sandbox/1') throw new Error(`${path} is not a sandbox state file; delete it to start over`);
+  if (state?.format !== 'bo-sandbox/1') throw new BoError(`${path} is not a sandbox state file; delete it to start over`);
   return state;
 }
 

@@ -14,6 +14,9 @@ export interface RunBoOptions extends Omit<RunOptions, 'io'> {
   /** Both terminals the same one, as main.ts's processIo finds them. */
   stdoutSharesStderr?: boolean;
   columns?: number;
+  /** A stdout or stderr of the test's own (one that fails), instead of the memory one. */
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
 }
 
 export interface RunBoResult {
@@ -26,11 +29,11 @@ export async function runBo(argv: string[], options: RunBoOptions = {}): Promise
   const streams = memoryStreams();
   if (options.stdin !== undefined) streams.stdin.end(options.stdin);
   else streams.stdin.end();
-  const { env, stdin: _s, stdinIsTTY, stdoutIsTTY, stderrIsTTY, stdoutSharesStderr, columns, ...runOptions } = options;
+  const { env, stdin: _s, stdinIsTTY, stdoutIsTTY, stderrIsTTY, stdoutSharesStderr, columns, stdout, stderr, ...runOptions } = options;
   const io: Io = {
     stdin: streams.stdin,
-    stdout: streams.stdout,
-    stderr: streams.stderr,
+    stdout: stdout ?? streams.stdout,
+    stderr: stderr ?? streams.stderr,
     stdinIsTTY: stdinIsTTY ?? false,
     stdoutIsTTY: stdoutIsTTY ?? false,
     stderrIsTTY: stderrIsTTY ?? false,

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { InterruptedError } from '../../src/errors.js';
 import { ChunkWriter, drained } from '../../src/output/sink.js';
@@ -91,5 +91,25 @@ describe('a chunk writer whose stream takes each chunk at once and calls back la
     await writer.flush();
     expect(Buffer.concat(written).toString('utf8')).toBe(`${record}\n`.repeat(50 * perPage));
     expect(buffers.size).toBeLessThanOrEqual(perPage / 2 + 1);
+  });
+});
+
+describe('a chunk writer whose stream throws on write (a bug on the output path)', () => {
+  it('the idle flush, off any caller, keeps the error for the next push or flush instead of throwing it from its timer', async () => {
+    vi.useFakeTimers();
+    try {
+      const stream = new PassThrough();
+      stream.write = () => {
+        throw new TypeError('stream is broken');
+      };
+      const writer = new ChunkWriter(stream, new AbortController().signal);
+      expect(writer.push('a short line\n')).toBe(false);
+      // The idle flush's timer fires: it must not throw (from a timer it would end the process).
+      expect(() => vi.runOnlyPendingTimers()).not.toThrow();
+      expect(() => writer.push('more\n')).toThrow('stream is broken');
+      await expect(writer.flush()).rejects.toThrow('stream is broken');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
