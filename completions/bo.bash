@@ -118,7 +118,7 @@ _bo_node() {
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     33) _bo_cmds=('list' 'create' 'subscribe' 'help'); _bo_flags=('-h' '--help') ;;
     34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
-    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--double-opt-in' '--internal' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--dry-run' '--yes' '-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--double-opt-in' '--internal' '--dry-run' '--yes' '-h' '--help') ;;
     36) _bo_cmds=(); _bo_flags=('--email' '--first-name' '--last-name' '--send-welcome' '--source' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     37) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     38) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
@@ -277,12 +277,12 @@ _bo_flag() {
     '34 -h'|'34 --help') REPLY=none ;;
     '35 --name') REPLY=text ;;
     '35 --description') REPLY=text ;;
-    '35 --double-opt-in') REPLY=none ;;
-    '35 --internal') REPLY=none ;;
     '35 --welcome-subject') REPLY=text ;;
     '35 --welcome-body') REPLY=text ;;
     '35 --welcome-from-name') REPLY=text ;;
     '35 --welcome-from-email') REPLY=text ;;
+    '35 --double-opt-in') REPLY=none ;;
+    '35 --internal') REPLY=none ;;
     '35 --dry-run') REPLY=none ;;
     '35 --yes') REPLY=none ;;
     '35 -h'|'35 --help') REPLY=none ;;
