@@ -47,6 +47,10 @@ export class WalkLedger {
   private readonly digests = new Set<string>();
   private first: number | undefined;
   private changedTo: number | undefined;
+  /** A total fell below one announced before it. */
+  private shrank = false;
+  /** The walk ended with every record announced. */
+  private whole = false;
   /** The largest metadata.total a page announced. */
   announced: number | undefined;
   /** Items handed on that were not repeats: a new Uid, or none. */
@@ -63,6 +67,7 @@ export class WalkLedger {
     if (total === undefined) return;
     if (this.first === undefined) this.first = total;
     else if (total !== this.first) this.changedTo = total;
+    if (total < (this.announced ?? 0)) this.shrank = true;
     this.announced = Math.max(this.announced ?? 0, total);
   }
 
@@ -115,17 +120,22 @@ export class WalkLedger {
   finish(max: number): void {
     if (this.announced === undefined) return;
     const target = Math.min(max, this.announced);
-    if (this.distinct >= target) return;
+    this.whole = this.distinct >= target;
+    if (this.whole) return;
     const n = groupDigits;
     const what = target < this.announced ? `the ${n(target)} records asked for (the server announced ${n(this.announced)})` : `the ${n(target)} records the server announced`;
     throw new IncompleteError(`only ${n(this.distinct)} of ${what} came back: the list is incomplete`);
   }
 
-  /** What stderr says after the walk, each a warning line of its own. */
+  /**
+   * What stderr says after the walk, each a warning line of its own. A total that grew
+   * (records added at the end) is not worth a word when every record came once; any
+   * other change is.
+   */
   notes(): string[] {
     const n = groupDigits;
     const notes: string[] = [];
-    if (this.changedTo !== undefined) {
+    if (this.changedTo !== undefined && (this.shrank || !this.whole || this.dropped > 0)) {
       notes.push(`the server's total changed during the walk, from ${n(this.first!)} to ${n(this.changedTo)}: records may have been skipped or repeated; run the command again`);
     }
     if (this.dropped > 0) {
