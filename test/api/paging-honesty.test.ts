@@ -112,11 +112,13 @@ describe('a walk against generated paging behaviours (in process)', () => {
 });
 
 describe('honest walks on the built binary', () => {
-  const env = () => testEnv(server);
+  const bin = (...argv: string[]) => runBin(argv, { env: testEnv(server), timeoutMs: 60_000 });
+  const changed = (from: number, to: number) =>
+    `warning: the server's total changed during the walk, from ${from} to ${to}: records may have been skipped or repeated; run the command again\n`;
 
   it('a server that answers every offset with the same page, without a total: two requests, 100 records, exit 1 (it used to run until killed)', async () => {
     serve({ records: 250, total: 'none', ignoreOffset: 'echo' });
-    const r = await runBin(['accounts', 'list', '--all', '--jsonl'], { env: env(), timeoutMs: 60_000 });
+    const r = await bin('accounts', 'list', '--all', '--jsonl');
     server.fallback(undefined);
     const message = 'unexpected answer from the server: page 1 repeats records already printed; the server does not seem to page';
     expect(r.stderr).toBe(`error: ${message}\n${JSON.stringify({ error: { status: null, code: 'unexpected', message } })}\n`);
@@ -127,7 +129,7 @@ describe('honest walks on the built binary', () => {
 
   it('--limit past a short page: the walk goes on, and the note says a page came back short', async () => {
     serve({ records: 250, short: { 0: 99 } });
-    const r = await runBin(['accounts', 'list', '--limit', '150'], { env: env(), timeoutMs: 60_000 });
+    const r = await bin('accounts', 'list', '--limit', '150');
     server.fallback(undefined);
     expect(r.stderr).toBe('showing 150 of 250 (a page came back short); pass --all for every record\n');
     expect(r.code).toBe(0);
@@ -136,10 +138,10 @@ describe('honest walks on the built binary', () => {
 
   it('--limit that the pages cannot fill ends incomplete, naming what was asked and the total', async () => {
     serve({ records: 250, short: { 0: 40 }, later: 40 });
-    const r = await runBin(['accounts', 'list', '--limit', '150'], { env: env(), timeoutMs: 60_000 });
+    const r = await bin('accounts', 'list', '--limit', '150');
     server.fallback(undefined);
     expect(r.stderr).toBe(
-      "warning: the server's total changed during the walk, from 250 to 40: records may have been skipped or repeated; run the command again\n" +
+      changed(250, 40) +
         'error: only 40 of the 150 records asked for (the server announced 250) came back: the list is incomplete\n',
     );
     expect(r.code).toBe(1);
@@ -148,10 +150,10 @@ describe('honest walks on the built binary', () => {
 
   it('--page: an item that is not a record is refused in a table, passed through with --json', async () => {
     serve({ records: 250, items: { 1: { 0: null } } });
-    const tsv = await runBin(['accounts', 'list', '--page', '1'], { env: env(), timeoutMs: 60_000 });
+    const tsv = await bin('accounts', 'list', '--page', '1');
     expect(tsv.stderr).toBe('error: unexpected answer from the server: item 1 of page 1 is not a record\n');
     expect(tsv.code).toBe(1);
-    const json = await runBin(['accounts', 'list', '--page', '1', '--json'], { env: env(), timeoutMs: 60_000 });
+    const json = await bin('accounts', 'list', '--page', '1', '--json');
     server.fallback(undefined);
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as unknown[])[0]).toBeNull();
@@ -159,14 +161,14 @@ describe('honest walks on the built binary', () => {
 
   it('bo api --paginate --silent still ends a walk of repeats, and says a total changed', async () => {
     serve({ records: 250, ignoreOffset: 'echo' });
-    const r = await runBin(['api', '/crm/accounts', '--paginate', '--silent'], { env: env(), timeoutMs: 60_000 });
+    const r = await bin('api', '/crm/accounts', '--paginate', '--silent');
     expect(r.stderr).toBe('error: unexpected answer from the server: page 1 repeats records already printed; the server does not seem to page\n');
     expect(r.code).toBe(1);
     serve({ records: 250, later: 120 });
-    const shrunk = await runBin(['api', '/crm/accounts', '--paginate', '--silent'], { env: env(), timeoutMs: 60_000 });
+    const shrunk = await bin('api', '/crm/accounts', '--paginate', '--silent');
     server.fallback(undefined);
     expect(shrunk.stderr).toBe(
-      "warning: the server's total changed during the walk, from 250 to 120: records may have been skipped or repeated; run the command again\n" +
+      changed(250, 120) +
         'error: only 120 of the 250 records the server announced came back: the list is incomplete\n',
     );
     expect(shrunk.code).toBe(1);
