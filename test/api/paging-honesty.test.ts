@@ -113,13 +113,17 @@ describe('a walk against generated paging behaviours (in process)', () => {
 
 describe('honest walks on the built binary', () => {
   const bin = (...argv: string[]) => runBin(argv, { env: testEnv(server), timeoutMs: 60_000 });
+  /** A run of the built binary against a server that pages as `paging` says. */
+  const walk = async (paging: Paging, ...argv: string[]) => {
+    serve(paging);
+    return bin(...argv).finally(() => server.fallback(undefined));
+  };
+  const incomplete = (text: string) => `error: only ${text} came back: the list is incomplete\n`;
   const changed = (from: number, to: number) =>
     `warning: the server's total changed during the walk, from ${from} to ${to}: records may have been skipped or repeated; run the command again\n`;
 
   it('a server that answers every offset with the same page, without a total: two requests, 100 records, exit 1 (it used to run until killed)', async () => {
-    serve({ records: 250, total: 'none', ignoreOffset: 'echo' });
-    const r = await bin('accounts', 'list', '--all', '--jsonl');
-    server.fallback(undefined);
+    const r = await walk({ records: 250, total: 'none', ignoreOffset: 'echo' }, 'accounts', 'list', '--all', '--jsonl');
     const message = 'unexpected answer from the server: page 1 repeats records already printed; the server does not seem to page';
     expect(r.stderr).toBe(`error: ${message}\n${JSON.stringify({ error: { status: null, code: 'unexpected', message } })}\n`);
     expect(r.code).toBe(1);
@@ -128,49 +132,34 @@ describe('honest walks on the built binary', () => {
   });
 
   it('--limit past a short page: the walk goes on, and the note says a page came back short', async () => {
-    serve({ records: 250, short: { 0: 99 } });
-    const r = await bin('accounts', 'list', '--limit', '150');
-    server.fallback(undefined);
+    const r = await walk({ records: 250, short: { 0: 99 } }, 'accounts', 'list', '--limit', '150');
     expect(r.stderr).toBe('showing 150 of 250 (a page came back short); pass --all for every record\n');
     expect(r.code).toBe(0);
     expect(printedUids('tsv', r.stdout)).toEqual([...Array.from({ length: 99 }, (_, i) => `acc_${i}`), ...Array.from({ length: 51 }, (_, i) => `acc_${100 + i}`)]);
   });
 
   it('--limit that the pages cannot fill ends incomplete, naming what was asked and the total', async () => {
-    serve({ records: 250, short: { 0: 40 }, later: 40 });
-    const r = await bin('accounts', 'list', '--limit', '150');
-    server.fallback(undefined);
-    expect(r.stderr).toBe(
-      changed(250, 40) +
-        'error: only 40 of the 150 records asked for (the server announced 250) came back: the list is incomplete\n',
-    );
+    const r = await walk({ records: 250, short: { 0: 40 }, later: 40 }, 'accounts', 'list', '--limit', '150');
+    expect(r.stderr).toBe(changed(250, 40) + incomplete('40 of the 150 records asked for (the server announced 250)'));
     expect(r.code).toBe(1);
     expect(printedUids('tsv', r.stdout)).toHaveLength(40);
   });
 
   it('--page: an item that is not a record is refused in a table, passed through with --json', async () => {
-    serve({ records: 250, items: { 1: { 0: null } } });
-    const tsv = await bin('accounts', 'list', '--page', '1');
+    const tsv = await walk({ records: 250, items: { 1: { 0: null } } }, 'accounts', 'list', '--page', '1');
     expect(tsv.stderr).toBe('error: unexpected answer from the server: item 1 of page 1 is not a record\n');
     expect(tsv.code).toBe(1);
-    const json = await bin('accounts', 'list', '--page', '1', '--json');
-    server.fallback(undefined);
+    const json = await walk({ records: 250, items: { 1: { 0: null } } }, 'accounts', 'list', '--page', '1', '--json');
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as unknown[])[0]).toBeNull();
   });
 
   it('bo api --paginate --silent still ends a walk of repeats, and says a total changed', async () => {
-    serve({ records: 250, ignoreOffset: 'echo' });
-    const r = await bin('api', '/crm/accounts', '--paginate', '--silent');
+    const r = await walk({ records: 250, ignoreOffset: 'echo' }, 'api', '/crm/accounts', '--paginate', '--silent');
     expect(r.stderr).toBe('error: unexpected answer from the server: page 1 repeats records already printed; the server does not seem to page\n');
     expect(r.code).toBe(1);
-    serve({ records: 250, later: 120 });
-    const shrunk = await bin('api', '/crm/accounts', '--paginate', '--silent');
-    server.fallback(undefined);
-    expect(shrunk.stderr).toBe(
-      changed(250, 120) +
-        'error: only 120 of the 250 records the server announced came back: the list is incomplete\n',
-    );
+    const shrunk = await walk({ records: 250, later: 120 }, 'api', '/crm/accounts', '--paginate', '--silent');
+    expect(shrunk.stderr).toBe(changed(250, 120) + incomplete('120 of the 250 records the server announced'));
     expect(shrunk.code).toBe(1);
     expect(shrunk.stdout).toBe('');
   });
