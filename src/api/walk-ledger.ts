@@ -6,7 +6,6 @@
 // repeats, or an item that is not a record where a table needs one, and judges the walk
 // at its end against the total.
 
-import { createHash } from 'node:crypto';
 import { BoError, IncompleteError } from '../errors.js';
 import { PageRecords } from './page-records.js';
 import { groupDigits } from './digits.js';
@@ -32,8 +31,13 @@ function uidOf<T>(items: Items<T>, i: number): string | undefined {
   return typeof uid === 'string' ? uid : undefined;
 }
 
-/** A digest of the items at `indices`, as the server sent them (or as JSON once parsed). */
+/**
+ * A digest of the items at `indices`, as the server sent them (or as JSON once parsed).
+ * node:crypto is loaded only here, for a page with items without a Uid: a list of
+ * records never loads it (`bo --sandbox` reads without it, test/sandbox/in-process.test.ts).
+ */
 function digest<T>(items: Items<T>, indices: readonly number[]): string {
+  const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
   const hash = createHash('sha256');
   for (const i of indices) {
     hash.update(items instanceof PageRecords ? items.text(i) : (JSON.stringify(items[i]) ?? 'undefined'));
