@@ -22,8 +22,12 @@ export class PageRecords<T> implements Iterable<T> {
     private readonly spans: readonly number[],
     /** What the whole answer's parse would have thrown, for a record that does not parse. */
     private readonly failed: () => never,
-    private readonly from = 0,
-    private readonly to = spans.length / 2,
+    /**
+     * Where each record's top-level Uid string is (scanPage), in pairs: its text's start
+     * and end, or -1 (none: no Uid key, or not a string), or -2 (read by parsing the
+     * record: escapes in the key or the value). Without it every Uid is read by parsing.
+     */
+    private readonly uids?: readonly number[],
   ) {}
 
   /** Gives the page's bytes back at once (give-back.ts). Records are not read after this. */
@@ -32,18 +36,51 @@ export class PageRecords<T> implements Iterable<T> {
   }
 
   get length(): number {
-    return this.to - this.from;
+    return this.spans.length / 2;
   }
 
   slice(start: number, end: number = this.length): PageRecords<T> {
-    const from = this.from + Math.max(0, Math.min(start, this.length));
-    const to = this.from + Math.max(0, Math.min(end, this.length));
-    return new PageRecords<T>(this.bytes, this.spans, this.failed, from, Math.max(from, to));
+    const from = Math.max(0, Math.min(start, this.length));
+    const to = Math.max(from, Math.min(end, this.length));
+    return new PageRecords<T>(this.bytes, this.spans.slice(2 * from, 2 * to), this.failed, this.uids?.slice(2 * from, 2 * to));
+  }
+
+  /** The records at these indices (ascending), as a page of their own. */
+  pick(indices: readonly number[]): PageRecords<T> {
+    const spans: number[] = [];
+    const uids: number[] | undefined = this.uids ? [] : undefined;
+    for (const i of indices) {
+      spans.push(this.spans[2 * i]!, this.spans[2 * i + 1]!);
+      uids?.push(this.uids![2 * i]!, this.uids![2 * i + 1]!);
+    }
+    return new PageRecords<T>(this.bytes, spans, this.failed, uids);
   }
 
   *[Symbol.iterator](): Iterator<T> {
     this.checkKept();
-    for (let i = this.from; i < this.to; i++) yield this.parse(i);
+    for (let i = 0; i < this.length; i++) yield this.parse(i);
+  }
+
+  /** Whether the `n`th item is a JSON object (scanPage leaves only objects and arrays). */
+  isObject(n: number): boolean {
+    this.checkKept();
+    return this.bytes[this.spans[2 * n]!] === 0x7b;
+  }
+
+  /** The `n`th record's top-level Uid when it is a string, read without parsing the record when the scan found it plain. */
+  uid(n: number): string | undefined {
+    this.checkKept();
+    const start = this.uids ? this.uids[2 * n]! : -2;
+    if (start >= 0) return this.bytes.toString('utf8', start, this.uids![2 * n + 1]);
+    if (start === -1 || !this.isObject(n)) return undefined;
+    const uid = (this.parse(n) as { Uid?: unknown }).Uid;
+    return typeof uid === 'string' ? uid : undefined;
+  }
+
+  /** The `n`th record's bytes, as the server sent them. */
+  text(n: number): Buffer {
+    this.checkKept();
+    return this.bytes.subarray(this.spans[2 * n], this.spans[2 * n + 1]);
   }
 
   /**
@@ -53,11 +90,10 @@ export class PageRecords<T> implements Iterable<T> {
    */
   pushTo(sink: JsonSink<T>, n: number): boolean {
     this.checkKept();
-    const i = this.from + n;
-    const start = this.spans[2 * i]!;
-    const end = this.spans[2 * i + 1]!;
+    const start = this.spans[2 * n]!;
+    const end = this.spans[2 * n + 1]!;
     if (sink.pushText && isCanonicalJson(this.bytes, start, end)) return sink.pushText(this.bytes, start, end);
-    return sink.push(this.parse(i));
+    return sink.push(this.parse(n));
   }
 
   private parse(i: number): T {
@@ -69,7 +105,7 @@ export class PageRecords<T> implements Iterable<T> {
   }
 
   private checkKept(): void {
-    if (this.to > this.from && this.bytes.length === 0) throw new Error('a page was read after its bytes were given back');
+    if (this.spans.length > 0 && this.bytes.length === 0) throw new Error('a page was read after its bytes were given back');
   }
 }
 
@@ -82,6 +118,12 @@ ROLE[QUOTE] = 1;
 ROLE[0x7b] = ROLE[0x5b] = 2;
 ROLE[0x7d] = ROLE[0x5d] = 3;
 const ITEMS = Buffer.from('items');
+const UID = Buffer.from('Uid');
+
+function hasEscape(b: Uint8Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (b[k] === BACKSLASH) return true;
+  return false;
+}
 
 /** The index of the quote that ends the string whose content starts at `i`, or -1. */
 function stringEnd(b: Uint8Array, i: number): number {
@@ -104,13 +146,16 @@ function isSpace(c: number): boolean {
  * such array or two of them, brackets that do not balance, nesting deeper than
  * `maxDepth`), which the caller parses whole to say what is wrong with it.
  */
-export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; rest: Record<string, unknown> } | undefined {
+export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; uids: number[]; rest: Record<string, unknown> } | undefined {
   const b = bytes;
   const n = b.length;
   let i = 0;
   while (i < n && isSpace(b[i]!)) i++;
   if (b[i] !== 0x7b) return undefined;
   const spans: number[] = [];
+  const uids: number[] = [];
+  let uidStart = -1; // the record at hand's Uid (PageRecords.uids)
+  let uidEnd = -1;
   let depth = 0;
   let start = -1;
   let open = -1; // where the items array opens
@@ -128,10 +173,24 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
         afterKey = false;
         if (b[j] === COLON) {
           // A key written with escapes might be "items" too: read whole.
-          for (let k = i + 1; k < end; k++) if (b[k] === BACKSLASH) return undefined;
+          if (hasEscape(b, i + 1, end)) return undefined;
           if (end - i - 1 === ITEMS.length && ITEMS.equals(b.subarray(i + 1, end))) {
             if (open !== -1) return undefined;
             afterKey = true;
+          }
+        }
+      } else if (depth === 3 && open >= 0 && close < 0) {
+        // A key of a record: where its Uid is, the last such key winning as in JSON.parse.
+        let j = end + 1;
+        while (j < n && isSpace(b[j]!)) j++;
+        if (b[j] === COLON) {
+          if (hasEscape(b, i + 1, end)) uidStart = -2;
+          else if (end - i - 1 === UID.length && UID.equals(b.subarray(i + 1, end))) {
+            j++;
+            while (j < n && isSpace(b[j]!)) j++;
+            const valueEnd = b[j] === QUOTE ? stringEnd(b, j + 1) : -1;
+            uidStart = valueEnd < 0 ? -1 : hasEscape(b, j + 1, valueEnd) ? -2 : j + 1;
+            uidEnd = valueEnd;
           }
         }
       }
@@ -144,11 +203,17 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
         afterKey = false;
         if (b[i] !== 0x5b) return undefined;
         open = i;
-      } else if (depth === 2 && inItems) start = i;
+      } else if (depth === 2 && inItems) {
+        start = i;
+        uidStart = uidEnd = -1;
+      }
       if (++depth > maxDepth) return undefined;
     } else {
       if (--depth < 0) return undefined;
-      if (depth === 2 && inItems) spans.push(start, i + 1);
+      if (depth === 2 && inItems) {
+        spans.push(start, i + 1);
+        uids.push(uidStart, uidEnd);
+      }
       else if (depth === 1 && inItems) {
         if (b[i] !== 0x5d) return undefined;
         close = i + 1;
@@ -165,7 +230,7 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; re
   if (typeof rest !== 'object' || rest === null || Array.isArray(rest)) return undefined;
   // A record that is not an object or array (a bare number) has no span of its own.
   if (!onlySpans(b, open, close, spans)) return undefined;
-  return { spans, rest: rest as Record<string, unknown> };
+  return { spans, uids, rest: rest as Record<string, unknown> };
 }
 
 /** Whether the array holds only the spans found: between them, commas and spaces. */

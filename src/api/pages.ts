@@ -10,19 +10,36 @@ export const PAGES = Symbol('pages');
 /** A page's records: an array, or records parsed as they are read (page-records.ts). */
 export type Records<T> = Iterable<T> & { readonly length: number };
 
+/** What the writer of a list needs of its pages. */
+export interface PageWants {
+  /** Every item a JSON object (a table, TSV and CSV read columns of it); else the server's items pass as they are. */
+  recordsOnly?: boolean;
+}
+
+/** The stderr notes of a walk (walk-ledger.ts), once it is over: a changed total, repeats left out. */
+export const NOTES = Symbol('notes');
+
 /** The records of a list, one by one, or (PAGES) a page at a time. */
 export interface Paged<T> extends AsyncIterable<T> {
-  [PAGES](): AsyncIterable<Records<T>>;
+  [PAGES](wants?: PageWants): AsyncIterable<Records<T>>;
+  [NOTES]?: () => string[];
 }
 
 /** A list from its pages: read whole, or record by record as any async iterable. */
-export function paged<T>(pages: () => AsyncIterable<Records<T>>): Paged<T> {
+export function paged<T>(pages: (wants?: PageWants) => AsyncIterable<Records<T>>, notes?: () => string[]): Paged<T> {
   return {
     [PAGES]: pages,
+    ...(notes ? { [NOTES]: notes } : {}),
     async *[Symbol.asyncIterator]() {
       for await (const page of pages()) yield* page;
     },
   };
+}
+
+/** The notes a list's walk left for stderr; none for any other list. */
+export function walkNotes(records: unknown): string[] {
+  const notes = typeof records === 'object' && records !== null ? (records as Partial<Paged<unknown>>)[NOTES] : undefined;
+  return notes ? notes() : [];
 }
 
 /** Records in groups of this many when a plain iterable has no pages of its own. */
@@ -32,9 +49,9 @@ const GROUP = 100;
  * `source` a page at a time: its own pages when it has them; a synchronous list in
  * groups of 100; any other async list one record at a time (each as a page of one).
  */
-export function pagesOf<T>(source: AsyncIterable<T> | Iterable<T>): AsyncIterable<Records<T>> | Iterable<Records<T>> {
+export function pagesOf<T>(source: AsyncIterable<T> | Iterable<T>, wants?: PageWants): AsyncIterable<Records<T>> | Iterable<Records<T>> {
   const own = (source as Partial<Paged<T>>)[PAGES];
-  if (typeof own === 'function') return own.call(source);
+  if (typeof own === 'function') return own.call(source, wants);
   if (Symbol.iterator in source) return groups(source as Iterable<T>);
   return (async function* () {
     for await (const record of source as AsyncIterable<T>) yield [record];
@@ -64,7 +81,12 @@ export interface LongWork<T> extends AsyncIterable<T> {
 }
 
 export function longWork<T>(records: Paged<T>, total: () => number | undefined): LongWork<T> & Paged<T> {
-  return { [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](), [PAGES]: () => records[PAGES](), [LONG_WORK]: total };
+  return {
+    [Symbol.asyncIterator]: () => records[Symbol.asyncIterator](),
+    [PAGES]: (wants) => records[PAGES](wants),
+    [NOTES]: () => walkNotes(records),
+    [LONG_WORK]: total,
+  };
 }
 
 /** The total reader of a list marked as long work; undefined for any other list. */

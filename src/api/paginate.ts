@@ -9,20 +9,32 @@
 // `limit` (COMMANDS.md: "the next page uses the applied metadata.limit"), and skips
 // any record before `position` should the server change sizes mid-walk. Nothing is
 // skipped or repeated.
+//
+// A server that pages badly is not believed (issue 30; walk-ledger.ts keeps the
+// account): the walk is judged against the largest metadata.total announced during it
+// and ends `incomplete` short of it; a page that came back short while the total says
+// more does not end it; a page that only repeats what was printed ends it `unexpected`;
+// and it never asks for more pages than that total needs, plus one.
 
 import { ApiError } from '../errors.js';
 import type { ApiResponse, HttpClient, QueryValue } from './http-types.js';
 import { EXPLAINS_EMPTY, longWork, paged, type Paged, type Records } from './pages.js';
 import { PageRecords, scanPage } from './page-records.js';
 import { MAX_JSON_DEPTH } from './response-errors.js';
+import { WalkLedger } from './walk-ledger.js';
+import { groupDigits } from './digits.js';
+
+export { groupDigits };
 
 export interface PageMeta {
   /** The page size the server applied. */
   limit: number;
   /** The zero-based page index. */
   offset: number;
-  /** The number of records in the whole list, when the server said. */
+  /** The number of records in the whole list, when the server said; in a walk, the largest it said so far. */
   total: number | undefined;
+  /** In a walk: a page came back with fewer records than its size while the total said more. */
+  short?: boolean;
 }
 
 export interface Page<T> {
@@ -47,6 +59,11 @@ export interface PaginateOptions {
   headers?: Record<string, string>;
   /** Pages in flight once metadata.total is known; default 1 (one after another). */
   concurrency?: number;
+  /**
+   * Hand on a record whose Uid was already handed on (`bo api --paginate`, which prints
+   * the server's items as they are); a command's walk leaves it out and says how many.
+   */
+  keepRepeats?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -102,7 +119,7 @@ function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offse
       read!();
       throw new ApiError(`unexpected answer from the server (${response.status}): malformed JSON`, { status: response.status, code: 'unexpected' });
     };
-    return { items: new PageRecords<T>(bytes!, scanned.spans, failed), meta: metaOf(scanned.rest.metadata, asked) };
+    return { items: new PageRecords<T>(bytes!, scanned.spans, failed, scanned.uids), meta: metaOf(scanned.rest.metadata, asked) };
   }
   const body = (read ? read() : response.body) as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
@@ -128,49 +145,70 @@ function metaOf(metadata: unknown, asked: { limit: number; offset: number }): Pa
 
 /**
  * The records of a walk, one by one or (PAGES, pages.ts) a page at a time: each page
- * read is handed on whole, less any record before `position` or past `max`.
+ * read is handed on less any record before `position` or past `max`, and less what
+ * the ledger leaves out (walk-ledger.ts); its notes are the walk's.
  */
 export function paginate<T>(client: HttpClient, options: PaginateOptions): Paged<T> {
-  return paged(() => walkPages<T>(client, options));
+  let ledger: WalkLedger | undefined;
+  return paged(
+    (wants) => {
+      ledger = new WalkLedger({ dropRepeats: options.keepRepeats !== true, recordsOnly: wants?.recordsOnly === true });
+      return walkPages<T>(client, options, ledger);
+    },
+    () => ledger?.notes() ?? [],
+  );
 }
 
-async function* walkPages<T>(client: HttpClient, options: PaginateOptions): AsyncGenerator<Records<T>, void, undefined> {
+async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledger: WalkLedger): AsyncGenerator<Records<T>, void, undefined> {
   const max = options.max ?? Infinity;
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
   let position = 0;
   let yielded = 0;
+  let idle = 0; // pages in a row that moved the walk on by nothing
   // The records of `page` from `position` on, and whether the walk goes on after it.
   function take(page: Page<T>): { records: Records<T>; more: boolean } {
-    options.onPage?.(page.meta);
-    const start = page.meta.offset * page.meta.limit;
+    ledger.total(page.meta.total);
+    const { announced } = ledger;
+    const { items, meta } = page;
+    const start = meta.offset * meta.limit;
     const before = position;
     const from = Math.max(0, position - start);
-    const count = Math.min(page.items.length - from, max - yielded);
-    const records = from === 0 && count === page.items.length ? page.items : page.items.slice(from, from + Math.max(0, count));
+    const records = ledger.admit(items, from, meta.offset, max - yielded);
     yielded += records.length;
-    if (records.length > 0) position = start + from + records.length;
-    const { total } = page.meta;
+    if (items.length > from) position = start + items.length;
+    const short = items.length < meta.limit;
+    if (short && announced !== undefined && start + items.length < announced) ledger.short = true;
+    options.onPage?.({ ...meta, total: announced, ...(ledger.short ? { short: true } : {}) });
     let more = true;
-    if (yielded >= max) more = false;
-    else if (page.items.length === 0 || (total !== undefined && position >= total)) more = false;
-    // A short page is the last one, whether or not the server sent a total.
-    else if (page.items.length < page.meta.limit) more = false;
-    // No progress with the size the server itself applied: it is not paging; stop
-    // rather than ask for the same page forever.
-    else if (position === before && page.meta.limit === limit) more = false;
+    if (yielded >= max || items.length === 0) more = false;
+    else if (announced !== undefined && position >= announced) more = false;
+    else if (short) {
+      // Without a total, a short page is the last one. With a total that says more, it
+      // does not end the walk: the next page follows it, and the records it lacked
+      // leave the walk short of the total (incomplete) unless they come after all.
+      if (announced === undefined) more = false;
+      else position = Math.max(position, start + meta.limit);
+    }
+    // No progress with the size the server itself applied (or twice in a row with
+    // another): it is not paging; stop rather than ask for the same page forever. Each
+    // other page moves `position` on, up to the total: the walk asks for no more pages
+    // than the largest total needs, plus one to see the end.
+    if (position !== before) idle = 0;
+    else if (more && (meta.limit === limit || ++idle > 1)) more = false;
     return { records, more };
   }
+  const request = (size: number, offset: number) => requestPage(client, { ...options, limit: size, offset }, true);
 
-  while (yielded < max) {
+  walk: while (yielded < max) {
     const offset = Math.floor(position / limit);
-    const page = pageOf<T>(await requestPage(client, { ...options, limit, offset }, true), { limit, offset });
+    const page = pageOf<T>(await request(limit, offset), { limit, offset });
     const first = take(page);
     if (first.records.length > 0) yield first.records;
     release(page);
-    if (!first.more) return;
+    if (!first.more) break;
     const applied = page.meta.limit;
-    const { total } = page.meta;
+    const total = ledger.announced;
     limit = applied;
     if (concurrency === 1 || total === undefined || position % applied !== 0) continue;
     // The total is known and the walk sits on a page boundary: the pages up to the last
@@ -182,9 +220,9 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
     let next = position / applied;
     const inFlight: Array<Promise<ApiResponse<unknown>>> = [];
     const launch = () => {
-      const request = requestPage(client, { ...options, limit: applied, offset: next++ }, true);
-      request.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
-      inFlight.push(request);
+      const pending = request(applied, next++);
+      pending.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
+      inFlight.push(pending);
     };
     let more = true;
     while (more && (next <= last || inFlight.length > 0)) {
@@ -201,8 +239,9 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions): Asyn
         break;
       }
     }
-    if (!more) return;
+    if (!more) break walk;
   }
+  ledger.finish(max);
 }
 
 /** A page's bytes given back once its records were written (page-records.ts). */
@@ -257,26 +296,22 @@ export function listRecords<T>(
     return Number.isFinite(selection.max) ? paginate<T>(client, walk) : walkAll<T>(client, walk);
   }
   const page = selection.page;
-  const one = paged(async function* () {
+  const one = paged(async function* (wants) {
     const one = await fetchPage<T>(client, { ...request, query, limit: selection.pageSize, offset: page });
     onPage?.(one.meta);
-    yield one.items;
+    // The raw page as the server sent it, but a table still needs records (walk-ledger.ts).
+    yield new WalkLedger({ dropRepeats: false, recordsOnly: wants?.recordsOnly === true }).admit(one.items, 0, page, Infinity);
   });
   // An empty page is explained by the command's note (list-options.ts emptyPageNote).
   return Object.assign(one, { [EXPLAINS_EMPTY]: true });
 }
 
-/** The stderr note when --limit cut a list short (COMMANDS.md "List options"). */
-export function moreRecordsNote(shown: number, total: number | undefined): string | undefined {
+/**
+ * The stderr note when --limit cut a list short (COMMANDS.md "List options"); `short`:
+ * a page of the walk came back with fewer records than the total said (PageMeta.short).
+ */
+export function moreRecordsNote(shown: number, total: number | undefined, short = false): string | undefined {
   if (total === undefined || shown >= total) return undefined;
-  return `showing ${groupDigits(shown)} of ${groupDigits(total)}; pass --all for every record`;
+  return `showing ${groupDigits(shown)} of ${groupDigits(total)}${short ? ' (a page came back short)' : ''}; pass --all for every record`;
 }
 
-/**
- * A count with comma thousands separators, as toLocaleString('en-US') writes it, but
- * without it: its first call loads the ICU locale data, ~10 ms of every list command's
- * start-up (measured on Node 20, test/bench/run.mjs).
- */
-export function groupDigits(n: number): string {
-  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
-}

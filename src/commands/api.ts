@@ -11,8 +11,9 @@ import { neutralise } from '../api/neutralise.js';
 import { writeOut } from '../output/sink.js';
 import { printDryRun } from '../mutation/dry-run.js';
 import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
-import { printList, printValue } from '../output/print.js';
+import { printList, printValue, warn } from '../output/print.js';
 import { walkAll } from '../api/paginate.js';
+import { walkNotes } from '../api/pages.js';
 
 interface Opts {
   method?: string;
@@ -103,8 +104,15 @@ export default defineCommand<Opts>({
       // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
       const limit = Number(request.query.get('limit'));
       const pageSize = Number.isInteger(limit) && limit > 0 ? limit : undefined;
-      const items = walkAll<unknown>(client, { path: request.path, query, pageSize, headers: request.headers, signal: ctx.signal });
-      if (opts.silent) for await (const _ of items);
+      // The server's items as they are: a repeat is printed again, but a page of repeats still ends the walk.
+      const items = walkAll<unknown>(client, { path: request.path, query, pageSize, headers: request.headers, signal: ctx.signal, keepRepeats: true });
+      if (opts.silent) {
+        try {
+          for await (const _ of items);
+        } finally {
+          for (const note of walkNotes(items)) warn(ctx, note);
+        }
+      }
       else await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });
       return;
     }

@@ -4,7 +4,7 @@
 
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery } from '../api/paginate.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type PageMeta } from '../api/paginate.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -172,10 +172,11 @@ export function checkSearch(flag: string, text: string | undefined): string | un
 }
 
 /**
- * The stderr note after a list: how many there are when --limit cut it short, or that a
- * --page past the end is empty. undefined when there is nothing to say.
+ * The stderr note after a list: how many there are when --limit cut it short (and
+ * whether a page came back short), or that a --page past the end is empty. `last`: the
+ * metadata of the last page read. undefined when there is nothing to say.
  */
-export function listEndNote(printed: number, selection: ListOptions, total: number | undefined): string | undefined {
-  if (selection.page !== undefined) return emptyPageNote(printed, selection, total);
-  return Number.isFinite(selection.max) ? moreRecordsNote(printed, total) : undefined;
+export function listEndNote(printed: number, selection: ListOptions, last: PageMeta | undefined): string | undefined {
+  if (selection.page !== undefined) return emptyPageNote(printed, selection, last?.total);
+  return Number.isFinite(selection.max) ? moreRecordsNote(printed, last?.total, last?.short) : undefined;
 }

@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
-import { explainsEmpty, longWorkTotal, pagesOf, type Records } from '../api/pages.js';
+import { explainsEmpty, longWorkTotal, pagesOf, walkNotes, type Records } from '../api/pages.js';
 import { PageRecords } from '../api/page-records.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 import { ListCell, type Cell } from './list-cell.js';
@@ -193,10 +193,13 @@ export async function printList<R>(
   const progress = await listProgress(ctx, records);
   const onRecord = progress?.onRecord;
   let count: number;
+  // A table, TSV and CSV read columns of records: the walk refuses an item that is not one.
+  const wants = { recordsOnly: mode !== 'json' && mode !== 'jsonl' };
   try {
-    count = await writeList(ctx, mode, untilAborted(pagesOf(records), ctx.signal), columns, onRecord);
+    count = await writeList(ctx, mode, untilAborted(pagesOf(records, wants), ctx.signal), columns, onRecord);
   } finally {
     progress?.end();
+    for (const note of walkNotes(records)) warn(ctx, note);
   }
   if (count === 0 && mode === 'table' && !explainsEmpty(records)) say(ctx, 'No records.');
   return count;

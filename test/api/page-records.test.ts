@@ -126,6 +126,41 @@ describe('a page read record by record', () => {
     expect(read(' {"items" : [ {"Name":"Zoë"} ,\n{"Name":"李"} ] } ')).toEqual({ items: [{ Name: 'Zoë' }, { Name: '李' }], rest: { items: [] } });
   });
 
+  it("reads each record's Uid from its bytes as JSON.parse does (the walk's repeat check, walk-ledger.ts)", () => {
+    const uidValue = fc.oneof(tricky, fc.integer(), fc.constant(null));
+    const withUid = fc.record({ Uid: uidValue, rest: fc.dictionary(tricky, value, { maxKeys: 3 }), first: fc.boolean() }).map((r) => (r.first ? { Uid: r.Uid, ...r.rest } : { ...r.rest, Uid: r.Uid }));
+    const item = fc.oneof(withUid, record);
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 6 }), fc.boolean(), fc.constantFrom(undefined, 1), (items, escapeKeys, indent) => {
+        let text = JSON.stringify({ items }, null, indent);
+        // A key written with escapes is still the key Uid.
+        if (escapeKeys) text = text.replaceAll('"Uid":', '"\\u0055id":');
+        const bytes = Buffer.from(text, 'utf8');
+        const scanned = scanPage(bytes, MAX_JSON_DEPTH);
+        if (!scanned) return;
+        const page = new PageRecords<unknown>(bytes, scanned.spans, () => {
+          throw new WholeParse();
+        }, scanned.uids);
+        const parsed = (JSON.parse(text) as { items: unknown[] }).items;
+        parsed.forEach((p, i) => {
+          const isObject = typeof p === 'object' && p !== null && !Array.isArray(p);
+          const uid = isObject ? (p as { Uid?: unknown }).Uid : undefined;
+          expect(page.isObject(i), text).toBe(isObject);
+          expect(page.uid(i), text).toBe(typeof uid === 'string' ? uid : undefined);
+        });
+      }),
+      { numRuns: fuzzRuns(300) },
+    );
+    // Two Uid keys: the last one is the record's, as JSON.parse has it.
+    const bytes = Buffer.from('{"items":[{"Uid":"a","Plan":{"Uid":"p"},"Uid":"b"},{"Uid":"c","U\\u0069d":"d"},{"Uid":5},["Uid"]]}');
+    const scanned = scanPage(bytes, MAX_JSON_DEPTH)!;
+    const page = new PageRecords<unknown>(bytes, scanned.spans, () => {
+      throw new WholeParse();
+    }, scanned.uids);
+    expect([0, 1, 2, 3].map((i) => page.uid(i))).toEqual(['b', 'd', undefined, undefined]);
+    expect(page.pick([1, 3]).uid(0)).toBe('d');
+  });
+
   it('slices as an array does', () => {
     const bytes = Buffer.from('{"items":[{"n":0},{"n":1},{"n":2},{"n":3}]}');
     const page = new PageRecords<{ n: number }>(bytes, scanPage(bytes, MAX_JSON_DEPTH)!.spans, () => {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { fetchPage, groupDigits, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
 import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, IncompleteError } from '../../src/errors.js';
 import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
 import { makeClient } from './client-fixture.js';
 
@@ -89,9 +89,12 @@ describe('paginate', () => {
     expect(sent()).toEqual(['?limit=5&offset=0', '?limit=5&offset=1']);
   });
 
-  it('stops at an empty page, whatever the total says', async () => {
+  it('stops at an empty page, whatever the total says, and says the walk is incomplete (issue 30)', async () => {
     server.script(reply.json(200, { metadata: { limit: 5, offset: 0, total: 99 }, items: [] }));
-    expect(await collect(paginate(client, { path: '/x', pageSize: 5 }))).toEqual([]);
+    const err = await collect(paginate(client, { path: '/x', pageSize: 5, max: Infinity })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(IncompleteError);
+    expect((err as IncompleteError).message).toBe('only 0 of the 99 records the server announced came back: the list is incomplete');
+    expect((err as IncompleteError).code).toBe('incomplete');
     expect(server.requests).toHaveLength(1);
   });
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { testEnv } from '../helpers/test-env.js';
-import { gzipBomb, reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
+import { gzipBomb, pagingModes, pagingStep, reply, startFaultServer, type FaultServer, type Paging, type Step } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { runBo } from '../helpers/run-bo.js';
 import { realClock } from '../../src/main.js';
@@ -295,6 +295,104 @@ describe('batches under faults: every record reported once, each sent as often a
         { seed: 1315, numRuns: Math.max(4, Math.ceil(fuzzRuns(200) / 50)), endOnFailure: true },
       );
     }, 600_000);
+  }
+});
+
+// Paging faults (issue 30): each mode of the fault server's list endpoint against a
+// command's whole walk in three output modes and `bo api --paginate`, on the built
+// binary. A walk that looks complete is complete: else exit 1 with one error line, what
+// was printed stays printed (a --json array left open, so that a parser fails), and no
+// record is printed twice by a command. A mode added to pagingModes fails here until
+// its outcome is written down.
+type PagingKind = 'tsv' | 'json' | 'csv' | 'api';
+const pagingKinds: Record<PagingKind, string[]> = {
+  tsv: ['accounts', 'list', '--all'],
+  json: ['accounts', 'list', '--all', '--json'],
+  csv: ['accounts', 'list', '--all', '--csv'],
+  api: ['api', '/crm/accounts', '--paginate'],
+};
+const accs = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `acc_${from + i}`);
+const incomplete = (n: number, of: number) => `only ${n} of the ${of} records the server announced came back: the list is incomplete`;
+const changed = (from: number, to: number) => `the server's total changed during the walk, from ${from} to ${to}: records may have been skipped or repeated; run the command again`;
+const repeats = 'unexpected answer from the server: page 1 repeats records already printed; the server does not seem to page';
+interface PagingOutcome {
+  code: number;
+  error?: string;
+  errorCode?: string;
+  warnings?: string[];
+  /** The Uids on stdout, in order; null items printed as they came (JSON only) are left out. */
+  uids: string[];
+  /** The JSON items that are not records, as printed. */
+  others?: unknown[];
+}
+const pagingOutcomes: Record<keyof typeof pagingModes, (kind: PagingKind) => PagingOutcome> = {
+  'a repeated page without a total (offset echoed)': () => ({ code: 1, error: repeats, errorCode: 'unexpected', uids: accs(0, 100) }),
+  'a repeated page with a total of 250 (offset echoed)': () => ({ code: 1, error: repeats, errorCode: 'unexpected', uids: accs(0, 100) }),
+  'an ignored offset (always page 0, offset 0)': () => ({ code: 1, error: incomplete(100, 250), errorCode: 'incomplete', uids: accs(0, 100) }),
+  'a short first page (99 of 100)': () => ({ code: 1, error: incomplete(249, 250), errorCode: 'incomplete', uids: [...accs(0, 99), ...accs(100, 250)] }),
+  'a total that shrinks from 250 to 120 mid-walk': () => ({ code: 1, error: incomplete(120, 250), errorCode: 'incomplete', warnings: [changed(250, 120)], uids: accs(0, 120) }),
+  'a total that says 250 with pages for 200': () => ({ code: 1, error: incomplete(200, 250), errorCode: 'incomplete', uids: accs(0, 200) }),
+  'items that are not records (null, 5, "x" on page 2)': (kind) =>
+    kind === 'tsv' || kind === 'csv'
+      ? { code: 1, error: 'unexpected answer from the server: item 3 of page 2 is not a record', errorCode: 'unexpected', uids: accs(0, 200) }
+      : { code: 0, uids: [...accs(0, 202), ...accs(205, 250)], others: [null, 5, 'x'] },
+  'a record inserted at the front mid-walk (pages shift: one repeats, one is never seen)': (kind) => ({
+    code: 1,
+    error: incomplete(250, 251),
+    errorCode: 'incomplete',
+    // bo api prints the server's items as they come; a command prints none twice.
+    warnings: kind === 'api' ? [changed(250, 251)] : [changed(250, 251), '1 record the server sent more than once was left out'],
+    uids: kind === 'api' ? [...accs(0, 100), ...accs(99, 250)] : accs(0, 250),
+  }),
+  // As before issue 30: every record once, exit 0, nothing to say.
+  'a total that grows from 250 to 300 mid-walk (records added at the end)': () => ({ code: 0, uids: accs(0, 300) }),
+};
+
+/** What a run printed: the Uids in order (first cell of a row; a JSON item's Uid), and the JSON items that are not records. */
+function printedItems(kind: PagingKind, stdout: string): { uids: string[]; others: unknown[] } {
+  if (kind === 'tsv' || kind === 'csv') {
+    const rows = stdout.split('\n').filter((l) => l !== '');
+    return { uids: (kind === 'csv' ? rows.slice(1) : rows).map((l) => l.split(kind === 'csv' ? ',' : '\t')[0]!), others: [] };
+  }
+  // An array left open still shows its items: read them one by one.
+  const items = JSON.parse(stdout.trimEnd().endsWith(']') ? stdout : `${stdout.trimEnd().replace(/,$/, '')}]`) as unknown[];
+  const uids = items.flatMap((i) => (i !== null && typeof i === 'object' && 'Uid' in i ? [String((i as { Uid: unknown }).Uid)] : []));
+  return { uids, others: items.filter((i) => i === null || typeof i !== 'object') };
+}
+
+describe('hostile server: paging faults against a whole walk (the built binary)', () => {
+  it('every paging mode has its outcome written down', () => {
+    expect(Object.keys(pagingOutcomes).sort()).toEqual(Object.keys(pagingModes).sort());
+  });
+
+  for (const [mode, paging] of Object.entries(pagingModes) as Array<[keyof typeof pagingModes, Paging]>) {
+    it.each(Object.keys(pagingKinds) as PagingKind[])(`${mode}: %s`, async (kind) => {
+      server.requests.length = 0;
+      server.fallback(pagingStep(paging));
+      const r = await runBin([...patientFlags, ...pagingKinds[kind]], { env: testEnv(server, { BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' }), timeoutMs: 60_000 });
+      server.fallback(undefined);
+      tally.runs++;
+      tally.faults++;
+      tally.requests += server.requests.length;
+      const want = pagingOutcomes[mode](kind);
+      const shown = `${mode} / ${kind}\nexit ${r.code}\nstderr ${r.stderr.slice(0, 800)}\nrequests ${server.requests.map((q) => q.url).join(' ')}`;
+      const lines = r.stderr.split('\n').filter((l) => l !== '');
+      expect(r.stderr, shown).not.toMatch(STACK_OR_JS_MESSAGE);
+      expect(lines.filter((l) => l.startsWith('warning: ')), shown).toEqual((want.warnings ?? []).map((w) => `warning: ${w}`));
+      expect(lines.filter((l) => l.startsWith('error: ')), shown).toEqual(want.error ? [`error: ${want.error}`] : []);
+      expect(r.code, shown).toBe(want.code);
+      if (kind === 'json' && want.error) {
+        // The array stays open: a parser fails rather than take a part for the whole.
+        expect(() => JSON.parse(r.stdout), shown).toThrow();
+        const objects = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { error: { code: string; message: string } });
+        expect(objects.map((o) => o.error), shown).toEqual([{ status: null, code: want.errorCode, message: want.error }]);
+      }
+      const printed = printedItems(kind, r.stdout);
+      expect(printed.uids, shown).toEqual(want.uids);
+      expect(printed.others, shown).toEqual(want.others ?? []);
+      // Never more pages than the largest total needs, plus one to see the end.
+      expect(server.requests.length, shown).toBeLessThanOrEqual(Math.ceil(Math.max(250, paging.later ?? 0, paging.records + (paging.inserted ?? 0)) / 100) + 1);
+    }, 60_000);
   }
 });
 

@@ -153,6 +153,70 @@ export const reply = {
   },
 };
 
+/**
+ * How a list endpoint pages (issue 30): a D13 server (offset a page index in units of the
+ * applied limit) with the faults a real one shows. Each field is one fault; none is an
+ * honest server.
+ */
+export interface Paging {
+  /** Records it holds: Uids `${prefix}0`…; after the first page answered, `later` of them (records added or deleted). */
+  records: number;
+  later?: number;
+  /** After the first page answered, this many new records come before the others (Uids `${prefix}new0`…): pages shift. */
+  inserted?: number;
+  prefix?: string;
+  /** metadata.total: the records it holds (default), none, or always this number (a total that lies). */
+  total?: 'held' | 'none' | number;
+  /** Every request answered with page 0: `echo` says the offset asked, `zero` says offset 0 (offset ignored). */
+  ignoreOffset?: 'echo' | 'zero';
+  /** From this page index on, page 0 is answered instead, its offset echoed (a page of repeats). */
+  repeatFrom?: number;
+  /** Pages (by index) that come back short: this many of their records only. */
+  short?: Record<number, number>;
+  /** Items that are not records, by page index, in place of the records at those positions. */
+  items?: Record<number, Record<number, unknown>>;
+}
+
+/** The named paging faults of the hostile-server suite, each a Paging over 250 records. */
+export const pagingModes = {
+  'a repeated page without a total (offset echoed)': { records: 250, total: 'none', ignoreOffset: 'echo' },
+  'a repeated page with a total of 250 (offset echoed)': { records: 250, ignoreOffset: 'echo' },
+  'an ignored offset (always page 0, offset 0)': { records: 250, ignoreOffset: 'zero' },
+  'a short first page (99 of 100)': { records: 250, short: { 0: 99 } },
+  'a total that shrinks from 250 to 120 mid-walk': { records: 250, later: 120 },
+  'a total that says 250 with pages for 200': { records: 200, total: 250 },
+  'items that are not records (null, 5, "x" on page 2)': { records: 250, items: { 2: { 2: null, 3: 5, 4: 'x' } } },
+  'a record inserted at the front mid-walk (pages shift: one repeats, one is never seen)': { records: 250, inserted: 1 },
+  'a total that grows from 250 to 300 mid-walk (records added at the end)': { records: 250, later: 300 },
+} satisfies Record<string, Paging>;
+
+/** A list endpoint that pages as `paging` says; its limit is the one asked, capped at 100. */
+export function pagingStep(paging: Paging): Step {
+  let answered = 0;
+  return (req, res) => {
+    const q = new URL(req.url ?? '/', 'http://x').searchParams;
+    const limit = Math.min(Number(q.get('limit') ?? 100), 100);
+    const asked = Number(q.get('offset') ?? 0);
+    const first = answered++ === 0;
+    const inserted = first ? 0 : (paging.inserted ?? 0);
+    const held = (first ? paging.records : (paging.later ?? paging.records)) + inserted;
+    const repeat = paging.ignoreOffset !== undefined || (paging.repeatFrom !== undefined && asked >= paging.repeatFrom);
+    const page = repeat ? 0 : asked;
+    const offset = paging.ignoreOffset === 'zero' ? 0 : asked;
+    const items: unknown[] = [];
+    const prefix = paging.prefix ?? 'acc_';
+    for (let i = page * limit; i < Math.min(held, (page + 1) * limit); i++) {
+      const uid = i < inserted ? `${prefix}new${i}` : `${prefix}${i - inserted}`;
+      items.push({ Uid: uid, Name: `Account ${uid}` });
+    }
+    const cut = paging.short?.[page];
+    if (cut !== undefined) items.length = Math.min(items.length, cut);
+    for (const [at, value] of Object.entries(paging.items?.[page] ?? {})) items[Number(at)] = value;
+    const total = paging.total === 'none' ? undefined : typeof paging.total === 'number' ? paging.total : held;
+    reply.json(200, { metadata: { limit, offset, ...(total === undefined ? {} : { total }) }, items })(req, res, '');
+  };
+}
+
 /** Writes `next()` chunks as fast as the client reads them, until it returns null or the client goes. */
 function pump(res: http.ServerResponse, next: () => Buffer | null): void {
   let closed = false;

@@ -1,3 +1,4 @@
+import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
 import { Option } from 'commander';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
@@ -50,12 +51,12 @@ export default defineCommand<Opts>({
     const q = checkSearch('--q', opts.q) ?? checkSearch('--search', opts.search);
     if (opts.segment !== undefined) checkUid('--segment', opts.segment);
     const client = await ctx.api();
-    let total: number | undefined;
+    let last: PageMeta | undefined;
     const records = listAccounts(client, { q, segmentUid: opts.segment }, selection, (meta) => {
-      total = meta.total;
+      last = meta;
     });
     const printed = await printList(ctx, records, columnsFor(ctx, accountColumns, opts.fields));
-    const note = listEndNote(printed, selection, total);
+    const note = listEndNote(printed, selection, last);
     if (note) say(ctx, note);
   },
 });

@@ -1,3 +1,4 @@
+import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCoupon } from '../../api/types.js';
@@ -62,13 +63,13 @@ export default defineCommand<Opts>({
     checkSearch('--search', opts.search);
     if (opts.plan !== undefined) checkUid('--plan', opts.plan);
     const client = await ctx.api();
-    let total: number | undefined;
+    let last: PageMeta | undefined;
     const records = listCoupons(client, { active: opts.active, q: opts.search, planUid: opts.plan }, selection, (meta) => {
-      total = meta.total;
+      last = meta;
     });
     try {
       const printed = await printList(ctx, records, columnsFor(ctx, couponColumns, opts.fields));
-      const note = listEndNote(printed, selection, total);
+      const note = listEndNote(printed, selection, last);
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404 && opts.plan !== undefined) {

@@ -1,3 +1,4 @@
+import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCouponSubscription } from '../../api/types.js';
@@ -52,13 +53,13 @@ export default defineCommand<Opts>({
     const selection = parseListOptions(opts, tableFields(ctx, redemptionColumns, opts.fields));
     checkSearch('--search', opts.search);
     const client = await ctx.api();
-    let total: number | undefined;
+    let last: PageMeta | undefined;
     const records = listRedemptions(client, couponUid, { active: opts.active, q: opts.search }, selection, (meta) => {
-      total = meta.total;
+      last = meta;
     });
     try {
       const printed = await printList(ctx, records, columnsFor(ctx, redemptionColumns, opts.fields));
-      const note = listEndNote(printed, selection, total);
+      const note = listEndNote(printed, selection, last);
       if (note) say(ctx, note);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {

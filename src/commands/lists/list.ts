@@ -1,3 +1,4 @@
+import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
 import { addListOptions, type RawListOptions, parseListOptions, listEndNote } from '../../input/list-options.js';
 import type { EmailList } from '../../api/types.js';
@@ -26,12 +27,12 @@ export default defineCommand<RawListOptions>({
   run: async (ctx, _args, opts) => {
     const selection = parseListOptions(opts, tableFields(ctx, emailListColumns, opts.fields));
     const client = await ctx.api();
-    let total: number | undefined;
+    let last: PageMeta | undefined;
     const records = listLists(client, selection, (meta) => {
-      total = meta.total;
+      last = meta;
     });
     const printed = await printList(ctx, records, columnsFor(ctx, emailListColumns, opts.fields));
-    const note = listEndNote(printed, selection, total);
+    const note = listEndNote(printed, selection, last);
     if (note) say(ctx, note);
   },
 });
