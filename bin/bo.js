@@ -21,9 +21,13 @@ else {
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
 }
 
-/** A folder of bo's in the user's cache folder (Node's default is the shared temporary folder). */
+/**
+ * A folder of bo's in the user's cache folder (Node's default is the shared temporary folder);
+ * none under a home folder that does not exist (HOME=/nonexistent): creating it is not bo's to do.
+ */
 function cacheFolder(name, env = process.env) {
-  const base = process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? env.HOME && `${env.HOME}/Library/Caches` : env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : env.HOME && `${env.HOME}/.cache`;
+  const home = env.HOME && require('node:fs').statSync(env.HOME, { throwIfNoEntry: false })?.isDirectory() ? env.HOME : undefined;
+  const base = process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? home && `${home}/Library/Caches` : env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : home && `${home}/.cache`;
   return base && join(base, 'bo', name);
 }
 

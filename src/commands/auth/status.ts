@@ -28,7 +28,8 @@ export default defineCommand<{ verify?: boolean }>({
     const { sandbox } = ctx.globals;
     const resolved = await resolveCredential(ctx, {
       sandboxKey: async () => {
-        const { embeddedApiKey } = await import('../../sandbox/embedded.js');
+        const [{ embeddedApiKey }, { makeDataFolder }] = await Promise.all([import('../../sandbox/embedded.js'), import('../../sandbox/state-path.js')]);
+        makeDataFolder(ctx.io.env);
         const { key, secret } = await embeddedApiKey(ctx.io.env);
         return { kind: 'apiKey', key, secret };
       },
