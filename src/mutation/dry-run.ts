@@ -11,6 +11,9 @@ import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 
 export interface Planned {
+  /** In a batch: the target, and the line of stdin it came from, as the batch's outcomes name them. */
+  uid?: string;
+  line?: number;
   method: string;
   /**
    * The full URL; on the embedded sandbox its path and query only (`/api/v1/…`): it
