@@ -57,7 +57,7 @@ describe('batch lines', () => {
     const invalid = r.stdout.split('\n').filter((l) => l.includes('\tinvalid\t'));
     expect(invalid).toEqual([
       '-\tinvalid\tline 2: not valid UTF-8',
-      '-\tinvalid\tline 3: starts like JSON but is not a record; give the value alone or {"Uid": "…"}',
+      `-\tinvalid\tline 3: looks like CSV: pass the first column only (cut -d';' -f1 | tr -d '"')`,
       '-\tinvalid\tline 4: starts like JSON but is not a record; give the value alone or {"Uid": "…"}',
       '-\tinvalid\tline 6: not valid UTF-8',
     ]);
