@@ -6,28 +6,22 @@
 // whole, exit 2, naming the encoding and the iconv that converts it. An invalid line's
 // outcome holds uid null and the line as it came (`input`); a dry run's plans name the
 // Uid and line as outcomes do, and on the embedded sandbox a path, not an address.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
-import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { reply, startFaultServer } from '../helpers/fault-server.js';
 import { runBin } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
-import { startBatchServer, type BatchServer } from './batch-server.js';
+import { closedAfterEach, startBatchServer, type BatchServer } from './batch-server.js';
 
-let server: BatchServer | undefined;
-let fault: FaultServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  await fault?.close();
-  server = fault = undefined;
-});
-
-const expire = (stdin: string | Buffer, flags: string[] = []) => runBin(['addons', 'expire', '-', '--yes', ...flags], { env: testEnv(server!.url, { NO_COLOR: '1' }), stdin });
+const closing = closedAfterEach();
+const expireOn = (server: BatchServer, stdin: string | Buffer, flags: string[] = []) =>
+  runBin(['addons', 'expire', '-', '--yes', ...flags], { env: testEnv(server.url, { NO_COLOR: '1' }), stdin });
 const csv = (line: number, cut: string) => `line ${line}: looks like CSV: pass the first column only (${cut})`;
 
 describe('a batch from a spreadsheet export', () => {
   it('the first column with its heading: the heading is skipped with a note, the Uids go (BOM, CRLF, blank lines, spaces)', async () => {
-    server = await startBatchServer(() => ({ status: 200 }));
-    const r = await expire('\ufeffUid\r\nsa_1\r\n\r\nsa_2  \r\n');
+    const server = closing(await startBatchServer(() => ({ status: 200 })));
+    const r = await expireOn(server, '\ufeffUid\r\nsa_1\r\n\r\nsa_2  \r\n');
     expect(server.received).toEqual(['sa_1', 'sa_2']);
     expect(r.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
     expect(r.stderr).toBe(`line 1 is a column header (Uid): skipped\n2 expired on ${server.url} (profile default)\n`);
@@ -35,8 +29,8 @@ describe('a batch from a spreadsheet export', () => {
   });
 
   it('rows of the whole CSV are invalid lines that say so; the first line is validated like any other; nothing is sent for them', async () => {
-    server = await startBatchServer(() => ({ status: 200 }));
-    const r = await expire('sa_1;Globex\nsa_2,Acme Inc\n"sa_3"\nsa_4\n');
+    const server = closing(await startBatchServer(() => ({ status: 200 })));
+    const r = await expireOn(server, 'sa_1;Globex\nsa_2,Acme Inc\n"sa_3"\nsa_4\n');
     expect(server.received).toEqual(['sa_4']);
     expect(r.stdout.split('\n').filter((l) => l.includes('\tinvalid\t'))).toEqual([
       `-\tinvalid\t${csv(1, "cut -d';' -f1")}`,
@@ -48,9 +42,9 @@ describe('a batch from a spreadsheet export', () => {
   });
 
   it('--json: an invalid line has uid null and its input, cut to 200 characters; the others their Uid', async () => {
-    server = await startBatchServer(() => ({ status: 200 }));
+    const server = closing(await startBatchServer(() => ({ status: 200 })));
     const long = `${'x'.repeat(250)};Globex`;
-    const r = await expire(`sa_1;Globex\n${long}\nsa_2\n`, ['--json', '--concurrency', '1']);
+    const r = await expireOn(server, `sa_1;Globex\n${long}\nsa_2\n`, ['--json', '--concurrency', '1']);
     const outcomes = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(outcomes).toEqual([
       { uid: null, input: 'sa_1;Globex', line: 1, ok: false, status: null, error: { code: 'invalid', message: csv(1, "cut -d';' -f1") } },
@@ -62,9 +56,9 @@ describe('a batch from a spreadsheet export', () => {
   });
 
   it('UTF-16 or UTF-32 text ("Unicode text") is refused whole: exit 2 naming the encoding and iconv, nothing sent', async () => {
-    server = await startBatchServer(() => ({ status: 200 }));
+    const server = closing(await startBatchServer(() => ({ status: 200 })));
     const utf16 = Buffer.from('\ufeffUid\r\nsa_1\r\nsa_2\r\n', 'utf16le');
-    const r = await expire(utf16);
+    const r = await expireOn(server, utf16);
     expect(r.stderr).toBe('error: stdin is UTF-16 text, not UTF-8: convert it first with iconv -f UTF-16 -t UTF-8\n');
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
@@ -76,7 +70,7 @@ describe('a batch from a spreadsheet export', () => {
   });
 
   it('an address list with its heading (Email): the heading is skipped, the addresses go', async () => {
-    fault = await startFaultServer();
+    const fault = closing(await startFaultServer());
     fault.fallback(reply.json(201, { Uid: 'sub_1', Person: { Email: 'a@example.com' } }));
     const r = await runBin(['lists', 'subscribe', 'list_1', '--email', '-'], { env: testEnv(fault.url, { NO_COLOR: '1' }), stdin: 'EMAIL\na@example.com\n' });
     expect(fault.requests.map((q) => JSON.parse(q.body).Person.Email)).toEqual(['a@example.com']);

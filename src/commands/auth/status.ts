@@ -9,6 +9,7 @@ import { AuthError } from '../../errors.js';
 import { printRecord } from '../../output/print.js';
 import { verifyCredential } from '../../auth/verify.js';
 import { boCommand, keychainMissingHint, signInHint } from '../../hints.js';
+import { makeDataFolder } from '../../sandbox/state-path.js';
 
 export default defineCommand<{ verify?: boolean }>({
   printsRecords: true,
@@ -28,7 +29,7 @@ export default defineCommand<{ verify?: boolean }>({
     const { sandbox } = ctx.globals;
     const resolved = await resolveCredential(ctx, {
       sandboxKey: async () => {
-        const [{ embeddedApiKey }, { makeDataFolder }] = await Promise.all([import('../../sandbox/embedded.js'), import('../../sandbox/state-path.js')]);
+        const { embeddedApiKey } = await import('../../sandbox/embedded.js');
         makeDataFolder(ctx.io.env);
         const { key, secret } = await embeddedApiKey(ctx.io.env);
         return { kind: 'apiKey', key, secret };
