@@ -21,12 +21,8 @@ else {
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
 }
 
-/**
- * A folder of bo's in the user's cache folder (Node's default is the shared temporary folder);
- * none under a home folder that does not exist (HOME=/nonexistent): creating it is not bo's to do.
- */
-function cacheFolder(name, env = process.env) {
-  const home = env.HOME && require('node:fs').statSync(env.HOME, { throwIfNoEntry: false })?.isDirectory() ? env.HOME : undefined;
+/** A folder of bo's in the user's cache folder (Node's default is the shared temporary folder); none under a missing HOME, which bo never creates. */
+function cacheFolder(name, env = process.env, home = env.HOME && require('node:fs').statSync(env.HOME, { throwIfNoEntry: false })?.isDirectory() ? env.HOME : undefined) {
   const base = process.platform === 'win32' ? env.LOCALAPPDATA : process.platform === 'darwin' ? home && `${home}/Library/Caches` : env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : home && `${home}/.cache`;
   return base && join(base, 'bo', name);
 }

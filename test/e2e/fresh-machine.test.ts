@@ -56,11 +56,15 @@ describe('credential variables set to an empty value', () => {
 });
 
 describe('a home folder that does not exist', () => {
-  /** HOME names a folder that is not there; `cache`: the preload giving the shim a compile cache. */
+  /** HOME names a folder that is not there; NODE_OPTIONS preloads the compile cache of Node >= 22.8. */
   function missingHome() {
     const { root } = tempConfig();
     const preload = join(root, 'compile-cache.cjs');
-    writeFileSync(preload, "require('node:module').enableCompileCache = (dir) => dir && require('node:fs').mkdirSync(dir, { recursive: true });\n");
+    // As Node's: a folder it is given is resolved (a value that is not a path throws) and created; none, its own default.
+    writeFileSync(
+      preload,
+      "require('node:module').enableCompileCache = (dir) => dir === undefined || require('node:fs').mkdirSync(require('node:path').resolve(dir), { recursive: true });\n",
+    );
     const home = join(root, 'nonexistent');
     return { root, home, env: { HOME: home, XDG_CONFIG_HOME: undefined, XDG_DATA_HOME: undefined, XDG_CACHE_HOME: undefined, NODE_OPTIONS: `--require ${preload}` } };
   }
