@@ -103,6 +103,7 @@ const e2e = [
   'test/help/examples-run.test.ts',
   'test/mutation/batch-lines.test.ts',
   'test/mutation/batch-signal.test.ts',
+  'test/mutation/batch-spreadsheet.test.ts',
   'test/mutation/bench-smoke.test.ts',
   'test/output/bench-progress-smoke.test.ts',
   'test/output/export-memory.test.ts',

@@ -22,9 +22,12 @@ const path = require('node:path');
 
 const posix = process.platform !== 'win32';
 
-/** A folder of bo's in the user's cache folder; undefined without an absolute base. */
+/**
+ * A folder of bo's in the user's cache folder; undefined without an absolute base, or
+ * under a home folder that does not exist (bo never creates one).
+ */
 exports.cacheFolder = (name, env = process.env) => {
-  const home = absolute(env.HOME);
+  const home = existing(absolute(env.HOME));
   const base = !posix
     ? absolute(env.LOCALAPPDATA)
     : process.platform === 'darwin'
@@ -148,4 +151,8 @@ function runWithoutCache(sea) {
 
 function absolute(folder) {
   return folder && path.isAbsolute(folder) ? folder : undefined;
+}
+
+function existing(folder) {
+  return folder && fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? folder : undefined;
 }

@@ -49,7 +49,12 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     // for the sandbox never reaches a tenant. (The admin commands land here without
     // --base-url: the embedded sandbox.)
     // In this process, each request handed over as a call: no port, no socket (embedded.ts).
-    const [{ connectEmbeddedSandbox }, { directExchange }] = await Promise.all([import('./sandbox/embedded.js'), import('./api/http-attempt.js')]);
+    const [{ connectEmbeddedSandbox }, { directExchange }, { makeDataFolder }] = await Promise.all([
+      import('./sandbox/embedded.js'),
+      import('./api/http-attempt.js'),
+      import('./sandbox/state-path.js'),
+    ]);
+    makeDataFolder(io.env);
     const sandbox = await connectEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
     transport = directExchange(sandbox.answer);

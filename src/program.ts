@@ -100,6 +100,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
+    unknownOptionFirst(cmd);
     if (def.resource !== undefined) {
       // `--fields` alone lists the resource's fields (main.ts): the command's arguments
       // (`accounts get <accountUid>`) are then not needed.
@@ -114,6 +115,29 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
   addHelpCommand(program);
   refuseContradictions(program);
   return program;
+}
+
+/** The flags that ask for help: an unknown option next to one still shows the help. */
+const HELP_FLAGS = new Set(['-h', '--help']);
+
+/**
+ * An unknown option (`extend-trial acc_1 --days 14`) is the error reported, before a
+ * required option that is missing (`--to`), a conflict or an argument count: commander
+ * checks those first, so a typo was reported as something else (issue 32 §4.8). Checked
+ * as soon as the verb's options are parsed, unless help was asked for.
+ */
+function unknownOptionFirst(cmd: Command): void {
+  const parse = cmd.parseOptions.bind(cmd);
+  cmd.parseOptions = (argv) => {
+    const parsed = parse(argv);
+    // As commander reads a verb's arguments, the first unknown one is an option.
+    const [flag] = parsed.unknown;
+    if (flag !== undefined && !parsed.unknown.some((arg) => HELP_FLAGS.has(arg))) {
+      // Commander's own report, with its "(Did you mean …?)"; typed as private, so reached by cast.
+      (cmd as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
+    }
+    return parsed;
+  };
 }
 
 /**

@@ -61,6 +61,12 @@ describe('program', () => {
     expect(r.stderr).toContain('did you mean --limit?');
   });
 
+  it('names an unknown flag before a missing required one, with its suggestion', async () => {
+    const r = await runBo(['accounts', 'extend-trial', 'acc_1', '--too', '2027-01-31']);
+    expect(r.stderr).toBe("error: unknown option '--too'\n(Did you mean --to?)\n");
+    expect(r.code).toBe(2);
+  });
+
   it('prints the version', async () => {
     const r = await runBo(['--version']);
     expect(r.code).toBe(0);

@@ -14,11 +14,12 @@ export const completionCommand = (definitions: () => Promise<CommandDefinition<a
   description:
     'Print a script that completes commands, subcommands, flags, their fixed values and file names. ' +
     'Profile names and setting keys come from a quick bo call at TAB time that reads only the ' +
-    'config file (no keychain, no network). Write the script again after upgrading bo.',
+    'config file (no keychain, no network). Write the script again after upgrading bo. ' +
+    'The folders the examples write to may not exist yet on a fresh machine: mkdir -p creates them first.',
   examples: [
-    'bo completion bash > ~/.local/share/bash-completion/completions/bo',
-    'bo completion zsh > ~/.zfunc/_bo     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
-    'bo completion fish > ~/.config/fish/completions/bo.fish',
+    'mkdir -p ~/.local/share/bash-completion/completions && bo completion bash > ~/.local/share/bash-completion/completions/bo',
+    'mkdir -p ~/.zfunc && bo completion zsh > ~/.zfunc/_bo     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
+    'mkdir -p ~/.config/fish/completions && bo completion fish > ~/.config/fish/completions/bo.fish',
     'source <(bo completion bash)         # this shell only',
   ],
   configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'the shell to complete for').choices(['bash', 'zsh', 'fish'])),

@@ -17,6 +17,7 @@
 import { join, isAbsolute } from 'node:path';
 import { BoError, UsageError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
+import { makeFolder, type BoFolder } from '../files/bo-folder.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
@@ -43,12 +44,23 @@ export interface BoConfig {
 
 /** The folder of config.json and the --insecure-storage credentials file. */
 export function configDir(env: Env): string {
-  if (env.BO_CONFIG_DIR) return env.BO_CONFIG_DIR;
+  return configFolder(env).path;
+}
+
+/** configDir, with what creating it needs (src/files/bo-folder.ts). */
+function configFolder(env: Env): BoFolder {
+  const folder = { variable: 'BO_CONFIG_DIR', holds: "bo's settings" };
+  if (env.BO_CONFIG_DIR) return { ...folder, path: env.BO_CONFIG_DIR };
   // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return join(env.XDG_CONFIG_HOME, 'bo');
+  if (env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)) return { ...folder, path: join(env.XDG_CONFIG_HOME, 'bo') };
   const home = env.HOME || env.USERPROFILE;
   if (!home) throw new UsageError('cannot find the config folder: set HOME or BO_CONFIG_DIR');
-  return join(home, '.config', 'bo');
+  return { ...folder, path: join(home, '.config', 'bo'), home };
+}
+
+/** Creates the config folder before a file is written there; never a missing home folder. */
+export function makeConfigFolder(env: Env): void {
+  makeFolder(configFolder(env));
 }
 
 export function configPath(env: Env): string {
@@ -71,6 +83,7 @@ export function loadConfig(env: Env): BoConfig {
  */
 export function updateConfig<T>(env: Env, mutate: (cfg: BoConfig) => T): T {
   const path = configPath(env);
+  makeConfigFolder(env);
   return withFileLockSync(
     path,
     () => {

@@ -15,8 +15,11 @@ export const environment: EnvVariable[] = [
   { names: ['BO_PROFILE'], meaning: 'the tenant profile, as --profile' },
   { names: ['BO_BASE_URL'], meaning: 'the tenant root, as --base-url' },
   { names: ['BO_SANDBOX'], meaning: '1: use the embedded sandbox, as --sandbox' },
-  { names: ['BO_TOKEN'], meaning: 'a bearer token; wins over stored credentials (for CI); left out of $ENV and env in --jq' },
-  { names: ['BO_API_KEY', 'BO_API_SECRET'], meaning: 'an API key pair; wins over stored credentials (for CI); --jq sees no BO_API_SECRET' },
+  { names: ['BO_TOKEN'], meaning: 'a bearer token; wins over stored credentials (for CI); empty counts as not set; left out of $ENV and env in --jq' },
+  {
+    names: ['BO_API_KEY', 'BO_API_SECRET'],
+    meaning: 'an API key pair; wins over stored credentials (for CI); empty counts as not set, and one without the other is exit 4; --jq sees no BO_API_SECRET',
+  },
   { names: ['BO_NO_INPUT'], meaning: '1: never prompt, as --no-input' },
   { names: ['BO_DEBUG'], meaning: '1: HTTP trace on stderr with secrets redacted, as --verbose' },
   { names: ['BO_TIMEOUT'], meaning: 'per-request timeout in seconds, as --timeout (default 30)' },
@@ -45,7 +48,7 @@ export const environment: EnvVariable[] = [
   },
   { names: ['XDG_CONFIG_HOME'], meaning: 'the config folder is $XDG_CONFIG_HOME/bo when BO_CONFIG_DIR is not set (else ~/.config/bo)' },
   { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
-  { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are' },
+  { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are; a home folder that does not exist is never created (set BO_CONFIG_DIR, BO_DATA_DIR)' },
   { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
   {
     names: ['BO_PAGER', 'PAGER'],

@@ -14,14 +14,41 @@ const HINT = 'save it as UTF-8 first, e.g. iconv -f latin1 -t utf-8';
 /** The most a line may hold, in bytes, its line ending aside (64 KiB). */
 export const MAX_LINE_BYTES = 64 * 1024;
 
-/** A line too long to keep: only its length in bytes is known. */
+/** A line too long to keep: its length in bytes, and its first bytes (to show what it was). */
 export interface Overlong {
   bytes: number;
+  /** Its first OVERLONG_HEAD_BYTES bytes. */
+  head: Buffer;
 }
+
+/** What an overlong line keeps of its start: enough for 200 characters of any script. */
+const OVERLONG_HEAD_BYTES = 1024;
 
 /** The text of UTF-8 bytes, or undefined when they are not UTF-8 (nothing replaced). */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
   return isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') : undefined;
+}
+
+/**
+ * The encoding a UTF-16 or UTF-32 byte order mark at the start of `bytes` names (Excel's
+ * "Unicode text" is UTF-16), or undefined. UTF-32 first: its little-endian mark begins
+ * with UTF-16's.
+ */
+export function foreignEncoding(bytes: Uint8Array): 'UTF-16' | 'UTF-32' | undefined {
+  const [a, b, c, d] = bytes;
+  if ((a === 0xff && b === 0xfe && c === 0 && d === 0) || (a === 0 && b === 0 && c === 0xfe && d === 0xff)) return 'UTF-32';
+  if ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)) return 'UTF-16';
+  return undefined;
+}
+
+/**
+ * Text that is not UTF-8, refused (exit 2): `what` (`--input: stdin`) named with the
+ * encoding its byte order mark gives and the iconv that converts it, else as not UTF-8.
+ */
+export function notUtf8(what: string, bytes: Uint8Array): UsageError {
+  const encoding = foreignEncoding(bytes);
+  if (encoding === undefined) return new UsageError(`${what} is not valid UTF-8`, { hint: HINT });
+  return new UsageError(`${what} is ${encoding} text, not UTF-8: convert it first with iconv -f ${encoding} -t UTF-8`);
 }
 
 /** Whole text: its byte order mark, if any, is no part of it. */
@@ -31,8 +58,9 @@ const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice
 export async function readStreamText(flag: string, stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream as AsyncIterable<Buffer | string>) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-  const text = decodeUtf8(Buffer.concat(chunks));
-  if (text === undefined) throw new UsageError(`${flag}: stdin is not valid UTF-8`, { hint: HINT });
+  const bytes = Buffer.concat(chunks);
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw notUtf8(`${flag}: stdin`, bytes);
   return withoutBom(text);
 }
 
@@ -47,7 +75,7 @@ export async function readFileText(flag: string, path: string): Promise<string> 
     throw new UsageError(`${flag} cannot read ${JSON.stringify(path)}: ${why}`);
   }
   const text = decodeUtf8(bytes);
-  if (text === undefined) throw new UsageError(`${flag}: ${JSON.stringify(path)} is not valid UTF-8`, { hint: HINT });
+  if (text === undefined) throw notUtf8(`${flag}: ${JSON.stringify(path)}`, bytes);
   return withoutBom(text);
 }
 
@@ -62,18 +90,23 @@ export async function* linesOf(input: NodeJS.ReadableStream): AsyncGenerator<Buf
   let pieces: Buffer[] = [];
   let size = 0;
   let last = 0;
+  let head: Buffer | undefined;
   // One byte over is allowed while reading: it may be the "\r" of "\r\n".
   const add = (piece: Buffer) => {
     size += piece.length;
     if (piece.length > 0) last = piece[piece.length - 1]!;
-    if (size > MAX_LINE_BYTES + 1) pieces = [];
-    else if (piece.length > 0) pieces.push(piece);
+    if (size > MAX_LINE_BYTES + 1) {
+      // Past the limit: the start is copied once, the rest only counted.
+      head ??= Buffer.concat([...pieces, piece], OVERLONG_HEAD_BYTES);
+      pieces = [];
+    } else if (piece.length > 0) pieces.push(piece);
   };
   const take = (): Buffer | Overlong => {
     const end = size > 0 && last === 13 ? size - 1 : size;
-    const out = end > MAX_LINE_BYTES ? { bytes: end } : Buffer.concat(pieces, size).subarray(0, end);
+    const out = end > MAX_LINE_BYTES ? { bytes: end, head: head ?? Buffer.concat(pieces, OVERLONG_HEAD_BYTES) } : Buffer.concat(pieces, size).subarray(0, end);
     pieces = [];
     size = 0;
+    head = undefined;
     return out;
   };
   try {
@@ -99,7 +132,7 @@ export async function readFirstLine(flag: string, stream: NodeJS.ReadableStream)
   for await (const line of linesOf(stream)) {
     if (!(line instanceof Uint8Array)) throw new UsageError(`${flag}: the first line of stdin is over ${MAX_LINE_BYTES / 1024} KiB`);
     const text = decodeUtf8(line);
-    if (text === undefined) throw new UsageError(`${flag}: stdin is not valid UTF-8`, { hint: HINT });
+    if (text === undefined) throw notUtf8(`${flag}: stdin`, line);
     return withoutBom(text).trim();
   }
   return '';

@@ -128,11 +128,11 @@ export async function runBatch<Prep>(
     }
   };
 
-  const feed = recordFeed(ctx.io.stdin, spec.target.recordKey, options.check, halt.signal);
+  const feed = recordFeed(ctx, spec, options.check, halt.signal);
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
-        await report({ uid: '-', line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
+        await report({ uid: null, input: rec.input, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
         continue;
       }
       // Its own fields over the flags': an invalid record is reported and not sent.

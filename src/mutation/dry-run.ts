@@ -1,5 +1,6 @@
-// --dry-run: what would be sent — method, full URL (under --sandbox the embedded
-// sandbox's), body — printed in the output form asked for. No credential is read.
+// --dry-run: what would be sent — method, full URL (under --sandbox its path alone: the
+// embedded sandbox has no address), body — printed in the output form asked for. No
+// credential is read.
 
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
@@ -10,7 +11,14 @@ import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 
 export interface Planned {
+  /** In a batch: the target, and the line of stdin it came from, as the batch's outcomes name them. */
+  uid?: string;
+  line?: number;
   method: string;
+  /**
+   * The full URL; on the embedded sandbox its path and query only (`/api/v1/…`): it
+   * answers in this process and has no address a request could be sent to.
+   */
   url: string;
   /** Headers added by hand (`bo api -H`), secret-named values redacted; absent when none. */
   headers?: Record<string, string>;
@@ -34,9 +42,10 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; wher
     where: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl,
     plan: (req) => {
       const headers = Object.entries(req.headers ?? {}).map(([name, value]) => [name, redactHeader(name, value)]);
+      const url = buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log });
       return {
         method: req.method,
-        url: buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log }).href,
+        url: ctx.globals.sandbox ? `${url.pathname}${url.search}` : url.href,
         ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
         body: req.body ?? null,
       };

@@ -1,14 +1,22 @@
 // The records of a `-` batch (and of its --dry-run), taken from stdin one by one until
 // the batch stops. Stopping lets stdin go at once: an idle FIFO or `tail -f … | bo …`
 // holding it open never keeps `bo` running, and what was not read is never read (the
-// summary says so instead of counting it).
+// summary says so instead of counting it). A first line that is a column header is no
+// record: a note on stderr says it was skipped.
 
+import type { Context } from '../context.js';
+import { recordFieldNames } from '../input/fields.js';
+import { say } from '../output/print.js';
 import { orAbort } from '../output/sink.js';
 import { readRecords, type BatchRecord } from './records.js';
+import type { MutationSpec } from './types.js';
+
+/** What the runner gets: a target, or an invalid line. */
+export type FedRecord = Exclude<BatchRecord, { header: string }>;
 
 export interface RecordFeed {
   /** The next record; undefined at the end of stdin, once `signal` aborted, or after close(). */
-  next(): Promise<BatchRecord | undefined>;
+  next(): Promise<FedRecord | undefined>;
   /** True once stdin was read to its end. */
   readonly complete: boolean;
   /** Stops reading (again and again is fine): stdin is let go unless it was read to its end. */
@@ -16,12 +24,13 @@ export interface RecordFeed {
 }
 
 export function recordFeed(
-  stdin: NodeJS.ReadableStream,
-  key: string,
+  ctx: Context,
+  spec: Pick<MutationSpec<unknown>, 'target'>,
   check: (label: string, value: string) => string,
   signal: AbortSignal,
 ): RecordFeed {
-  const records = readRecords(stdin, key, check)[Symbol.asyncIterator]();
+  const { recordKey: key, resource } = spec.target;
+  const records = readRecords(ctx.io.stdin, key, check, headerNames(key, resource))[Symbol.asyncIterator]();
   let complete = false;
   let closed = false;
   return {
@@ -29,14 +38,18 @@ export function recordFeed(
       return complete;
     },
     async next() {
-      if (closed || signal.aborted) return undefined;
-      try {
-        const r = await orAbort(records.next(), signal);
-        if (r.done) complete = true;
-        return r.done ? undefined : r.value;
-      } catch (err) {
-        if (signal.aborted) return undefined;
-        throw err;
+      for (;;) {
+        if (closed || signal.aborted) return undefined;
+        try {
+          const r = await orAbort(records.next(), signal);
+          if (r.done) complete = true;
+          if (r.done) return undefined;
+          if (!('header' in r.value)) return r.value;
+          say(ctx, `line ${r.value.line} is a column header (${r.value.header}): skipped`);
+        } catch (err) {
+          if (signal.aborted) return undefined;
+          throw err;
+        }
       }
     },
     close() {
@@ -46,4 +59,9 @@ export function recordFeed(
       if (!complete) records.return?.(undefined).catch(() => {});
     },
   };
+}
+
+/** A spreadsheet's first column's heading, lower case: `uid`, `id`, the record key, a field of the resource. */
+function headerNames(key: string, resource: string | undefined): Set<string> {
+  return new Set(['uid', 'id', key, ...recordFieldNames(resource)].map((name) => name.toLowerCase()));
 }

@@ -10,9 +10,12 @@ export const MAX_CONCURRENCY = 16;
 const BATCH_LINES = `
 Batch lines (-): one value a line (the first tab-separated field, so bo's own piped
 rows work), or JSON Lines records with the key. Blank lines and # comments are
-skipped. A line over 64 KiB, not valid UTF-8, or starting like JSON ({ [ ") without
+skipped, and so is a first line that is a column header (Uid, id or a field name).
+A line over 64 KiB, not valid UTF-8, holding ; or , or quotes (a spreadsheet's CSV:
+pass its first column only, e.g. cut -d';' -f1), or starting like JSON ({ [) without
 being a record with the key is an invalid line: reported by its number, nothing sent
-for it; the others go on. A record may carry this command's fields by API name or
+for it; the others go on. UTF-16 or UTF-32 text (Excel's "Unicode text") is refused:
+convert it first with iconv -f UTF-16 -t UTF-8. A record may carry this command's fields by API name or
 flag name without dashes, overriding the flags for it; a bad value, or a key that is
 neither one of them nor a field of the record the key names, makes it invalid.`;
 

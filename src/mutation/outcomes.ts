@@ -96,8 +96,10 @@ export function doneLine(ctx: Context, d: Done): string {
 }
 
 export interface Outcome {
-  /** The target, or '-' for a malformed line. */
-  uid: string;
+  /** The target; null for a line that holds none (shown as `-` in text). */
+  uid: string | null;
+  /** A line that holds no target: its text, neutralised and cut (records.ts). */
+  input?: string;
   line: number;
   ok: boolean;
   /** HTTP status when there was an answer; null otherwise. */
@@ -144,11 +146,12 @@ export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const out = new ChunkWriter(ctx.io.stdout, until, { afterAbort: true });
   return {
     async write(o, done) {
-      if (o.ok) return out.write(doneLine(ctx, done ?? { kind: '', uid: o.uid, done: 'ok', fields: [] }));
+      if (o.ok) return out.write(doneLine(ctx, done ?? { kind: '', uid: o.uid ?? '-', done: 'ok', fields: [] }));
+      const uid = neutralise(o.uid ?? '-');
       const message = neutralise(o.error?.message ?? 'failed');
-      if (tty) return out.write(`${red(failMark)} ${neutralise(o.uid)} ${message}\n`);
+      if (tty) return out.write(`${red(failMark)} ${uid} ${message}\n`);
       const field = o.error?.code === 'invalid' ? 'invalid' : String(o.status ?? o.error?.code ?? 'failed');
-      return out.write(`${neutralise(o.uid)}\t${field}\t${message}\n`);
+      return out.write(`${uid}\t${field}\t${message}\n`);
     },
     async end() {},
   };

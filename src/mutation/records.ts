@@ -1,16 +1,30 @@
 // Batch input: stdin read chunk by chunk, one value a line or JSON Lines records carrying
 // the value under a key (Uid, Email) and maybe the verb's fields (prepare.ts). A plain
 // line's first tab-separated field is the value, so `bo`'s own piped rows need no
-// `cut`. Blank lines and `#` comments are skipped; a
-// malformed line is an error record, so the runner reports it and sends nothing for it.
-// Lines are cut by the one line reader (src/input/read-text.ts): linear, and a line
-// over MAX_LINE_BYTES is only counted, never held. Each line is decoded on its own, as
-// UTF-8 that must be valid.
+// `cut`. Blank lines and `#` comments are skipped, and so is a first line that is a
+// column header (`Uid`, `id`, a field name of the resource); a malformed line is an
+// error record, so the runner reports it and sends nothing for it. A spreadsheet's CSV
+// (`sa_1;Globex`, `"sa_1"`) is such a line, named as CSV: its `;` would otherwise go
+// out URL-encoded inside one Uid. Lines are cut by the one line reader
+// (src/input/read-text.ts): linear, and a line over MAX_LINE_BYTES is only counted,
+// never held. Each line is decoded on its own, as UTF-8 that must be valid; stdin that
+// starts with a UTF-16 or UTF-32 byte order mark (Excel's "Unicode text") is refused
+// whole (exit 2), as no line of it could be read.
 
-import { decodeUtf8, linesOf, MAX_LINE_BYTES, type Overlong } from '../input/read-text.js';
+import { neutralise } from '../api/neutralise.js';
+import { decodeUtf8, foreignEncoding, linesOf, MAX_LINE_BYTES, notUtf8, type Overlong } from '../input/read-text.js';
 
-/** A target (with the JSON Lines record it came in, if any), or why the line is invalid. */
-export type BatchRecord = { line: number; target: string; record?: Record<string, unknown> } | { line: number; error: string };
+/**
+ * A target (with the JSON Lines record it came in, if any); a first line that is a
+ * column header, skipped; or why the line is invalid, with the line as text to show.
+ */
+export type BatchRecord =
+  | { line: number; target: string; record?: Record<string, unknown> }
+  | { line: number; header: string }
+  | { line: number; error: string; input: string };
+
+/** How much of an invalid line its outcome shows, in characters. */
+export const INPUT_SHOWN = 200;
 
 /** The most a batch line may hold, in bytes, its line ending aside (64 KiB). */
 export { MAX_LINE_BYTES };
@@ -21,8 +35,8 @@ type Check = (label: string, value: string) => string;
  * The records of `input`, in order. Ending early (`return()`, a `for await` left with
  * break) stops reading: the stream is destroyed, even while a read is waiting on it.
  */
-export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check): AsyncIterableIterator<BatchRecord> {
-  const records = recordsOf(input, key, check);
+export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>): AsyncIterableIterator<BatchRecord> {
+  const records = recordsOf(input, key, check, headers);
   return {
     next: () => records.next(),
     async return() {
@@ -36,52 +50,82 @@ export function readRecords(input: NodeJS.ReadableStream, key: string, check: Ch
   };
 }
 
-async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check): AsyncGenerator<BatchRecord> {
+async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>): AsyncGenerator<BatchRecord> {
   let line = 0;
   for await (const bytes of linesOf(input)) {
     line++;
-    const record = parseLine(bytes, line, key, check);
+    if (line === 1) {
+      const start = bytes instanceof Uint8Array ? bytes : bytes.head;
+      if (foreignEncoding(start) !== undefined) throw notUtf8('stdin', start);
+    }
+    const record = parseLine(bytes, line, key, check, headers);
     if (record) yield record;
   }
 }
 
 /**
- * One line (its bytes, without the "\n"; or the length of one too long to keep): a
- * record, an error record, or undefined for a blank line or a `#` comment. Never throws.
+ * One line (its bytes, without the "\n"; or the length and start of one too long to
+ * keep): a record, an error record, the header (line 1 only, when it is one of
+ * `headers`, lower case), or undefined for a blank line or a `#` comment. Never throws.
  */
-export function parseLine(raw: Uint8Array | Overlong, line: number, key: string, check: Check): BatchRecord | undefined {
+export function parseLine(raw: Uint8Array | Overlong, line: number, key: string, check: Check, headers?: ReadonlySet<string>): BatchRecord | undefined {
   const where = `line ${line}`;
   let bytes = raw instanceof Uint8Array ? raw : undefined;
   if (bytes && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, -1);
   const length = bytes ? bytes.length : (raw as Overlong).bytes;
   if (!bytes || length > MAX_LINE_BYTES) {
-    return { line, error: `${where}: ${length.toLocaleString('en-US')} bytes, over the ${MAX_LINE_BYTES / 1024} KiB a line may hold` };
+    const shown = inputOf(bytes ?? (raw as Overlong).head);
+    return { line, error: `${where}: ${length.toLocaleString('en-US')} bytes, over the ${MAX_LINE_BYTES / 1024} KiB a line may hold`, input: shown };
   }
   const decoded = decodeUtf8(bytes);
-  if (decoded === undefined) return { line, error: `${where}: not valid UTF-8` };
+  if (decoded === undefined) return { line, error: `${where}: not valid UTF-8`, input: inputOf(bytes) };
   const text = decoded.trim();
   if (text === '' || text.startsWith('#')) return undefined;
+  const invalid = (why: string) => ({ line, error: `${where}: ${why}`, input: inputOf(text) });
   // bo's own piped rows: the Uid first, then a tab and the other columns.
   let value = text.split('\t', 1)[0]!.trim();
+  if (line === 1 && headers?.has(value.toLowerCase())) return { line, header: value };
   let record: Record<string, unknown> | undefined;
-  if (/^[{["]/.test(text)) {
+  if (/^[{[]/.test(text)) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { line, error: `${where}: not valid JSON` };
+      return invalid('not valid JSON');
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return { line, error: `${where}: starts like JSON but is not a record; give the value alone or {"${key}": "…"}` };
+      return invalid(`starts like JSON but is not a record; give the value alone or {"${key}": "…"}`);
     }
     record = parsed as Record<string, unknown>;
     const found = record[key];
-    if (typeof found !== 'string') return { line, error: `${where}: the record has no "${key}" string` };
+    if (typeof found !== 'string') return invalid(`the record has no "${key}" string`);
     value = found;
+  } else {
+    const csv = csvAdvice(value);
+    if (csv !== undefined) return invalid(csv);
   }
   try {
     return record === undefined ? { line, target: check(where, value) } : { line, target: check(where, value), record };
   } catch (err) {
-    return { line, error: (err as Error).message };
+    return { line, error: (err as Error).message, input: inputOf(text) };
   }
+}
+
+/**
+ * A plain line's value that is a row of a spreadsheet's CSV export: a `;` or `,` (no Uid
+ * or address holds one) or quotes. What to do instead, with the `cut` for its separator.
+ */
+function csvAdvice(value: string): string | undefined {
+  const quoted = value.includes('"');
+  const separator = value.includes(';') ? ';' : value.includes(',') ? ',' : undefined;
+  if (!quoted && separator === undefined) return undefined;
+  const unquote = quoted ? ` | tr -d '"'` : '';
+  return `looks like CSV: pass the first column only (cut -d'${separator ?? ';'}' -f1${unquote})`;
+}
+
+/** An invalid line as its outcome shows it: cut to INPUT_SHOWN characters, made safe to print. */
+function inputOf(line: string | Uint8Array): string {
+  // Bytes that are not UTF-8 show as U+FFFD here, and only here: such a line is never sent.
+  const text = (typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8')).trim();
+  return neutralise([...text.slice(0, INPUT_SHOWN * 2)].slice(0, INPUT_SHOWN).join(''));
 }

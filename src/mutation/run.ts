@@ -121,7 +121,7 @@ async function dryRun<Prep>(
   readingNotice(ctx, spec as MutationSpec<unknown>);
   let count = 0;
   const invalid: string[] = [];
-  const feed = recordFeed(ctx.io.stdin, spec.target.recordKey, check, ctx.signal);
+  const feed = recordFeed(ctx, spec, check, ctx.signal);
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
@@ -137,7 +137,8 @@ async function dryRun<Prep>(
         continue;
       }
       count++;
-      await writer.write(plan(spec.request(rec.target, prepared.prep)));
+      // Named as a batch's outcomes are: the Uid and the line it came from.
+      await writer.write({ uid: rec.target, line: rec.line, ...plan(spec.request(rec.target, prepared.prep)) });
     }
   } finally {
     feed.close();

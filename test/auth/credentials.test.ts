@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { forgetCredentials, openCredentialStore, resolveCredential } from '../../src/auth/credentials.js';
 import { createFileStore } from '../../src/auth/stores/file.js';
 import { readProfile } from '../../src/config/config.js';
-import { createEnvStore, credentialFromEnv } from '../../src/auth/stores/env.js';
+import { createEnvStore, credentialFromEnv, envCredentialNames } from '../../src/auth/stores/env.js';
 import { createMemoryStore } from '../../src/auth/stores/memory.js';
 import type { Globals, Io } from '../../src/context.js';
 import type { Credential } from '../../src/api/http-types.js';
@@ -56,6 +56,15 @@ describe('env store', () => {
     expect(credentialFromEnv({ BO_API_KEY: 'k', BO_API_SECRET: 's' })).toEqual({ kind: 'apiKey', key: 'k', secret: 's' });
     expect(() => credentialFromEnv({ BO_API_KEY: 'k' })).toThrow(/BO_API_SECRET is not/);
     expect(() => credentialFromEnv({ BO_API_SECRET: 's' })).toThrow(/BO_API_KEY is not/);
+  });
+
+  it('an empty (or blank) variable counts as not set; half a pair is then an auth error', () => {
+    expect(credentialFromEnv({ BO_TOKEN: '', BO_API_KEY: '', BO_API_SECRET: ' ' })).toBeNull();
+    expect(credentialFromEnv({ BO_TOKEN: '', BO_API_KEY: 'k', BO_API_SECRET: 's' })).toEqual({ kind: 'apiKey', key: 'k', secret: 's' });
+    expect(() => credentialFromEnv({ BO_API_KEY: 'k', BO_API_SECRET: '' })).toThrow(
+      expect.objectContaining({ name: 'AuthError', code: 'auth', message: expect.stringContaining('BO_API_SECRET is not') }),
+    );
+    expect(envCredentialNames({ BO_TOKEN: '', BO_API_KEY: 'k', BO_API_SECRET: 's' })).toEqual(['BO_API_KEY', 'BO_API_SECRET']);
   });
 
   it('is read-only', async () => {

@@ -63,6 +63,20 @@ describe('bo api reads stdin and files as whole UTF-8 text', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('refuses UTF-16 text (stdin or a file) naming the flag, the encoding and the iconv that converts it, nothing sent', async () => {
+    const before = server.requests.length;
+    const utf16 = Buffer.from('\ufeff{"Name":"café"}', 'utf16le');
+    const stdin = await runBin(['api', '/email/lists', '--input', '-'], { env: testEnv(server), stdin: utf16 });
+    expect(stdin.stderr).toBe('error: --input: stdin is UTF-16 text, not UTF-8: convert it first with iconv -f UTF-16 -t UTF-8\n');
+    expect(stdin.code).toBe(2);
+    const file = join(mkdtempSync(join(tmpdir(), 'bo-utf16-')), 'list.json');
+    writeFileSync(file, utf16);
+    const fromFile = await runBin(['api', '/email/lists', '--input', file], { env: testEnv(server) });
+    expect(fromFile.stderr).toBe(`error: --input: ${JSON.stringify(file)} is UTF-16 text, not UTF-8: convert it first with iconv -f UTF-16 -t UTF-8\n`);
+    expect(fromFile.code).toBe(2);
+    expect(server.requests.length).toBe(before);
+  });
+
   it('refuses a file that is not UTF-8 (--input file, -F key=@file) naming the flag, exit 2, nothing sent', async () => {
     const before = server.requests.length;
     const dir = mkdtempSync(join(tmpdir(), 'bo-latin1-'));

@@ -37,11 +37,12 @@ describe('bo completion', () => {
     expect(r.stderr).toContain("missing required argument 'shell'");
   });
 
-  it('shows where to install each script in --help', async () => {
+  it('shows where to install each script in --help, creating the folder first (a fresh machine has none)', async () => {
     const r = await runBo(['completion', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('bo completion bash > ~/.local/share/bash-completion/completions/bo');
+    expect(r.stdout).toContain('mkdir -p ~/.local/share/bash-completion/completions && bo completion bash > ~/.local/share/bash-completion/completions/bo');
+    expect(r.stdout).toContain('mkdir -p ~/.zfunc && bo completion zsh > ~/.zfunc/_bo');
     expect(r.stdout).toContain('fpath');
-    expect(r.stdout).toContain('bo completion fish > ~/.config/fish/completions/bo.fish');
+    expect(r.stdout).toContain('mkdir -p ~/.config/fish/completions && bo completion fish > ~/.config/fish/completions/bo.fish');
   });
 });

@@ -57,6 +57,21 @@ describe('the bo binary', () => {
     expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('reports an unknown option first, before a required option that is missing (exit 2, nothing run)', async () => {
+    const env = fresh();
+    const r = await runBin(['--sandbox', 'accounts', 'extend-trial', 'acc_1', '--days', '14'], { env });
+    expect(r.stderr).toBe("error: unknown option '--days'\n");
+    expect(r.code).toBe(2);
+    // With the required option given, the unknown one still comes before the argument count.
+    const extra = await runBin(['--sandbox', 'accounts', 'extend-trial', 'acc_1', 'acc_2', '--to', '2027-01-31', '--dayz', '3'], { env });
+    expect(extra.stderr).toBe("error: unknown option '--dayz'\n");
+    expect(extra.code).toBe(2);
+    // Asking for help still shows the help.
+    const help = await runBin(['accounts', 'extend-trial', '--days', '14', '--help'], { env });
+    expect(help.stdout).toMatch(/^Usage: bo accounts extend-trial /);
+    expect(help.code).toBe(0);
+  });
+
   it('exits 130 on Ctrl-C during a request, with one line on stderr', async () => {
     const fault = await startFaultServer();
     try {

@@ -119,8 +119,8 @@ describe('the single executable', () => {
     const run = await sh("printf 'acc_107m14dk7l\\nacc_1625hnaogy\\n' | bo --sandbox accounts extend-trial - --to 2030-06-30 --dry-run", env);
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toEqual([
-      'PUT http://127.0.0.1/api/v1/crm/accounts/acc_107m14dk7l/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
-      'PUT http://127.0.0.1/api/v1/crm/accounts/acc_1625hnaogy/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
+      'PUT /api/v1/crm/accounts/acc_107m14dk7l/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
+      'PUT /api/v1/crm/accounts/acc_1625hnaogy/extend-trial\t{"ToDate":"2030-06-30T23:59:59.000Z"}',
     ]);
     expect(run.stderr).toContain('2 request(s) would be sent; nothing was sent');
     expect((await sh('bo --sandbox accounts get acc_107m14dk7l --json', env)).stdout).toBe(before.stdout);

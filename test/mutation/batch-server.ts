@@ -3,6 +3,7 @@
 // at most, and how many connections carried them.
 
 import * as http from 'node:http';
+import { afterEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
 
 export interface Answer {
@@ -79,4 +80,19 @@ export async function startBatchServer(rule: (uid: string, attempt: number) => A
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
+}
+
+/**
+ * Servers a test file starts, each closed after its test: `const server = closing(await
+ * startBatchServer(…))`. Call once, at the top of the file.
+ */
+export function closedAfterEach(): <T extends { close(): Promise<void> }>(server: T) => T {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((s) => s.close()));
+  });
+  return (server) => {
+    open.push(server);
+    return server;
+  };
 }

@@ -72,7 +72,15 @@ describe('batches from stdin', () => {
     const array = JSON.parse(j.stdout);
     expect(array).toHaveLength(2);
     // Outcomes come as they complete: the malformed line is reported without waiting.
-    expect(array.find((o: { line: number }) => o.line === 2)).toMatchObject({ uid: '-', line: 2, ok: false, status: null, error: { code: 'invalid' } });
+    // A line that holds no Uid: uid null, and the line as it came.
+    expect(array.find((o: { line: number }) => o.line === 2)).toEqual({
+      uid: null,
+      input: 'bad uid',
+      line: 2,
+      ok: false,
+      status: null,
+      error: { code: 'invalid', message: 'line 2 must be a Uid without spaces, "/" or control characters, got "bad uid"' },
+    });
   });
 
   it('prints ✔/✘ lines on a terminal', async () => {

@@ -103,12 +103,12 @@ describe('protected profiles', () => {
 });
 
 describe('--dry-run', () => {
-  it('under --sandbox prints the embedded sandbox URL and --no-log adds donotlog=1', async () => {
+  it('under --sandbox prints the path alone (the embedded sandbox has no address) and --no-log adds donotlog=1', async () => {
     const t = tempConfig();
     const r = await runBo(['--sandbox', '--no-log', 'addons', 'expire', 'sa_1', '--dry-run', '--json'], { env: { ...t.env, BO_DATA_DIR: t.root } });
     expect(r.code).toBe(0);
     const planned = JSON.parse(r.stdout);
-    expect(planned.url).toBe('http://127.0.0.1/api/v1/billing/subscriptionaddons/sa_1/expire?donotlog=1');
+    expect(planned.url).toBe('/api/v1/billing/subscriptionaddons/sa_1/expire?donotlog=1');
     expect(r.stderr).toContain('profile "sandbox"');
   });
 

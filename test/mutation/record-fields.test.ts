@@ -95,9 +95,15 @@ describe('deals update -: each record its own fields', () => {
     });
     expect(ok.code).toBe(0);
     expect(lines(ok.stdout).map((l) => JSON.parse(l))).toEqual([
-      { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Amount: 10, Weight: 1 } },
-      { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${b}`, body: { Weight: 2, DueDate: '2027-03-01T23:59:59.000Z', DealPipelineStage: { Uid: stage() } } },
-      { method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Weight: 1 } },
+      { uid: a, line: 1, method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Amount: 10, Weight: 1 } },
+      {
+        uid: b,
+        line: 2,
+        method: 'PUT',
+        url: `${sb.url}/api/v1/crm/deals/${b}`,
+        body: { Weight: 2, DueDate: '2027-03-01T23:59:59.000Z', DealPipelineStage: { Uid: stage() } },
+      },
+      { uid: a, line: 3, method: 'PUT', url: `${sb.url}/api/v1/crm/deals/${a}`, body: { Weight: 1 } },
     ]);
     // A JSON number past what a double keeps was rounded by the JSON reader: refused, not sent rounded.
     const bad = await runBo(['deals', 'update', '-', '--dry-run'], {

@@ -63,7 +63,8 @@ describe('parseLine', () => {
           expect([/^\{/.test(t) ? (JSON.parse(t) as { Uid: string }).Uid : t.split('\t', 1)[0]!.trim()]).toContain(rec.target);
           expect(/^[[""]/.test(t), 'a JSON string or array is never a target').toBe(false);
         } else {
-          expect(rec.error).toMatch(/^line 7\b/);
+          expect('header' in rec, 'only line 1 may be a header, and only when headers are given').toBe(false);
+          if ('error' in rec) expect(rec.error).toMatch(/^line 7\b/);
         }
       }),
       { numRuns: 2000 },
@@ -79,16 +80,25 @@ describe('parseLine', () => {
       fc.property(fc.integer({ min: 1, max: 5000 }), fc.constantFrom('a', 'é', '€', '𝄞', ' '), (over, ch) => {
         const body = ch.repeat(Math.ceil((MAX_LINE_BYTES + over) / utf8(ch).length));
         const rec = parseLine(utf8(body), 3, 'Uid', checkUid);
-        expect(rec).toEqual({ line: 3, error: `line 3: ${utf8(body).length.toLocaleString('en-US')} bytes, over the 64 KiB a line may hold` });
+        expect(rec).toEqual({
+          line: 3,
+          error: `line 3: ${utf8(body).length.toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`,
+          input: ch.repeat(200).trim(),
+        });
       }),
       { numRuns: 50 },
     );
   });
 
   it('refuses bytes that are not UTF-8 as an invalid line (nothing for it is sent)', () => {
-    expect(parseLine(Buffer.from('bad\xff\xfeutf', 'latin1'), 2, 'Uid', checkUid)).toEqual({ line: 2, error: 'line 2: not valid UTF-8' });
-    expect(parseLine(Buffer.from('e@exa\xffmple.com', 'latin1'), 4, 'Email', (_l, v) => v)).toEqual({ line: 4, error: 'line 4: not valid UTF-8' });
-    expect(parseLine(Buffer.from([0xc3]), 1, 'Uid', checkUid)).toEqual({ line: 1, error: 'line 1: not valid UTF-8' });
+    // The line is shown with U+FFFD where its bytes are not UTF-8: it is never sent.
+    expect(parseLine(Buffer.from('bad\xff\xfeutf', 'latin1'), 2, 'Uid', checkUid)).toEqual({ line: 2, error: 'line 2: not valid UTF-8', input: 'bad\ufffd\ufffdutf' });
+    expect(parseLine(Buffer.from('e@exa\xffmple.com', 'latin1'), 4, 'Email', (_l, v) => v)).toEqual({
+      line: 4,
+      error: 'line 4: not valid UTF-8',
+      input: 'e@exa\ufffdmple.com',
+    });
+    expect(parseLine(Buffer.from([0xc3]), 1, 'Uid', checkUid)).toEqual({ line: 1, error: 'line 1: not valid UTF-8', input: '\ufffd' });
   });
 
   it('takes a record object with the key; anything else that starts like JSON is invalid', () => {
@@ -103,15 +113,59 @@ describe('parseLine', () => {
       const rec = p(bad);
       expect(rec && 'error' in rec, bad).toBe(true);
     }
-    expect(p('"quoted"')).toEqual({ line: 1, error: 'line 1: starts like JSON but is not a record; give the value alone or {"Uid": "…"}' });
-    expect(p('["arr"]')).toEqual({ line: 1, error: 'line 1: starts like JSON but is not a record; give the value alone or {"Uid": "…"}' });
-    expect(p('{"Uid": 5}')).toEqual({ line: 1, error: 'line 1: the record has no "Uid" string' });
+    expect(p('["arr"]')).toEqual({ line: 1, error: 'line 1: starts like JSON but is not a record; give the value alone or {"Uid": "…"}', input: '["arr"]' });
+    expect(p('{"Uid": 5}')).toEqual({ line: 1, error: 'line 1: the record has no "Uid" string', input: '{"Uid": 5}' });
     expect(p('# a comment')).toBeUndefined();
     expect(p(' \t\r')).toBeUndefined();
+  });
+
+  it('names a row of a spreadsheet CSV export (a ; or , or quotes) as CSV, with the cut for its separator', () => {
+    const p = (text: string) => parseLine(utf8(text), 2, 'Uid', checkUid);
+    const csv = (cut: string) => `line 2: looks like CSV: pass the first column only (${cut})`;
+    expect(p('subaddon_2d4fkjlq2t;Globex')).toEqual({ line: 2, error: csv("cut -d';' -f1"), input: 'subaddon_2d4fkjlq2t;Globex' });
+    expect(p('subaddon_x,Acme Inc')).toEqual({ line: 2, error: csv("cut -d',' -f1"), input: 'subaddon_x,Acme Inc' });
+    expect(p('"subaddon_y"')).toEqual({ line: 2, error: csv(`cut -d';' -f1 | tr -d '"'`), input: '"subaddon_y"' });
+    expect(p('"subaddon_y";"Globex"')).toEqual({ line: 2, error: csv(`cut -d';' -f1 | tr -d '"'`), input: '"subaddon_y";"Globex"' });
+    // Only the first column counts: bo's own rows may hold a comma in a name.
+    expect(p('acc_1\tAcme, Inc;\t2 Trialing')).toEqual({ line: 2, target: 'acc_1' });
+    // A JSON Lines record holds commas and quotes: it is no CSV.
+    expect(p('{"Uid":"sa_1","Note":"a;b"}')).toEqual({ line: 2, target: 'sa_1', record: { Uid: 'sa_1', Note: 'a;b' } });
+  });
+
+  it('skips a first line that is a column header (any case), only on line 1 and only when headers are given', () => {
+    const headers = new Set(['uid', 'id', 'enddate']);
+    const p = (text: string, line = 1) => parseLine(utf8(text), line, 'Uid', checkUid, headers);
+    expect(p('\ufeffUid\r')).toEqual({ line: 1, header: 'Uid' });
+    expect(p('ID')).toEqual({ line: 1, header: 'ID' });
+    expect(p('EndDate\tName')).toEqual({ line: 1, header: 'EndDate' });
+    // Any other first line is validated like every line; a header past line 1 is a value.
+    expect(p('Uid', 2)).toEqual({ line: 2, target: 'Uid' });
+    expect(p('Uid;Name')).toEqual({ line: 1, error: "line 1: looks like CSV: pass the first column only (cut -d';' -f1)", input: 'Uid;Name' });
+    expect(parseLine(utf8('Uid'), 1, 'Uid', checkUid)).toEqual({ line: 1, target: 'Uid' });
+  });
+
+  it('shows at most 200 characters of an invalid line, neutralised', () => {
+    const rec = parseLine(utf8(`${'é'.repeat(300)};\u001b[31mred`), 5, 'Uid', checkUid);
+    expect(rec).toMatchObject({ line: 5, input: 'é'.repeat(200) });
+    expect(parseLine(utf8('a;\u001b[31mred\u202e'), 5, 'Uid', checkUid)).toMatchObject({ input: 'a;red\\u202e' });
   });
 });
 
 describe('readRecords', () => {
+  it('refuses stdin that starts with a UTF-16 or UTF-32 byte order mark, naming the encoding and the iconv', async () => {
+    const cases: Array<[Buffer, string]> = [
+      [Buffer.from('\ufeffsa_1\nsa_2\n', 'utf16le'), 'UTF-16'],
+      [Buffer.from('\ufeffsa_1\n', 'utf16le').swap16(), 'UTF-16'],
+      [Buffer.from([0xff, 0xfe, 0, 0, 0x73, 0, 0, 0, 0x0a, 0, 0, 0]), 'UTF-32'],
+      [Buffer.from([0, 0, 0xfe, 0xff, 0, 0, 0, 0x73, 0, 0, 0, 0x0a]), 'UTF-32'],
+    ];
+    for (const [bytes, encoding] of cases) {
+      await expect(collect([bytes])).rejects.toThrow(
+        expect.objectContaining({ name: 'UsageError', message: `stdin is ${encoding} text, not UTF-8: convert it first with iconv -f ${encoding} -t UTF-8` }),
+      );
+    }
+  });
+
   it('gives the same records wherever the reads cut the input (inside a character, between \\r and \\n)', async () => {
     await fc.assert(
       fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
@@ -132,7 +186,7 @@ describe('readRecords', () => {
         const bytes = utf8(`sa_1${eol}${long}${eol}sa_2${eol}${long}`);
         const records = await collect(cutBytes(bytes, at.map((n) => n * 4099)));
         expect(records).toEqual(expected(bytes));
-        expect(records.map((r) => ('target' in r ? r.target.length : r.error))).toEqual(
+        expect(records.map((r) => ('target' in r ? r.target.length : 'error' in r ? r.error : r))).toEqual(
           delta <= 0
             ? [4, MAX_LINE_BYTES + delta, 4, MAX_LINE_BYTES + delta]
             : [4, `line 2: ${(MAX_LINE_BYTES + delta).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`, 4, `line 4: ${(MAX_LINE_BYTES + delta).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`],
@@ -148,7 +202,7 @@ describe('readRecords', () => {
     const records = await collect(chunks);
     expect(records).toEqual([
       { line: 1, target: 'sa_1' },
-      { line: 2, error: `line 2: ${(640 * 64 * 1024).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold` },
+      { line: 2, error: `line 2: ${(640 * 64 * 1024).toLocaleString('en-US')} bytes, over the 64 KiB a line may hold`, input: 'u'.repeat(200) },
       { line: 3, target: 'sa_2' },
     ]);
   });

@@ -3,24 +3,41 @@
 
 import type { CredentialStore } from '../credential-types.js';
 import type { Credential } from '../../api/http-types.js';
-import { UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import type { Env } from '../../env.js';
 
-/** The credential the environment holds, or null. A half-set key pair is an error. */
+type CredentialVariable = 'BO_TOKEN' | 'BO_API_KEY' | 'BO_API_SECRET';
+
+/**
+ * A credential variable's value, trimmed; undefined when unset or empty. A CI job whose
+ * secrets are not available sets `BO_API_SECRET=` (empty): that counts as not set.
+ */
+function credentialVariable(env: Env, name: CredentialVariable): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/**
+ * The credential the environment holds, or null. Half a key pair is an auth error (exit
+ * 4, as a credential that does not work), naming the variable that is missing.
+ */
 export function credentialFromEnv(env: Env): Credential | null {
-  if (env.BO_TOKEN) return { kind: 'token', token: env.BO_TOKEN.trim() };
-  const key = env.BO_API_KEY;
-  const secret = env.BO_API_SECRET;
-  if (key && secret) return { kind: 'apiKey', key: key.trim(), secret: secret.trim() };
-  if (key) throw new UsageError('BO_API_KEY is set but BO_API_SECRET is not: set both, or neither');
-  if (secret) throw new UsageError('BO_API_SECRET is set but BO_API_KEY is not: set both, or neither');
+  const token = credentialVariable(env, 'BO_TOKEN');
+  if (token) return { kind: 'token', token };
+  const key = credentialVariable(env, 'BO_API_KEY');
+  const secret = credentialVariable(env, 'BO_API_SECRET');
+  if (key && secret) return { kind: 'apiKey', key, secret };
+  if (key || secret) {
+    const [set, missing] = key ? ['BO_API_KEY', 'BO_API_SECRET'] : ['BO_API_SECRET', 'BO_API_KEY'];
+    throw new AuthError(`${set} is set but ${missing} is not (or is empty): set both, or neither`, { code: 'auth' });
+  }
   return null;
 }
 
 /** Names of the variables in use, for messages such as `bo logout`'s. */
 export function envCredentialNames(env: Env): string[] {
-  if (env.BO_TOKEN) return ['BO_TOKEN'];
-  return ['BO_API_KEY', 'BO_API_SECRET'].filter((n) => env[n]);
+  if (credentialVariable(env, 'BO_TOKEN')) return ['BO_TOKEN'];
+  return (['BO_API_KEY', 'BO_API_SECRET'] as const).filter((n) => credentialVariable(env, n));
 }
 
 export function createEnvStore(env: Env): CredentialStore {

@@ -10,7 +10,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CredentialStore } from '../credential-types.js';
 import type { Credential } from '../../api/http-types.js';
-import { configDir } from '../../config/config.js';
+import { configDir, makeConfigFolder } from '../../config/config.js';
 import type { Env } from '../../env.js';
 import { removeStaleTemps, writeFileAtomic } from '../../files/atomic-file.js';
 import { readTextIfExists } from '../../files/regular-file.js';
@@ -83,8 +83,9 @@ export function createFileStore(env: Env): CredentialStore {
   const read = (): FileShape => readCredentialsFile(path);
 
   /** Lock, re-read, change, write atomically, unlock; `change` says whether to write. */
-  const update = <T>(change: (data: FileShape) => { write: boolean; result: T }): T =>
-    withFileLockSync(
+  const update = <T>(change: (data: FileShape) => { write: boolean; result: T }): T => {
+    makeConfigFolder(env);
+    return withFileLockSync(
       path,
       () => {
         removeStaleTemps(path);
@@ -99,6 +100,7 @@ export function createFileStore(env: Env): CredentialStore {
       },
       { what: 'the credentials file', ...SHORT_LOCK },
     );
+  };
 
   return {
     backend: 'file',

@@ -10,6 +10,7 @@ import { printRecord } from '../../output/print.js';
 import { verifyCredential } from '../../auth/verify.js';
 import { boCommand, keychainMissingHint, signInHint } from '../../hints.js';
 import { caFileInEffect } from '../../config/settings.js';
+import { makeDataFolder } from '../../sandbox/state-path.js';
 
 export default defineCommand<{ verify?: boolean }>({
   printsRecords: true,
@@ -30,6 +31,7 @@ export default defineCommand<{ verify?: boolean }>({
     const resolved = await resolveCredential(ctx, {
       sandboxKey: async () => {
         const { embeddedApiKey } = await import('../../sandbox/embedded.js');
+        makeDataFolder(ctx.io.env);
         const { key, secret } = await embeddedApiKey(ctx.io.env);
         return { kind: 'apiKey', key, secret };
       },

@@ -1,7 +1,7 @@
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { readFileText as read } from '../../input/read-text.js';
-import { defaultStatePath } from '../../sandbox/state-path.js';
+import { defaultStatePath, makeDataFolder } from '../../sandbox/state-path.js';
 import { createSecureContext } from 'node:tls';
 
 interface Opts {
@@ -90,6 +90,7 @@ export default defineCommand<Opts>({
     const accounts = opts.accounts === undefined ? DEFAULT_ACCOUNTS : wholeNumber('--accounts', opts.accounts, MIN_ACCOUNTS, 1_000_000);
     const params = { seed, accounts };
     const file = opts.memory ? undefined : (opts.state ?? defaultStatePath(ctx.io.env));
+    if (file !== undefined && opts.state === undefined) makeDataFolder(ctx.io.env);
     // Past this the state no longer fits one JSON string comfortably.
     if (file && accounts > 100_000) throw new UsageError(`--accounts ${accounts} needs --memory (a state file holds at most 100000 accounts)`);
     const store = file

@@ -89,10 +89,10 @@ describe('bo auth status', () => {
     expect(keys.stdout).not.toContain('envsecret');
   });
 
-  it('a half-set key pair in the environment is exit 2 naming the missing variable', async () => {
+  it('a half-set key pair in the environment is exit 4 naming the missing variable', async () => {
     const t = tempConfig();
     const r = await runBo(['auth', 'status'], { env: { ...t.env, BO_API_KEY: 'k' }, credentials: createMemoryStore() });
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(4);
     expect(r.stderr).toContain('BO_API_SECRET is not');
   });
 
