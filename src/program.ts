@@ -7,6 +7,7 @@ import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addExamples, type Example } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
+import { nearest } from './help/suggest.js';
 import { topicNames } from './help/topics.js';
 import { VERSION } from './version.js';
 
@@ -133,11 +134,21 @@ function unknownOptionFirst(cmd: Command): void {
     // As commander reads a verb's arguments, the first unknown one is an option.
     const [flag] = parsed.unknown;
     if (flag !== undefined && !parsed.unknown.some((arg) => HELP_FLAGS.has(arg))) {
-      // Commander's own report, with its "(Did you mean …?)"; typed as private, so reached by cast.
-      (cmd as unknown as { unknownOption(flag: string): never }).unknownOption(flag);
+      // Reported through commander's public error(), worded as commander words it.
+      const known = [...cmd.options, ...globalOptions(cmd)].flatMap((o) => [o.long, o.short]).filter((n): n is string => !!n);
+      const near = flag.startsWith('--') ? nearest(flag, known.filter((n) => n.startsWith('--'))) : [];
+      const hint = near.length > 0 ? `\n(did you mean ${near.join(' or ')}?)` : '';
+      cmd.error(`error: unknown option '${flag}'${hint}`, { code: 'commander.unknownOption', exitCode: 1 });
     }
     return parsed;
   };
+}
+
+/** The options of the commands above `cmd` (the global ones): commander accepts them on a verb too. */
+function globalOptions(cmd: Command): Option[] {
+  const above: Option[] = [];
+  for (let parent = cmd.parent; parent; parent = parent.parent) above.push(...parent.options);
+  return above;
 }
 
 /**
