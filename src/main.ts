@@ -259,7 +259,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
         return succeeded();
       }
       // 'commander.help' (a bare group name) prints help on stderr: a usage error.
-      if (err.code !== 'commander.help' && wantsJson(program.opts(), argv)) {
+      if (err.code !== 'commander.help' && wantsJson(program.opts(), argv) && !io.stderrIsTTY) {
         writeJsonError(io, { status: null, code: 'usage', message: err.message.replace(/^error: /, '') });
       }
       return ExitCode.usage;
@@ -344,7 +344,7 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
   if (err instanceof DeclinedError) {
     // The user said no: one plain line, no "error:".
     io.stderr.write('Nothing was changed.\n');
-    if (globals.json || globals.jsonl) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
+    if (jsonErrors(io, globals)) writeJsonError(io, { status: null, code: errorCode(err), message: err.message });
     return;
   }
   const bo = err instanceof BoError ? err : undefined;
@@ -355,7 +355,7 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
   const hint = internal && !globals.verbose ? 'run the command again with --verbose to see where it happened' : bo?.hint;
   io.stderr.write(`error: ${asLine(oneLine(message))}\n`);
   if (hint) io.stderr.write(`hint: ${asLine(oneLine(secrets.scrub(hint)))}\n`);
-  if (globals.json || globals.jsonl) {
+  if (jsonErrors(io, globals)) {
     // `code`: the server's error code, else one of ERROR_CODES (never null); `status`
     // only when an HTTP answer came back.
     writeJsonError(io, { status: bo?.status || null, code: errorCode(err), message });
@@ -363,6 +363,14 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
   if (globals.verbose && err instanceof Error && err.stack && !(err instanceof BoError)) {
     io.stderr.write(`${secrets.scrub(err.stack)}\n`);
   }
+}
+
+/**
+ * The JSON error object goes with `--json`, `--jsonl` and `--jq` when stderr is read by a
+ * program; on a terminal a person reads the `error:` line, and the same error twice is noise.
+ */
+function jsonErrors(io: Io, globals: Globals): boolean {
+  return (globals.json || globals.jsonl) === true && !io.stderrIsTTY;
 }
 
 /** `--json` / `--jsonl` even when parsing stopped before the globals were read. */
