@@ -25,6 +25,11 @@ export interface Column<R = any> {
   kind?: 'text' | 'date' | 'number' | 'auto';
   /** Never cut to fit the terminal (a Uid column is never cut either way): Uids, secrets. */
   fixed?: boolean;
+  /**
+   * May be left out of a terminal table too narrow for it, lowest number first
+   * (table.ts `drop`); a list declares the order, and never for the Uid.
+   */
+  drop?: number;
   /** The header is a property path the user typed (--fields): shown as typed. */
   verbatim?: boolean;
   /** The user asked for this field by name (--fields): on a TTY an empty cell shows `—`, not blank. */
@@ -237,8 +242,10 @@ async function writeList<R>(
       fixed: c.fixed === true || c.header === 'Uid' || c.header.endsWith('.Uid'),
       shrinkLast: c.kind === 'date' || c.kind === 'number',
       ...(c.kind === 'date' || c.kind === 'auto' ? { shorten: shortDate } : {}),
+      ...(c.drop === undefined ? {} : { drop: c.drop }),
     }));
-    return writeTable(ctx.io.stdout, head, rows, tableOptions(ctx));
+    const onDrop = (headers: string[]) => say(ctx, `${headers.join(', ')} left out to fit the terminal; widen it, or choose the columns with --fields`);
+    return writeTable(ctx.io.stdout, head, rows, { ...tableOptions(ctx), onDrop });
   }
   const out = mode === 'json' || mode === 'jsonl' ? jsonStream(ctx, mode) : await rowStream(ctx, mode, columns);
   try {

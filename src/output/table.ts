@@ -31,7 +31,16 @@ export interface TableColumn {
    * when the table does not fit: tried before any text is cut.
    */
   shorten?: (cell: string) => string;
+  /**
+   * May be left out when the terminal is too narrow: the column with the lowest number
+   * goes first, once keeping it would cut a kept column below DROP_BELOW cells.
+   * Columns without one are always shown.
+   */
+  drop?: number;
 }
+
+/** Narrower than this, a text column is no longer worth reading: a droppable column goes first. */
+export const DROP_BELOW = 8;
 
 export interface TableOptions {
   /** Terminal width; undefined: no limit. */
@@ -46,6 +55,8 @@ export interface TableOptions {
   lookAhead?: number;
   /** Longest wait for look-ahead rows after the first one, in ms. */
   lookAheadMs?: number;
+  /** Told the headers of the columns left out to fit the width, once, before the table is written. */
+  onDrop?: (headers: string[]) => void;
   /** A cell never cut although its column may be (the Uid row of the record view). */
   keepWhole?: (row: Cell[], column: number) => boolean;
 }
@@ -152,28 +163,43 @@ export async function writeTable(
     const cell = cellString(row[i]);
     return shorten[i] ? columns[i]!.shorten!(cell) : cell;
   }
-  const fixed = columns.map((c) => c.fixed === true);
-  const widths = fitWidths(
-    natural,
-    fixed,
-    options.width,
-    columns.map((c) => c.shrinkLast === true),
-    {
-      min: suffixes.map((suffix) => (suffix ? displayWidth(suffix) + MIN_WIDTH : 0)),
-      cells: suffixes.map((suffix, i) => (suffix ? widestCell(shortCell, i) : Infinity)),
-    },
-  );
+  // The columns shown: a droppable one goes, lowest number first, while fitting the
+  // rest would cut one of them below DROP_BELOW (or its natural width, when narrower).
+  let keep = columns.map((_, i) => i);
+  const fit = (kept: number[]) =>
+    fitWidths(
+      kept.map((i) => natural[i]!),
+      kept.map((i) => columns[i]!.fixed === true),
+      options.width,
+      kept.map((i) => columns[i]!.shrinkLast === true),
+      {
+        min: kept.map((i) => (suffixes[i] ? displayWidth(suffixes[i]!) + MIN_WIDTH : 0)),
+        cells: kept.map((i) => (suffixes[i] ? widestCell(shortCell, i) : Infinity)),
+      },
+    );
+  let widths = fit(keep);
+  const cramped = () => keep.some((c, j) => columns[c]!.fixed !== true && widths[j]! < Math.min(DROP_BELOW, natural[c]!));
+  while (options.width !== undefined && cramped()) {
+    const droppable = keep.filter((c) => columns[c]!.drop !== undefined);
+    if (droppable.length === 0) break;
+    const next = droppable.reduce((a, b) => (columns[b]!.drop! < columns[a]!.drop! ? b : a));
+    keep = keep.filter((c) => c !== next);
+    widths = fit(keep);
+  }
+  if (keep.length < columns.length) options.onDrop?.(columns.filter((_, i) => !keep.includes(i)).map((c) => c.header));
+  const fixed = keep.map((i) => columns[i]!.fixed === true);
   const { box, ellipsis } = symbolsFor(options.unicode);
   const { grey, bold } = style(options.color);
   const rule = (l: string, m: string, r: string) => grey(l + widths.map((w) => box.h.repeat(w + 2)).join(m) + r) + '\n';
   const bar = grey(box.v);
   const line = (cells: Cell[], style?: (s: string) => string) => {
     let out = bar;
-    for (let i = 0; i < widths.length; i++) {
-      const w = widths[i]!;
+    for (let j = 0; j < widths.length; j++) {
+      const i = keep[j]!;
+      const w = widths[j]!;
       const list = cells[i];
       let cell = shortCell(cells, i);
-      if (!fixed[i] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
+      if (!fixed[j] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }
@@ -186,7 +212,10 @@ export async function writeTable(
     await out.add(rule(box.tl, box.tm, box.tr));
     if (showHeader) {
       // A header's suffix stays whole: its name is cut before it.
-      const cut = headers.map((h, i) => (suffixes[i] && displayWidth(h) > widths[i]! ? truncate(columns[i]!.header, widths[i]! - displayWidth(suffixes[i]!), ellipsis) + suffixes[i] : h));
+      const cut = headers.map((h, i) => {
+        const w = widths[keep.indexOf(i)] ?? 0;
+        return suffixes[i] && displayWidth(h) > w ? truncate(columns[i]!.header, w - displayWidth(suffixes[i]!), ellipsis) + suffixes[i] : h;
+      });
       await out.add(line(cut, bold));
       await out.add(rule(box.ml, box.mm, box.mr));
     }

@@ -18,9 +18,9 @@ export const accountColumns: Column<Account>[] = [
   { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
   { header: 'Name', get: (a) => a.Name, from: ['Name'] },
   // AccountStage is an integer; the label comes from the API, never from our lists.
-  { header: 'Stage', get: (a) => withLabel(a.AccountStage, a.AccountStageLabel), from: ['AccountStage', 'AccountStageLabel'] },
-  { header: 'Currency', get: (a) => a.Currency, from: ['Currency'] },
-  { header: 'Created', get: (a) => a.Created, kind: 'date', from: ['Created'] },
+  { header: 'Stage', get: (a) => withLabel(a.AccountStage, a.AccountStageLabel), from: ['AccountStage', 'AccountStageLabel'], drop: 3 },
+  { header: 'Currency', get: (a) => a.Currency, from: ['Currency'], drop: 1 },
+  { header: 'Created', get: (a) => a.Created, kind: 'date', from: ['Created'], drop: 2 },
 ];
 
 export default defineCommand<Opts>({

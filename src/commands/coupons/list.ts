@@ -27,15 +27,16 @@ function discount(c: DiscountCoupon): string | undefined {
 export const couponColumns: Column<DiscountCoupon>[] = [
   { header: 'Uid', get: (c) => c.Uid, from: ['Uid'] },
   { header: 'Code', get: (c) => c.UniqueIdentifier, from: ['UniqueIdentifier'] },
-  { header: 'Name', get: (c) => c.Name, from: ['Name'] },
-  { header: 'Discount', get: discount, from: ['PercentOff', 'AmountOff'] },
-  { header: 'Active', get: (c) => c.IsActive, from: ['IsActive'] },
+  { header: 'Name', get: (c) => c.Name, from: ['Name'], drop: 5 },
+  { header: 'Discount', get: discount, from: ['PercentOff', 'AmountOff'], drop: 4 },
+  { header: 'Active', get: (c) => c.IsActive, from: ['IsActive'], drop: 2 },
   {
     header: 'Redeemed',
     get: (c) => (c.MaxRedemptions ? `${c.TimesRedeemed ?? 0}/${c.MaxRedemptions}` : c.TimesRedeemed),
     from: ['MaxRedemptions', 'TimesRedeemed'],
+    drop: 1,
   },
-  { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date', from: ['RedeemBy'] },
+  { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date', from: ['RedeemBy'], drop: 3 },
 ];
 
 export default defineCommand<Opts>({

@@ -23,9 +23,9 @@ const nested = (r: DiscountCouponSubscription) =>
 export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
   { header: 'Uid', get: (r) => r.Uid, from: ['Uid'] },
   { header: 'Account', get: (r) => nested(r)?.Account?.Name ?? nested(r)?.Account?.Uid, from: ['Subscription.Account.Name'] },
-  { header: 'Plan', get: (r) => nested(r)?.Plan?.Name ?? nested(r)?.Plan?.Uid, from: ['Subscription.Plan.Name'] },
-  { header: 'Redeemed', get: (r) => r.RedeemedDate, kind: 'date', from: ['RedeemedDate'] },
-  { header: 'Expires', get: (r) => r.ExpireDate, kind: 'date', from: ['ExpireDate'] },
+  { header: 'Plan', get: (r) => nested(r)?.Plan?.Name ?? nested(r)?.Plan?.Uid, from: ['Subscription.Plan.Name'], drop: 3 },
+  { header: 'Redeemed', get: (r) => r.RedeemedDate, kind: 'date', from: ['RedeemedDate'], drop: 1 },
+  { header: 'Expires', get: (r) => r.ExpireDate, kind: 'date', from: ['ExpireDate'], drop: 2 },
 ];
 
 export default defineCommand<Opts>({

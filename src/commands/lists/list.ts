@@ -9,11 +9,11 @@ import { columnsFor, tableFields } from '../../output/columns.js';
 export const emailListColumns: Column<EmailList>[] = [
   { header: 'Uid', get: (l) => l.Uid, from: ['Uid'] },
   { header: 'Name', get: (l) => l.Name, from: ['Name'] },
-  { header: 'Active', get: (l) => l.CountSubscriptionsActive, kind: 'number', from: ['CountSubscriptionsActive'] },
-  { header: 'Unconfirmed', get: (l) => l.CountSubscriptionsNotConfirmed, kind: 'number', from: ['CountSubscriptionsNotConfirmed'] },
-  { header: 'Double opt-in', get: (l) => l.RequiresDoubleOptIn, from: ['RequiresDoubleOptIn'] },
-  { header: 'Internal', get: (l) => l.IsInternal, from: ['IsInternal'] },
-  { header: 'Created', get: (l) => l.Created, kind: 'date', from: ['Created'] },
+  { header: 'Active', get: (l) => l.CountSubscriptionsActive, kind: 'number', from: ['CountSubscriptionsActive'], drop: 5 },
+  { header: 'Unconfirmed', get: (l) => l.CountSubscriptionsNotConfirmed, kind: 'number', from: ['CountSubscriptionsNotConfirmed'], drop: 4 },
+  { header: 'Double opt-in', get: (l) => l.RequiresDoubleOptIn, from: ['RequiresDoubleOptIn'], drop: 2 },
+  { header: 'Internal', get: (l) => l.IsInternal, from: ['IsInternal'], drop: 1 },
+  { header: 'Created', get: (l) => l.Created, kind: 'date', from: ['Created'], drop: 3 },
 ];
 
 export default defineCommand<RawListOptions>({
