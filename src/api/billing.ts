@@ -6,6 +6,7 @@ import type { HttpClient, RequestOptions } from './http-types.js';
 import type { DiscountCoupon, DiscountCouponSubscription, Invoice } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 import { apiPath } from './path.js';
+import type { RecordSource } from './record-source.js';
 
 /** One line of an invoice; a real tenant may name its fields differently. */
 export interface InvoiceLine {
@@ -60,7 +61,7 @@ export function listCoupons(
   filters: { active?: boolean; q?: string; planUid?: string },
   selection: ListSelection,
   onPage?: (meta: PageMeta) => void,
-): AsyncIterable<DiscountCoupon> {
+): RecordSource<DiscountCoupon> {
   const query: ListQuery = { isActive: filters.active ? 'true' : undefined, q: filters.q, planUid: filters.planUid };
   return listRecords<DiscountCoupon>(client, { path: '/billing/discountcoupons', query }, selection, onPage);
 }
@@ -72,7 +73,7 @@ export function listRedemptions(
   filters: { active?: boolean; q?: string },
   selection: ListSelection,
   onPage?: (meta: PageMeta) => void,
-): AsyncIterable<DiscountCouponSubscription> {
+): RecordSource<DiscountCouponSubscription> {
   const query: ListQuery = { isActive: filters.active ? 'true' : undefined, q: filters.q };
   return listRecords<DiscountCouponSubscription>(
     client,

@@ -6,6 +6,7 @@ import type { HttpClient, RequestOptions } from './http-types.js';
 import type { Account, Ref } from './types.js';
 import { listRecords, type ListQuery, type ListSelection, type PageMeta } from './paginate.js';
 import { apiPath } from './path.js';
+import type { RecordSource } from './record-source.js';
 
 /** GET /crm/accounts with `q`, `segmentUid` and the list options. */
 export function listAccounts(
@@ -13,7 +14,7 @@ export function listAccounts(
   filters: { q?: string; segmentUid?: string },
   selection: ListSelection,
   onPage?: (meta: PageMeta) => void,
-): AsyncIterable<Account> {
+): RecordSource<Account> {
   return listRecords<Account>(client, { path: '/crm/accounts', query: filters as ListQuery }, selection, onPage);
 }
 

@@ -6,6 +6,7 @@ import type { HttpClient, RequestOptions } from './http-types.js';
 import type { BroadcastCampaign, EmailList } from './types.js';
 import { listRecords, type ListSelection, type PageMeta } from './paginate.js';
 import { apiPath } from './path.js';
+import type { RecordSource } from './record-source.js';
 
 /** The writable fields of an email list (§2); Name is required and unique (1-100 characters). */
 export interface EmailListInput {
@@ -20,7 +21,7 @@ export interface EmailListInput {
 }
 
 /** GET /email/lists with the list options. */
-export function listLists(client: HttpClient, selection: ListSelection, onPage?: (meta: PageMeta) => void): AsyncIterable<EmailList> {
+export function listLists(client: HttpClient, selection: ListSelection, onPage?: (meta: PageMeta) => void): RecordSource<EmailList> {
   return listRecords<EmailList>(client, { path: '/email/lists' }, selection, onPage);
 }
 

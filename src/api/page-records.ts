@@ -7,15 +7,10 @@
 
 import { isCanonicalJson } from './canonical-json.js';
 import { giveBack } from './give-back.js';
-
-/** Where a writer of JSON takes records: as values, or as the text JSON.stringify would write for them. */
-export interface JsonSink<T> {
-  push(value: T): boolean;
-  pushText?: (bytes: Buffer, start: number, end: number) => boolean;
-}
+import type { RecordPage } from './record-source.js';
 
 /** The items of a page, parsed one by one as they are read. */
-export class PageRecords<T> implements Iterable<T> {
+export class PageRecords<T> implements RecordPage<T> {
   constructor(
     private readonly bytes: Buffer,
     /** Each record's start and end offsets in `bytes`, in pairs. */
@@ -61,6 +56,12 @@ export class PageRecords<T> implements Iterable<T> {
     for (let i = 0; i < this.length; i++) yield this.parse(i);
   }
 
+  /** The `n`th record, parsed. */
+  at(n: number): T {
+    this.checkKept();
+    return this.parse(n);
+  }
+
   /** Whether the `n`th item is a JSON object (scanPage leaves only objects and arrays). */
   isObject(n: number): boolean {
     this.checkKept();
@@ -84,16 +85,16 @@ export class PageRecords<T> implements Iterable<T> {
   }
 
   /**
-   * Hands the `n`th record to `sink`, with no parse when it can: as its bytes when they
-   * are exactly the text JSON.stringify writes for its value (canonical-json.ts) and the
-   * sink takes text, else as its value. Returns what the sink returns.
+   * Writes the `n`th record with no parse when it can: as its bytes when they are exactly
+   * the text JSON.stringify writes for its value (canonical-json.ts) and `asText` is
+   * given, else as its value. Returns what the writer returns.
    */
-  pushTo(sink: JsonSink<T>, n: number): boolean {
+  writeJson(n: number, asValue: (value: T) => boolean, asText?: (bytes: Buffer, start: number, end: number) => boolean): boolean {
     this.checkKept();
     const start = this.spans[2 * n]!;
     const end = this.spans[2 * n + 1]!;
-    if (sink.pushText && isCanonicalJson(this.bytes, start, end)) return sink.pushText(this.bytes, start, end);
-    return sink.push(this.parse(n));
+    if (asText && isCanonicalJson(this.bytes, start, end)) return asText(this.bytes, start, end);
+    return asValue(this.parse(n));
   }
 
   private parse(i: number): T {

@@ -18,7 +18,7 @@
 
 import { ApiError } from '../errors.js';
 import type { ApiResponse, HttpClient, QueryValue } from './http-types.js';
-import { EXPLAINS_EMPTY, longWork, paged, type Paged, type Records } from './pages.js';
+import { ArrayPage, explainingEmpty, longWork, paged, type RecordPage, type RecordSource } from './record-source.js';
 import { PageRecords, scanPage } from './page-records.js';
 import { MAX_JSON_DEPTH } from './response-errors.js';
 import { WalkLedger } from './walk-ledger.js';
@@ -38,7 +38,7 @@ export interface PageMeta {
 }
 
 export interface Page<T> {
-  items: readonly T[] | PageRecords<T>;
+  items: RecordPage<T>;
   meta: PageMeta;
 }
 
@@ -130,7 +130,7 @@ function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offse
       headers: response.headers,
     });
   }
-  return { items: body.items as T[], meta: metaOf(body.metadata, asked) };
+  return { items: new ArrayPage(body.items as T[]), meta: metaOf(body.metadata, asked) };
 }
 
 function metaOf(metadata: unknown, asked: { limit: number; offset: number }): PageMeta {
@@ -144,11 +144,11 @@ function metaOf(metadata: unknown, asked: { limit: number; offset: number }): Pa
 }
 
 /**
- * The records of a walk, one by one or (PAGES, pages.ts) a page at a time: each page
+ * The records of a walk, one by one or a page at a time (record-source.ts): each page
  * read is handed on less any record before `position` or past `max`, and less what
  * the ledger leaves out (walk-ledger.ts); its notes are the walk's.
  */
-export function paginate<T>(client: HttpClient, options: PaginateOptions): Paged<T> {
+export function paginate<T>(client: HttpClient, options: PaginateOptions): RecordSource<T> {
   let ledger: WalkLedger | undefined;
   return paged(
     (wants) => {
@@ -159,7 +159,7 @@ export function paginate<T>(client: HttpClient, options: PaginateOptions): Paged
   );
 }
 
-async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledger: WalkLedger): AsyncGenerator<Records<T>, void, undefined> {
+async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledger: WalkLedger): AsyncGenerator<RecordPage<T>, void, undefined> {
   const max = options.max ?? Infinity;
   const concurrency = Math.max(1, options.concurrency ?? 1);
   let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -167,7 +167,7 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledge
   let yielded = 0;
   let idle = 0; // pages in a row that moved the walk on by nothing
   // The records of `page` from `position` on, and whether the walk goes on after it.
-  function take(page: Page<T>): { records: Records<T>; more: boolean } {
+  function take(page: Page<T>): { records: RecordPage<T>; more: boolean } {
     ledger.total(page.meta.total);
     const { announced } = ledger;
     const { items, meta } = page;
@@ -246,14 +246,14 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledge
 
 /** A page's bytes given back once its records were written (page-records.ts). */
 function release(page: Page<unknown>): void {
-  if (page.items instanceof PageRecords) page.items.release();
+  page.items.release();
 }
 
 /**
  * Every record of a list (--all, --paginate), marked as long work so that printList
  * shows its progress, with the total once a page has said it.
  */
-export function walkAll<T>(client: HttpClient, options: PaginateOptions): AsyncIterable<T> {
+export function walkAll<T>(client: HttpClient, options: PaginateOptions): RecordSource<T> {
   let total: number | undefined;
   const onPage = (meta: PageMeta) => {
     total = meta.total;
@@ -282,7 +282,7 @@ export function listRecords<T>(
   request: { path: string; query?: ListQuery; signal?: AbortSignal },
   selection: ListSelection,
   onPage?: (meta: PageMeta) => void,
-): AsyncIterable<T> {
+): RecordSource<T> {
   const query = { ...request.query, ...selection.query };
   if (selection.page === undefined) {
     const walk = {
@@ -303,7 +303,7 @@ export function listRecords<T>(
     yield new WalkLedger({ dropRepeats: false, recordsOnly: wants?.recordsOnly === true }).admit(one.items, 0, page, Infinity);
   });
   // An empty page is explained by the command's note (list-options.ts emptyPageNote).
-  return Object.assign(one, { [EXPLAINS_EMPTY]: true });
+  return explainingEmpty(one);
 }
 
 /**

@@ -7,10 +7,10 @@
 // at its end against the total.
 
 import { BoError, IncompleteError } from '../errors.js';
-import { PageRecords } from './page-records.js';
 import { groupDigits } from './digits.js';
+import type { RecordPage } from './record-source.js';
 
-type Items<T> = readonly T[] | PageRecords<T>;
+type Items<T> = RecordPage<T>;
 
 export interface LedgerOptions {
   /** Leave out a record whose Uid was already handed on (a command's walk); `bo api --paginate` keeps it. */
@@ -19,17 +19,6 @@ export interface LedgerOptions {
   recordsOnly: boolean;
 }
 
-function isObject<T>(items: Items<T>, i: number): boolean {
-  if (items instanceof PageRecords) return items.isObject(i);
-  const item = items[i];
-  return typeof item === 'object' && item !== null && !Array.isArray(item);
-}
-
-function uidOf<T>(items: Items<T>, i: number): string | undefined {
-  if (items instanceof PageRecords) return items.uid(i);
-  const uid = isObject(items, i) ? (items[i] as { Uid?: unknown }).Uid : undefined;
-  return typeof uid === 'string' ? uid : undefined;
-}
 
 /**
  * A digest of the items at `indices`, as the server sent them (or as JSON once parsed).
@@ -40,7 +29,7 @@ function digest<T>(items: Items<T>, indices: readonly number[]): string {
   const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');
   const hash = createHash('sha256');
   for (const i of indices) {
-    hash.update(items instanceof PageRecords ? items.text(i) : (JSON.stringify(items[i]) ?? 'undefined'));
+    hash.update(items.text(i));
     hash.update('\n');
   }
   return hash.digest('base64');
@@ -88,10 +77,10 @@ export class WalkLedger {
     let withoutUid = false;
     let dropped = 0;
     for (let i = from; i < items.length && kept.length < room; i++) {
-      if (this.options.recordsOnly && !isObject(items, i)) {
+      if (this.options.recordsOnly && !items.isObject(i)) {
         throw new BoError(`unexpected answer from the server: item ${groupDigits(i + 1)} of page ${groupDigits(page)} is not a record`, { code: 'unexpected' });
       }
-      const uid = uidOf(items, i);
+      const uid = items.uid(i);
       if (uid === undefined) withoutUid = true;
       else if (this.uids.has(uid)) {
         if (this.options.dropRepeats) dropped++;
@@ -116,8 +105,7 @@ export class WalkLedger {
     this.distinct += fresh;
     this.dropped += dropped;
     if (kept.length === items.length) return items;
-    if (items instanceof PageRecords) return items.pick(kept);
-    return kept.map((i) => items[i]!);
+    return items.pick(kept);
   }
 
   /** At the end of a walk that stopped by itself: exit 1 (`incomplete`) when fewer records came than announced (or than `max`). */

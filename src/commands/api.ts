@@ -13,7 +13,6 @@ import { printDryRun } from '../mutation/dry-run.js';
 import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
 import { printList, printValue, warn } from '../output/print.js';
 import { walkAll } from '../api/paginate.js';
-import { walkNotes } from '../api/pages.js';
 
 interface Opts {
   method?: string;
@@ -110,7 +109,7 @@ export default defineCommand<Opts>({
         try {
           for await (const _ of items);
         } finally {
-          for (const note of walkNotes(items)) warn(ctx, note);
+          for (const note of items.notes()) warn(ctx, note);
         }
       }
       else await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });

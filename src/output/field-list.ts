@@ -10,6 +10,7 @@ import { fieldListRows, unknownFieldsWarning } from '../input/fields.js';
 import { listFieldWarnings } from '../input/list-fields.js';
 import { FIELD_PATH } from '../input/list-options.js';
 import { printList, warn } from './print.js';
+import { listOf } from '../api/record-source.js';
 
 /** The options as commander hands them over; a command has those it declares. */
 export interface FieldFlags {
@@ -22,7 +23,7 @@ export interface FieldFlags {
 export async function handleFieldFlags(ctx: Context, resource: string, opts: FieldFlags): Promise<boolean> {
   const { fields } = opts;
   if (fields === true) {
-    await printList(ctx, fieldListRows(resource), [
+    await printList(ctx, listOf(fieldListRows(resource)), [
       { header: 'Field', get: (r) => r.field, fixed: true, verbatim: true },
       { header: 'Type', get: (r) => r.type, verbatim: true },
     ]);

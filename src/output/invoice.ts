@@ -6,6 +6,7 @@
 import type { Context } from '../context.js';
 import type { InvoiceLine, InvoicePreview } from '../api/billing.js';
 import { printList, printRecord, printValue, type Column } from './print.js';
+import { listOf } from '../api/record-source.js';
 
 function money(value: unknown, currency: unknown, tty: boolean): unknown {
   if (typeof value !== 'number' || !tty) return value;
@@ -33,7 +34,7 @@ export async function printInvoicePreview(ctx: Context, invoice: InvoicePreview 
     { header: 'Rate', get: (l) => money(l.UnitAmount ?? l.Rate ?? l.UnitPrice, l.Currency ?? currency, tty), kind: 'number' },
     { header: 'Amount', get: (l) => money(l.Amount, l.Currency ?? currency, tty), kind: 'number' },
   ];
-  if (lines.length > 0) await printList(ctx, lines, columns);
+  if (lines.length > 0) await printList(ctx, listOf(lines), columns);
   const record = invoice as Record<string, unknown>;
   const totals = TOTALS.filter(([, field]) => record[field] !== undefined && record[field] !== null).map(
     ([label, field]): [string, unknown] => [label, money(record[field], currency, tty)],

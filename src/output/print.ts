@@ -7,8 +7,7 @@
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
-import { explainsEmpty, longWorkTotal, pagesOf, walkNotes, type Records } from '../api/pages.js';
-import { PageRecords } from '../api/page-records.js';
+import type { RecordPage, RecordSource } from '../api/record-source.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 import { ListCell, type Cell } from './list-cell.js';
 import { symbols, unicodeLocale } from './symbols.js';
@@ -175,10 +174,10 @@ function headerOf(c: Column): string {
  * The progress of a long list (--all, --paginate) on stderr (progress.ts), or none. It
  * is told of each record in the writing loop itself: no extra layer per record.
  */
-async function listProgress(ctx: Context, records: unknown) {
-  const { startProgress } = await import('./progress.js');
-  const total = longWorkTotal(records);
+async function listProgress(ctx: Context, records: RecordSource<unknown>) {
+  const total = records.longWork;
   if (!total) return undefined;
+  const { startProgress } = await import('./progress.js');
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
   return { end: progress.end, onRecord: progress.update };
 }
@@ -190,7 +189,7 @@ async function listProgress(ctx: Context, records: unknown) {
  */
 export async function printList<R>(
   ctx: Context,
-  records: AsyncIterable<R> | Iterable<R>,
+  records: RecordSource<R>,
   columns: Column<R>[],
   options: { forceJson?: boolean } = {},
 ): Promise<number> {
@@ -201,19 +200,19 @@ export async function printList<R>(
   // A table, TSV and CSV read columns of records: the walk refuses an item that is not one.
   const wants = { recordsOnly: mode !== 'json' && mode !== 'jsonl' };
   try {
-    count = await writeList(ctx, mode, untilAborted(pagesOf(records, wants), ctx.signal), columns, onRecord);
+    count = await writeList(ctx, mode, untilAborted(records.pages(wants), ctx.signal), columns, onRecord);
   } finally {
     progress?.end();
-    for (const note of walkNotes(records)) warn(ctx, note);
+    for (const note of records.notes()) warn(ctx, note);
   }
-  if (count === 0 && mode === 'table' && !explainsEmpty(records)) say(ctx, 'No records.');
+  if (count === 0 && mode === 'table' && records.explainsEmpty !== true) say(ctx, 'No records.');
   return count;
 }
 
 async function writeList<R>(
   ctx: Context,
   mode: OutputMode,
-  pages: AsyncIterable<Records<R>>,
+  pages: AsyncIterable<RecordPage<R>>,
   columns: Column<R>[],
   onRecord?: (done: number) => void,
 ): Promise<number> {
@@ -252,9 +251,7 @@ async function writeList<R>(
     // A page is written in one synchronous loop, waiting only for stdout to take a
     // full chunk.
     for await (const page of pages) {
-      if (page instanceof PageRecords) {
-        for (let i = 0; i < page.length; i++) if (page.pushTo(out, i)) await out.flush();
-      } else for (const r of page) if (out.push(r)) await out.flush();
+      for (let i = 0; i < page.length; i++) if (page.writeJson(i, out.push, out.pushText)) await out.flush();
       onRecord?.(out.count);
     }
     await out.end();

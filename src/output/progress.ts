@@ -10,7 +10,6 @@
 import type { Clock, Io } from '../context.js';
 import { REDRAW_LINE } from './style.js';
 import { symbols, type Symbols } from './symbols.js';
-import { PAGES, type Paged } from '../api/pages.js';
 import { envFlag } from '../env.js';
 
 /** Least time between two redraws: at most ten a second. */

@@ -164,10 +164,10 @@ describe('the text a record is copied as', () => {
       push: (v: { n: unknown }) => (got.push(`value ${JSON.stringify(v)}`), false),
       pushText: (b: Buffer, s: number, e: number) => (got.push(`text ${b.toString('utf8', s, e)}`), false),
     };
-    for (let i = 0; i < page.length; i++) page.pushTo(sink, i);
+    for (let i = 0; i < page.length; i++) page.writeJson(i, sink.push, sink.pushText);
     expect(got).toEqual(['text {"n":1}', 'value {"n":2}', 'value {"n":3}', 'value {"n":"A"}']);
     got.length = 0;
-    for (let i = 0; i < 2; i++) page.slice(2).pushTo({ push: sink.push }, i);
+    for (let i = 0; i < 2; i++) page.slice(2).writeJson(i, sink.push);
     expect(got).toEqual(['value {"n":3}', 'value {"n":"A"}']);
   });
 });

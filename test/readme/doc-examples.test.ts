@@ -68,6 +68,7 @@ describe('the examples of the README and docs/', () => {
     expect(blocks[2]!.lines[0]).toMatchObject({ command: 'bo --version', shows: ['0.3.0'] });
   });
 
+  let ranInAll = 0;
   for (const page of pages) {
     it(`${page}: every example runs as written`, async () => {
       const root = mkdtempSync(join(tmpdir(), 'bo-docs-'));
@@ -104,9 +105,12 @@ describe('the examples of the README and docs/', () => {
         }
       }
       expect(failures).toEqual([]);
-      // A page with examples runs some: the marks do not hide them all.
-      const written = exampleBlocks(read(page)).flatMap((b) => b.lines).length;
-      if (written > 0 && !page.startsWith('docs/development')) expect(ran).toBeGreaterThan(0);
+      ranInAll += ran;
     }, 600_000);
   }
+
+  it('runs most of what the pages show: the marks do not hide the examples', () => {
+    const written = pages.flatMap((page) => exampleBlocks(read(page)).flatMap((b) => b.lines)).length;
+    expect(ranInAll).toBeGreaterThan(written / 2);
+  });
 });

@@ -3,6 +3,7 @@
 import { defineCommand } from '../../command.js';
 import { loadConfig, currentProfileName } from '../../config/config.js';
 import { printList } from '../../output/print.js';
+import { listOf } from '../../api/record-source.js';
 
 // --json keys are camelCase, as in every shape bo makes (`auth status`, batch outcomes).
 interface Row {
@@ -38,7 +39,7 @@ export default defineCommand({
         credentialStore: s['credential-store'] ?? null,
       };
     });
-    await printList(ctx, rows, [
+    await printList(ctx, listOf(rows), [
       { header: 'Current', get: (r: Row) => (r.current ? '*' : '') },
       { header: 'Name', get: (r: Row) => r.name },
       { header: 'Base URL', get: (r: Row) => r.baseUrl },

@@ -2,6 +2,7 @@ import { defineCommand } from '../../command.js';
 import { NotFoundError } from '../../errors.js';
 import { isRecord, openAdminClient } from '../sandbox-admin.js';
 import { printList, printRecord } from '../../output/print.js';
+import { listOf } from '../../api/record-source.js';
 
 interface Mail {
   to: string;
@@ -34,7 +35,7 @@ export default defineCommand<{ last?: boolean }>({
       ]);
       return;
     }
-    await printList(ctx, mails, [
+    await printList(ctx, listOf(mails), [
       { header: 'SENT', get: (m) => m.sentAt, kind: 'date' },
       { header: 'TO', get: (m) => m.to },
       { header: 'SUBJECT', get: (m) => m.subject },

@@ -1,6 +1,7 @@
 import { defineCommand } from '../../command.js';
 import { isRecord, openAdminClient } from '../sandbox-admin.js';
 import { printList, printValue } from '../../output/print.js';
+import { listOf } from '../../api/record-source.js';
 
 interface User {
   username: string;
@@ -22,7 +23,7 @@ export default defineCommand({
     const isUser = (u: unknown) => isRecord(u) && typeof u.username === 'string' && Array.isArray(u.recoveryCodes);
     const { users } = await client.get<{ users: User[] }>('/__sandbox/fixtures', (v) => isRecord(v) && Array.isArray(v.users) && v.users.every(isUser));
     if (ctx.globals.json) return printValue(ctx, users);
-    await printList(ctx, users, [
+    await printList(ctx, listOf(users), [
       { header: 'KIND', get: (u) => u.kind },
       { header: 'USERNAME', get: (u) => u.username, fixed: true },
       // What a user copies is never cut to fit the terminal.
