@@ -32,6 +32,8 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const outAt = argv.indexOf('--out');
+/** A startup snapshot of the warmed main bundle (bin/snapshot.cjs) unless --no-snapshot. */
+const snapshot = !argv.includes('--no-snapshot');
 const out = resolve(outAt >= 0 ? argv[outAt + 1] : join(root, 'dist'));
 /** The Node major the executable embeds. */
 const NODE_MAJOR = 24;
@@ -74,17 +76,27 @@ try {
   // The main script: bin/bo.js with bin/sea.cjs, its one file that only an executable
   // loads, and bin/private-folder.cjs (the folder check both use) bundled in; everything
   // else it names stays a run-time require().
+  // With the snapshot (the default; --no-snapshot: without), the main script is
+  // bin/snapshot.cjs, which bundles bin/bo.js, bin/warm-up.cjs and dist/bo.cjs itself;
+  // the lazy chunks dist/bo.cjs requires become requires from the extracted folder.
   const main = join(work, 'main.cjs');
-  const inBin = ['./sea.cjs', './private-folder.cjs'];
+  const inBin = ['./sea.cjs', './private-folder.cjs', ...(snapshot ? ['./bo.js', './warm-up.cjs'] : [])];
+  const bundled = (a) => a.kind === 'entry-point' || inBin.includes(a.path);
+  const seaMain = (b) => {
+    b.onResolve({ filter: /^bo-main-bundle$/ }, () => ({ path: join(bundles, 'bo.cjs') }));
+    b.onResolve({ filter: /^\.\/lazy\// }, (a) => ({ path: a.path, namespace: 'from-folder' }));
+    b.onLoad({ filter: /.*/, namespace: 'from-folder' }, (a) => ({ contents: `module.exports = require('./sea.cjs').requireFromFolder(${JSON.stringify(a.path)});`, resolveDir: join(root, 'bin'), loader: 'js' }));
+    b.onResolve({ filter: /.*/ }, (a) => (bundled(a) || (a.importer === join(bundles, 'bo.cjs') && a.path.startsWith('node:')) || a.namespace === 'from-folder' ? undefined : { path: a.path, external: true }));
+  };
   await build({
-    entryPoints: [join(root, 'bin/bo.js')],
+    entryPoints: [join(root, snapshot ? 'bin/snapshot.cjs' : 'bin/bo.js')],
     outfile: main,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: `node${NODE_MAJOR}`,
     logLevel: 'warning',
-    plugins: [{ name: 'sea-main', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' || inBin.includes(a.path) ? undefined : { path: a.path, external: true })) }],
+    plugins: [{ name: 'sea-main', setup: seaMain }],
   });
 
   const blob = join(work, 'sea.blob');
@@ -93,14 +105,16 @@ try {
     output: blob,
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code
-    // cache, which covers bin/bo.js only; no start-up snapshot either (slower, and it
-    // warns about node:tty).
+    // cache, which covers bin/bo.js only (and Node ignores it with a snapshot).
     useCodeCache: false,
-    useSnapshot: false,
+    useSnapshot: snapshot,
     assets,
   };
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-  run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work });
+  // The snapshot is the heap of this process: nothing of the build machine's may be in
+  // it, so it runs with no environment but a HOME of its own (no TZ, no LANG).
+  const home = mkdtempSync(join(work, 'home-'));
+  run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work, env: { HOME: home } });
 
   mkdirSync(out, { recursive: true });
   rmSync(exe, { force: true });

@@ -102,9 +102,11 @@ function backoff(attempt: number): number {
   return Math.max(1, Math.round(base * (0.5 + Math.random())));
 }
 
-const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+/** Made on first use: the single executable's snapshot builder has no SharedArrayBuffer. */
+let sleepCell: Int32Array | undefined;
 
 function sleepSync(ms: number): void {
+  sleepCell ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(sleepCell, 0, 0, ms);
 }
 
