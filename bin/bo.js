@@ -24,7 +24,7 @@ else if (help && only === '--version') print(`${help.version}\n`);
 else if (help) print(load('./top-help.cjs').renderTopHelp(help, (require('node:tty').isatty(1) && process.stdout.columns) || 80)); // as commander: the terminal's width, else 80
 else {
   folders().compileCache(sea, true);
-  (dist.main ?? load('./bo.cjs')).run(argv).then((code) => (process.exitCode = code));
+  load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
 }
 
 /** Straight to fd 1: creating process.stdout for a pipe costs a few ms. */

@@ -5,8 +5,7 @@
 // file is bundled into it), requires them as Node's documentation says a single
 // executable loads files from disk (module.createRequire), with Node's compile cache.
 'use strict';
-/** node:sea when it is used: never while a snapshot is built (bin/snapshot.cjs). */
-const sea = () => require('node:sea');
+const sea = require('node:sea');
 const fs = require('node:fs');
 const path = require('node:path');
 const { cacheFolder, owned, privateFolder } = require('./private-folder.cjs');
@@ -20,8 +19,8 @@ const MARKER = '.complete.json';
  * temporary folder; none of those: a one-line error, exit 1.
  */
 exports.bundles = () => {
-  const files = JSON.parse(sea().getAsset('files.json', 'utf8'));
-  const id = sea().getAsset('build-id', 'utf8');
+  const files = JSON.parse(sea.getAsset('files.json', 'utf8'));
+  const id = sea.getAsset('build-id', 'utf8');
   const user = `bo-sea-${process.getuid?.() ?? 'user'}`;
   const bases = [() => cacheFolder('sea'), () => path.join(require('node:os').tmpdir(), user)];
   for (const [i, baseOf] of bases.entries()) {
@@ -31,8 +30,7 @@ exports.bundles = () => {
       privateFolder(base);
       const folder = path.join(base, id);
       if (!intact(folder, files)) extract(base, folder, files);
-      extracted = folder;
-      return { folder, keyring: () => keyring(base, folder, files), main: exports.warmed };
+      return { folder, keyring: () => keyring(base, folder, files) };
     } catch (err) {
       if (i < bases.length - 1) continue;
       process.stderr.write(`bo: cannot write its files to ${base}: ${err.message}\n`);
@@ -40,23 +38,6 @@ exports.bundles = () => {
     }
   }
 };
-
-/** The folder bundles() chose for this run. */
-let extracted;
-
-/**
- * The main bundle's exports when the executable was built with a startup snapshot
- * (bin/snapshot.cjs sets it before the snapshot is taken): already loaded and warmed,
- * so bin/bo.js uses it instead of requiring dist/bo.cjs from the folder.
- */
-exports.warmed = undefined;
-
-/**
- * require() of a file of the folder (a lazy chunk: the sandbox, jq, prompts), for the
- * main bundle inside the snapshot, which has no require of its own for files: what
- * `require('./lazy/…')` in dist/bo.cjs becomes there (scripts/build-binary.mjs).
- */
-exports.requireFromFolder = (file) => require('node:module').createRequire(path.join(extracted, '/'))(file);
 
 /** The keyring library's native module, loaded once its SHA-256 matches the asset's. */
 function keyring(base, folder, files) {
@@ -109,7 +90,7 @@ function extract(base, folder, files) {
   for (const [key, sha256] of Object.entries(files)) {
     const file = path.join(fresh, key);
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(file, new Uint8Array(sea().getRawAsset(key)), { mode: 0o600 });
+    fs.writeFileSync(file, new Uint8Array(sea.getRawAsset(key)), { mode: 0o600 });
     fs.chmodSync(file, 0o600); // whatever the umask; the change time is taken after it
     const { size, mtimeMs, ctimeMs } = fs.statSync(file);
     marker[key] = { sha256, size, mtimeMs, ctimeMs };

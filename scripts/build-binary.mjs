@@ -17,11 +17,10 @@
 // injected with postject, after stripping the debug symbols (Linux) or the signature
 // (macOS, Windows), as Node's documentation says. Linux x64 is the tested target.
 //
-//   node scripts/build-binary.mjs [--out DIR] [--no-archive] [--snapshot]
+//   node scripts/build-binary.mjs [--out DIR] [--no-archive]
 //
 // DIR: where the files go (dist/); --no-archive: the executable only (the archive's xz
-// compression is most of the build's time); --snapshot: with a warmed startup snapshot
-// (below; measured slower, not shipped).
+// compression is most of the build's time).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,12 +32,6 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const outAt = argv.indexOf('--out');
-/**
- * --snapshot: with a startup snapshot of the warmed main bundle (bin/snapshot.cjs).
- * Measured slower than without (docs/performance.md, "A warmed startup snapshot"), so
- * the executable ships without one; the flag keeps the experiment repeatable.
- */
-const snapshot = argv.includes('--snapshot');
 const out = resolve(outAt >= 0 ? argv[outAt + 1] : join(root, 'dist'));
 /** The Node major the executable embeds. */
 const NODE_MAJOR = 24;
@@ -81,27 +74,17 @@ try {
   // The main script: bin/bo.js with bin/sea.cjs, its one file that only an executable
   // loads, and bin/private-folder.cjs (the folder check both use) bundled in; everything
   // else it names stays a run-time require().
-  // With --snapshot, the main script is
-  // bin/snapshot.cjs, which bundles bin/bo.js, bin/warm-up.cjs and dist/bo.cjs itself;
-  // the lazy chunks dist/bo.cjs requires become requires from the extracted folder.
   const main = join(work, 'main.cjs');
-  const inBin = ['./sea.cjs', './private-folder.cjs', ...(snapshot ? ['./bo.js', './warm-up.cjs'] : [])];
-  const bundled = (a) => a.kind === 'entry-point' || inBin.includes(a.path);
-  const seaMain = (b) => {
-    b.onResolve({ filter: /^bo-main-bundle$/ }, () => ({ path: join(bundles, 'bo.cjs') }));
-    b.onResolve({ filter: /^\.\/lazy\// }, (a) => ({ path: a.path, namespace: 'from-folder' }));
-    b.onLoad({ filter: /.*/, namespace: 'from-folder' }, (a) => ({ contents: `module.exports = require('./sea.cjs').requireFromFolder(${JSON.stringify(a.path)});`, resolveDir: join(root, 'bin'), loader: 'js' }));
-    b.onResolve({ filter: /.*/ }, (a) => (bundled(a) || (a.importer === join(bundles, 'bo.cjs') && a.path.startsWith('node:')) || a.namespace === 'from-folder' ? undefined : { path: a.path, external: true }));
-  };
+  const inBin = ['./sea.cjs', './private-folder.cjs'];
   await build({
-    entryPoints: [join(root, snapshot ? 'bin/snapshot.cjs' : 'bin/bo.js')],
+    entryPoints: [join(root, 'bin/bo.js')],
     outfile: main,
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: `node${NODE_MAJOR}`,
     logLevel: 'warning',
-    plugins: [{ name: 'sea-main', setup: seaMain }],
+    plugins: [{ name: 'sea-main', setup: (b) => b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' || inBin.includes(a.path) ? undefined : { path: a.path, external: true })) }],
   });
 
   const blob = join(work, 'sea.blob');
@@ -110,16 +93,14 @@ try {
     output: blob,
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code
-    // cache, which covers bin/bo.js only (and Node ignores it with a snapshot).
+    // cache, which covers bin/bo.js only; no start-up snapshot either (slower, and it
+    // warns about node:tty).
     useCodeCache: false,
-    useSnapshot: snapshot,
+    useSnapshot: false,
     assets,
   };
   writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-  // The snapshot is the heap of this process: nothing of the build machine's may be in
-  // it, so it runs with no environment but a HOME of its own (no TZ, no LANG).
-  const home = mkdtempSync(join(work, 'home-'));
-  run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work, env: { HOME: home } });
+  run(node, ['--experimental-sea-config', join(work, 'sea-config.json')], { cwd: work });
 
   mkdirSync(out, { recursive: true });
   rmSync(exe, { force: true });

@@ -74,7 +74,6 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
       });
     }
     baseUrl = parseBaseUrl(url, baseUrlName(globals.baseUrl, io.env));
-    if (ctx.server) transport = (await import('./api/http-attempt.js')).directExchange(ctx.server);
     credential = await wanted(async () => {
       const resolved = await credentialFor(ctx, profile, baseUrl);
       fromEnv = resolved.env;

@@ -6,7 +6,6 @@ import type { CredentialStore } from './auth/credential-types.js';
 import type { Credential } from './api/http-types.js';
 import type { HttpClient } from './api/http-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import type { DirectServer } from './api/http-attempt.js';
 import type { SecretValues } from './api/secret-values.js';
 import type { Profile } from './config/config.js';
 import type { JqFilter } from './output/jq.js';
@@ -86,8 +85,6 @@ export interface Context {
   io: Io;
   globals: Globals;
   clock: Clock;
-  /** A server in this process answering every request instead of the network (RunOptions.server). */
-  server?: DirectServer;
   /**
    * The profile in effect with its settings: config.json is read on the first call and
    * kept for the run. Lazy, so that `bo config set/unset` can still repair a bad setting.

@@ -10,7 +10,6 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import type { DirectServer } from './api/http-attempt.js';
 import type { Profile } from './config/config.js';
 import { BoError, DeclinedError, ExitCode, InterruptedError, OutputClosedError, UsageError, errorCode, exitCodeOf } from './errors.js';
 import { neutralise } from './api/neutralise.js';
@@ -31,12 +30,6 @@ export interface RunOptions {
   clock?: Clock;
   /** Aborting it acts as Ctrl-C. */
   signal?: AbortSignal;
-  /**
-   * A server in this process that answers every request instead of the network (the
-   * single executable's snapshot warm-up, bin/warm-up.cjs: node:http cannot be in a
-   * snapshot). Otherwise requests go to the base URL over node:http(s).
-   */
-  server?: DirectServer;
 }
 
 export function processIo(): Io {
@@ -288,7 +281,6 @@ function createContext(
     io,
     globals,
     clock: options.clock ?? realClock,
-    ...(options.server ? { server: options.server } : {}),
     signal,
     secrets,
     profile: () => (profile ??= import('./config/config.js').then((m) => m.readProfile(io.env, globals))),

@@ -102,11 +102,9 @@ function backoff(attempt: number): number {
   return Math.max(1, Math.round(base * (0.5 + Math.random())));
 }
 
-/** Made on first use: the single executable's snapshot builder has no SharedArrayBuffer. */
-let sleepCell: Int32Array | undefined;
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
 function sleepSync(ms: number): void {
-  sleepCell ??= new Int32Array(new SharedArrayBuffer(4));
   Atomics.wait(sleepCell, 0, 0, ms);
 }
 
