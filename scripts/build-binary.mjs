@@ -93,8 +93,10 @@ try {
     output: blob,
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code
-    // cache, which covers bin/bo.js only; no start-up snapshot either (slower, and it
-    // warns about node:tty).
+    // cache, which covers bin/bo.js only; no start-up snapshot either, even one warmed by
+    // running common commands while it is built (docs/performance.md, "The single
+    // executable against gh, and a warmed startup snapshot"): restoring it costs every
+    // run more than the compiling it saves.
     useCodeCache: false,
     useSnapshot: false,
     assets,

@@ -1,7 +1,7 @@
 // The single executable's figures for `npm run bench` (test/bench/run.mjs calls
 // binaryRows): its `--version` and warm `--sandbox accounts list` against
 // `node bin/bo.js` on the Node 24 it embeds (the one scripts/build-binary.mjs fetched),
-// timed alternately, medians. Uses the executable BO_BINARY names (CI builds one), else
+// timed alternately, medians; then against `node -e 0` and gh (gh.mjs). Uses the executable BO_BINARY names (CI builds one), else
 // dist/bo-<os>-<arch> from `npm run build:binary`, else builds one (without the archive)
 // into a temporary folder.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ghRows } from './gh.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const os = process.platform === 'win32' ? 'win' : process.platform;
@@ -51,7 +52,7 @@ function embeddedNode() {
  * Rows for run.mjs's table: { figure, value, target, ok, detail }. `env` is the bench's
  * environment (its own HOME); `log` prints a row as it is measured.
  */
-export function binaryRows({ runs, env: benchEnv, log = (row) => console.error(`  ${row.figure}: ${row.value} (${row.detail})`) }) {
+export async function binaryRows({ runs, env: benchEnv, log = (row) => console.error(`  ${row.figure}: ${row.value} (${row.detail})`) }) {
   let exe = process.env.BO_BINARY || join(root, 'dist', target);
   let built;
   if (!existsSync(exe) || !embeddedNode()) {
@@ -85,6 +86,7 @@ export function binaryRows({ runs, env: benchEnv, log = (row) => console.error(`
     const archive = `${exe.replace(/\.exe$/, '')}.tar.xz`;
     const mib = (file) => (statSync(file).size / 1024 / 1024).toFixed(1);
     console.error(`  single executable: ${mib(exe)} MiB${existsSync(archive) ? `, ${mib(archive)} MiB as .tar.xz` : ''}`);
+    for (const row of await ghRows({ runs, exe, node, env })) add(row);
     return rows;
   } finally {
     if (built) rmSync(built, { recursive: true, force: true });

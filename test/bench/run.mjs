@@ -17,7 +17,8 @@
 //                           [--large 300000] [--export-runs 3] [--only name,name]
 //                           [--other-node <path>|none]
 //
-// `binary` (test/bench/binary.mjs) times the single executable of `npm run build:binary`.
+// `binary` (test/bench/binary.mjs) times the single executable of `npm run build:binary`,
+// and against gh over an nginx TLS front (test/bench/gh.mjs) where gh and nginx are installed.
 //
 // Reports; asserts nothing (test/bench/smoke.test.ts runs it tiny so it cannot rot).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -227,7 +228,7 @@ try {
 
   // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs):
   // the same whichever Node runs this, so measured once, by the first run.
-  if (want('binary') && !rowsJson) for (const r of binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
+  if (want('binary') && !rowsJson) for (const r of await binaryRows({ runs, env: baseEnv, log: () => {} })) row(r.figure, r.value, r.target, r.ok, r.detail);
 } finally {
   rmSync(home, { recursive: true, force: true, maxRetries: 3 });
 }
