@@ -8,7 +8,8 @@
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
-// second pass, one file per group): the sandbox server, @inquirer/prompts, and jq
+// second pass, one file per group): the sandbox server, @inquirer/prompts, the MCP SDK
+// (dist/lazy/mcp.cjs, with zod: `bo mcp` only; src/mcp/sdk.ts), and jq
 // (dist/lazy/jq.cjs, CommonJS too, with jq.wasm copied beside it: it reads the file
 // from its own folder, so nothing at run time needs node_modules).
 // The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
@@ -48,9 +49,10 @@ const lazy = {
   inquirer: ['@inquirer/prompts'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
   jq: ['src/output/jq-engine.ts'],
+  mcp: ['src/mcp/sdk.ts'],
 };
 /** Groups built as CommonJS (see above); the others are ESM. In a binary: all of them. */
-const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq']);
+const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq', 'mcp']);
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
 const lazyFile = (name) => `${name}${cjsGroups.has(name) ? '.cjs' : '.js'}`;
 

@@ -43,6 +43,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['payment-info update', () => import('./payment-info/update.js')],
   ['drips add-message', () => import('./drips/add-message.js')],
   ['api', () => import('./api.js')],
+  ['mcp', async () => (await import('./mcp.js')).mcpCommand(() => loadCommands())],
   ['sandbox serve', () => import('./sandbox/serve.js')],
   ['sandbox users', () => import('./sandbox/users.js')],
   ['sandbox fixtures', () => import('./sandbox/fixtures.js')],

@@ -1,0 +1,32 @@
+import type { CommandDefinition } from '../command.js';
+import { defineCommand } from '../command.js';
+import { serveMcp } from '../mcp/server.js';
+import { TOOLSETS, parseToolsets } from '../mcp/tools.js';
+
+/** How an MCP client starts bo: printed by `bo mcp --help` (docs/agents.md says more). */
+const CLIENT_CONFIG = `
+Client configuration (e.g. an editor's or desktop agent's MCP settings):
+  {"mcpServers": {"bo": {"command": "bo", "args": ["-p", "<profile>", "mcp"]}}}
+The tools are read-only: none can change anything. Results are JSON data; text from
+the server is neutralised and the run's secrets are scrubbed from every message.`;
+
+/** `bo mcp` over `definitions()`: the tools come from the command tree. */
+export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
+  defineCommand<{ tools?: string }>({
+    path: ['mcp'],
+    summary: 'Serve bo to an AI agent over MCP on stdin and stdout (read-only)',
+    description:
+      'Serve the Model Context Protocol over stdin and stdout for an AI agent, with the profile in effect and its stored credential. ' +
+      'Its tools read: accounts list and get, coupons list and redemptions, lists list, broadcasts get, the fields of each, and GET requests under /api/v1. ' +
+      'No tool can change anything. List tools return 25 records a call by default (at most 100) and a cursor for the next page. ' +
+      '--tools limits the tools to some groups. It ends when the client closes stdin.',
+    examples: [
+      { example: ['bo -p staging mcp', 'what an MCP client runs'], needs: 'an MCP client on stdin' },
+      { example: ['bo --sandbox mcp --tools accounts,coupons', 'only the accounts and coupons tools'], needs: 'an MCP client on stdin' },
+    ],
+    configure: (cmd) => cmd.option('--tools <toolsets>', `comma-separated tool groups to offer: ${TOOLSETS.join(', ')} (default: all)`).addHelpText('after', CLIENT_CONFIG),
+    run: async (ctx, _args, opts) => {
+      const toolsets = parseToolsets(opts.tools);
+      await serveMcp(ctx, await definitions(), toolsets);
+    },
+  });

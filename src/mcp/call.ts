@@ -1,0 +1,227 @@
+// One tools/call: the arguments checked against the tool's schema, turned into the
+// command line the verb's own parser reads (so a tool validates exactly as the command
+// does), run with --json into a buffer, and answered as JSON data. Every string that
+// leaves is neutralised and scrubbed of the run's secrets; every failure is a tool
+// error carrying bo's error code, never a crash of the server.
+
+import { Writable, Readable } from 'node:stream';
+import { CommanderError, type Command } from 'commander';
+import type { CommandDefinition } from '../command.js';
+import type { Context, Globals, Io } from '../context.js';
+import type { HttpClient } from '../api/http-types.js';
+import type { PageMeta } from '../api/paginate.js';
+import { BoError, RateLimitedError, UsageError, errorCode } from '../errors.js';
+import { neutralise } from '../api/neutralise.js';
+import { buildProgram } from '../program.js';
+import { runVerb } from '../run-verb.js';
+import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
+import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
+import type { JsonSchema } from './schema.js';
+import type { ToolResult } from './sdk.js';
+
+export interface Session {
+  /** The `bo mcp` command's context: its profile, credential, secrets and Ctrl-C. */
+  ctx: Context;
+  tools: Map<string, Tool>;
+  /** The names write tools would have: refused by name (no tool changes anything). */
+  writes: Set<string>;
+  /** The session's one HTTP client (one connection pool and 429 policy for every call). */
+  client: () => Promise<HttpClient>;
+}
+
+/** The session's HTTP client, created on first use; a failure is not kept (the next call tries again). */
+export function sharedClient(ctx: Context): () => Promise<HttpClient> {
+  let shared: Promise<HttpClient> | undefined;
+  return () => {
+    shared ??= ctx.api().catch((err: unknown) => {
+      shared = undefined;
+      throw err;
+    });
+    return shared;
+  };
+}
+
+export async function callTool(session: Session, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  try {
+    const tool = session.tools.get(name);
+    if (!tool) {
+      if (session.writes.has(name)) throw new UsageError(`${name} would change data; this server is read-only and no tool of it can change anything`);
+      throw new UsageError(`no tool named ${JSON.stringify(name)}; tools/list names the tools`);
+    }
+    checkArgs(tool.listing.inputSchema, args);
+    const value = await runTool(session, tool, args, signal);
+    const data = clean(session.ctx, value);
+    const text = JSON.stringify(data);
+    return tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
+  } catch (err) {
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(clean(session.ctx, { error: errorBody(err) })) }] };
+  }
+}
+
+/** bo's error as data: its code (the server's or one of ERROR_CODES), message, hint, status, and when to retry a 429. */
+function errorBody(err: unknown): Record<string, unknown> {
+  if (err instanceof CommanderError) return { code: 'usage', message: err.message.replace(/^error: /, '') };
+  const bo = err instanceof BoError ? err : undefined;
+  return {
+    code: errorCode(err),
+    message: bo ? bo.message : err instanceof Error ? err.message : String(err),
+    ...(bo?.hint ? { hint: bo.hint } : {}),
+    ...(bo?.status ? { status: bo.status } : {}),
+    ...(err instanceof RateLimitedError && err.retryAfter !== undefined ? { retryAfterSeconds: err.retryAfter } : {}),
+  };
+}
+
+/** Every string (and key) neutralised, with the run's secrets scrubbed. */
+function clean(ctx: Context, value: unknown): unknown {
+  if (typeof value === 'string') return neutralise(ctx.secrets.scrub(value));
+  if (Array.isArray(value)) return value.map((v) => clean(ctx, v));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(ctx, k), clean(ctx, v)]));
+  return value;
+}
+
+/** Arguments the tool's schema does not take, or of the wrong type, are a usage error naming the argument. */
+function checkArgs(schema: JsonSchema, args: Record<string, unknown>): void {
+  const properties = schema.properties as Record<string, JsonSchema>;
+  for (const [key, value] of Object.entries(args)) {
+    const prop = properties[key];
+    if (!prop) throw new UsageError(`argument ${key} is not one this tool takes (${Object.keys(properties).join(', ') || 'none'})`);
+    const problem = typeProblem(prop, value);
+    if (problem) throw new UsageError(`argument ${key} must be ${problem}`);
+  }
+  for (const key of (schema.required as string[] | undefined) ?? []) {
+    if (args[key] === undefined) throw new UsageError(`argument ${key} is required`);
+  }
+}
+
+function typeProblem(prop: JsonSchema, value: unknown): string | undefined {
+  switch (prop.type) {
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'true or false';
+    case 'integer': {
+      const { minimum, maximum } = prop as { minimum: number; maximum: number };
+      return Number.isSafeInteger(value) && (value as number) >= minimum && (value as number) <= maximum ? undefined : `an integer from ${minimum} to ${maximum}`;
+    }
+    case 'array':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'an array of strings';
+    default: {
+      const choices = prop.enum as string[] | undefined;
+      if (typeof value !== 'string') return 'a string';
+      return choices && !choices.includes(value) ? `one of ${choices.join(', ')}` : undefined;
+    }
+  }
+}
+
+/** The command line a call stands for: options as --name=value, the arguments after `--`. */
+function commandLine(tool: Tool, args: Record<string, unknown>): string[] {
+  const options: string[] = [];
+  const operands: string[] = [];
+  for (const param of tool.params) {
+    const value = args[param.name];
+    if (value === undefined || value === false) continue;
+    if (param.kind === 'argument') operands.push(...(Array.isArray(value) ? value : [String(value)]));
+    else if (value === true) options.push(param.option.long!);
+    else for (const v of Array.isArray(value) ? value : [value]) options.push(`${param.option.long!}=${String(v)}`);
+  }
+  return [...tool.def.path, ...options, '--', ...operands];
+}
+
+async function runTool(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  switch (tool.kind) {
+    case 'fields': {
+      const target = session.tools.get(args.tool as string)!;
+      return { items: await runCommand(session, target.def, [...target.def.path, '--fields'], signal) };
+    }
+    case 'api':
+      return runCommand(session, tool.def, ['api', '--method=GET', ...commandLine(tool, args).slice(1)], signal);
+    case 'get':
+      return runCommand(session, tool.def, commandLine(tool, args), signal);
+    case 'list':
+      return runList(session, tool, args, signal);
+  }
+}
+
+/** One page of a list: the cursor's page (else the first) of the size it carries (else `limit`). */
+async function runList(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  const query = queryKey(args);
+  const at = typeof args.cursor === 'string' ? decodeCursor(args.cursor, tool.name, query) : undefined;
+  const page = at?.page ?? 0;
+  let pageSize = at?.pageSize ?? (args.limit as number | undefined) ?? DEFAULT_TOOL_PAGE;
+  let total: number | undefined;
+  const observePage = (meta: PageMeta) => {
+    total = meta.total;
+    pageSize = meta.limit;
+  };
+  const line = commandLine(tool, args);
+  const end = line.indexOf('--');
+  const argv = [...line.slice(0, end), `--page=${page}`, `--page-size=${pageSize}`, ...line.slice(end)];
+  const items = (await runCommand(session, tool.def, argv, signal, observePage)) as unknown[];
+  const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
+  return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
+}
+
+/** A Writable that keeps what is written. */
+function buffer(): Writable & { text: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return Object.assign(stream, { text: () => chunks.join('') });
+}
+
+/**
+ * Runs a verb as `bo --json <argv>` would, in this process: parsed by its own commander
+ * declaration, with the session's profile and client, its output kept and parsed. Its
+ * stderr notes go to the server's stderr (the log), never to the agent.
+ */
+async function runCommand(
+  session: Session,
+  def: CommandDefinition<any>,
+  argv: string[],
+  mcpSignal: AbortSignal,
+  observePage?: (meta: PageMeta) => void,
+): Promise<unknown> {
+  const { ctx } = session;
+  const signal = AbortSignal.any([ctx.signal, mcpSignal]);
+  const stdout = buffer();
+  const stderr = buffer();
+  const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
+  const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
+  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => readOnly(c, signal)) };
+  const action = async (d: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
+    await runVerb(callCtx, d, cmd, args, observePage ? { ...cmd.opts(), observePage } : cmd.opts());
+  };
+  const program = buildProgram([def], action);
+  for (const c of [program, ...allCommands(program)]) c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } finally {
+    const notes = stderr.text();
+    if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
+  }
+  const text = stdout.text();
+  return text.trim() === '' ? null : JSON.parse(text);
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+/**
+ * The client a tool call gets: the session's, sending only GET (read-only is enforced
+ * here, where every request of a call passes, not only by which tools are listed), with
+ * the call's signal, so a cancelled call stops its walk. Closing it is the session's job.
+ */
+function readOnly(client: HttpClient, signal: AbortSignal): HttpClient {
+  return {
+    baseUrl: client.baseUrl,
+    ...(client.command ? { command: client.command } : {}),
+    request: (options) => {
+      if ((options.method ?? 'GET') !== 'GET') return Promise.reject(new UsageError(`bo mcp is read-only: ${options.method} was not sent`));
+      return client.request({ ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal });
+    },
+    close: () => {},
+  };
+}
