@@ -70,6 +70,8 @@ function __bo_child -a path word
             echo 'bo payment-info'
         case 'bo/api'
             echo 'bo api'
+        case 'bo/mcp'
+            echo 'bo mcp'
         case 'bo/sandbox'
             echo 'bo sandbox'
         case 'bo/completion'
@@ -375,6 +377,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo api/--input'
             return 0
+        case 'bo mcp/--tools'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -465,6 +469,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account membership
 complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
+complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only)'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -690,12 +695,12 @@ complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 # bo lists create
 complete -c bo -n "__bo_at 'bo lists create'" -l name -x -d 'the list name, unique, 1-100 characters'
 complete -c bo -n "__bo_at 'bo lists create'" -l description -x -d 'a description (@file reads a file)'
-complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribers must confirm by email'
-complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-subject -x -d 'subject of the welcome email'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-body -x -d 'body of the welcome email (@file reads a file)'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-name -x -d 'sender name of the welcome email'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-email -x -d 'sender address of the welcome email'
+complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribers must confirm by email'
+complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
 complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
@@ -882,6 +887,10 @@ complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation on a
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
+# bo mcp
+complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, coupons, lists, broadcasts, api (default: all)'
+complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
+
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
@@ -927,4 +936,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'sandbox' 'completion'" -d 'command'

@@ -2,6 +2,8 @@
 // over stdio, against the sandbox over loopback HTTP (and the fault server for a hang
 // and a 429): what the agent receives, what the sandbox stored or logged, and every byte
 // bo wrote (issue 34, "Done when").
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcp, type McpRun } from '../helpers/mcp-client.js';
 import { runBin } from '../helpers/run-bin.js';
@@ -145,6 +147,12 @@ describe('bo mcp: start and end', () => {
     await run.client.listTools();
     run.endInput();
     expect(await run.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('the SDK is in its own chunk: dist/bo.cjs, which every command loads, holds none of it', () => {
+    const dist = (file: string) => readFileSync(fileURLToPath(new URL(`../../dist/${file}`, import.meta.url)), 'utf8');
+    expect(dist('bo.cjs')).not.toContain('modelcontextprotocol');
+    expect(dist('lazy/mcp.cjs')).toContain('modelcontextprotocol');
   });
 
   it('--help prints a client configuration snippet', async () => {
