@@ -5,15 +5,14 @@
 // error carrying bo's error code, never a crash of the server.
 
 import { Writable, Readable } from 'node:stream';
-import { CommanderError, type Command } from 'commander';
+import { CommanderError } from 'commander';
 import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
 import type { PageMeta } from '../api/paginate.js';
 import { BoError, RateLimitedError, UsageError, errorCode } from '../errors.js';
 import { neutralise } from '../api/neutralise.js';
-import { buildProgram } from '../program.js';
-import { runVerb } from '../run-verb.js';
+import { runArgv } from '../run-verb.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
@@ -190,23 +189,14 @@ async function runCommand(
   const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
   const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
   const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => readOnly(c, signal)) };
-  const action = async (d: CommandDefinition<any>, cmd: Command, args: unknown[]) => {
-    await runVerb(callCtx, d, cmd, args, observePage ? { ...cmd.opts(), observePage } : cmd.opts());
-  };
-  const program = buildProgram([def], action);
-  for (const c of [program, ...allCommands(program)]) c.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await runArgv(callCtx, def, argv, observePage ? { observePage } : {});
   } finally {
     const notes = stderr.text();
     if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
   }
   const text = stdout.text();
   return text.trim() === '' ? null : JSON.parse(text);
-}
-
-function allCommands(cmd: Command): Command[] {
-  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
 /**
