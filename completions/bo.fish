@@ -72,6 +72,8 @@ function __bo_child -a path word
             echo 'bo api'
         case 'bo/mcp'
             echo 'bo mcp'
+        case 'bo/plan'
+            echo 'bo plan'
         case 'bo/sandbox'
             echo 'bo sandbox'
         case 'bo/completion'
@@ -168,6 +170,14 @@ function __bo_child -a path word
             echo 'bo payment-info update'
         case 'bo payment-info/help'
             echo 'bo payment-info help'
+        case 'bo plan/list'
+            echo 'bo plan list'
+        case 'bo plan/show'
+            echo 'bo plan show'
+        case 'bo plan/apply'
+            echo 'bo plan apply'
+        case 'bo plan/help'
+            echo 'bo plan help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -379,6 +389,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo mcp/--tools'
             return 0
+        case 'bo mcp/--writes'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -470,6 +482,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in 
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only)'
+complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans an agent prepared (bo mcp --writes plan): list, show, apply'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -889,7 +902,29 @@ complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo mcp
 complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, coupons, lists, broadcasts, api (default: all)'
+complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply'
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
+
+# bo plan
+complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the plans an agent prepared (bo mcp --writes plan), oldest first'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: the command it runs and the request its dry run made'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'apply'" -d 'Apply a plan an agent prepared, after showing it (asks on a terminal)'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo plan'" -s h -l help -d 'help with examples'
+
+# bo plan list
+complete -c bo -n "__bo_at 'bo plan list'" -s h -l help -d 'help with examples'
+
+# bo plan show
+complete -c bo -n "__bo_at 'bo plan show'" -s h -l help -d 'help with examples'
+
+# bo plan apply
+complete -c bo -n "__bo_at 'bo plan apply'" -l yes -d 'apply without asking (needed without a terminal)'
+complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
+
+# bo plan help
+complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'apply'" -d 'command'
 
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
@@ -936,4 +971,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'sandbox' 'completion'" -d 'command'

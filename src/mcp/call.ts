@@ -44,7 +44,7 @@ export async function callTool(session: Session, name: string, args: Record<stri
   try {
     const tool = session.tools.get(name);
     if (!tool) {
-      if (session.writes.has(name)) throw new UsageError(`${name} would change data; this server is read-only and no tool of it can change anything`);
+      if (session.writes.has(name)) throw new UsageError(`${name} would change data and this server is read-only: no tool of it sends a change`);
       throw new UsageError(`no tool named ${JSON.stringify(name)}; tools/list names the tools`);
     }
     checkArgs(tool.listing.inputSchema, args);
@@ -96,17 +96,18 @@ function typeProblem(prop: JsonSchema, value: unknown): string | undefined {
   switch (prop.type) {
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'true or false';
+    case 'string':
+      if (typeof value !== 'string') return 'a string';
+      if (prop.enum && !(prop.enum as string[]).includes(value)) return `one of ${(prop.enum as string[]).join(', ')}`;
+      return typeof prop.pattern === 'string' && !new RegExp(prop.pattern).test(value) ? 'a Uid (no spaces, "/" or control characters; not "-", "." or "..")' : undefined;
     case 'integer': {
       const { minimum, maximum } = prop as { minimum: number; maximum: number };
       return Number.isSafeInteger(value) && (value as number) >= minimum && (value as number) <= maximum ? undefined : `an integer from ${minimum} to ${maximum}`;
     }
     case 'array':
       return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'an array of strings';
-    default: {
-      const choices = prop.enum as string[] | undefined;
-      if (typeof value !== 'string') return 'a string';
-      return choices && !choices.includes(value) ? `one of ${choices.join(', ')}` : undefined;
-    }
+    default:
+      return undefined;
   }
 }
 
@@ -136,7 +137,29 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runCommand(session, tool.def, commandLine(tool, args), signal);
     case 'list':
       return runList(session, tool, args, signal);
+    case 'plan':
+      return runPlan(session, tool, args, signal);
   }
+}
+
+/**
+ * A plan tool: the verb's dry run (validated as the command validates, nothing sent),
+ * kept as a plan a person applies with `bo plan apply <id>`. A value starting with @
+ * is refused: the command would read a local file into the request.
+ */
+async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  for (const [key, value] of Object.entries(args)) {
+    if ([value].flat().some((v) => typeof v === 'string' && v.startsWith('@'))) throw new UsageError(`argument ${key} cannot start with @ here (bo would read a file)`);
+  }
+  const line = commandLine(tool, args);
+  const end = line.indexOf('--');
+  const request = (await runCommand(session, tool.def, [...line.slice(0, end), '--dry-run', ...line.slice(end)], signal)) as Record<string, unknown> | null;
+  if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
+  const { name: profile } = await session.ctx.profile();
+  const created = session.ctx.clock.now();
+  const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request });
+  return { planId: plan.id, plan: request, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
 
 /** One page of a list: the cursor's page (else the first) of the size it carries (else `limit`). */

@@ -24,7 +24,7 @@ const API_PARAMS = new Set(['path', 'rawField']);
 /** The name of the field-discovery tool (what `--fields` alone lists). */
 export const FIELDS_TOOL = 'fields';
 
-export type ToolKind = 'list' | 'get' | 'api' | 'fields';
+export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan';
 
 export interface Tool {
   name: string;
@@ -115,14 +115,16 @@ function commandAt(program: Command, path: readonly string[]): Command | undefin
 
 /** The toolsets --tools can name. */
 export const TOOLSETS = ['accounts', 'coupons', 'lists', 'broadcasts', 'api'];
+/** The groups of the mutation verbs, which --tools also names with --writes. */
+export const WRITE_TOOLSETS = ['addons', 'drips', 'articles', 'deals', 'subscriptions', 'memberships', 'people'];
 
 /** `--tools a,b`: the toolsets asked for (all when not given); an unknown one is exit 2. */
 export function parseToolsets(text: string | undefined): Set<string> {
-  if (text === undefined) return new Set(TOOLSETS);
+  if (text === undefined) return new Set([...TOOLSETS, ...WRITE_TOOLSETS]);
   const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
-  const unknown = names.filter((n) => !TOOLSETS.includes(n));
+  const unknown = names.filter((n) => !TOOLSETS.includes(n) && !WRITE_TOOLSETS.includes(n));
   if (names.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--tools must be comma-separated toolsets from ${TOOLSETS.join(', ')}, not "${text}"`);
+    throw new UsageError(`--tools must be comma-separated toolsets from ${[...TOOLSETS, ...WRITE_TOOLSETS].join(', ')}, not "${text}"`);
   }
   return new Set(names);
 }
@@ -137,6 +139,42 @@ export function readTools(defs: CommandDefinition<any>[], program: Command, tool
     .map((def) => readTool(def, commandAt(program, def.path)!));
   const fields = fieldsTool(tools);
   return fields ? [...tools, fields] : tools;
+}
+
+/** A mutation's flags a plan tool never takes: the plan is its dry run, a person's approval its --yes. */
+const NOT_PLANNED = new Set(['dryRun', 'yes', 'concurrency', 'failFast']);
+const PLAN_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: {
+    planId: { type: 'string', description: 'the plan, for a person to review and apply outside the agent' },
+    plan: { type: 'object', description: 'what would be sent: method, url, body' },
+    profile: { type: 'string' },
+    expires: { type: 'string', description: 'the plan cannot be applied after this time' },
+  },
+  required: ['planId', 'plan', 'profile', 'expires'],
+};
+
+/**
+ * `--writes plan`: one tool per mutation verb, its schema from the verb's declaration,
+ * except verbs with a secret field (they have no tool in any mode). Calling it sends
+ * nothing: it returns the dry run and a plan id.
+ */
+export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>): Tool[] {
+  return defs
+    .filter((def) => def.mutation !== undefined && def.mutation.secrets.length === 0 && toolsets.has(def.path[0]!))
+    .map((def) => {
+      const cmd = commandAt(program, def.path)!;
+      const params = paramsOf(cmd, (name) => !NOT_PLANNED.has(name));
+      const name = toolName(def.path);
+      const listing: ToolListing = {
+        name,
+        description: `Plan: ${def.summary}. Sends nothing; returns the plan`,
+        inputSchema: inputSchema(params),
+        outputSchema: PLAN_OUTPUT,
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      };
+      return { name, toolset: def.path[0]!, kind: 'plan' as const, def, cmd, params, listing };
+    });
 }
 
 /** The names a write tool would have: every verb that changes data (its definition declares a mutation). */
