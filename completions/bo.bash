@@ -398,7 +398,7 @@ _bo_flag() {
     '63 --yes') REPLY=none ;;
     '63 -h'|'63 --help') REPLY=none ;;
     '64 --tools') REPLY=text ;;
-    '64 --writes') REPLY=choices; _bo_vals=('plan') ;;
+    '64 --writes') REPLY=choices; _bo_vals=('plan' 'direct') ;;
     '64 -h'|'64 --help') REPLY=none ;;
     '65 -h'|'65 --help') REPLY=none ;;
     '66 -h'|'66 --help') REPLY=none ;;

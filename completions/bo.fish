@@ -481,7 +481,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account membership
 complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
-complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only)'
+complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
 complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
@@ -902,7 +902,7 @@ complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo mcp
 complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, coupons, lists, broadcasts, api (default: all)'
-complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply'
+complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)'
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
 
 # bo plan

@@ -44,7 +44,9 @@ export async function callTool(session: Session, name: string, args: Record<stri
   try {
     const tool = session.tools.get(name);
     if (!tool) {
-      if (session.writes.has(name)) throw new UsageError(`${name} would change data and this server is read-only: no tool of it sends a change`);
+      const sends = [...session.tools.values()].some((t) => t.kind === 'write');
+      if (session.writes.has(name) && !sends) throw new UsageError(`${name} would change data and this server is read-only: no tool of it sends a change`);
+      if (session.writes.has(name)) throw new UsageError(`${name} is not among the tools this server may send changes with (its --tools)`);
       throw new UsageError(`no tool named ${JSON.stringify(name)}; tools/list names the tools`);
     }
     checkArgs(tool.listing.inputSchema, args);
@@ -139,6 +141,9 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runList(session, tool, args, signal);
     case 'plan':
       return runPlan(session, tool, args, signal);
+    case 'write':
+      refuseFileValues(args);
+      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, undefined, true) };
   }
 }
 
@@ -148,18 +153,28 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
  * is refused: the command would read a local file into the request.
  */
 async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  for (const [key, value] of Object.entries(args)) {
-    if ([value].flat().some((v) => typeof v === 'string' && v.startsWith('@'))) throw new UsageError(`argument ${key} cannot start with @ here (bo would read a file)`);
-  }
+  refuseFileValues(args);
   const line = commandLine(tool, args);
-  const end = line.indexOf('--');
-  const request = (await runCommand(session, tool.def, [...line.slice(0, end), '--dry-run', ...line.slice(end)], signal)) as Record<string, unknown> | null;
+  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal)) as Record<string, unknown> | null;
   if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
   const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
   const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request });
   return { planId: plan.id, plan: request, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
+}
+
+/** A value starting with @ is refused in a change: the command would read a local file into the request. */
+function refuseFileValues(args: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(args)) {
+    if ([value].flat().some((v) => typeof v === 'string' && v.startsWith('@'))) throw new UsageError(`argument ${key} cannot start with @ here (bo would read a file)`);
+  }
+}
+
+/** A command line with `flags` added before its operands. */
+function withFlag(line: string[], ...flags: string[]): string[] {
+  const end = line.indexOf('--');
+  return [...line.slice(0, end), ...flags, ...line.slice(end)];
 }
 
 /** One page of a list: the cursor's page (else the first) of the size it carries (else `limit`). */
@@ -173,9 +188,7 @@ async function runList(session: Session, tool: Tool, args: Record<string, unknow
     total = meta.total;
     pageSize = meta.limit;
   };
-  const line = commandLine(tool, args);
-  const end = line.indexOf('--');
-  const argv = [...line.slice(0, end), `--page=${page}`, `--page-size=${pageSize}`, ...line.slice(end)];
+  const argv = withFlag(commandLine(tool, args), `--page=${page}`, `--page-size=${pageSize}`);
   const items = (await runCommand(session, tool.def, argv, signal, observePage)) as unknown[];
   const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
   return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
@@ -204,6 +217,8 @@ async function runCommand(
   argv: string[],
   mcpSignal: AbortSignal,
   observePage?: (meta: PageMeta) => void,
+  /** `--writes direct`: this call may send a change. */
+  sends = false,
 ): Promise<unknown> {
   const { ctx } = session;
   const signal = AbortSignal.any([ctx.signal, mcpSignal]);
@@ -211,7 +226,7 @@ async function runCommand(
   const stderr = buffer();
   const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
   const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
-  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => readOnly(c, signal)) };
+  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => withSignal(c, signal, sends)) };
   try {
     await runArgv(callCtx, def, argv, observePage ? { observePage } : {});
   } finally {
@@ -223,16 +238,17 @@ async function runCommand(
 }
 
 /**
- * The client a tool call gets: the session's, sending only GET (read-only is enforced
- * here, where every request of a call passes, not only by which tools are listed), with
- * the call's signal, so a cancelled call stops its walk. Closing it is the session's job.
+ * The client a tool call gets: the session's, sending only GET unless the call is a
+ * `--writes direct` one (read-only is enforced here, where every request of a call
+ * passes, not only by which tools are listed), with the call's signal, so a cancelled
+ * call stops its walk. Closing it is the session's job.
  */
-function readOnly(client: HttpClient, signal: AbortSignal): HttpClient {
+function withSignal(client: HttpClient, signal: AbortSignal, sends: boolean): HttpClient {
   return {
     baseUrl: client.baseUrl,
     ...(client.command ? { command: client.command } : {}),
     request: (options) => {
-      if ((options.method ?? 'GET') !== 'GET') return Promise.reject(new UsageError(`bo mcp is read-only: ${options.method} was not sent`));
+      if (!sends && (options.method ?? 'GET') !== 'GET') return Promise.reject(new UsageError(`bo mcp is read-only: ${options.method} was not sent`));
       return client.request({ ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal });
     },
     close: () => {},

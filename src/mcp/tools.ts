@@ -24,7 +24,7 @@ const API_PARAMS = new Set(['path', 'rawField']);
 /** The name of the field-discovery tool (what `--fields` alone lists). */
 export const FIELDS_TOOL = 'fields';
 
-export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan';
+export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan' | 'write';
 
 export interface Tool {
   name: string;
@@ -155,25 +155,28 @@ const PLAN_OUTPUT: JsonSchema = {
 };
 
 /**
- * `--writes plan`: one tool per mutation verb, its schema from the verb's declaration,
+ * `--writes plan`: one tool per mutation verb (`--writes direct`: the same tools send), its schema from the verb's declaration,
  * except verbs with a secret field (they have no tool in any mode). Calling it sends
  * nothing: it returns the dry run and a plan id.
  */
-export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>): Tool[] {
+export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>, kind: 'plan' | 'write' = 'plan'): Tool[] {
   return defs
     .filter((def) => def.mutation !== undefined && def.mutation.secrets.length === 0 && toolsets.has(def.path[0]!))
     .map((def) => {
       const cmd = commandAt(program, def.path)!;
       const params = paramsOf(cmd, (name) => !NOT_PLANNED.has(name));
       const name = toolName(def.path);
-      const listing: ToolListing = {
-        name,
-        description: `Plan: ${def.summary}. Sends nothing; returns the plan`,
-        inputSchema: inputSchema(params),
-        outputSchema: PLAN_OUTPUT,
-        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-      };
-      return { name, toolset: def.path[0]!, kind: 'plan' as const, def, cmd, params, listing };
+      const listing: ToolListing =
+        kind === 'plan'
+          ? {
+              name,
+              description: `Plan: ${def.summary}. Sends nothing; returns the plan`,
+              inputSchema: inputSchema(params),
+              outputSchema: PLAN_OUTPUT,
+              annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+            }
+          : { name, description: def.summary, inputSchema: inputSchema(params), annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, openWorldHint: false } };
+      return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
     });
 }
 

@@ -108,3 +108,36 @@ describe('bo mcp --writes plan, then bo plan apply (built binary)', () => {
     expect(await sb.activity()).toEqual(before);
   });
 });
+
+describe('bo mcp --writes direct (built binary)', () => {
+  it('needs --tools: exit 2 naming it, before anything starts', async () => {
+    const r = await runBin(['mcp', '--writes', 'direct'], { env, stdin: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(/^error: --writes direct needs --tools/);
+  });
+
+  it('is refused on a protected profile: exit 2 at start, nothing on stdout', async () => {
+    expect((await runBin(['-p', 'prod', 'config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const r = await runBin(['-p', 'prod', 'mcp', '--writes', 'direct', '--tools', 'lists'], { env, stdin: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('error: --writes direct is refused on profile "prod": it is protected');
+    // --writes plan is what a protected profile takes.
+    const planned = await startMcp(['-p', 'prod', 'mcp', '--writes', 'plan', '--tools', 'lists'], env);
+    expect((await planned.client.listTools()).tools.map((t) => t.name)).toContain('lists_create');
+    expect(await planned.close()).toEqual({ code: 0, signal: null });
+  });
+
+  it('sends the change of a tool in the groups named, and only there', async () => {
+    const run = await startMcp(['mcp', '--writes', 'direct', '--tools', 'lists'], env);
+    const names = (await run.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('lists_create');
+    expect(names).not.toContain('accounts_cancel');
+    const r = (await run.client.callTool({ name: 'lists_create', arguments: { name: 'Sent by an agent' } })) as CallResult;
+    expect(r.isError).toBeFalsy();
+    const refused = (await run.client.callTool({ name: 'accounts_cancel', arguments: { accountUid: 'acc_lvsegbmzg' } })) as CallResult;
+    expect(refused.isError).toBe(true);
+    expect(await run.close()).toEqual({ code: 0, signal: null });
+    const lists = (await sb.api('GET', '/email/lists?limit=100')).body.items as Array<{ Name: string }>;
+    expect(lists.filter((l) => l.Name === 'Sent by an agent')).toHaveLength(1);
+  });
+});
