@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
-import { readTools, parseToolsets, writeToolNames, type Tool } from '../../src/mcp/tools.js';
+import { planTools, readTools, parseToolsets, writeToolNames, type Tool } from '../../src/mcp/tools.js';
 import { UID_PATTERN, checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -30,13 +30,13 @@ function expectedType(cmd: Command, name: string): string | undefined {
 
 describe('MCP tool schemas come from the commands', () => {
   it('every property of every command tool is an argument or option of its command, of the type its flags say', () => {
-    for (const t of tools.filter((t) => t.kind === 'list' || t.kind === 'get' || t.kind === 'api')) {
+    for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined))]) {
       const schema = schemaOf(t);
       for (const [name, prop] of Object.entries(schema.properties)) {
         if (t.kind === 'list' && (name === 'limit' || name === 'cursor')) continue;
         expect([t.name, name, prop.type]).toEqual([t.name, name, expectedType(t.cmd, name)]);
       }
-      const required = t.cmd.registeredArguments.filter((a) => a.required).map((a) => a.name());
+      const required = [...t.cmd.registeredArguments.filter((a) => a.required).map((a) => a.name()), ...t.cmd.options.filter((o) => o.mandatory).map((o) => o.attributeName())];
       expect([t.name, schema.required ?? []]).toEqual([t.name, required]);
       expect(t.listing.description).toContain(t.def.summary);
     }
@@ -73,6 +73,14 @@ describe('MCP tool schemas come from the commands', () => {
 
   it('api_get takes only the path and text query fields: no method, file fields, headers or input', () => {
     expect(Object.keys(schemaOf(tool('api_get')).properties)).toEqual(['path', 'rawField']);
+  });
+
+  it('plan tools: one per mutation verb without a secret field, without --dry-run, --yes or batch flags', () => {
+    const plans = planTools(defs, program, parseToolsets(undefined));
+    const mutations = defs.filter((d) => d.mutation !== undefined);
+    expect(plans.map((t) => t.def.path.join(' '))).toEqual(mutations.filter((d) => d.mutation!.secrets.length === 0).map((d) => d.path.join(' ')));
+    expect(plans.map((t) => t.name)).not.toContain('payment_info_update');
+    for (const t of plans) for (const flag of ['dryRun', 'yes', 'concurrency', 'failFast']) expect(Object.keys(schemaOf(t).properties)).not.toContain(flag);
   });
 
   it('offers no tool for credentials, settings, the sandbox or a change; every mutation verb has a refused name', () => {
