@@ -10,7 +10,7 @@ import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
 import type { HttpClient } from '../api/http-types.js';
 import type { PageMeta } from '../api/paginate.js';
-import { BoError, RateLimitedError, UsageError, errorCode } from '../errors.js';
+import { BoError, ExitCode, RateLimitedError, UsageError, errorCode, exitCodeOf } from '../errors.js';
 import { neutralise } from '../api/neutralise.js';
 import { runArgv } from '../run-verb.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
@@ -26,6 +26,8 @@ export interface Session {
   writes: Set<string>;
   /** The session's one HTTP client (one connection pool and 429 policy for every call). */
   client: () => Promise<HttpClient>;
+  /** Set once a refused credential was reported on stderr: the person running the agent reads it once, not at every call. */
+  authReported?: boolean;
 }
 
 /** The session's HTTP client, created on first use; a failure is not kept (the next call tries again). */
@@ -55,7 +57,12 @@ export async function callTool(session: Session, name: string, args: Record<stri
     const text = JSON.stringify(data);
     return tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
   } catch (err) {
-    return { isError: true, content: [{ type: 'text', text: JSON.stringify(clean(session.ctx, { error: errorBody(err) })) }] };
+    const error = clean(session.ctx, errorBody(err)) as { code: string; message: string; hint?: string };
+    if (exitCodeOf(err) === ExitCode.auth && !session.authReported) {
+      session.authReported = true;
+      session.ctx.io.stderr.write(`bo mcp: the credential stopped working: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+    }
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error }) }] };
   }
 }
 

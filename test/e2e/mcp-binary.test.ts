@@ -201,6 +201,17 @@ describe('bo mcp against a hostile server', () => {
     expect(run.stderr()).toContain('GET');
   });
 
+  it('a credential that stops working: every call is a tool error with code auth, reported on stderr once', async () => {
+    const run = await startMcp(['mcp'], testEnv(server().url));
+    server().script(reply.json(401, { error: 'invalid_token', error_description: 'key revoked' }), reply.json(401, { error: 'invalid_token', error_description: 'key revoked' }));
+    for (let i = 0; i < 2; i++) {
+      const error = errorOf((await run.client.callTool({ name: 'lists_list', arguments: {} })) as CallResult);
+      expect(error.code, JSON.stringify(error)).toMatch(/^(auth|invalid_token)$/);
+    }
+    expect(await run.close()).toEqual({ code: 0, signal: null });
+    expect(run.stderr().match(/credential stopped working/g), run.stderr()).toHaveLength(1);
+  });
+
   it('a 429 is a tool error with code rate_limited saying when to retry', async () => {
     const run = await startMcp(['--max-retries', '0', 'mcp'], testEnv(server().url));
     server().script(reply.rateLimited('7'));
