@@ -4,43 +4,16 @@
 // leaves is neutralised and scrubbed of the run's secrets; every failure is a tool
 // error carrying bo's error code, never a crash of the server.
 
-import { Writable, Readable } from 'node:stream';
 import { CommanderError } from 'commander';
-import type { CommandDefinition } from '../command.js';
-import type { Context, Globals, Io } from '../context.js';
-import type { HttpClient } from '../api/http-types.js';
+import type { Context } from '../context.js';
 import type { PageMeta } from '../api/paginate.js';
 import { BoError, ExitCode, RateLimitedError, UsageError, errorCode, exitCodeOf } from '../errors.js';
 import { neutralise } from '../api/neutralise.js';
-import { runArgv } from '../run-verb.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
+import { commandLine, runCommand, withFlag, type Session } from './run.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
-
-export interface Session {
-  /** The `bo mcp` command's context: its profile, credential, secrets and Ctrl-C. */
-  ctx: Context;
-  tools: Map<string, Tool>;
-  /** The names write tools would have: refused by name (no tool changes anything). */
-  writes: Set<string>;
-  /** The session's one HTTP client (one connection pool and 429 policy for every call). */
-  client: () => Promise<HttpClient>;
-  /** Set once a refused credential was reported on stderr: the person running the agent reads it once, not at every call. */
-  authReported?: boolean;
-}
-
-/** The session's HTTP client, created on first use; a failure is not kept (the next call tries again). */
-export function sharedClient(ctx: Context): () => Promise<HttpClient> {
-  let shared: Promise<HttpClient> | undefined;
-  return () => {
-    shared ??= ctx.api().catch((err: unknown) => {
-      shared = undefined;
-      throw err;
-    });
-    return shared;
-  };
-}
 
 export async function callTool(session: Session, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
@@ -120,20 +93,6 @@ function typeProblem(prop: JsonSchema, value: unknown): string | undefined {
   }
 }
 
-/** The command line a call stands for: options as --name=value, the arguments after `--`. */
-function commandLine(tool: Tool, args: Record<string, unknown>): string[] {
-  const options: string[] = [];
-  const operands: string[] = [];
-  for (const param of tool.params) {
-    const value = args[param.name];
-    if (value === undefined || value === false) continue;
-    if (param.kind === 'argument') operands.push(...(Array.isArray(value) ? value : [String(value)]));
-    else if (value === true) options.push(param.option.long!);
-    else for (const v of Array.isArray(value) ? value : [value]) options.push(`${param.option.long!}=${String(v)}`);
-  }
-  return [...tool.def.path, ...options, '--', ...operands];
-}
-
 async function runTool(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   switch (tool.kind) {
     case 'fields': {
@@ -178,12 +137,6 @@ function refuseFileValues(args: Record<string, unknown>): void {
   }
 }
 
-/** A command line with `flags` added before its operands. */
-function withFlag(line: string[], ...flags: string[]): string[] {
-  const end = line.indexOf('--');
-  return [...line.slice(0, end), ...flags, ...line.slice(end)];
-}
-
 /** One page of a list: the cursor's page (else the first) of the size it carries (else `limit`). */
 async function runList(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   const query = queryKey(args);
@@ -199,65 +152,4 @@ async function runList(session: Session, tool: Tool, args: Record<string, unknow
   const items = (await runCommand(session, tool.def, argv, signal, observePage)) as unknown[];
   const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
   return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
-}
-
-/** A Writable that keeps what is written. */
-function buffer(): Writable & { text: () => string } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer | string, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  return Object.assign(stream, { text: () => chunks.join('') });
-}
-
-/**
- * Runs a verb as `bo --json <argv>` would, in this process: parsed by its own commander
- * declaration, with the session's profile and client, its output kept and parsed. Its
- * stderr notes go to the server's stderr (the log), never to the agent.
- */
-async function runCommand(
-  session: Session,
-  def: CommandDefinition<any>,
-  argv: string[],
-  mcpSignal: AbortSignal,
-  observePage?: (meta: PageMeta) => void,
-  /** `--writes direct`: this call may send a change. */
-  sends = false,
-): Promise<unknown> {
-  const { ctx } = session;
-  const signal = AbortSignal.any([ctx.signal, mcpSignal]);
-  const stdout = buffer();
-  const stderr = buffer();
-  const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
-  const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
-  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => withSignal(c, signal, sends)) };
-  try {
-    await runArgv(callCtx, def, argv, observePage ? { observePage } : {});
-  } finally {
-    const notes = stderr.text();
-    if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
-  }
-  const text = stdout.text();
-  return text.trim() === '' ? null : JSON.parse(text);
-}
-
-/**
- * The client a tool call gets: the session's, sending only GET unless the call is a
- * `--writes direct` one (read-only is enforced here, where every request of a call
- * passes, not only by which tools are listed), with the call's signal, so a cancelled
- * call stops its walk. Closing it is the session's job.
- */
-function withSignal(client: HttpClient, signal: AbortSignal, sends: boolean): HttpClient {
-  return {
-    baseUrl: client.baseUrl,
-    ...(client.command ? { command: client.command } : {}),
-    request: (options) => {
-      if (!sends && (options.method ?? 'GET') !== 'GET') return Promise.reject(new UsageError(`bo mcp is read-only: ${options.method} was not sent`));
-      return client.request({ ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal });
-    },
-    close: () => {},
-  };
 }

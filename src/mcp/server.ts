@@ -8,7 +8,8 @@ import { neutralise } from '../api/neutralise.js';
 import { UsageError } from '../errors.js';
 import { buildProgram } from '../program.js';
 import { VERSION } from '../version.js';
-import { callTool, sharedClient, type Session } from './call.js';
+import { callTool } from './call.js';
+import { sharedClient, type Session } from './run.js';
 import { planTools, readTools, writeToolNames } from './tools.js';
 
 /** What the agent is told about the server as a whole. */
