@@ -70,6 +70,10 @@ function __bo_child -a path word
             echo 'bo payment-info'
         case 'bo/api'
             echo 'bo api'
+        case 'bo/mcp'
+            echo 'bo mcp'
+        case 'bo/plan'
+            echo 'bo plan'
         case 'bo/sandbox'
             echo 'bo sandbox'
         case 'bo/completion'
@@ -166,6 +170,14 @@ function __bo_child -a path word
             echo 'bo payment-info update'
         case 'bo payment-info/help'
             echo 'bo payment-info help'
+        case 'bo plan/list'
+            echo 'bo plan list'
+        case 'bo plan/show'
+            echo 'bo plan show'
+        case 'bo plan/apply'
+            echo 'bo plan apply'
+        case 'bo plan/help'
+            echo 'bo plan help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -375,6 +387,10 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo api/--input'
             return 0
+        case 'bo mcp/--tools'
+            return 0
+        case 'bo mcp/--writes'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -465,6 +481,8 @@ complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account membership
 complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
+complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
+complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -882,6 +900,32 @@ complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation on a
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
+# bo mcp
+complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, coupons, lists, broadcasts, api (default: all)'
+complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)'
+complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
+
+# bo plan
+complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the plans an agent prepared (bo mcp --writes plan), oldest first'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: the command it runs and the request its dry run made'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'apply'" -d 'Apply a plan an agent prepared, after showing it (asks on a terminal)'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo plan'" -s h -l help -d 'help with examples'
+
+# bo plan list
+complete -c bo -n "__bo_at 'bo plan list'" -s h -l help -d 'help with examples'
+
+# bo plan show
+complete -c bo -n "__bo_at 'bo plan show'" -s h -l help -d 'help with examples'
+
+# bo plan apply
+complete -c bo -n "__bo_at 'bo plan apply'" -l yes -d 'apply without asking (needed without a terminal)'
+complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
+
+# bo plan help
+complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'apply'" -d 'command'
+
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
@@ -927,4 +971,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'sandbox' 'completion'" -d 'command'

@@ -8,7 +8,8 @@
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
-// second pass, one file per group): the sandbox server, @inquirer/prompts, and jq
+// second pass, one file per group): the sandbox server, @inquirer/prompts, bo's side of
+// the MCP SDK (dist/lazy/mcp.cjs: src/mcp/sdk.ts, for `bo mcp` only), and jq
 // (dist/lazy/jq.cjs, CommonJS too, with jq.wasm copied beside it: it reads the file
 // from its own folder, so nothing at run time needs node_modules).
 // The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
@@ -48,9 +49,10 @@ const lazy = {
   inquirer: ['@inquirer/prompts'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
   jq: ['src/output/jq-engine.ts'],
+  mcp: ['src/mcp/sdk.ts'],
 };
 /** Groups built as CommonJS (see above); the others are ESM. In a binary: all of them. */
-const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq']);
+const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq', 'mcp']);
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
 const lazyFile = (name) => `${name}${cjsGroups.has(name) ? '.cjs' : '.js'}`;
 
@@ -65,7 +67,9 @@ const common = {
   // of the bundle), loaded only when a prompt shows: a declared dependency that npm
   // installs, so the package does not ship a second copy of it.
   // A binary has no node_modules: there it is bundled like the rest.
-  external: binary ? ['@napi-rs/keyring'] : ['@napi-rs/keyring', '@inquirer/prompts'],
+  // The MCP SDK likewise (`bo mcp` only): dist/lazy/mcp.cjs holds src/mcp/sdk.ts and
+  // requires the installed SDK (its CommonJS build).
+  external: binary ? ['@napi-rs/keyring'] : ['@napi-rs/keyring', '@inquirer/prompts', '@modelcontextprotocol/server'],
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
   logLevel: 'warning',

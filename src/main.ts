@@ -19,7 +19,7 @@ import { withVersionHint } from './help/suggest.js';
 import { SecretValues } from './api/secret-values.js';
 import { resolveGlobals } from './globals.js';
 import type { Pager } from './output/pager.js';
-import type { FieldFlags } from './output/field-list.js';
+import { runVerb } from './run-verb.js';
 
 export interface RunOptions {
   io?: Io;
@@ -165,13 +165,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     const ctx = createContext(runIo, globals, options, controller.signal, closers, secrets);
     // Loaded and checked before the command runs: a syntax error is exit 2, nothing sent.
     if (globals.jq !== undefined) ctx.jq = await (await import('./output/jq.js')).compileJq(globals.jq, runIo.env, globals.colorJson === true, runIo.stderr);
-    // --fields, --filter and --order-by against the resource's known fields, for every command that prints one.
-    const { fields, filter, orderBy } = cmd.opts<FieldFlags>();
-    if (def.resource !== undefined && (fields !== undefined || filter !== undefined || orderBy !== undefined)) {
-      const { handleFieldFlags } = await import('./output/field-list.js');
-      if (await handleFieldFlags(ctx, def.resource, { fields, filter, orderBy })) return;
-    }
-    await def.run(ctx, args as Array<string | string[] | undefined>, cmd.opts());
+    await runVerb(ctx, def, cmd, args);
   };
   // What the command (and the report of its error) writes to: `io`, or the pager's.
   let runIo = io;

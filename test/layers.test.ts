@@ -126,6 +126,23 @@ export function dynamicImportsOf(file: string, text = readFileSync(join(repo, fi
   return importsOf(file, [...code.matchAll(/(?:^|[^\w.$])import\(\s*['"][^'"]+['"]\s*\)/gm)].map((m) => m[0].trim()).join('\n'));
 }
 
+describe('the MCP SDK (bo mcp)', () => {
+  // scripts/build.mjs keeps src/mcp/sdk.ts (with the SDK and zod) in dist/lazy/mcp.cjs:
+  // a static import of it anywhere would put the SDK on every command's start-up path.
+  it('is imported only by src/mcp/sdk.ts, which imports nothing of src/ and is loaded only with import()', () => {
+    expect(lazyGroupModules()).toContain('src/mcp/sdk.ts');
+    const sdkUsers = files.filter((file) => importsOf(file).some((to) => to.startsWith('@modelcontextprotocol/')));
+    expect(sdkUsers).toEqual(['src/mcp/sdk.ts']);
+    expect(importsOf('src/mcp/sdk.ts').filter((to) => to.startsWith('src/'))).toEqual([]);
+    // Type-only imports and import() calls left out: what is left loads at start.
+    const staticUsers = files.filter((file) => {
+      const text = readFileSync(join(repo, file), 'utf8').replace(/^import type .*$/gm, '').replace(/import\(\s*['"][^'"]+['"]\s*\)/g, '');
+      return importsOf(file, text).includes('src/mcp/sdk.ts');
+    });
+    expect(staticUsers).toEqual([]);
+  });
+});
+
 describe('command files', () => {
   it('finds import() and inline import types, not static imports', () => {
     const text = [

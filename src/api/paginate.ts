@@ -270,6 +270,8 @@ export interface ListSelection {
   page?: number;
   /** Pages in flight for a walk of several pages (--concurrency). */
   concurrency?: number;
+  /** Told of each page's metadata as well as the command's own onPage (`bo mcp`'s totals). */
+  observePage?: (meta: PageMeta) => void;
 }
 
 /**
@@ -284,6 +286,14 @@ export function listRecords<T>(
   onPage?: (meta: PageMeta) => void,
 ): RecordSource<T> {
   const query = { ...request.query, ...selection.query };
+  const { observePage } = selection;
+  if (observePage) {
+    const own = onPage;
+    onPage = (meta) => {
+      observePage(meta);
+      own?.(meta);
+    };
+  }
   if (selection.page === undefined) {
     const walk = {
       ...request,

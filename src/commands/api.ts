@@ -13,6 +13,7 @@ import { printDryRun } from '../mutation/dry-run.js';
 import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
 import { printList, printValue, warn } from '../output/print.js';
 import { walkAll } from '../api/paginate.js';
+import { collect } from '../input/option-types.js';
 
 interface Opts {
   method?: string;
@@ -28,7 +29,6 @@ interface Opts {
   yes?: boolean;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 export default defineCommand<Opts>({
   path: ['api'],

@@ -2,9 +2,10 @@
 // before any request (exit 2 naming the flag) and turned into the API's query (D13,
 // D14, D16).
 
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type PageMeta } from '../api/paginate.js';
+import { collect, integerOption } from './option-types.js';
 
 /** As commander hands them over. */
 export interface RawListOptions {
@@ -16,6 +17,11 @@ export interface RawListOptions {
   filter?: string[];
   orderBy?: string;
   concurrency?: string;
+  /**
+   * Not a flag: told of each page's metadata (total, applied size). `bo mcp` sets it to
+   * answer a list call with its total and next cursor, for every list command alike.
+   */
+  observePage?: (meta: PageMeta) => void;
 }
 
 export interface ListOptions {
@@ -29,10 +35,12 @@ export interface ListOptions {
   page?: number;
   /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
   concurrency?: number;
+  /** RawListOptions.observePage, passed on to the walk. */
+  observePage?: (meta: PageMeta) => void;
 }
 
 export const DEFAULT_LIMIT = 100;
-const MAX_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 100;
 const MAX_CONCURRENCY = 16;
 
 /** Query names the list options own; a --filter must not set them behind their back. */
@@ -49,23 +57,21 @@ const propertyName = /^[A-Za-z0-9_.]+$/;
 /** One path of --fields: property names, dots, `*`. */
 export const FIELD_PATH = /^[A-Za-z0-9_.*]+$/;
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 /** --fields of every list and get: paths, or alone the list of fields (main.ts, output/field-list.ts). */
 export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types';
 
 export function addListOptions(cmd: Command): Command {
   return cmd
-    .option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`)
+    .addOption(integerOption(new Option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`), 1, Number.MAX_SAFE_INTEGER))
     .option('--all', 'every record, streamed')
-    .option('--page <index>', 'one raw page, zero-based (the API offset)')
-    .option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`)
+    .addOption(integerOption(new Option('--page <index>', 'one raw page, zero-based (the API offset)'), 0, Number.MAX_SAFE_INTEGER))
+    .addOption(integerOption(new Option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`), 1, MAX_PAGE_SIZE))
     .option('--fields [paths]', FIELDS_HELP)
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
     .option('--order-by <spec>', 'sort: Property, or "Property desc"')
-    .option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`);
+    .addOption(
+      integerOption(new Option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`), 1, MAX_CONCURRENCY),
+    );
 }
 
 function integer(flag: string, value: string, min: number, max: number, what: string): number {
@@ -142,10 +148,11 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
   // D14: a bare property sorts ascending; only descending needs the word.
   if (order) query.orderBy = order.desc ? `${order.name} desc` : order.name;
 
-  if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page, concurrency };
+  const { observePage } = opts;
+  if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page, concurrency, observePage };
   const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);
   // Ask for no more than needed: --limit 5 fetches one page of 5.
-  return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE), concurrency };
+  return { query, max, pageSize: pageSize ?? Math.min(max, DEFAULT_PAGE_SIZE), concurrency, observePage };
 }
 
 /**

@@ -11,6 +11,13 @@ export function stdinNotAccepted(label: string): UsageError {
 }
 
 /**
+ * What checkUid accepts, as a JSON Schema pattern (`bo mcp`'s tool schemas): no space,
+ * "/" or control character, and not "-", "." or "..". checkUid still has the last word
+ * (invisible characters, encoded dots).
+ */
+export const UID_PATTERN = '^(?!-$)(?!\\.{1,2}$)[^\\s/\\u0000-\\u001f\\u007f-\\u009f]+$';
+
+/**
  * Uids are opaque strings, but never empty, `-` (stdin is read only where a verb says
  * so), `.` or `..` in any encoding (a path would resolve them to another endpoint), and
  * never with spaces, `/`, controls, or invisible and bidirectional characters.

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSandbox } from './serve-sandbox.mjs';
 import { binaryRows } from './binary.mjs';
+import { mcpRows } from './mcp.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -224,6 +225,11 @@ try {
     row('`bo --sandbox accounts list`, first run (cold)', `${fmt(cold / n)} ×`, '≤ 3.0 ×', cold / n <= 3.0, `${fmt(cold, 1)} ms`);
     const [n2, warm] = alternate([{ argv: nodeE0 }, { argv: list, env: sbEnv }], runs);
     row('the same, warm', `${fmt(warm / n2)} ×`, '≤ 2.0 ×', warm / n2 <= 2.0, `${fmt(warm, 1)} ms`);
+  }
+
+  if (want('mcp')) {
+    const mcpEnv = { ...baseEnv, BO_DATA_DIR: join(home, 'mcp-data') };
+    for (const r of await mcpRows({ runs, env: mcpEnv, node, bo })) row(r.figure, r.value, r.target, r.ok, r.detail);
   }
 
   // The single executable against node bin/bo.js on the Node 24 it embeds (binary.mjs):

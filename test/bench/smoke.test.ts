@@ -47,6 +47,8 @@ describe('bench scripts (smoke)', () => {
       'peak RSS of that export',
       '`bo --sandbox accounts list`, first run (cold)',
       'the same, warm',
+      '`bo mcp`: tools/list, compact JSON',
+      '`bo mcp`: an `accounts_list` call, round trip',
       'single executable: `bo --version`',
       'single executable: `bo --sandbox accounts list`, warm',
       'single executable: first run of a build (writes its files), `bo --version`',

@@ -1,0 +1,46 @@
+import { Option } from 'commander';
+import type { CommandDefinition } from '../command.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import { serveMcp } from '../mcp/server.js';
+import { TOOLSETS, parseToolsets } from '../mcp/tools.js';
+
+/** How an MCP client starts bo: printed by `bo mcp --help` (docs/agents.md says more). */
+const CLIENT_CONFIG = `
+Client configuration (e.g. an editor's or desktop agent's MCP settings):
+  {"mcpServers": {"bo": {"command": "bo", "args": ["-p", "<profile>", "mcp"]}}}
+Without --writes no tool can change anything. Results are JSON data; text from
+the server is neutralised and the run's secrets are scrubbed from every message.`;
+
+/** `bo mcp` over `definitions()`: the tools come from the command tree. */
+export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
+  defineCommand<{ tools?: string; writes?: 'plan' | 'direct' }>({
+    path: ['mcp'],
+    summary: 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)',
+    description:
+      'Serve the Model Context Protocol over stdin and stdout for an AI agent, with the profile in effect and its stored credential. ' +
+      'Its tools read: accounts list and get, coupons list and redemptions, lists list, broadcasts get, the fields of each, and GET requests under /api/v1. ' +
+      'Without --writes no tool can change anything. List tools return 25 records a call by default (at most 100) and a cursor for the next page. ' +
+      '--tools limits the tools to some groups. --writes plan adds a tool per change (but those that take a secret) that sends nothing: ' +
+      'it returns the dry run and a plan id, which a person applies with bo plan apply. --writes direct lets the agent send changes: ' +
+      'only with --tools, never on a protected profile. It ends when the client closes stdin.',
+    examples: [
+      { example: ['bo -p staging mcp', 'what an MCP client runs'], needs: 'an MCP client on stdin' },
+      { example: ['bo --sandbox mcp --tools accounts,coupons', 'only the accounts and coupons tools'], needs: 'an MCP client on stdin' },
+    ],
+    configure: (cmd) =>
+      cmd
+        .option('--tools <toolsets>', `comma-separated tool groups to offer: ${TOOLSETS.join(', ')} (default: all)`)
+        .addOption(
+          new Option(
+            '--writes <mode>',
+            'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)',
+          ).choices(['plan', 'direct']),
+        )
+        .addHelpText('after', CLIENT_CONFIG),
+    run: async (ctx, _args, opts) => {
+      if (opts.writes === 'direct' && opts.tools === undefined) throw new UsageError('--writes direct needs --tools naming the tool groups the agent may change');
+      const toolsets = parseToolsets(opts.tools);
+      await serveMcp(ctx, await definitions(), toolsets, opts.writes ?? 'none');
+    },
+  });

@@ -1,0 +1,186 @@
+// The tools `bo mcp` offers, derived from the command tree: which verbs have a read
+// tool is the one list below (issue 34); everything else about a tool (its name,
+// description, input schema) comes from the verb's definition and its commander
+// declaration. Verbs that change data, print credentials or local settings (auth,
+// config, profiles, sandbox, login, completion) have no read tool.
+
+import type { Command } from 'commander';
+import type { CommandDefinition } from '../command.js';
+import { UsageError } from '../errors.js';
+import { MAX_PAGE_SIZE } from '../input/list-options.js';
+import { integerBounds } from '../input/option-types.js';
+import { inputSchema, paramsOf, type JsonSchema, type Param } from './schema.js';
+import type { ToolListing } from './sdk.js';
+
+/** Records a list tool returns when the call names no limit. */
+export const DEFAULT_TOOL_PAGE = 25;
+
+/** The verbs with a read tool, and the `bo api` tool (GET only, under /api/v1). */
+const READ_VERBS = ['accounts list', 'accounts get', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
+/** The list options a cursor replaces: a list tool pages with `limit` and `cursor`. */
+const PAGING = new Set(['limit', 'all', 'page', 'pageSize', 'concurrency']);
+/** `bo api`'s parameters a tool may set: the path and text query fields (never -F's @file, --input or headers). */
+const API_PARAMS = new Set(['path', 'rawField']);
+/** The name of the field-discovery tool (what `--fields` alone lists). */
+export const FIELDS_TOOL = 'fields';
+
+export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan' | 'write';
+
+export interface Tool {
+  name: string;
+  /** Its group for --tools: the verb's first word (accounts, coupons, …, api). */
+  toolset: string;
+  kind: ToolKind;
+  def: CommandDefinition<any>;
+  cmd: Command;
+  params: Param[];
+  listing: ToolListing;
+}
+
+/** accounts list → accounts_list; the raw request tool is api_get. */
+export function toolName(path: readonly string[]): string {
+  return path.join(' ') === 'api' ? 'api_get' : path.join('_').replaceAll('-', '_');
+}
+
+const LIST_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', items: { type: 'object' }, description: 'the records, as --json prints them' },
+    total: { type: ['integer', 'null'], description: 'how many records match, when the API says' },
+    nextCursor: { type: ['string', 'null'], description: 'pass as cursor for the next page; null on the last one' },
+  },
+  required: ['items', 'total', 'nextCursor'],
+};
+const RECORD_OUTPUT: JsonSchema = { type: 'object', description: 'the record, as --json prints it' };
+const FIELDS_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: { items: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, type: { type: 'string' } } } } },
+  required: ['items'],
+};
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+
+/** The paging parameters of a list tool: `limit` takes --page-size's declared bounds. */
+function pagingSchema(cmd: Command): Record<string, JsonSchema> {
+  const pageSize = cmd.options.find((o) => o.attributeName() === 'pageSize');
+  const bounds = (pageSize && integerBounds(pageSize)) ?? { minimum: 1, maximum: MAX_PAGE_SIZE };
+  return {
+    limit: { type: 'integer', ...bounds, default: DEFAULT_TOOL_PAGE, description: `records per call (default ${DEFAULT_TOOL_PAGE})` },
+    cursor: { type: 'string', description: 'nextCursor of the previous call of this query' },
+  };
+}
+
+function readTool(def: CommandDefinition<any>, cmd: Command): Tool {
+  const api = def.path.join(' ') === 'api';
+  const list = !api && cmd.options.some((o) => o.attributeName() === 'pageSize');
+  const kind: ToolKind = api ? 'api' : list ? 'list' : 'get';
+  const params = paramsOf(cmd, (name) => (api ? API_PARAMS.has(name) : !(list && PAGING.has(name))));
+  const name = toolName(def.path);
+  const description = api ? `${def.summary} (GET only)` : def.summary;
+  const listing: ToolListing = {
+    name,
+    description,
+    inputSchema: inputSchema(params, list ? pagingSchema(cmd) : {}),
+    ...(kind === 'list' ? { outputSchema: LIST_OUTPUT } : kind === 'get' ? { outputSchema: RECORD_OUTPUT } : {}),
+    annotations: READ_ONLY,
+  };
+  return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
+}
+
+/** The field-discovery tool over the offered tools whose command prints a resource. */
+function fieldsTool(tools: Tool[]): Tool | undefined {
+  const withFields = tools.filter((t) => t.def.resource !== undefined);
+  const first = withFields[0];
+  if (!first) return undefined;
+  const listing: ToolListing = {
+    name: FIELDS_TOOL,
+    description: 'List the fields (and their types) a tool can return, for its fields parameter',
+    inputSchema: {
+      type: 'object',
+      properties: { tool: { type: 'string', enum: withFields.map((t) => t.name), description: 'the tool whose fields to list' } },
+      required: ['tool'],
+      additionalProperties: false,
+    },
+    outputSchema: FIELDS_OUTPUT,
+    annotations: READ_ONLY,
+  };
+  return { ...first, name: FIELDS_TOOL, toolset: FIELDS_TOOL, kind: 'fields', params: [], listing };
+}
+
+/** Finds a verb's commander Command in the program. */
+function commandAt(program: Command, path: readonly string[]): Command | undefined {
+  let cmd: Command | undefined = program;
+  for (const word of path) cmd = cmd?.commands.find((c) => c.name() === word);
+  return cmd;
+}
+
+/** The toolsets --tools can name. */
+export const TOOLSETS = ['accounts', 'coupons', 'lists', 'broadcasts', 'api'];
+/** The groups of the mutation verbs, which --tools also names with --writes. */
+export const WRITE_TOOLSETS = ['addons', 'drips', 'articles', 'deals', 'subscriptions', 'memberships', 'people'];
+
+/** `--tools a,b`: the toolsets asked for (all when not given); an unknown one is exit 2. */
+export function parseToolsets(text: string | undefined): Set<string> {
+  if (text === undefined) return new Set([...TOOLSETS, ...WRITE_TOOLSETS]);
+  const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const unknown = names.filter((n) => !TOOLSETS.includes(n) && !WRITE_TOOLSETS.includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--tools must be comma-separated toolsets from ${[...TOOLSETS, ...WRITE_TOOLSETS].join(', ')}, not "${text}"`);
+  }
+  return new Set(names);
+}
+
+/**
+ * The read tools of the command tree (`program` built from `defs`) in the toolsets
+ * asked for, with the field-discovery tool when one of them prints a resource.
+ */
+export function readTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>): Tool[] {
+  const tools = defs
+    .filter((def) => READ_VERBS.includes(def.path.join(' ')) && toolsets.has(def.path[0]!))
+    .map((def) => readTool(def, commandAt(program, def.path)!));
+  const fields = fieldsTool(tools);
+  return fields ? [...tools, fields] : tools;
+}
+
+/** A mutation's flags a plan tool never takes: the plan is its dry run, a person's approval its --yes. */
+const NOT_PLANNED = new Set(['dryRun', 'yes', 'concurrency', 'failFast']);
+const PLAN_OUTPUT: JsonSchema = {
+  type: 'object',
+  properties: {
+    planId: { type: 'string', description: 'the plan, for a person to review and apply outside the agent' },
+    plan: { type: 'object', description: 'what would be sent: method, url, body' },
+    profile: { type: 'string' },
+    expires: { type: 'string', description: 'the plan cannot be applied after this time' },
+  },
+  required: ['planId', 'plan', 'profile', 'expires'],
+};
+
+/**
+ * `--writes plan`: one tool per mutation verb (`--writes direct`: the same tools send), its schema from the verb's declaration,
+ * except verbs with a secret field (they have no tool in any mode). Calling it sends
+ * nothing: it returns the dry run and a plan id.
+ */
+export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>, kind: 'plan' | 'write' = 'plan'): Tool[] {
+  return defs
+    .filter((def) => def.mutation !== undefined && def.mutation.secrets.length === 0 && toolsets.has(def.path[0]!))
+    .map((def) => {
+      const cmd = commandAt(program, def.path)!;
+      const params = paramsOf(cmd, (name) => !NOT_PLANNED.has(name));
+      const name = toolName(def.path);
+      const listing: ToolListing =
+        kind === 'plan'
+          ? {
+              name,
+              description: `Plan: ${def.summary}. Sends nothing; returns the plan`,
+              inputSchema: inputSchema(params),
+              outputSchema: PLAN_OUTPUT,
+              annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+            }
+          : { name, description: def.summary, inputSchema: inputSchema(params), annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, openWorldHint: false } };
+      return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
+    });
+}
+
+/** The names a write tool would have: every verb that changes data (its definition declares a mutation). */
+export function writeToolNames(defs: CommandDefinition<any>[]): Set<string> {
+  return new Set(defs.filter((def) => def.mutation !== undefined || def.fields !== undefined).map((def) => toolName(def.path)));
+}

@@ -1,0 +1,143 @@
+// `bo mcp --writes plan` and `bo plan list|show|apply` on the built binary (issue 34):
+// a plan tool sends nothing and keeps a plan 0600 in the state folder; a person applies
+// it with `bo plan apply <id> --yes`, which changes the sandbox exactly as the plan said;
+// without a terminal or --yes, expired, or for another origin it is refused (exit 2).
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMcp } from '../helpers/mcp-client.js';
+import { runBin } from '../helpers/run-bin.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { testEnv } from '../helpers/test-env.js';
+
+interface CallResult {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+}
+
+let sb: TestSandbox;
+let env: Record<string, string>;
+let state: string;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  state = mkdtempSync(join(tmpdir(), 'bo-plan-'));
+  env = testEnv(sb, { BO_STATE_DIR: state });
+});
+afterAll(() => sb?.close());
+
+/** One plan tool call through `bo mcp --writes plan`; the server is closed after it. */
+async function plan(name: string, args: Record<string, unknown>): Promise<CallResult> {
+  const run = await startMcp(['mcp', '--writes', 'plan'], env);
+  const r = (await run.client.callTool({ name, arguments: args })) as CallResult;
+  expect(await run.close()).toEqual({ code: 0, signal: null });
+  return r;
+}
+
+const planFile = (id: string) => join(state, 'plans', `${id}.json`);
+
+describe('bo mcp --writes plan, then bo plan apply (built binary)', () => {
+  it('offers a plan tool per mutation verb, none for a verb with a secret field', async () => {
+    const run = await startMcp(['mcp', '--writes', 'plan'], env);
+    const names = (await run.client.listTools()).tools.map((t) => t.name);
+    await run.close();
+    expect(names).toEqual(expect.arrayContaining(['lists_create', 'accounts_cancel', 'drips_delete', 'accounts_list']));
+    expect(names).not.toContain('payment_info_update');
+  });
+
+  it('a plan tool sends nothing and returns the dry run and a plan id, kept 0600; apply --yes sends exactly it', async () => {
+    const before = await sb.activity();
+    const r = await plan('lists_create', { name: 'Planned by an agent', description: 'from bo mcp' });
+    expect(r.isError).toBeFalsy();
+    const { planId, plan: request } = r.structuredContent as { planId: string; plan: { method: string; url: string; body: Record<string, unknown> } };
+    expect(planId).toMatch(/^[0-9a-f]{32}$/);
+    expect(request).toEqual({ method: 'POST', url: `${sb.url}/api/v1/email/lists`, body: { Name: 'Planned by an agent', Description: 'from bo mcp' } });
+    expect(await sb.activity()).toEqual(before);
+    expect(statSync(planFile(planId)).mode & 0o777).toBe(0o600);
+    expect(statSync(join(state, 'plans')).mode & 0o777).toBe(0o700);
+    expect(readFileSync(planFile(planId), 'utf8')).not.toContain(sb.fixtures.apiKey.secret);
+
+    const listed = await runBin(['plan', 'list', '--json'], { env });
+    expect(JSON.parse(listed.stdout).map((p: { id: string }) => p.id)).toContain(planId);
+    const shown = await runBin(['plan', 'show', planId], { env });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: planId, request });
+
+    // Without a terminal it needs --yes: exit 2, nothing sent.
+    const asked = await runBin(['plan', 'apply', planId], { env, stdin: '' });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('--yes');
+    expect(await sb.activity()).toEqual(before);
+
+    const applied = await runBin(['--json', 'plan', 'apply', planId, '--yes'], { env });
+    expect(applied.stderr).toContain('POST');
+    expect(applied.code).toBe(0);
+    const writes = (await sb.activity()).slice(before.length).filter((e) => e.method !== 'GET');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatchObject({ method: 'POST', path: '/api/v1/email/lists', status: 201 });
+    const lists = (await sb.api('GET', '/email/lists?limit=100')).body.items as Array<{ Uid: string; Name: string; Description: string }>;
+    expect(lists.filter((l) => l.Name === 'Planned by an agent')).toEqual([expect.objectContaining({ Description: 'from bo mcp' })]);
+    // Applied once: the plan is gone.
+    expect((await runBin(['plan', 'apply', planId, '--yes'], { env })).code).toBe(2);
+  });
+
+  it('a plan tool validates as the command does: a bad argument is a usage error and no plan is kept', async () => {
+    const kept = () => readdirSync(join(state, 'plans')).length;
+    await plan('lists_create', { name: 'Kept for the count' });
+    const count = kept();
+    const error = await plan('accounts_extend_trial', { accountUid: 'acc_lvsegbmzg', to: 'someday' });
+    expect(error.isError).toBe(true);
+    expect(JSON.parse(error.content[0]!.text).error).toMatchObject({ code: 'usage', message: expect.stringContaining('--to') });
+    const fileRead = await plan('lists_create', { name: 'x', description: '@/etc/passwd' });
+    expect(JSON.parse(fileRead.content[0]!.text).error.code).toBe('usage');
+    expect(kept()).toBe(count);
+  });
+
+  it('an expired plan, or one whose profile now goes to another origin, is refused with exit 2 and nothing sent', async () => {
+    const { planId } = (await plan('lists_create', { name: 'Never sent' })).structuredContent as { planId: string };
+    const before = await sb.activity();
+    const stored = JSON.parse(readFileSync(planFile(planId), 'utf8'));
+    writeFileSync(planFile(planId), JSON.stringify({ ...stored, created: new Date(Date.now() - 25 * 3600 * 1000).toISOString() }));
+    const expired = await runBin(['plan', 'apply', planId, '--yes'], { env });
+    expect(expired.code).toBe(2);
+    expect(expired.stderr).toMatch(/^error: plan \w+ has expired/);
+    writeFileSync(planFile(planId), JSON.stringify({ ...stored, origin: 'https://elsewhere.example' }));
+    const moved = await runBin(['plan', 'apply', planId, '--yes'], { env });
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain('now goes to');
+    expect(await sb.activity()).toEqual(before);
+  });
+});
+
+describe('bo mcp --writes direct (built binary)', () => {
+  it('needs --tools: exit 2 naming it, before anything starts', async () => {
+    const r = await runBin(['mcp', '--writes', 'direct'], { env, stdin: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(/^error: --writes direct needs --tools/);
+  });
+
+  it('is refused on a protected profile: exit 2 at start, nothing on stdout', async () => {
+    expect((await runBin(['-p', 'prod', 'config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const r = await runBin(['-p', 'prod', 'mcp', '--writes', 'direct', '--tools', 'lists'], { env, stdin: '' });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('error: --writes direct is refused on profile "prod": it is protected');
+    // --writes plan is what a protected profile takes.
+    const planned = await startMcp(['-p', 'prod', 'mcp', '--writes', 'plan', '--tools', 'lists'], env);
+    expect((await planned.client.listTools()).tools.map((t) => t.name)).toContain('lists_create');
+    expect(await planned.close()).toEqual({ code: 0, signal: null });
+  });
+
+  it('sends the change of a tool in the groups named, and only there', async () => {
+    const run = await startMcp(['mcp', '--writes', 'direct', '--tools', 'lists'], env);
+    const names = (await run.client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('lists_create');
+    expect(names).not.toContain('accounts_cancel');
+    const r = (await run.client.callTool({ name: 'lists_create', arguments: { name: 'Sent by an agent' } })) as CallResult;
+    expect(r.isError).toBeFalsy();
+    const refused = (await run.client.callTool({ name: 'accounts_cancel', arguments: { accountUid: 'acc_lvsegbmzg' } })) as CallResult;
+    expect(refused.isError).toBe(true);
+    expect(await run.close()).toEqual({ code: 0, signal: null });
+    const lists = (await sb.api('GET', '/email/lists?limit=100')).body.items as Array<{ Name: string }>;
+    expect(lists.filter((l) => l.Name === 'Sent by an agent')).toHaveLength(1);
+  });
+});
