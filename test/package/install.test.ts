@@ -141,7 +141,9 @@ describe('the npm package', () => {
         if (entry.isDirectory()) visit(path);
         else if (/\.[cm]?js$/.test(entry.name)) {
           const text = readFileSync(path, 'utf8');
-          for (const m of text.matchAll(/(?:\bfrom\s*|\b(?:import|require)\s*\(\s*)["']([^"'\s./][^"'\s]*)["']/g)) specifiers.add(m[1]!);
+          // A package name (npm's rules), not any text that follows the word "from" in a string.
+          const name = String.raw`(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*(?:\/[^"'\s]*)?`;
+          for (const m of text.matchAll(new RegExp(`(?:\\bfrom\\s*|\\b(?:import|require)\\s*\\(\\s*)["'](${name})["']`, 'g'))) specifiers.add(m[1]!);
         }
       }
     };
