@@ -154,5 +154,6 @@ function absolute(folder) {
 }
 
 function existing(folder) {
-  return folder && fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() ? folder : undefined;
+  const stat = folder && fs.statSync(folder, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? folder : undefined;
 }

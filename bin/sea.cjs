@@ -42,7 +42,8 @@ exports.bundles = () => {
 /** The keyring library's native module, loaded once its SHA-256 matches the asset's. */
 function keyring(base, folder, files) {
   const file = path.join(folder, 'native', 'keyring.node');
-  const matches = () => require('node:crypto').createHash('sha256').update(fs.readFileSync(file)).digest('hex') === files['native/keyring.node'];
+  const sha256 = (bytes) => require('node:crypto').createHash('sha256').update(bytes).digest('hex');
+  const matches = () => sha256(fs.readFileSync(file)) === files['native/keyring.node'];
   if (!matches()) {
     // Changed though its size and times are as recorded (what every run checks): write anew.
     discard(folder, `${folder}.tmp-${process.pid}-old`);
@@ -113,7 +114,8 @@ function extract(base, folder, files) {
   for (const name of fs.readdirSync(base).filter((n) => n.includes('.tmp-'))) {
     try {
       const left = path.join(base, name);
-      if (Date.now() - fs.lstatSync(left).mtimeMs > 3_600_000) fs.rmSync(left, { recursive: true, force: true });
+      const old = Date.now() - fs.lstatSync(left).mtimeMs > 3_600_000;
+      if (old) fs.rmSync(left, { recursive: true, force: true });
     } catch {
       // another run removed it first
     }

@@ -72,10 +72,10 @@ try {
   step(`${Object.keys(assets).length} assets: ${Object.keys(assets).join(', ')}`);
 
   // The main script: bin/bo.js with bin/sea.cjs, its one file that only an executable
-  // loads, and bin/private-folder.cjs (the folder check both use) bundled in; everything
-  // else it names stays a run-time require().
+  // loads, bin/private-folder.cjs (the folder check both use) and bin/fast-paths.cjs
+  // bundled in; everything else it names stays a run-time require().
   const main = join(work, 'main.cjs');
-  const inBin = ['./sea.cjs', './private-folder.cjs'];
+  const inBin = ['./sea.cjs', './private-folder.cjs', './fast-paths.cjs'];
   await build({
     entryPoints: [join(root, 'bin/bo.js')],
     outfile: main,

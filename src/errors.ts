@@ -32,15 +32,13 @@ export interface ErrorDetails {
   cause?: unknown;
 }
 
-/**
- * Marks every BoError, also one made by another bundle's copy of this file (the
- * embedded sandbox, dist/lazy/sandbox.cjs, has its own: `instanceof` fails across
- * copies): a registered symbol is the same in every copy.
- */
-const boErrorBrand = Symbol.for('bo.error');
-
 export class BoError extends Error {
-  readonly [boErrorBrand] = true;
+  /**
+   * Says that bo made this error on purpose, also in another bundle's copy of this file
+   * (the embedded sandbox, dist/lazy/sandbox.cjs, has its own: `instanceof` fails
+   * across copies). A plain property: nothing shared between bundles.
+   */
+  readonly reportedByBo = true;
   readonly exitCode: ExitCodeValue = ExitCode.failed;
   readonly hint?: string;
   readonly status?: number;
@@ -213,7 +211,7 @@ function isSystemError(err: unknown): boolean {
 
 /** Whether `err` escaped every rule that reports errors: a bug, code `internal` (exit 1). */
 export function isInternal(err: unknown): boolean {
-  const meant = err instanceof Error && (err as Error & { [boErrorBrand]?: boolean })[boErrorBrand] === true;
+  const meant = err instanceof Error && (err as Error & { reportedByBo?: unknown }).reportedByBo === true;
   return !meant && !isSystemError(err);
 }
 

@@ -63,7 +63,7 @@ describe('program', () => {
 
   it('names an unknown flag before a missing required one, with its suggestion', async () => {
     const r = await runBo(['accounts', 'extend-trial', 'acc_1', '--too', '2027-01-31']);
-    expect(r.stderr).toBe("error: unknown option '--too'\n(Did you mean --to?)\n");
+    expect(r.stderr).toBe("error: unknown option '--too'\n(did you mean --to?)\n");
     expect(r.code).toBe(2);
   });
 

@@ -115,7 +115,7 @@ describe('bo login from a script', () => {
   it('names --code-command and where the email went when an Email code is missing', async () => {
     const r = await script('email', []);
     expect(r.code).toBe(4);
-    expect(r.stderr).toContain(`A code was emailed to ${masked(r.user.username)}. Pass --code-command <cmd> that prints it`);
+    expect(r.stderr).toContain(`error: a code was emailed to ${masked(r.user.username)}. Pass --code-command <cmd> that prints it`);
   });
 
   it('runs --code-command for an emailed code and takes the first 6-digit number it prints', async () => {
