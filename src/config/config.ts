@@ -19,7 +19,7 @@ import { BoError, UsageError } from '../errors.js';
 import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
-import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
+import { parseApiKeyScheme, parseBaseUrl, parseJournal, parseProfileName, parseTimeout } from './settings.js';
 import type { Env } from '../env.js';
 
 export interface ProfileSettings {
@@ -134,6 +134,7 @@ function checkSettings(cfg: BoConfig, path: string): void {
       if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number`);
       parseTimeout(settings.timeout, key('timeout'));
     });
+    check('journal', () => parseJournal(String(settings.journal), key('journal')));
     check('credential-store', () => {
       const store = settings['credential-store'];
       if (store !== 'keychain' && store !== 'file') throw new UsageError(`${key('credential-store')} must be "keychain" or "file"`);

@@ -13,13 +13,15 @@ export default defineCommand({
   description:
     'Set base-url (https://…, or http:// on localhost), api-key-scheme (the API-key scheme word, default bo), ' +
     'timeout (seconds, 0.1 to 86400), max-response-mb (the most one answer may hold, 1 to 4096, default 32) ' +
-    'or protected (true: every change on this profile asks first, or needs --yes) ' +
+    'protected (true: every change on this profile asks first, or needs --yes) ' +
+    'or journal (on, the default: every change is written to the journal in the state folder, see bo history; off: none) ' +
     'for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
     'bo -p staging config set api-key-scheme acme',
     'bo config set timeout 60',
     'bo -p production config set protected true',
+    'bo -p scratch config set journal off',
   ],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {
