@@ -17,7 +17,7 @@
 // interrupted one by it.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDir } from './state-dir.js';
 
@@ -56,6 +56,7 @@ export const FSYNC_EVERY_MS = 200;
 
 export const JOURNAL_FOLDER = 'journal';
 const KEY_FILE = '.key';
+const KEY_BYTES = 32;
 
 /** A run id: `<UTC yyyymmddThhmmss>-<6 base32 characters>`; sorts by start time. */
 export function newRunId(now: Date): string {
@@ -74,6 +75,8 @@ export class Journal {
   private readonly key: Buffer;
   private fd: number | undefined;
   private seq = 0;
+  /** Bytes written so far: where the next entry starts. */
+  private size = 0;
   private dirty = false;
   private readonly timer: NodeJS.Timeout;
 
@@ -151,9 +154,19 @@ export class Journal {
     this.release();
   }
 
+  /** Appends one line, whole or not at all: a write cut short (a full disk) is cut off again. */
   private write(entry: Record<string, unknown>): void {
     if (this.fd === undefined) throw new Error('the journal is closed');
-    writeAll(this.fd, `${JSON.stringify(entry)}\n`);
+    const bytes = Buffer.from(`${JSON.stringify(entry)}\n`);
+    try {
+      writeAll(this.fd, bytes, this.size);
+    } catch (err) {
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch { /* what is left past the last newline is no entry: readers skip it */ }
+      throw err;
+    }
+    this.size += bytes.length;
     this.dirty = true;
   }
 
@@ -172,25 +185,31 @@ export class Journal {
 }
 
 /** write(2) until every byte is written: a short write would leave half a line. */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text);
-  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off);
+function writeAll(fd: number, data: string | Buffer, at?: number): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off, at === undefined ? null : at + off);
 }
 
 /** The HMAC key beside the journal files: 32 random bytes, made once, 0600. */
 function journalKey(folder: string): Buffer {
   const path = join(folder, KEY_FILE);
   try {
-    return readFileSync(path);
+    const key = readFileSync(path);
+    if (key.length === KEY_BYTES) return key;
+    // Cut short (a full disk as it was made): made again below.
+    unlinkSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  const key = randomBytes(32);
+  const key = randomBytes(KEY_BYTES);
   try {
     const fd = openSync(path, 'wx', 0o600);
     try {
-      writeSync(fd, key);
+      writeAll(fd, key);
       fsyncSync(fd);
+    } catch (err) {
+      unlinkSync(path);
+      throw err;
     } finally {
       closeSync(fd);
     }

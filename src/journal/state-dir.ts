@@ -27,7 +27,13 @@ export function stateDirOf(env: Env): string | undefined {
  * Error saying why not (the caller names the folder).
  */
 export function ensureOwnDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    // A recursive mkdir on a read-only file system says ENOENT; the last step alone says why.
+    mkdirSync(dir, { mode: 0o700 });
+    throw err;
+  }
   const st = statSync(dir);
   if (!st.isDirectory()) throw new Error('not a folder');
   const uid = process.getuid?.();

@@ -24,9 +24,10 @@ export async function startJournal(ctx: Context, where: Where, header: Omit<RunH
 }
 
 /** `accounts extend-trial - --to 2031-01-31`: the verb, its target and the flags given, a secret field's value as `***`. */
-export function commandLine(path: string[], target: string, fields: readonly MutationField[], flags: MutationFlags): string {
+export function commandLine(path: string[], label: string, target: string, fields: readonly MutationField[], flags: MutationFlags): string {
   const given = flags as Record<string, unknown>;
-  const words = [...path, target];
+  // A target given by an option (`--account acc_1`) is typed after it.
+  const words = [...path, ...(label.startsWith('--') ? [label] : []), target];
   for (const f of fields) {
     const name = f.option.split(' ')[0]!;
     const value = given[attributeOf(name)];

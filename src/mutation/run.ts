@@ -52,7 +52,7 @@ export async function runMutation<Prep>(
 
   // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
   const { startJournal, commandLine } = await import('./journal-run.js');
-  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, target, spec.fields.list, flags), batch });
+  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch });
   try {
     if (batch) {
       const { runBatch } = await import('./batch.js');
