@@ -45,6 +45,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['api', () => import('./api.js')],
   ['history list', () => import('./history/list.js')],
   ['history show', () => import('./history/show.js')],
+  ['history prune', () => import('./history/prune.js')],
   ['sandbox serve', () => import('./sandbox/serve.js')],
   ['sandbox users', () => import('./sandbox/users.js')],
   ['sandbox fixtures', () => import('./sandbox/fixtures.js')],

@@ -3,7 +3,7 @@
 // interrupted with its unknown changes, a live run as running with its pid, the stable
 // --json/--jsonl shapes, --since, -p, --failed, and the note when the journal is off.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { binPath, runBin, runShell } from '../helpers/run-bin.js';
@@ -141,5 +141,29 @@ describe('bo history, on the built binary', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('The journal is off (BO_JOURNAL=off): new changes are not recorded.\n');
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('prune removes finished runs past 90 days, never an interrupted one, and keeps recent ones', async () => {
+    const env = testEnv({ url: sandbox.url, fixtures });
+    // A recent run of bo's own, then two old ones as bo writes them: one finished, one killed.
+    await runBin(['accounts', 'extend-trial', trial[0]!, '--to', '2031-01-31'], { env });
+    const journal = join(env.BO_STATE_DIR!, 'journal');
+    const old = (id: string, end: boolean) => {
+      const header = { t: 'run', v: 1, run: id, pid: 1, at: '2020-01-01T00:00:00.000Z', profile: 'default', origin: sandbox.url, command: 'accounts extend-trial - --to 2031-01-31', batch: true };
+      const send = { t: 'send', n: 1, line: 1, uid: trial[1], method: 'PUT', path: `/crm/accounts/${trial[1]}/extend-trial`, fields: ['ToDate'], at: '2020-01-01T00:00:01.000Z' };
+      const lines = [header, send, ...(end ? [{ t: 'end', at: '2020-01-01T00:00:02.000Z' }] : [])];
+      writeFileSync(join(journal, `${id}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });
+    };
+    old('20200101T000000-aaaaaa', true);
+    old('20200101T000000-bbbbbb', false);
+    const before = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<{ id: string; state: string }>;
+    expect(before.map((r) => r.state)).toEqual(['finished', 'interrupted', 'finished']);
+
+    const r = await runBin(['history', 'prune'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Removed 1 run\(s\); the journal holds 0\.0 MB\.\n$/);
+    const after = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<{ id: string; state: string }>;
+    expect(after.map((a) => a.id)).toEqual([before[0]!.id, '20200101T000000-bbbbbb']);
   });
 });
