@@ -22,9 +22,10 @@ _bo_child() {
     '0 people') REPLY=57 ;;
     '0 payment-info') REPLY=60 ;;
     '0 api') REPLY=63 ;;
-    '0 sandbox') REPLY=64 ;;
-    '0 completion') REPLY=71 ;;
-    '0 help') REPLY=72 ;;
+    '0 history') REPLY=64 ;;
+    '0 sandbox') REPLY=69 ;;
+    '0 completion') REPLY=76 ;;
+    '0 help') REPLY=77 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -70,12 +71,16 @@ _bo_child() {
     '57 help') REPLY=59 ;;
     '60 update') REPLY=61 ;;
     '60 help') REPLY=62 ;;
-    '64 serve') REPLY=65 ;;
-    '64 users') REPLY=66 ;;
-    '64 fixtures') REPLY=67 ;;
-    '64 outbox') REPLY=68 ;;
-    '64 reset') REPLY=69 ;;
-    '64 help') REPLY=70 ;;
+    '64 list') REPLY=65 ;;
+    '64 show') REPLY=66 ;;
+    '64 prune') REPLY=67 ;;
+    '64 help') REPLY=68 ;;
+    '69 serve') REPLY=70 ;;
+    '69 users') REPLY=71 ;;
+    '69 fixtures') REPLY=72 ;;
+    '69 outbox') REPLY=73 ;;
+    '69 reset') REPLY=74 ;;
+    '69 help') REPLY=75 ;;
     *) return 1 ;;
   esac
 }
@@ -83,7 +88,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'history' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '--yes' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
@@ -118,7 +123,7 @@ _bo_node() {
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     33) _bo_cmds=('list' 'create' 'subscribe' 'help'); _bo_flags=('-h' '--help') ;;
     34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
-    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--double-opt-in' '--internal' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--dry-run' '--yes' '-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--double-opt-in' '--internal' '--dry-run' '--yes' '-h' '--help') ;;
     36) _bo_cmds=(); _bo_flags=('--email' '--first-name' '--last-name' '--send-welcome' '--source' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     37) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     38) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
@@ -147,15 +152,20 @@ _bo_node() {
     61) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
     62) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     63) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
-    64) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    65) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
-    66) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    64) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
+    65) _bo_cmds=(); _bo_flags=('--since' '--failed' '-h' '--help') ;;
+    66) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     67) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    68) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    69) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    70) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    68) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    69) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    70) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    73) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    74) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    75) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    76) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -277,12 +287,12 @@ _bo_flag() {
     '34 -h'|'34 --help') REPLY=none ;;
     '35 --name') REPLY=text ;;
     '35 --description') REPLY=text ;;
-    '35 --double-opt-in') REPLY=none ;;
-    '35 --internal') REPLY=none ;;
     '35 --welcome-subject') REPLY=text ;;
     '35 --welcome-body') REPLY=text ;;
     '35 --welcome-from-name') REPLY=text ;;
     '35 --welcome-from-email') REPLY=text ;;
+    '35 --double-opt-in') REPLY=none ;;
+    '35 --internal') REPLY=none ;;
     '35 --dry-run') REPLY=none ;;
     '35 --yes') REPLY=none ;;
     '35 -h'|'35 --help') REPLY=none ;;
@@ -386,25 +396,33 @@ _bo_flag() {
     '63 --yes') REPLY=none ;;
     '63 -h'|'63 --help') REPLY=none ;;
     '64 -h'|'64 --help') REPLY=none ;;
-    '65 --port') REPLY=text ;;
-    '65 --host') REPLY=text ;;
-    '65 --allow-remote') REPLY=none ;;
-    '65 --state') REPLY=file ;;
-    '65 --memory') REPLY=none ;;
-    '65 --seed') REPLY=text ;;
-    '65 --accounts') REPLY=text ;;
-    '65 --api-key-scheme') REPLY=text ;;
-    '65 --tls-cert') REPLY=file ;;
-    '65 --tls-key') REPLY=file ;;
+    '65 --since') REPLY=text ;;
+    '65 --failed') REPLY=none ;;
     '65 -h'|'65 --help') REPLY=none ;;
+    '66 --failed') REPLY=none ;;
     '66 -h'|'66 --help') REPLY=none ;;
     '67 -h'|'67 --help') REPLY=none ;;
-    '68 --last') REPLY=none ;;
     '68 -h'|'68 --help') REPLY=none ;;
     '69 -h'|'69 --help') REPLY=none ;;
+    '70 --port') REPLY=text ;;
+    '70 --host') REPLY=text ;;
+    '70 --allow-remote') REPLY=none ;;
+    '70 --state') REPLY=file ;;
+    '70 --memory') REPLY=none ;;
+    '70 --seed') REPLY=text ;;
+    '70 --accounts') REPLY=text ;;
+    '70 --api-key-scheme') REPLY=text ;;
+    '70 --tls-cert') REPLY=file ;;
+    '70 --tls-key') REPLY=file ;;
     '70 -h'|'70 --help') REPLY=none ;;
     '71 -h'|'71 --help') REPLY=none ;;
     '72 -h'|'72 --help') REPLY=none ;;
+    '73 --last') REPLY=none ;;
+    '73 -h'|'73 --help') REPLY=none ;;
+    '74 -h'|'74 --help') REPLY=none ;;
+    '75 -h'|'75 --help') REPLY=none ;;
+    '76 -h'|'76 --help') REPLY=none ;;
+    '77 -h'|'77 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -569,16 +587,24 @@ _bo_arg() {
       0) REPLY=file ;;
       *) return 1 ;;
     esac ;;
-    70) case $2 in
+    66) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    68) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
+      *) return 1 ;;
+    esac ;;
+    75) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    71) case $2 in
+    76) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    72) case $2 in
-      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'sandbox' 'completion') ;;
+    77) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'history' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;
