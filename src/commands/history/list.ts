@@ -15,7 +15,7 @@ export default defineCommand<HistoryOpts>({
     'the profile and origin, the command (secret values as ***), the input file, how many changes were done, ' +
     'failed or unknown (sent, no answer recorded), and whether the run finished, was interrupted or is still running. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
-    '{"id","startedAt","profile","origin","command","batch","input","done","failed","unknown","state","pid","bytes"}. ' +
+    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "state", "pid", "bytes"}. ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
   examples: ['bo history list', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
   configure: (cmd) => historyOptions(cmd, 'only runs with a failed or unknown change'),

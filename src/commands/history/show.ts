@@ -16,9 +16,9 @@ export default defineCommand<HistoryOpts>({
     'fields sent (never their values), and its outcome: done, failed (with the status and error code) or unknown (sent, no ' +
     'answer recorded: the process ended first). <run> is a run id from bo history list, or last for the newest run. ' +
     '--failed lists only failed changes. --json and --jsonl print each as ' +
-    '{"line","uid","method","path","fields","sentAt","outcome","status","code"}: ' +
+    '{"line", "uid", "method", "path", "fields", "sentAt", "outcome", "status", "code"}. ' +
     'Piped, each row starts with the Uid, so `bo history show <run> --failed | bo <verb> - …` sends the failed records again.',
-  examples: ['bo history show last', 'bo history show 20261128T050347-c3x7f3 --failed --jsonl'],
+  examples: ['bo history show last', { example: 'bo history show 20261128T050347-c3x7f3 --failed --jsonl', needs: 'that run in the journal' }],
   configure: (cmd) => cmd.argument('<run>', 'a run id, or last').option('--failed', 'only the failed changes'),
   async run(ctx, [run], opts) {
     const id = String(run);
