@@ -17,7 +17,7 @@
 // interrupted one by it.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDir } from './state-dir.js';
 
@@ -78,6 +78,8 @@ export class Journal {
   /** Bytes written so far: where the next entry starts. */
   private size = 0;
   private dirty = false;
+  private syncing = false;
+  private closeAfterSync = false;
   private readonly timer: NodeJS.Timeout;
 
   /** Creates the run's file and lock and writes the header; throws (an errno Error) when it cannot. */
@@ -101,7 +103,8 @@ export class Journal {
       this.release();
       throw err;
     }
-    this.timer = setInterval(() => this.sync(), FSYNC_EVERY_MS);
+    // In the background: the batch's requests go on while the disk catches up.
+    this.timer = setInterval(() => this.syncInBackground(), FSYNC_EVERY_MS);
     this.timer.unref();
   }
 
@@ -144,6 +147,18 @@ export class Journal {
     } catch { /* the next write reports the disk's trouble */ }
   }
 
+  /** fsync on the thread pool, one at a time; the file stays open until it is done. */
+  private syncInBackground(): void {
+    if (this.fd === undefined || !this.dirty || this.syncing) return;
+    this.dirty = false;
+    this.syncing = true;
+    const fd = this.fd;
+    fsync(fd, () => {
+      this.syncing = false;
+      if (this.closeAfterSync) closeQuietly(fd);
+    });
+  }
+
   /** The run is over: `end`, fsync, and the lock let go. Never throws. */
   close(now: Date, interrupted: boolean): void {
     if (this.fd === undefined) return;
@@ -173,15 +188,21 @@ export class Journal {
   private release(): void {
     clearInterval(this.timer);
     if (this.fd !== undefined) {
-      try {
-        closeSync(this.fd);
-      } catch { /* closed is closed */ }
+      // A background fsync still holds the descriptor: closed when it ends, never under it.
+      if (this.syncing) this.closeAfterSync = true;
+      else closeQuietly(this.fd);
       this.fd = undefined;
     }
     try {
       unlinkSync(this.lock);
     } catch { /* gone already */ }
   }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch { /* closed is closed */ }
 }
 
 /** write(2) until every byte is written: a short write would leave half a line. */
