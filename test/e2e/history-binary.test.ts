@@ -140,7 +140,7 @@ describe('bo history, on the built binary', () => {
     const r = await runBin(['history', 'list', '--jsonl'], { env: { ...env, BO_JOURNAL: 'off' } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('The journal is off (BO_JOURNAL=off): new changes are not recorded.\n');
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { command: string }).command)).toEqual([`accounts extend-trial ${trial[0]} --to 2031-01-31`]);
   });
 
   it('prune removes finished runs past 90 days, never an interrupted one, and keeps recent ones', async () => {
