@@ -896,7 +896,7 @@ complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo history
-complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first'
+complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first (also bo history)'
 complete -c bo -n "__bo_commands 'bo history'" -a "'show'" -d 'List the changes of one run with their outcomes'
 complete -c bo -n "__bo_commands 'bo history'" -a "'prune'" -d 'Remove finished runs past 90 days or 200 MB from the journal'
 complete -c bo -n "__bo_commands 'bo history'" -a "'help'" -d 'Show help for a command'

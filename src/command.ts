@@ -17,6 +17,8 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   description?: string;
   /** Left out of --help and of the completion scripts (`bo __complete`, for the scripts). */
   hidden?: boolean;
+  /** What the group alone runs (`bo history` is `bo history list`). */
+  groupDefault?: boolean;
   /**
    * At least one; shown under "Examples:" in --help. Each runs as written against the
    * embedded sandbox (`bo --sandbox …`, its seeded Uids; test/help/examples-run.test.ts);

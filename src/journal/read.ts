@@ -61,10 +61,10 @@ export function readRuns(folder: string): RunFile[] {
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((f) => f.endsWith('.jsonl') && RUN_ID.test(f.slice(0, -6)))
-    .sort()
-    .reverse()
     .map((f) => readRun(folder, f.slice(0, -6)))
-    .filter((r): r is RunFile => r !== undefined);
+    .filter((r): r is RunFile => r !== undefined)
+    // Ids order runs by the second they started; two in one second by their start time.
+    .sort((a, b) => b.summary.startedAt.localeCompare(a.summary.startedAt) || b.summary.id.localeCompare(a.summary.id));
 }
 
 /** One run by id; undefined when its file is missing or has no header. */

@@ -8,7 +8,8 @@ import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filt
 export default defineCommand<HistoryOpts>({
   printsRecords: true,
   path: ['history', 'list'],
-  summary: 'List the runs that changed something, newest first',
+  groupDefault: true,
+  summary: 'List the runs that changed something, newest first (also bo history)',
   description:
     'List the runs recorded in the journal (every change bo sends is journaled in the state folder: ' +
     '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
@@ -17,7 +18,7 @@ export default defineCommand<HistoryOpts>({
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
     '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "state", "pid", "bytes"}. ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
-  examples: ['bo history list', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
+  examples: ['bo history', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
   configure: (cmd) => historyOptions(cmd, 'only runs with a failed or unknown change'),
   async run(ctx, _args, opts) {
     const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
