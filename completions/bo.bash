@@ -24,9 +24,10 @@ _bo_child() {
     '0 api') REPLY=63 ;;
     '0 mcp') REPLY=64 ;;
     '0 plan') REPLY=65 ;;
-    '0 sandbox') REPLY=70 ;;
-    '0 completion') REPLY=77 ;;
-    '0 help') REPLY=78 ;;
+    '0 history') REPLY=70 ;;
+    '0 sandbox') REPLY=75 ;;
+    '0 completion') REPLY=82 ;;
+    '0 help') REPLY=83 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -76,12 +77,16 @@ _bo_child() {
     '65 show') REPLY=67 ;;
     '65 apply') REPLY=68 ;;
     '65 help') REPLY=69 ;;
-    '70 serve') REPLY=71 ;;
-    '70 users') REPLY=72 ;;
-    '70 fixtures') REPLY=73 ;;
-    '70 outbox') REPLY=74 ;;
-    '70 reset') REPLY=75 ;;
-    '70 help') REPLY=76 ;;
+    '70 list') REPLY=71 ;;
+    '70 show') REPLY=72 ;;
+    '70 prune') REPLY=73 ;;
+    '70 help') REPLY=74 ;;
+    '75 serve') REPLY=76 ;;
+    '75 users') REPLY=77 ;;
+    '75 fixtures') REPLY=78 ;;
+    '75 outbox') REPLY=79 ;;
+    '75 reset') REPLY=80 ;;
+    '75 help') REPLY=81 ;;
     *) return 1 ;;
   esac
 }
@@ -89,7 +94,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '--yes' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
@@ -159,15 +164,20 @@ _bo_node() {
     67) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     68) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
     69) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    70) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    71) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
-    72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    70) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
+    71) _bo_cmds=(); _bo_flags=('--since' '--failed' '-h' '--help') ;;
+    72) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     73) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    74) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    75) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    76) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    74) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    75) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    76) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     78) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    79) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    80) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    81) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    82) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    83) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -407,25 +417,33 @@ _bo_flag() {
     '68 -h'|'68 --help') REPLY=none ;;
     '69 -h'|'69 --help') REPLY=none ;;
     '70 -h'|'70 --help') REPLY=none ;;
-    '71 --port') REPLY=text ;;
-    '71 --host') REPLY=text ;;
-    '71 --allow-remote') REPLY=none ;;
-    '71 --state') REPLY=file ;;
-    '71 --memory') REPLY=none ;;
-    '71 --seed') REPLY=text ;;
-    '71 --accounts') REPLY=text ;;
-    '71 --api-key-scheme') REPLY=text ;;
-    '71 --tls-cert') REPLY=file ;;
-    '71 --tls-key') REPLY=file ;;
+    '71 --since') REPLY=text ;;
+    '71 --failed') REPLY=none ;;
     '71 -h'|'71 --help') REPLY=none ;;
+    '72 --failed') REPLY=none ;;
     '72 -h'|'72 --help') REPLY=none ;;
     '73 -h'|'73 --help') REPLY=none ;;
-    '74 --last') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;
     '75 -h'|'75 --help') REPLY=none ;;
+    '76 --port') REPLY=text ;;
+    '76 --host') REPLY=text ;;
+    '76 --allow-remote') REPLY=none ;;
+    '76 --state') REPLY=file ;;
+    '76 --memory') REPLY=none ;;
+    '76 --seed') REPLY=text ;;
+    '76 --accounts') REPLY=text ;;
+    '76 --api-key-scheme') REPLY=text ;;
+    '76 --tls-cert') REPLY=file ;;
+    '76 --tls-key') REPLY=file ;;
     '76 -h'|'76 --help') REPLY=none ;;
     '77 -h'|'77 --help') REPLY=none ;;
     '78 -h'|'78 --help') REPLY=none ;;
+    '79 --last') REPLY=none ;;
+    '79 -h'|'79 --help') REPLY=none ;;
+    '80 -h'|'80 --help') REPLY=none ;;
+    '81 -h'|'81 --help') REPLY=none ;;
+    '82 -h'|'82 --help') REPLY=none ;;
+    '83 -h'|'83 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -602,16 +620,24 @@ _bo_arg() {
       0|*) REPLY=choices; _bo_vals=('list' 'show' 'apply') ;;
       *) return 1 ;;
     esac ;;
-    76) case $2 in
+    72) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    74) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
+      *) return 1 ;;
+    esac ;;
+    81) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    77) case $2 in
+    82) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    78) case $2 in
-      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'sandbox' 'completion') ;;
+    83) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

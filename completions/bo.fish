@@ -74,6 +74,8 @@ function __bo_child -a path word
             echo 'bo mcp'
         case 'bo/plan'
             echo 'bo plan'
+        case 'bo/history'
+            echo 'bo history'
         case 'bo/sandbox'
             echo 'bo sandbox'
         case 'bo/completion'
@@ -178,6 +180,14 @@ function __bo_child -a path word
             echo 'bo plan apply'
         case 'bo plan/help'
             echo 'bo plan help'
+        case 'bo history/list'
+            echo 'bo history list'
+        case 'bo history/show'
+            echo 'bo history show'
+        case 'bo history/prune'
+            echo 'bo history prune'
+        case 'bo history/help'
+            echo 'bo history help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -391,6 +401,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo mcp/--writes'
             return 0
+        case 'bo history list/--since'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -466,7 +478,7 @@ complete -c bo -l max-retries -x -d 'retries for refused or failed requests (def
 complete -c bo -n "__bo_commands 'bo'" -a "'login'" -d 'Sign in and store a token (two-factor prompts included)'
 complete -c bo -n "__bo_commands 'bo'" -a "'logout'" -d "Forget the profile's stored credentials"
 complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, token, API keys'
-complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected'
+complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected, journal'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
 complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: preview the invoice, expire'
@@ -483,6 +495,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment informati
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
 complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
+complete -c bo -n "__bo_commands 'bo'" -a "'history'" -d 'The journal of changes: runs, their outcomes'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -926,6 +939,29 @@ complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'apply'" -d 'command'
 
+# bo history
+complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first (also bo history)'
+complete -c bo -n "__bo_commands 'bo history'" -a "'show'" -d 'List the changes of one run with their outcomes'
+complete -c bo -n "__bo_commands 'bo history'" -a "'prune'" -d 'Remove finished runs past 90 days or 200 MB from the journal'
+complete -c bo -n "__bo_commands 'bo history'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo history'" -s h -l help -d 'help with examples'
+
+# bo history list
+complete -c bo -n "__bo_at 'bo history list'" -l since -x -d 'only runs started since then: a date, a date-time with a zone, or a duration such as 2h or 7d'
+complete -c bo -n "__bo_at 'bo history list'" -l failed -d 'only runs with a failed or unknown change'
+complete -c bo -n "__bo_at 'bo history list'" -s h -l help -d 'help with examples'
+
+# bo history show
+complete -c bo -n "__bo_at 'bo history show'" -l failed -d 'only the failed changes'
+complete -c bo -n "__bo_at 'bo history show'" -s h -l help -d 'help with examples'
+
+# bo history prune
+complete -c bo -n "__bo_at 'bo history prune'" -s h -l help -d 'help with examples'
+
+# bo history help
+complete -c bo -n "__bo_at 'bo history help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo history help' 0+" -a "'list' 'show' 'prune'" -d 'command'
+
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
@@ -971,4 +1007,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion'" -d 'command'

@@ -17,6 +17,8 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
   description?: string;
   /** Left out of --help and of the completion scripts (`bo __complete`, for the scripts). */
   hidden?: boolean;
+  /** What the group alone runs (`bo history` is `bo history list`). */
+  groupDefault?: boolean;
   /**
    * At least one; shown under "Examples:" in --help. Each runs as written against the
    * embedded sandbox (`bo --sandbox …`, its seeded Uids; test/help/examples-run.test.ts);
@@ -63,10 +65,11 @@ export const groups: Record<string, string> = {
   articles: 'Support articles: remove tags',
   auth: 'Credentials: status, token, API keys',
   broadcasts: 'Email broadcast campaigns: show one',
-  config: 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected',
+  config: 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected, journal',
   coupons: 'Discount coupons: list, redemptions',
   deals: 'CRM deals: update',
   drips: 'Email drip campaigns: add messages, delete',
+  history: 'The journal of changes: runs, their outcomes',
   lists: 'Email lists: list, create, subscribe addresses',
   memberships: 'Account memberships: update role, primary contact, invoices',
   'payment-info': 'Payment information: update an account\'s payment method',

@@ -98,7 +98,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
       parent = group;
     }
     const verb = def.path[def.path.length - 1]!;
-    const cmd = parent.command(verb, { hidden: def.hidden }).summary(def.summary).description(def.description ?? def.summary);
+    const cmd = parent.command(verb, { hidden: def.hidden, isDefault: def.groupDefault === true }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
     unknownOptionFirst(cmd);

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { ApiResponse } from '../api/http-types.js';
 import { ApiError, UsageError } from '../errors.js';
 import { mutationFlags } from '../mutation/flags.js';
-import { buildApiRequest } from '../input/raw-request.js';
+import { buildApiRequest, type ApiRequest } from '../input/raw-request.js';
 import { boCommand } from '../hints.js';
 import { STATUS_CODES } from 'node:http';
 import { neutralise } from '../api/neutralise.js';
@@ -14,6 +14,9 @@ import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.j
 import { printList, printValue, warn } from '../output/print.js';
 import { walkAll } from '../api/paginate.js';
 import { collect } from '../input/option-types.js';
+import type { HttpClient } from '../api/http-types.js';
+import { journaled, type RunJournal } from '../journal/open.js';
+import { startJournal } from '../mutation/journal-run.js';
 
 interface Opts {
   method?: string;
@@ -93,40 +96,51 @@ export default defineCommand<Opts>({
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }
     const client = await ctx.api(request.anonymous ? { anonymous: true } : undefined);
+    let journal: RunJournal | undefined;
     if (request.method !== 'GET') {
       // A write through `bo api` confirms on a protected profile as every mutation does.
       const where = whereOf(ctx, await profileInEffect(ctx), client.baseUrl);
       await confirmMutation(ctx, `Send ${request.method} ${request.path}`, where, { destructive: false, yes: opts.yes === true, batch: false });
+      // …and is journaled as one (issue 33): the field names and a digest, never a value.
+      if (!opts.paginate) journal = await startJournal(ctx, where, { command: `api -X ${request.method} ${request.path}`, batch: false });
     }
-    if (opts.paginate) {
-      const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
-      // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
-      const limit = Number(request.query.get('limit'));
-      const pageSize = Number.isInteger(limit) && limit > 0 ? limit : undefined;
-      // The server's items as they are: a repeat is printed again, but a page of repeats still ends the walk.
-      const items = walkAll<unknown>(client, { path: request.path, query, pageSize, headers: request.headers, signal: ctx.signal, keepRepeats: true });
-      if (opts.silent) {
-        try {
-          for await (const _ of items);
-        } finally {
-          for (const note of items.notes()) warn(ctx, note);
-        }
-      }
-      else await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });
-      return;
-    }
-    let res: ApiResponse;
     try {
-      res = await client.request(request);
-    } catch (err) {
-      // As gh: -i shows the status and headers of a refusal too; the error follows on stderr.
-      if (opts.include && err instanceof ApiError && err.status) await printHead(ctx, { status: err.status, headers: err.headers });
-      throw err;
+      await send(ctx, client, request, opts, journal);
+    } finally {
+      journal?.close(ctx.signal.aborted);
     }
-    if (opts.include) await printHead(ctx, res);
-    if (!opts.silent) await printValue(ctx, res.body, { asJson: true });
   },
 });
+
+/** Sends the request (through the journal for a write) and prints the answer, or every page's items. */
+async function send(ctx: Context, client: HttpClient, request: ApiRequest, opts: Opts, journal: RunJournal | undefined): Promise<void> {
+  if (opts.paginate) {
+    const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
+    // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.
+    const limit = Number(request.query.get('limit'));
+    const pageSize = Number.isInteger(limit) && limit > 0 ? limit : undefined;
+    // The server's items as they are: a repeat is printed again, but a page of repeats still ends the walk.
+    const items = walkAll<unknown>(client, { path: request.path, query, pageSize, headers: request.headers, signal: ctx.signal, keepRepeats: true });
+    if (opts.silent) {
+      try {
+        for await (const _ of items);
+      } finally {
+        for (const note of items.notes()) warn(ctx, note);
+      }
+    } else await printList(ctx, items, [{ header: 'JSON', get: (r) => JSON.stringify(r) }], { forceJson: !ctx.globals.jsonl });
+    return;
+  }
+  let res: ApiResponse;
+  try {
+    res = await journaled(journal, request, () => client.request(request));
+  } catch (err) {
+    // As gh: -i shows the status and headers of a refusal too; the error follows on stderr.
+    if (opts.include && err instanceof ApiError && err.status) await printHead(ctx, { status: err.status, headers: err.headers });
+    throw err;
+  }
+  if (opts.include) await printHead(ctx, res);
+  if (!opts.silent) await printValue(ctx, res.body, { asJson: true });
+}
 
 /**
  * `-i`: the status line and the response headers, then a blank line, as `gh api -i`

@@ -20,7 +20,7 @@ import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { makeFolder, type BoFolder } from '../files/bo-folder.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
-import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
+import { parseApiKeyScheme, parseBaseUrl, parseJournal, parseProfileName, parseTimeout } from './settings.js';
 import type { Env } from '../env.js';
 
 export interface ProfileSettings {
@@ -153,6 +153,7 @@ function checkSettings(cfg: BoConfig, path: string): void {
       const file = settings['ca-file'];
       if (typeof file !== 'string' || file === '') throw new UsageError(`${key('ca-file')} must be the path of a PEM file`);
     });
+    check('journal', () => parseJournal(String(settings.journal), key('journal')));
     check('credential-store', () => {
       const store = settings['credential-store'];
       if (store !== 'keychain' && store !== 'file') throw new UsageError(`${key('credential-store')} must be "keychain" or "file"`);

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { checkNotApiRoot, redactUserInfo } from '../api/base-url.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
 
-export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected', 'ca-file'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected', 'ca-file', 'journal'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** "base-url, api-key-scheme, … or protected", for help texts that name every key. */
@@ -18,6 +18,7 @@ export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number | bool
   timeout: 30,
   'max-response-mb': 32,
   protected: false,
+  journal: 'on',
 };
 
 export function isSettingKey(key: string): key is SettingKey {
@@ -122,6 +123,13 @@ export function caFileInEffect(
   return undefined;
 }
 
+/** `journal`: on (the default) keeps a journal of every change in the state folder; off keeps none (issue 33). */
+export function parseJournal(text: string, name = 'journal'): 'on' | 'off' {
+  const value = text.trim().toLowerCase();
+  if (value === 'on' || value === 'off') return value;
+  throw new UsageError(`${name} must be on or off, got "${text}"`);
+}
+
 /** Validates a value typed by a user (`bo config set`) into what is stored. */
 export function parseSetting(key: SettingKey, text: string): string | number | boolean {
   switch (key) {
@@ -137,6 +145,8 @@ export function parseSetting(key: SettingKey, text: string): string | number | b
       return parseProtected(text);
     case 'ca-file':
       return parseCaFilePath(text);
+    case 'journal':
+      return parseJournal(text);
   }
 }
 

@@ -25,7 +25,8 @@ export const environment: EnvVariable[] = [
   { names: ['BO_TIMEOUT'], meaning: 'per-request timeout in seconds, as --timeout (default 30)' },
   { names: ['BO_CONFIG_DIR'], meaning: 'the folder of config.json (and credentials.json with --insecure-storage)' },
   { names: ['BO_DATA_DIR'], meaning: "the data folder, where the embedded sandbox keeps its state" },
-  { names: ['BO_STATE_DIR'], meaning: 'the state folder, where plans from bo mcp --writes plan wait (else $XDG_STATE_HOME/bo, else ~/.local/state/bo)' },
+  { names: ['BO_STATE_DIR'], meaning: 'the state folder: the journal of every change (bo history) and the plans of bo mcp --writes plan (else $XDG_STATE_HOME/bo, else ~/.local/state/bo)' },
+  { names: ['BO_JOURNAL'], meaning: 'off: keep no journal of changes, as the journal setting off' },
   {
     names: ['BO_NO_PROGRESS'],
     meaning: '1: no progress line on stderr during long work (--all, bo api --paginate, batches from stdin)',
@@ -50,7 +51,8 @@ export const environment: EnvVariable[] = [
   { names: ['XDG_CONFIG_HOME'], meaning: 'the config folder is $XDG_CONFIG_HOME/bo when BO_CONFIG_DIR is not set (else ~/.config/bo)' },
   { names: ['XDG_STATE_HOME'], meaning: 'the state folder is $XDG_STATE_HOME/bo when BO_STATE_DIR is not set and it is an absolute path' },
   { names: ['XDG_DATA_HOME'], meaning: 'the data folder is $XDG_DATA_HOME/bo when BO_DATA_DIR is not set (else ~/.local/share/bo)' },
-  { names: ['HOME'], meaning: 'where ~/.config and ~/.local/share are; a home folder that does not exist is never created (set BO_CONFIG_DIR, BO_DATA_DIR)' },
+  { names: ['XDG_STATE_HOME'], meaning: 'the state folder is $XDG_STATE_HOME/bo when BO_STATE_DIR is not set (else ~/.local/state/bo)' },
+  { names: ['HOME'], meaning: 'where ~/.config, ~/.local/share and ~/.local/state are; a home folder that does not exist is never created (set BO_CONFIG_DIR, BO_DATA_DIR, BO_STATE_DIR)' },
   { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
   {
     names: ['BO_PAGER', 'PAGER'],

@@ -19,6 +19,8 @@ import { doneOf, emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type 
 import { startProgress } from '../output/progress.js';
 import type { Preparation } from './prepare.js';
 import type { MutationSpec } from './types.js';
+import { inputDigest } from '../journal/input-digest.js';
+import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;
@@ -29,7 +31,14 @@ export async function runBatch<Prep>(
   preparation: Preparation<Prep>,
   client: HttpClient,
   where: Where,
-  options: { concurrency: number; failFast: boolean; check: (label: string, value: string) => string; requests: AbortSignal },
+  options: {
+    concurrency: number;
+    failFast: boolean;
+    check: (label: string, value: string) => string;
+    requests: AbortSignal;
+    /** The run's journal (issue 33): an entry before each request, its outcome after. */
+    journal?: RunJournal;
+  },
 ): Promise<void> {
   const writer = outcomeWriter(ctx, options.requests);
   // Records from stdin: no total, so done and rate only.
@@ -46,7 +55,7 @@ export async function runBatch<Prep>(
   const onRunStop = () => halt.abort();
   if (ctx.signal.aborted) halt.abort();
   else ctx.signal.addEventListener('abort', onRunStop, { once: true });
-  type Why = 'auth' | 'failFast' | 'rateLimited' | 'jq';
+  type Why = 'auth' | 'failFast' | 'rateLimited' | 'jq' | 'journal';
   let stop: { why: Why; error?: BoError } | undefined;
   const stopWith = (why: Why, error?: BoError) => {
     stop ??= { why, error };
@@ -88,7 +97,7 @@ export async function runBatch<Prep>(
     }
   };
 
-  const send = async (rec: { line: number; target: string }, prep: Prep) => {
+  const send = async (rec: { line: number; target: string; read: string }, prep: Prep) => {
     const base = { uid: rec.target, line: rec.line };
     const req = spec.request(rec.target, prep);
     // The 429 this record got while it waits to be sent again.
@@ -105,9 +114,16 @@ export async function runBatch<Prep>(
       try {
         // The batch handles 429 itself, for all records at once.
         // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
-        const res = await client.request({ ...req, maxRetries: 0, signal: options.requests });
+        const change = { ...req, line: rec.line, uid: rec.target, read: rec.read };
+        const res = await journaled(options.journal, change, () => client.request({ ...req, maxRetries: 0, signal: options.requests }));
         return await report({ ...base, ok: true, status: res.status, error: null }, doneOf(spec, rec.target, prep, req, res.body));
       } catch (err) {
+        if (err instanceof JournalWriteError) {
+          // Not journaled, so not sent: the batch stops (issue 33).
+          if (refusal) await report(refused(base, refusal));
+          else notAttempted++;
+          return stopWith('journal', err);
+        }
         if (options.requests.aborted || err instanceof InterruptedError) {
           return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
         }
@@ -129,15 +145,18 @@ export async function runBatch<Prep>(
   };
 
   const feed = recordFeed(ctx, spec, options.check, halt.signal);
+  let read = '';
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
       if ('error' in rec) {
+        read = inputDigest(read, rec);
         await report({ uid: null, input: rec.input, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
         continue;
       }
       // Its own fields over the flags': an invalid record is reported and not sent.
       const prepared = await preparation.forRecord(rec);
       if ('error' in prepared) {
+        read = inputDigest(read, rec);
         await report({ uid: rec.target, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: prepared.error } });
         continue;
       }
@@ -146,7 +165,8 @@ export async function runBatch<Prep>(
         notAttempted++;
         break;
       }
-      const p: Promise<void> = send(rec, prepared.prep).finally(() => inFlight.delete(p));
+      read = inputDigest(read, rec);
+      const p: Promise<void> = send({ ...rec, read }, prepared.prep).finally(() => inFlight.delete(p));
       inFlight.add(p);
     }
     // Stopped: stdin is let go now, not when what is in flight has answered.
@@ -175,6 +195,7 @@ export async function runBatch<Prep>(
       tally.interrupted > 0 ? `interrupted; requests still in flight were reported with an unknown outcome` : 'interrupted; nothing was in flight',
     );
   }
+  if (stop?.why === 'journal' && stop.error) throw new BoError(`batch stopped: ${stop.error.message}; ${left}`, { code: 'journal' });
   if (stop?.why === 'auth' && stop.error) {
     const e = stop.error;
     throw new AuthError(`batch stopped: ${e.message}; ${left}`, { status: e.status, code: e.code, hint: e.hint });

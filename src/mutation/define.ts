@@ -129,6 +129,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
       const rest = (byOption ? given : given.slice(1)) as string[];
       const args = (def.args ?? []).map((a, i) => (a.check ?? checkUid)(a.name, rest[i]!)) as unknown as ArgValues<A>;
       const spec: MutationSpec<Prep> = {
+        path: def.path,
         target: {
           label,
           noun: def.target.noun,

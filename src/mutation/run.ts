@@ -10,6 +10,8 @@ import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import type { Preparation } from './prepare.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
+import type { HttpClient } from '../api/http-types.js';
+import { journaled, type RunJournal } from '../journal/open.js';
 
 export async function runMutation<Prep>(
   ctx: Context,
@@ -48,17 +50,27 @@ export async function runMutation<Prep>(
     ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
   });
 
-  if (batch) {
-    const { runBatch } = await import('./batch.js');
-    readingNotice(ctx, spec as MutationSpec<unknown>);
-    return runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests });
+  // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
+  const { startJournal, commandLine } = await import('./journal-run.js');
+  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch });
+  try {
+    if (batch) {
+      const { runBatch } = await import('./batch.js');
+      readingNotice(ctx, spec as MutationSpec<unknown>);
+      return await runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests, journal });
+    }
+    return await sendOne(ctx, spec, preparation.once as Prep, target, client, journal);
+  } finally {
+    journal?.close(ctx.signal.aborted);
   }
-  // Not a batch: the flags' preparation is there (prepareMutation refused it otherwise).
-  const prep = preparation.once as Prep;
+}
+
+/** One change: sent (journaled), its success line printed, a 404 or 409 in the verb's words. */
+async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep, target: string, client: HttpClient, journal: RunJournal | undefined): Promise<void> {
   const request = spec.request(target, prep);
   let res;
   try {
-    res = await client.request({ ...request, signal: ctx.signal });
+    res = await journaled(journal, { ...request, uid: target }, () => client.request({ ...request, signal: ctx.signal }));
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       // The server's own words when it gave some (`pipeline stage "x" not found`): it

@@ -93,6 +93,8 @@ export interface MutationReport<Prep> {
 }
 
 export interface MutationSpec<Prep> {
+  /** The verb's words, e.g. ['accounts', 'extend-trial'] (the journal's command line). */
+  path: string[];
   target: MutationTarget;
   /** The verb's fields, and whether at least one must be given (else "nothing to change"). */
   fields: { list: readonly MutationField[]; needsOne: boolean };

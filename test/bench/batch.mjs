@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Batch benchmark: N `addons expire` as one `-` batch against the same N as a shell loop
+// Batch benchmark: N `addons expire` as one `-` batch (journaled, and with BO_JOURNAL=off) against the same N as a shell loop
 // (one `bo` process each), both on `bo sandbox serve --memory` as a real process, the
 // sandbox reset before each. Prints both times and the ratio; with N >= 1000 exits 1
 // when the batch is not at least 20 times faster.
@@ -34,15 +34,15 @@ try {
   const uids = Array.from({ length: records }, (_, k) => addOns[k % addOns.length]);
   const list = join(work, 'uids.txt');
   writeFileSync(list, `${uids.join('\n')}\n`);
-  const runEnv = { ...env, BO_CONFIG_DIR: join(work, 'config'), BO_BASE_URL: url, BO_API_KEY: fixtures.apiKey.key, BO_API_SECRET: fixtures.apiKey.secret };
+  const runEnv = { ...env, BO_CONFIG_DIR: join(work, 'config'), BO_STATE_DIR: join(work, 'state'), BO_BASE_URL: url, BO_API_KEY: fixtures.apiKey.key, BO_API_SECRET: fixtures.apiKey.secret };
   const bo = `"${process.execPath}" "${join(root, 'bin', 'bo.js')}"`;
   const reset = async () => {
     const r = await fetch(`${url}/__sandbox/reset`, { method: 'POST' });
     if (!r.ok) throw new Error(`reset: ${r.status}`);
   };
-  const time = (script) => {
+  const time = (script, extra = {}) => {
     const t = performance.now();
-    const r = spawnSync('bash', ['-c', script], { env: runEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync('bash', ['-c', script], { env: { ...runEnv, ...extra }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     const ms = performance.now() - t;
     if (r.status !== 0) throw new Error(`exit ${r.status}: ${script}\n${r.stderr.slice(-2000)}`);
     return { ms, out: r.stdout };
@@ -52,12 +52,17 @@ try {
   const batch = time(`${bo} addons expire - --concurrency 8 < "${list}"`);
   const okLines = batch.out.split('\n').filter((l) => /\tok\t/.test(l)).length;
   if (okLines !== records) throw new Error(`the batch reported ${okLines} successes of ${records}`);
+  // The journal's cost (issue 33): the same batch with BO_JOURNAL=off. Printed, not
+  // gated: on a shared machine the difference is within the noise of one run.
+  await reset();
+  const unjournaled = time(`${bo} addons expire - --concurrency 8 < "${list}"`, { BO_JOURNAL: 'off' });
   await reset();
   const loop = time(`while read -r uid; do out=$(${bo} addons expire "$uid" 2>&1 >/dev/null) || { echo "$uid: $out" >&2; exit 1; }; done < "${list}"`);
 
   const ratio = loop.ms / batch.ms;
   console.log(`records     ${records}`);
   console.log(`batch       ${Math.round(batch.ms)} ms`);
+  console.log(`no journal  ${Math.round(unjournaled.ms)} ms (journal cost ${(((batch.ms - unjournaled.ms) / unjournaled.ms) * 100).toFixed(0)} %)`);
   console.log(`shell loop  ${Math.round(loop.ms)} ms`);
   console.log(`ratio       ${ratio.toFixed(1)}x`);
   if (records >= 1000 && ratio < 20) {

@@ -42,6 +42,7 @@ try {
     PATH: process.env.PATH,
     LANG: 'C.UTF-8',
     BO_CONFIG_DIR: join(work, 'config'),
+    BO_STATE_DIR: join(work, 'state'),
     BO_BASE_URL: url,
     BO_API_KEY: fixtures.apiKey.key,
     BO_API_SECRET: fixtures.apiKey.secret,

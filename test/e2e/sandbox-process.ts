@@ -8,12 +8,13 @@ import { loginSandboxAt, type LoginSandbox } from '../auth/login-harness.js';
 export type E2eSandbox = LoginSandbox;
 
 /**
+ * `args` are further options of `bo sandbox serve` (`--accounts 1000`).
  * `bo` is how to run it: the built `bin/bo.js` of `root` under this Node by default, or
  * another command (the single executable), with `env` if given.
  */
-export async function startE2eSandbox(root: string, options: { bo?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<E2eSandbox> {
+export async function startE2eSandbox(root: string, options: { bo?: string[]; env?: NodeJS.ProcessEnv; args?: string[] } = {}): Promise<E2eSandbox> {
   const [file, ...prefix] = options.bo ?? [process.execPath, join(root, 'bin', 'bo.js')];
-  const child = spawn(file!, [...prefix, 'sandbox', 'serve', '--memory', '--port', '0'], {
+  const child = spawn(file!, [...prefix, 'sandbox', 'serve', '--memory', '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.env ? { env: options.env } : {}),
   });

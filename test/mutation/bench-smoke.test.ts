@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 
-it('test/bench/batch.mjs runs a small batch against a shell loop and prints both times and the ratio', () => {
+it('test/bench/batch.mjs runs a small batch (journaled and not) against a shell loop and prints the times, the journal cost and the ratio', () => {
   const root = join(import.meta.dirname, '..', '..');
   const r = spawnSync(process.execPath, [join(root, 'test', 'bench', 'batch.mjs'), '--records', '20'], { cwd: root, encoding: 'utf8', timeout: 110_000 });
   expect(r.status, r.stderr).toBe(0);
-  expect(r.stdout).toMatch(/^records {5}20\nbatch {7}\d+ ms\nshell loop {2}\d+ ms\nratio {7}\d+\.\dx\n$/);
+  expect(r.stdout).toMatch(/^records {5}20\nbatch {7}\d+ ms\nno journal {2}\d+ ms \(journal cost -?\d+ %\)\nshell loop {2}\d+ ms\nratio {7}\d+\.\dx\n$/);
 }, 120_000);

@@ -9,7 +9,7 @@ export default defineCommand({
   summary: 'Print one setting of the current profile',
   description:
     `Print a setting of the current profile: ${SETTING_KEYS_TEXT}. ` +
-    'An unset key prints its default (api-key-scheme bo, timeout 30, max-response-mb 32, protected false); an unset base-url or ca-file prints nothing.',
+    'An unset key prints its default (api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on); an unset base-url or ca-file prints nothing.',
   examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {

@@ -16,6 +16,7 @@ export default defineCommand({
     'timeout (seconds, 0.1 to 86400), max-response-mb (the most one answer may hold, 1 to 4096, default 32) ' +
     'protected (true: every change on this profile asks first, or needs --yes) ' +
     "or ca-file (a PEM file of certificate authorities, such as a company's, trusted as well as the system's; BO_CA_FILE wins over it) " +
+    'or journal (on, the default: every change is written to the journal in the state folder, see bo history; off: none) ' +
     'for the current profile, creating the profile if needed.',
   examples: [
     'bo config set base-url https://acme.example.com',
@@ -23,6 +24,7 @@ export default defineCommand({
     'bo config set timeout 60',
     'bo -p production config set protected true',
     { example: 'bo config set ca-file ~/company-ca.pem', needs: "a PEM file of your company's certificate authority" },
+    'bo -p scratch config set journal off',
   ],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
   async run(ctx, [key, text]) {

@@ -11,7 +11,7 @@ export default defineCommand({
   summary: 'Remove one setting of the current profile',
   description:
     `Remove ${SETTING_KEYS_TEXT} from the current profile; an unset key falls back to its default ` +
-    '(api-key-scheme bo, timeout 30, max-response-mb 32, protected false; no base-url, no ca-file).',
+    '(api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on; no base-url, no ca-file).',
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
   configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
   async run(ctx, [key]) {

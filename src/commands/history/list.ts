@@ -1,0 +1,44 @@
+// `bo history list`: the runs that changed something, newest first, from the journal in
+// the state folder (issue 33). --json/--jsonl: one RunSummary each (src/journal/read.ts).
+import { defineCommand } from '../../command.js';
+import { readRuns, type RunSummary } from '../../journal/read.js';
+import { printList } from '../../output/print.js';
+import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filters.js';
+import { listOf } from '../../api/record-source.js';
+
+export default defineCommand<HistoryOpts>({
+  printsRecords: true,
+  path: ['history', 'list'],
+  groupDefault: true,
+  summary: 'List the runs that changed something, newest first (also bo history)',
+  description:
+    'List the runs recorded in the journal (every change bo sends is journaled in the state folder: ' +
+    '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
+    'the profile and origin, the command (secret values as ***), the input file, how many changes were done, ' +
+    'failed or unknown (sent, no answer recorded), and whether the run finished, was interrupted or is still running. ' +
+    'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
+    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "state", "pid", "bytes"}. ' +
+    'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
+  examples: ['bo history', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
+  configure: (cmd) => historyOptions(cmd, 'only runs with a failed or unknown change'),
+  async run(ctx, _args, opts) {
+    const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
+    const folder = await historyFolder(ctx);
+    const profile = ctx.globals.profile;
+    const runs = (folder ? readRuns(folder) : [])
+      .map((r) => r.summary)
+      .filter((r) => (since === undefined || Date.parse(r.startedAt) >= since.getTime()) && (!profile || r.profile === profile))
+      .filter((r) => !opts.failed || r.failed + r.unknown > 0);
+    await printList(ctx, listOf(runs), [
+      { header: 'Run', get: (r: RunSummary) => r.id },
+      { header: 'Started', get: (r: RunSummary) => r.startedAt },
+      { header: 'Profile', get: (r: RunSummary) => r.profile },
+      { header: 'Origin', get: (r: RunSummary) => r.origin },
+      { header: 'Done', get: (r: RunSummary) => r.done },
+      { header: 'Failed', get: (r: RunSummary) => r.failed },
+      { header: 'Unknown', get: (r: RunSummary) => r.unknown },
+      { header: 'State', get: (r: RunSummary) => (r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
+      { header: 'Command', get: (r: RunSummary) => `bo ${r.command}${r.input ? ` < ${r.input.path} (${r.input.size} bytes)` : ''}` },
+    ]);
+  },
+});

@@ -1,0 +1,22 @@
+// `bo history prune`: the journal's retention on demand (src/journal/prune.ts).
+import { defineCommand } from '../../command.js';
+import { pruneJournal } from '../../journal/prune.js';
+import { say } from '../../output/print.js';
+import { historyFolder } from './filters.js';
+
+export default defineCommand({
+  path: ['history', 'prune'],
+  summary: 'Remove finished runs past 90 days or 200 MB from the journal',
+  description:
+    'Remove the journal files of finished runs, oldest first, that are older than 90 days or while the journal holds ' +
+    'more than 200 MB in all. A running or interrupted run is never removed; a single run larger than 200 MB is kept, ' +
+    'with a warning. Prints one line: how many runs were removed and what the journal holds now.',
+  examples: ['bo history prune'],
+  async run(ctx) {
+    const folder = await historyFolder(ctx);
+    if (!folder) return;
+    const { removed, overCap, bytesLeft } = pruneJournal(folder, ctx.clock.now());
+    for (const s of overCap) say(ctx, `warning: run ${s.id} alone holds ${(s.bytes / 1048576).toFixed(1)} MB, over the 200 MB cap; kept`);
+    say(ctx, `Removed ${removed.length} run(s); the journal holds ${(bytesLeft / 1048576).toFixed(1)} MB.`);
+  },
+});

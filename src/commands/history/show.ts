@@ -1,0 +1,44 @@
+// `bo history show <run>`: each change of one run with its outcome (issue 33); --failed
+// only the failed ones, so `bo history show <run> --failed --jsonl` feeds a retry.
+import { defineCommand } from '../../command.js';
+import { NotFoundError, UsageError } from '../../errors.js';
+import { RUN_ID } from '../../journal/journal.js';
+import { readRun, readRuns, type ChangeRecord } from '../../journal/read.js';
+import { printList, say } from '../../output/print.js';
+import { historyFolder, type HistoryOpts } from './filters.js';
+import { listOf } from '../../api/record-source.js';
+
+export default defineCommand<HistoryOpts>({
+  printsRecords: true,
+  path: ['history', 'show'],
+  summary: 'List the changes of one run with their outcomes',
+  description:
+    'List each change a run sent, in input order: the record\'s line number and Uid, the method and path, the names of the ' +
+    'fields sent (never their values), and its outcome: done, failed (with the status and error code) or unknown (sent, no ' +
+    'answer recorded: the process ended first). <run> is a run id from bo history list, or last for the newest run. ' +
+    '--failed lists only failed changes. --json and --jsonl print each as ' +
+    '{"line", "uid", "method", "path", "fields", "sentAt", "outcome", "status", "code"}. ' +
+    'Piped, each row starts with the Uid, so `bo history show <run> --failed | bo <verb> - …` sends the failed records again.',
+  examples: ['bo history show last', { example: 'bo history show 20261128T050347-c3x7f3 --failed --jsonl', needs: 'that run in the journal' }],
+  configure: (cmd) => cmd.argument('<run>', 'a run id, or last').option('--failed', 'only the failed changes'),
+  async run(ctx, [run], opts) {
+    const id = String(run);
+    if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
+    const folder = await historyFolder(ctx);
+    const found = folder && (id === 'last' ? readRuns(folder)[0] : readRun(folder, id));
+    if (!found) throw new NotFoundError(id === 'last' ? 'no run in the journal' : `no run ${id} in the journal`, { code: 'not_found' });
+    const changes = found.changes.filter((c) => !opts.failed || c.outcome === 'failed');
+    await printList(ctx, listOf(changes), [
+      // The Uid first: piped rows feed a batch as they are (`… --failed | bo <verb> - …`).
+      { header: 'Uid', get: (c: ChangeRecord) => c.uid },
+      { header: 'Line', get: (c: ChangeRecord) => c.line },
+      { header: 'Outcome', get: (c: ChangeRecord) => c.outcome },
+      { header: 'Status', get: (c: ChangeRecord) => c.status },
+      { header: 'Code', get: (c: ChangeRecord) => c.code },
+      { header: 'Request', get: (c: ChangeRecord) => `${c.method} ${c.path}` },
+      { header: 'Fields', get: (c: ChangeRecord) => c.fields.join(',') },
+    ]);
+    const s = found.summary;
+    say(ctx, `Run ${s.id} (${s.state}${s.pid === null ? '' : `, pid ${s.pid}`}): ${s.done} done, ${s.failed} failed, ${s.unknown} unknown.`);
+  },
+});

@@ -1,0 +1,243 @@
+// The journal of one run (issue 33): a JSON Lines file `<state>/journal/<run id>.jsonl`,
+// 0600, written so that a run killed at any moment leaves a true record of what it sent.
+//
+// - `run`: the header (profile, origin, the command without secret values, the input file).
+// - `send`: before each request — its write(2) has returned before the request's first
+//   byte leaves, so even SIGKILL cannot lose it. The record's line number (never the
+//   line's text) and Uid, method, path, the names of the body's fields and an HMAC of the
+//   body with a random key kept 0600 beside the journal (a short secret cannot be
+//   recovered from it, as it could from a plain hash). Never a value of the body.
+// - `outcome`: after the answer: status, ok or not, the error code. A `send` with no
+//   `outcome` is unknown: sent, no answer recorded.
+// - `end`: the run finished (or stopped on a signal, `interrupted`).
+//
+// The file is fsynced at least every 200 ms, at the end and on a signal: a machine crash
+// may lose the last 200 ms of entries, which then read as never sent. While the run
+// lives it holds `<run id>.lock` (its pid): `bo history` tells a running run from an
+// interrupted one by it.
+
+import { createHmac, randomBytes } from 'node:crypto';
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureOwnDir } from './state-dir.js';
+
+/** What a journal file starts with. */
+export interface RunHeader {
+  profile: string;
+  origin: string;
+  /** The command as typed, secret values replaced by `***`. */
+  command: string;
+  /** A `-` batch (only these can be resumed). */
+  batch: boolean;
+  /** The batch's input when stdin is a file: its path and size. */
+  input?: { path: string; size: number };
+}
+
+/** One change about to be sent. */
+export interface Change {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** A batch record's line number and target. */
+  line?: number;
+  uid?: string;
+  /** A batch: the running digest of the records read so far, this one included. */
+  read?: string;
+}
+
+export interface ChangeOutcome {
+  status: number;
+  ok: boolean;
+  code?: string;
+}
+
+/** How often, at most, written entries wait for fsync. */
+export const FSYNC_EVERY_MS = 200;
+
+export const JOURNAL_FOLDER = 'journal';
+const KEY_FILE = '.key';
+const KEY_BYTES = 32;
+
+/** A run id: `<UTC yyyymmddThhmmss>-<6 base32 characters>`; sorts by start time. */
+export function newRunId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').slice(0, 15);
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const random = [...randomBytes(6)].map((b) => alphabet[b & 31]).join('');
+  return `${stamp}-${random}`;
+}
+
+export const RUN_ID = /^\d{8}T\d{6}-[a-z2-7]{6}$/;
+
+export class Journal {
+  readonly id: string;
+  readonly file: string;
+  private readonly lock: string;
+  private readonly key: Buffer;
+  private fd: number | undefined;
+  private seq = 0;
+  /** Bytes written so far: where the next entry starts. */
+  private size = 0;
+  private dirty = false;
+  private syncing = false;
+  private closeAfterSync = false;
+  private readonly timer: NodeJS.Timeout;
+
+  /** Creates the run's file and lock and writes the header; throws (an errno Error) when it cannot. */
+  constructor(readonly folder: string, header: RunHeader, now: Date) {
+    ensureOwnDir(folder);
+    this.key = journalKey(folder);
+    this.id = newRunId(now);
+    this.file = join(folder, `${this.id}.jsonl`);
+    this.lock = join(folder, `${this.id}.lock`);
+    const lockFd = openSync(this.lock, 'wx', 0o600);
+    try {
+      writeAll(lockFd, `${process.pid}\n`);
+    } finally {
+      closeSync(lockFd);
+    }
+    try {
+      this.fd = openSync(this.file, 'wx', 0o600);
+      this.write({ t: 'run', v: 1, run: this.id, pid: process.pid, at: now.toISOString(), ...header });
+      fsyncSync(this.fd);
+    } catch (err) {
+      this.release();
+      throw err;
+    }
+    // In the background: the batch's requests go on while the disk catches up.
+    this.timer = setInterval(() => this.syncInBackground(), FSYNC_EVERY_MS);
+    this.timer.unref();
+  }
+
+  /** Writes the entry for a change about to be sent; returns its number for `after`. Throws when it cannot be written. */
+  before(change: Change, now: Date): number {
+    const n = ++this.seq;
+    const body = change.body;
+    const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    this.write({
+      t: 'send',
+      n,
+      ...(change.line === undefined ? {} : { line: change.line }),
+      ...(change.uid === undefined ? {} : { uid: change.uid }),
+      method: change.method,
+      path: change.path,
+      fields,
+      ...(body === undefined ? {} : { digest: this.digest(body) }),
+      ...(change.read === undefined ? {} : { read: change.read }),
+      at: now.toISOString(),
+    });
+    return n;
+  }
+
+  /** Records the answer to change `n`. */
+  after(n: number, outcome: ChangeOutcome, now: Date): void {
+    this.write({ t: 'outcome', n, status: outcome.status, ok: outcome.ok, ...(outcome.code ? { code: outcome.code } : {}), at: now.toISOString() });
+  }
+
+  /** An HMAC of the body: equal bodies match, and no value can be read back from it. */
+  digest(body: unknown): string {
+    return createHmac('sha256', this.key).update(JSON.stringify(body)).digest('hex');
+  }
+
+  /** fsync now, if anything was written since the last one (the 200 ms timer, a signal). */
+  sync(): void {
+    if (this.fd === undefined || !this.dirty) return;
+    this.dirty = false;
+    try {
+      fsyncSync(this.fd);
+    } catch { /* the next write reports the disk's trouble */ }
+  }
+
+  /** fsync on the thread pool, one at a time; the file stays open until it is done. */
+  private syncInBackground(): void {
+    if (this.fd === undefined || !this.dirty || this.syncing) return;
+    this.dirty = false;
+    this.syncing = true;
+    const fd = this.fd;
+    fsync(fd, () => {
+      this.syncing = false;
+      if (this.closeAfterSync) closeQuietly(fd);
+    });
+  }
+
+  /** The run is over: `end`, fsync, and the lock let go. Never throws. */
+  close(now: Date, interrupted: boolean): void {
+    if (this.fd === undefined) return;
+    try {
+      this.write({ t: 'end', at: now.toISOString(), ...(interrupted ? { interrupted: true } : {}) });
+    } catch { /* no end: it reads as interrupted, which is the truth as far as the file knows */ }
+    this.sync();
+    this.release();
+  }
+
+  /** Appends one line, whole or not at all: a write cut short (a full disk) is cut off again. */
+  private write(entry: Record<string, unknown>): void {
+    if (this.fd === undefined) throw new Error('the journal is closed');
+    const bytes = Buffer.from(`${JSON.stringify(entry)}\n`);
+    try {
+      writeAll(this.fd, bytes, this.size);
+    } catch (err) {
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch { /* what is left past the last newline is no entry: readers skip it */ }
+      throw err;
+    }
+    this.size += bytes.length;
+    this.dirty = true;
+  }
+
+  private release(): void {
+    clearInterval(this.timer);
+    if (this.fd !== undefined) {
+      // A background fsync still holds the descriptor: closed when it ends, never under it.
+      if (this.syncing) this.closeAfterSync = true;
+      else closeQuietly(this.fd);
+      this.fd = undefined;
+    }
+    try {
+      unlinkSync(this.lock);
+    } catch { /* gone already */ }
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch { /* closed is closed */ }
+}
+
+/** write(2) until every byte is written: a short write would leave half a line. */
+function writeAll(fd: number, data: string | Buffer, at?: number): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off, at === undefined ? null : at + off);
+}
+
+/** The HMAC key beside the journal files: 32 random bytes, made once, 0600. */
+function journalKey(folder: string): Buffer {
+  const path = join(folder, KEY_FILE);
+  try {
+    const key = readFileSync(path);
+    if (key.length === KEY_BYTES) return key;
+    // Cut short (a full disk as it was made): made again below.
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const key = randomBytes(KEY_BYTES);
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeAll(fd, key);
+      fsyncSync(fd);
+    } catch (err) {
+      unlinkSync(path);
+      throw err;
+    } finally {
+      closeSync(fd);
+    }
+    return key;
+  } catch (err) {
+    // Another run made it first.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path);
+    throw err;
+  }
+}
