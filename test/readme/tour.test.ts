@@ -2,7 +2,7 @@
 // order, through bash with the built `bo` on PATH, on a fresh config and data folder
 // (the embedded sandbox) and a Secret Service of its own. A command that does not exit 0
 // fails the test, naming the command and what it printed.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ function tempDir(): string {
 
 /** A user's shell: bo on PATH, private folders, nothing from the developer's own. */
 function userEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  // A user's shell has a home folder: the journal of the tour's batch goes under it.
+  mkdirSync(join(root, 'home'), { recursive: true });
   return {
     PATH: `${boOnPath(join(root, 'bin'), repo)}:${process.env.PATH}`,
     HOME: join(root, 'home'),
