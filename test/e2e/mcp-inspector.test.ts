@@ -1,35 +1,24 @@
 // The MCP Inspector's command-line mode, the protocol's own reference client, lists the
 // tools of `bo --sandbox mcp` (the built binary). It needs Node 22.19 or newer: CI's Node 24
 // run has it; on an older Node the test is skipped, saying so.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binPath } from '../helpers/run-bin.js';
+import { runCommand } from '../readme/tour.js';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 const recentEnough = major > 22 || (major === 22 && minor >= 19);
-
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('the MCP Inspector against bo mcp', () => {
   it.skipIf(!recentEnough)(`${INSPECTOR} --cli --method tools/list lists the read tools (skipped on Node < 22.19, which the Inspector needs)`, async () => {
     const root = mkdtempSync(join(tmpdir(), 'bo-inspector-'));
     try {
       const env = { PATH: process.env.PATH!, HOME: root, BO_CONFIG_DIR: join(root, 'config'), BO_DATA_DIR: join(root, 'data'), npm_config_cache: process.env.npm_config_cache ?? join(root, 'npm') };
-      const r = await run(['-y', '-p', INSPECTOR, '--', 'mcp-inspector', '--cli', process.execPath, binPath, '--sandbox', 'mcp', '--method', 'tools/list'], env);
+      const args = ['npx', '-y', '-p', INSPECTOR, '--', 'mcp-inspector', '--cli', process.execPath, binPath, '--sandbox', 'mcp', '--method', 'tools/list'];
+      const r = await runCommand(args.map((a) => `'${a}'`).join(' '), { cwd: root, env, timeoutMs: 280_000 });
       expect(r.code, r.stderr).toBe(0);
       const names = (JSON.parse(r.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
       expect(names).toEqual(expect.arrayContaining(['accounts_list', 'accounts_get', 'coupons_list', 'lists_list', 'broadcasts_get', 'api_get']));
