@@ -113,7 +113,10 @@ export class RunJournal {
       try {
         return write();
       } catch (err) {
-        this.failure = err ?? new Error('write failed');
+        // Only a write that failed (an errno) is the journal's to report; anything else
+        // (a body nested too deep to digest) is not a disk's state and goes on as it is.
+        if (typeof (err as NodeJS.ErrnoException | undefined)?.code !== 'string') throw err;
+        this.failure = err;
         if (!this.run.header.batch) {
           this.run.warn(`warning: cannot write the journal in ${this.journal.folder}: ${reasonOf(err)}; this change is not journaled`);
         }

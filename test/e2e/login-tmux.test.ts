@@ -16,6 +16,7 @@ import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
 import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
 import { makeCerts } from '../hardening/tls-certs.js';
 import { serveTls } from '../helpers/tls-sandbox.js';
+import { ensureBuilt } from '../helpers/run-bin.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const socket = `bo-e2e-${process.pid}`;
@@ -86,7 +87,7 @@ beforeAll(async () => {
   if (!process.env.DBUS_SESSION_BUS_ADDRESS) {
     throw new Error('no D-Bus session: run the suite as `bash .ci/keyring.sh npx vitest run`');
   }
-  execFileSync('node', [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   sandbox = await startE2eSandbox(root);
 }, 120_000);
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { ensureBuilt } from '../helpers/run-bin.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const socket = `bo-e2e-pager-${process.pid}`;
@@ -96,7 +97,7 @@ function fakePager(): { command: string; got: () => string | undefined; env: () 
 const visible = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
 beforeAll(async () => {
-  execFileSync('node', [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  ensureBuilt();
   sb = await startTestSandbox({ accounts: ACCOUNTS });
 }, 180_000);
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { exampleCommand, exampleNeeds, examplesToRun, type Example } from '../../src/help/examples.js';
 import { buildProgram } from '../../src/program.js';
-import { binPath } from '../helpers/run-bin.js';
+import { binPath, ensureBuilt } from '../helpers/run-bin.js';
 
 const commands = await loadCommands();
 
@@ -44,7 +44,7 @@ let env: Record<string, string>;
 let state: string;
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: join(import.meta.dirname, '..', '..'), stdio: 'pipe' });
+  ensureBuilt();
   // Each run of this test: its own data folder, config folder and home.
   root = mkdtempSync(join(tmpdir(), 'bo-examples-'));
   const home = join(root, 'home');

@@ -3,8 +3,8 @@
 // processes it starts. One spawn for every such test; options run it under
 // /usr/bin/time -v (`measure`: its peak resident set) or strace (`trace`: every execve),
 // and runShell(script) runs it from a bash script, for pipes and FIFOs a shell makes.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -149,4 +149,16 @@ async function writeApart(stdin: Writable, pieces: Array<string | Uint8Array>): 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   stdin.end();
+}
+
+/**
+ * Builds dist/ when it is not there (a test file run on its own, on a fresh clone).
+ * Never rebuilds a built dist/: the build empties it first, and the other test files
+ * running at the same time would meet a bo with no bundle (`npm test` builds once,
+ * before the suite).
+ */
+export function ensureBuilt(): void {
+  const repo = fileURLToPath(new URL('../..', import.meta.url));
+  if (existsSync(join(repo, 'dist', 'bo.cjs'))) return;
+  execFileSync(process.execPath, [join(repo, 'scripts', 'build.mjs')], { cwd: repo, stdio: 'pipe' });
 }

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../helpers/run-bin.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'pipe' });
+  ensureBuilt();
 }, 120_000);
 
 function serve(args: string[]) {
