@@ -32,6 +32,8 @@ export interface MutationFacts {
   resend: Resend;
   /** The API names of the fields that hold secrets: never shown, logged or kept. */
   secrets: string[];
+  /** What the target is (`Acme Inc, 2 Trial`), as a confirmation names it: one cheap read. */
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
 }
 
 /** What a mutation acts on: a Uid argument, or an option (`--email`, `--name`, `--account`). */

@@ -81,6 +81,31 @@ describe('bo mcp --writes plan, then bo plan apply (built binary)', () => {
     expect((await runBin(['plan', 'apply', planId, '--yes'], { env })).code).toBe(2);
   });
 
+  it('a plan names its target as a confirmation does; applied, it is journaled as one change done', async () => {
+    const before = await sb.activity();
+    const r = await plan('accounts_cancel', { accountUid: 'acc_lvsegbmzg', reason: 'Planned by an agent' });
+    expect(r.isError).toBeFalsy();
+    const { planId, target } = r.structuredContent as { planId: string; target: unknown };
+    expect(target).toEqual({ uid: 'acc_lvsegbmzg', name: 'Acme Inc, 3 Subscribing' });
+    // The name took one read; nothing was changed.
+    expect((await sb.activity()).slice(before.length).filter((e) => e.method !== 'GET')).toEqual([]);
+
+    const shown = await runBin(['plan', 'show', planId], { env });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: planId, target: { uid: 'acc_lvsegbmzg', name: 'Acme Inc, 3 Subscribing' } });
+    const listed = await runBin(['plan', 'list'], { env });
+    expect(listed.stdout.split('\n').find((l) => l.startsWith(planId))).toContain('\tAcme Inc, 3 Subscribing\t');
+
+    const applied = await runBin(['plan', 'apply', planId, '--yes'], { env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stderr).toContain('  acc_lvsegbmzg (Acme Inc, 3 Subscribing)\n  PUT ');
+    const history = await runBin(['history', 'list', '--json'], { env });
+    const [run] = JSON.parse(history.stdout) as Array<{ command: string; done: number; failed: number; unknown: number; state: string }>;
+    expect(run).toMatchObject({ done: 1, failed: 0, unknown: 0, state: 'finished' });
+    expect(run!.command).toContain('accounts cancel');
+    const changes = JSON.parse((await runBin(['history', 'show', 'last', '--json'], { env })).stdout) as Array<{ uid: string; method: string; outcome: string }>;
+    expect(changes).toEqual([expect.objectContaining({ uid: 'acc_lvsegbmzg', method: 'PUT', outcome: 'done' })]);
+  });
+
   it('a plan tool validates as the command does: a bad argument is a usage error and no plan is kept', async () => {
     const kept = () => readdirSync(join(state, 'plans')).length;
     await plan('lists_create', { name: 'Kept for the count' });

@@ -7,6 +7,8 @@ const columns: Column<Plan>[] = [
   { header: 'Id', get: (p) => p.id },
   { header: 'Created', get: (p) => p.created, kind: 'date' },
   { header: 'Profile', get: (p) => p.profile },
+  // What it changes, as a confirmation names it (a plan made before names none).
+  { header: 'Target', get: (p) => (p.target ? (p.target.name ?? p.target.uid) : '') },
   { header: 'Method', get: (p) => p.request.method },
   { header: 'URL', get: (p) => p.request.url },
 ];
