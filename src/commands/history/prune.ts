@@ -1,6 +1,6 @@
 // `bo history prune`: the journal's retention on demand (src/journal/prune.ts).
 import { defineCommand } from '../../command.js';
-import { pruneJournal } from '../../journal/prune.js';
+import { overCapWarning, pruneJournal } from '../../journal/prune.js';
 import { say } from '../../output/print.js';
 import { historyFolder } from './filters.js';
 
@@ -16,7 +16,7 @@ export default defineCommand({
     const folder = await historyFolder(ctx);
     if (!folder) return;
     const { removed, overCap, bytesLeft } = pruneJournal(folder, ctx.clock.now());
-    for (const s of overCap) say(ctx, `warning: run ${s.id} alone holds ${(s.bytes / 1048576).toFixed(1)} MB, over the 200 MB cap; kept`);
+    for (const s of overCap) say(ctx, overCapWarning(s));
     say(ctx, `Removed ${removed.length} run(s); the journal holds ${(bytesLeft / 1048576).toFixed(1)} MB.`);
   },
 });
