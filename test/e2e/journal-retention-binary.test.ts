@@ -15,6 +15,9 @@ import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
 const root = join(import.meta.dirname, '..', '..');
 const MB = 1024 * 1024;
 
+/** The start of a run id `n` days before now: `yyyymmddThhmmss`. */
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().replace(/[-:]/g, '').slice(0, 15);
+
 /** A run's file as bo writes it: its header, one change, and `end` as given; `bytes` pads it (sparse) before the end. */
 function plantRun(folder: string, id: string, end: 'finished' | 'interrupted' | 'none', bytes = 0): string {
   const at = `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.000Z`;
@@ -71,7 +74,7 @@ describe('journal retention as a run starts, on the built binary', () => {
     const oldRunning = plantRun(folder, '20250104T000000-eeeeee', 'none');
     writeFileSync(join(folder, '20250104T000000-eeeeee.lock'), `${alive.pid}\n`, { mode: 0o600 });
     // 89 days before now: kept.
-    const recentId = `${new Date(Date.now() - 89 * 86_400_000).toISOString().replace(/[-:]/g, '').slice(0, 15)}-ffffff`;
+    const recentId = `${daysAgo(89)}-ffffff`;
     const recent = plantRun(folder, recentId, 'finished');
 
     const r = await change();
@@ -93,11 +96,10 @@ describe('journal retention as a run starts, on the built binary', () => {
 
   it('over 200 MB in all: the oldest finished runs go until it fits; an interrupted one stays', async () => {
     const { folder, change } = setUp();
-    const day = (n: number) => `${new Date(Date.now() - n * 86_400_000).toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
-    const oldest = plantRun(folder, `${day(30)}-aaaaaa`, 'finished', 90 * MB);
-    const interrupted = plantRun(folder, `${day(29)}-bbbbbb`, 'interrupted', 90 * MB);
-    const middle = plantRun(folder, `${day(20)}-cccccc`, 'finished', 60 * MB);
-    const newest = plantRun(folder, `${day(10)}-dddddd`, 'finished', 40 * MB);
+    const oldest = plantRun(folder, `${daysAgo(30)}-aaaaaa`, 'finished', 90 * MB);
+    const interrupted = plantRun(folder, `${daysAgo(29)}-bbbbbb`, 'interrupted', 90 * MB);
+    const middle = plantRun(folder, `${daysAgo(20)}-cccccc`, 'finished', 60 * MB);
+    const newest = plantRun(folder, `${daysAgo(10)}-dddddd`, 'finished', 40 * MB);
 
     const r = await change();
     expect(r.code).toBe(0);
@@ -109,7 +111,7 @@ describe('journal retention as a run starts, on the built binary', () => {
 
   it('a finished run over 200 MB on its own is kept, with a warning; nothing else is removed', async () => {
     const { folder, change } = setUp();
-    const id = `${new Date(Date.now() - 5 * 86_400_000).toISOString().replace(/[-:]/g, '').slice(0, 15)}-gggggg`;
+    const id = `${daysAgo(5)}-gggggg`;
     const big = plantRun(folder, id, 'finished', 250 * MB);
 
     const r = await change();
