@@ -129,7 +129,7 @@ _bo_node() {
     32) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     33) _bo_cmds=('list' 'create' 'subscribe' 'help'); _bo_flags=('-h' '--help') ;;
     34) _bo_cmds=(); _bo_flags=('--limit' '--all' '--page' '--page-size' '--fields' '--filter' '--order-by' '--concurrency' '-h' '--help') ;;
-    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--double-opt-in' '--internal' '--dry-run' '--yes' '-h' '--help') ;;
+    35) _bo_cmds=(); _bo_flags=('--name' '--description' '--welcome-subject' '--welcome-body' '--welcome-from-name' '--welcome-from-email' '--double-opt-in' '--internal' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     36) _bo_cmds=(); _bo_flags=('--email' '--first-name' '--last-name' '--send-welcome' '--source' '--dry-run' '--yes' '--concurrency' '--fail-fast' '-h' '--help') ;;
     37) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     38) _bo_cmds=('get' 'help'); _bo_flags=('-h' '--help') ;;
@@ -307,6 +307,8 @@ _bo_flag() {
     '35 --internal') REPLY=none ;;
     '35 --dry-run') REPLY=none ;;
     '35 --yes') REPLY=none ;;
+    '35 --concurrency') REPLY=text ;;
+    '35 --fail-fast') REPLY=none ;;
     '35 -h'|'35 --help') REPLY=none ;;
     '36 --email') REPLY=text ;;
     '36 --first-name') REPLY=text ;;
@@ -528,6 +530,10 @@ _bo_arg() {
     esac ;;
     32) case $2 in
       0|*) REPLY=choices; _bo_vals=('list' 'redemptions') ;;
+      *) return 1 ;;
+    esac ;;
+    35) case $2 in
+      0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
     36) case $2 in

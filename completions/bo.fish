@@ -317,6 +317,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo lists create/--welcome-from-email'
             return 0
+        case 'bo lists create/--concurrency'
+            return 0
         case 'bo lists subscribe/--email'
             return 0
         case 'bo lists subscribe/--first-name'
@@ -719,7 +721,7 @@ complete -c bo -n "__bo_at 'bo lists list'" -l concurrency -x -d 'pages in fligh
 complete -c bo -n "__bo_at 'bo lists list'" -s h -l help -d 'help with examples'
 
 # bo lists create
-complete -c bo -n "__bo_at 'bo lists create'" -l name -x -d 'the list name, unique, 1-100 characters'
+complete -c bo -n "__bo_at 'bo lists create'" -l name -x -d 'the list name, unique, 1-100 characters, or - for stdin (required without -)'
 complete -c bo -n "__bo_at 'bo lists create'" -l description -x -d 'a description (@file reads a file)'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-subject -x -d 'subject of the welcome email'
 complete -c bo -n "__bo_at 'bo lists create'" -l welcome-body -x -d 'body of the welcome email (@file reads a file)'
@@ -728,7 +730,9 @@ complete -c bo -n "__bo_at 'bo lists create'" -l welcome-from-email -x -d 'sende
 complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribers must confirm by email'
 complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
 complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
-complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo lists create'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
+complete -c bo -n "__bo_at 'bo lists create'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
 
 # bo lists subscribe

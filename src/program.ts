@@ -101,6 +101,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     const cmd = parent.command(verb, { hidden: def.hidden, isDefault: def.groupDefault === true }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     def.configure?.(cmd);
+    if (def.groupDefault === true) unknownWordsAreCommands(parent, cmd);
     unknownOptionFirst(cmd);
     if (def.resource !== undefined) {
       // `--fields` alone lists the resource's fields (main.ts): the command's arguments
@@ -176,4 +177,22 @@ export function refuseContradictions(cmd: Command): void {
     events.prependListener(`option:${no.name()}`, check(true));
   }
   for (const sub of cmd.commands) refuseContradictions(sub);
+}
+
+/**
+ * A group's default verb that takes no argument (`bo history` is `bo history list`):
+ * a word after the group is a verb that does not exist, reported as every group
+ * reports one (`unknown command 'bogus'`, with a suggestion), not as an argument
+ * too many for the default verb. Commander hands the group's words on to the default
+ * verb; this looks at them first. Options come after the words (`args[0]` is a word).
+ */
+function unknownWordsAreCommands(group: Command, verb: Command): void {
+  group.hook('preSubcommand', (thisGroup, dispatched) => {
+    if (dispatched !== verb || verb.registeredArguments.length > 0) return;
+    const word = thisGroup.args[0];
+    if (word === undefined || word.startsWith('-')) return;
+    if (thisGroup.commands.some((c) => c.name() === word || c.aliases().includes(word))) return;
+    // Commander's own report (its typings leave the method out): the same words and suggestion.
+    (thisGroup as unknown as { unknownCommand(): never }).unknownCommand();
+  });
 }

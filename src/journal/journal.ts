@@ -9,7 +9,8 @@
 //   recovered from it, as it could from a plain hash). Never a value of the body.
 // - `outcome`: after the answer: status, ok or not, the error code. A `send` with no
 //   `outcome` is unknown: sent, no answer recorded.
-// - `end`: the run finished (or stopped on a signal, `interrupted`).
+// - `end`: the run finished (or stopped on a signal, `interrupted`). A run that sent
+//   nothing has no file once it ends.
 //
 // The file is fsynced at least every 200 ms, at the end and on a signal: a machine crash
 // may lose the last 200 ms of entries, which then read as never sent. While the run
@@ -159,9 +160,20 @@ export class Journal {
     });
   }
 
-  /** The run is over: `end`, fsync, and the lock let go. Never throws. */
+  /**
+   * The run is over: `end`, fsync, and the lock let go. A run that sent nothing (a
+   * batch refused before its first record, every record invalid) leaves no file:
+   * there is nothing in it to show or resume. Never throws.
+   */
   close(now: Date, interrupted: boolean): void {
     if (this.fd === undefined) return;
+    if (this.seq === 0) {
+      try {
+        unlinkSync(this.file);
+      } catch { /* gone already */ }
+      this.release();
+      return;
+    }
     try {
       this.write({ t: 'end', at: now.toISOString(), ...(interrupted ? { interrupted: true } : {}) });
     } catch { /* no end: it reads as interrupted, which is the truth as far as the file knows */ }

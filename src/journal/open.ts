@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BoError } from '../errors.js';
 import type { Env } from '../env.js';
 import { Journal, JOURNAL_FOLDER, type Change, type ChangeOutcome, type RunHeader } from './journal.js';
+import { retainJournal } from './retention.js';
 import { stateDirOf } from './state-dir.js';
 
 /** BO_JOURNAL=off (or 0, false) or the profile's setting `journal off`. */
@@ -44,7 +45,10 @@ export function openJournal(run: JournalRun): RunJournal | undefined {
   }
   const folder = join(state, JOURNAL_FOLDER);
   try {
-    return new RunJournal(new Journal(folder, run.header, run.now()), run);
+    const journal = new Journal(folder, run.header, run.now());
+    // Retention as each run starts: cheap (the listing and stats), never stopping the run.
+    retainJournal(folder, run.now(), journal.id, run.warn);
+    return new RunJournal(journal, run);
   } catch (err) {
     const why = `cannot write the journal in ${folder}: ${reasonOf(err)}`;
     if (run.header.batch) throw new BoError(`${why}; nothing was sent (${turnOff})`, { code: 'journal' });

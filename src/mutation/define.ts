@@ -8,9 +8,10 @@ import type { CommandDefinition } from '../command.js';
 import type { Context } from '../context.js';
 import type { Example } from '../help/examples.js';
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
+import { UsageError } from '../errors.js';
 import { checkUid } from '../input/validate.js';
 import type { FieldValues, MutationField, ValuesOf } from './field.js';
-import { attributeOf } from './fields.js';
+import { attributeOf, recordNameOf } from './fields.js';
 import { mutationFlags } from './flags.js';
 import { runMutation } from './run.js';
 import type { MutationFacts, MutationFlags, MutationRequest, MutationSpec, Resend } from './types.js';
@@ -26,6 +27,11 @@ export interface TargetDeclaration {
   check?: (label: string, value: string) => string;
   recordKey?: string;
   resource?: string;
+  /**
+   * An option target whose batch is also `bo <verb> -` (`bo lists create -`): the
+   * option is then not given, each record names its own (by `recordKey` or the flag's name).
+   */
+  dash?: boolean;
 }
 
 /** A further positional argument, checked before anything else (a Uid by default). */
@@ -104,6 +110,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
   const byOption = def.target.name.startsWith('--');
   const batch = def.target.single !== true;
   const label = def.target.name.split(' ')[0]!;
+  const dash = byOption && batch && def.target.dash === true;
   return {
     path: def.path,
     summary: def.summary,
@@ -120,7 +127,9 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
       const targetHelp = batch ? `${def.target.help}, or - for stdin` : def.target.help;
       if (!byOption) cmd.argument(def.target.name, targetHelp);
       for (const a of def.args ?? []) cmd.argument(a.name, a.help);
-      if (byOption) cmd.requiredOption(def.target.name, targetHelp);
+      if (dash) cmd.argument('[-]', `read a batch from stdin, as ${label} - does: JSON Lines records with ${def.target.recordKey ?? 'Uid'}, or one a line`);
+      if (dash) cmd.option(def.target.name, `${targetHelp} (required without -)`);
+      else if (byOption) cmd.requiredOption(def.target.name, targetHelp);
       for (const f of fields) {
         if (f.required) cmd.requiredOption(f.option, f.help);
         else cmd.option(f.option, f.help);
@@ -130,8 +139,8 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
     },
     run: async (ctx, positional, flags) => {
       const given = positional as string[];
-      const targetText = byOption ? String((flags as Record<string, unknown>)[attributeOf(label)]) : given[0]!;
-      const rest = (byOption ? given : given.slice(1)) as string[];
+      const targetText = dash ? dashTarget(def.target.name, (flags as Record<string, unknown>)[attributeOf(label)], given[0]) : byOption ? String((flags as Record<string, unknown>)[attributeOf(label)]) : given[0]!;
+      const rest = (byOption ? given.slice(dash ? 1 : 0) : given.slice(1)) as string[];
       const args = (def.args ?? []).map((a, i) => (a.check ?? checkUid)(a.name, rest[i]!)) as unknown as ArgValues<A>;
       const spec: MutationSpec<Prep> = {
         path: def.path,
@@ -141,6 +150,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
           single: !batch,
           check: def.target.check ?? checkUid,
           recordKey: def.target.recordKey ?? 'Uid',
+          ...(byOption ? { recordAlias: recordNameOf(label) } : {}),
           ...(def.target.resource === undefined ? {} : { resource: def.target.resource }),
         },
         fields: { list: fields, needsOne: def.needsField === true },
@@ -165,4 +175,18 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
       await runMutation(ctx, spec, targetText, flags);
     },
   };
+}
+
+/**
+ * The target of a `dash` verb: its option's value, or `-` when the argument is `-`
+ * (a batch). Neither, both, or an argument other than `-` is a usage error, in
+ * commander's words where commander would have said it.
+ */
+function dashTarget(option: string, value: unknown, arg: string | undefined): string {
+  const label = option.split(' ')[0]!;
+  if (arg !== undefined && arg !== '-') throw new UsageError(`too many arguments: ${JSON.stringify(arg)}; give ${label}, or - to read a batch from stdin`);
+  if (arg === '-' && value !== undefined) throw new UsageError(`give ${label} or -, not both`);
+  if (arg === '-') return '-';
+  if (value === undefined) throw new UsageError(`required option '${option}' not specified`);
+  return String(value);
 }

@@ -29,8 +29,8 @@ export function recordFeed(
   check: (label: string, value: string) => string,
   signal: AbortSignal,
 ): RecordFeed {
-  const { recordKey: key, resource } = spec.target;
-  const records = readRecords(ctx.io.stdin, key, check, headerNames(key, resource))[Symbol.asyncIterator]();
+  const { recordKey: key, resource, recordAlias } = spec.target;
+  const records = readRecords(ctx.io.stdin, key, check, headerNames(key, resource), recordAlias)[Symbol.asyncIterator]();
   let complete = false;
   let closed = false;
   return {

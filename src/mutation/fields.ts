@@ -44,14 +44,15 @@ export async function recordValues(
   fields: readonly MutationField[],
   record: Record<string, unknown>,
   where: string,
-  key: string,
+  target: { recordKey: string; recordAlias?: string },
   ignored: ReadonlySet<string>,
   v: Validators,
 ): Promise<FieldValues> {
+  const key = target.recordKey;
   const values: FieldValues = {};
   const namedAs = new Map<string, string>();
   for (const [name, value] of Object.entries(record)) {
-    if (name === key) continue;
+    if (name === key || name === target.recordAlias) continue;
     const field = fields.find((f) => f.api === name || recordNameOf(f.flag) === name);
     if (!field) {
       if (ignored.has(name)) continue;

@@ -35,7 +35,7 @@ export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: Mut
       if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
       ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.target.resource);
       try {
-        const own = await recordValues(fields, rec.record, where, spec.target.recordKey, ignored, v);
+        const own = await recordValues(fields, rec.record, where, spec.target, ignored, v);
         if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
         try {
           return { prep: await spec.prepare({ ...fromFlags, ...own }) };

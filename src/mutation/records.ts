@@ -35,8 +35,8 @@ type Check = (label: string, value: string) => string;
  * The records of `input`, in order. Ending early (`return()`, a `for await` left with
  * break) stops reading: the stream is destroyed, even while a read is waiting on it.
  */
-export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>): AsyncIterableIterator<BatchRecord> {
-  const records = recordsOf(input, key, check, headers);
+export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): AsyncIterableIterator<BatchRecord> {
+  const records = recordsOf(input, key, check, headers, alias);
   return {
     next: () => records.next(),
     async return() {
@@ -50,7 +50,7 @@ export function readRecords(input: NodeJS.ReadableStream, key: string, check: Ch
   };
 }
 
-async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>): AsyncGenerator<BatchRecord> {
+async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): AsyncGenerator<BatchRecord> {
   let line = 0;
   for await (const bytes of linesOf(input)) {
     line++;
@@ -58,7 +58,7 @@ async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Chec
       const start = bytes instanceof Uint8Array ? bytes : bytes.head;
       if (foreignEncoding(start) !== undefined) throw notUtf8('stdin', start);
     }
-    const record = parseLine(bytes, line, key, check, headers);
+    const record = parseLine(bytes, line, key, check, headers, alias);
     if (record) yield record;
   }
 }
@@ -67,8 +67,9 @@ async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Chec
  * One line (its bytes, without the "\n"; or the length and start of one too long to
  * keep): a record, an error record, the header (line 1 only, when it is one of
  * `headers`, lower case), or undefined for a blank line or a `#` comment. Never throws.
+ * A record may name its key by `alias` too (the target option's flag name: `name`).
  */
-export function parseLine(raw: Uint8Array | Overlong, line: number, key: string, check: Check, headers?: ReadonlySet<string>): BatchRecord | undefined {
+export function parseLine(raw: Uint8Array | Overlong, line: number, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): BatchRecord | undefined {
   const where = `line ${line}`;
   let bytes = raw instanceof Uint8Array ? raw : undefined;
   if (bytes && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, -1);
@@ -97,7 +98,8 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
       return invalid(`starts like JSON but is not a record; give the value alone or {"${key}": "…"}`);
     }
     record = parsed as Record<string, unknown>;
-    const found = record[key];
+    if (alias !== undefined && key in record && alias in record) return invalid(`"${key}" and "${alias}" name the same value; give one`);
+    const found = alias !== undefined && !(key in record) ? record[alias] : record[key];
     if (typeof found !== 'string') return invalid(`the record has no "${key}" string`);
     value = found;
   } else {

@@ -48,6 +48,8 @@ export interface MutationTarget {
   check: (label: string, value: string) => string;
   /** The JSON Lines property that carries a batch record's target ('Uid', 'Email'). */
   recordKey: string;
+  /** Another name a record may give it: the target option's flag name (`name` for --name). */
+  recordAlias?: string;
   /**
    * The record kind a target names (API reference §2, e.g. 'Account'): a batch record
    * may carry that record's other fields (`bo --jsonl accounts list | …`), ignored.

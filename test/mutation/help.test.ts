@@ -11,6 +11,7 @@ const verbs = [
   ['articles', 'untag'],
   ['deals', 'update'],
   ['subscriptions', 'require-upgrade'],
+  ['lists', 'create'],
 ];
 
 /** One target a run: no `-` batch, so no batch flags. */
@@ -18,7 +19,6 @@ const singles = [
   ['memberships', 'update'],
   ['people', 'magic-link'],
   ['payment-info', 'update'],
-  ['lists', 'create'],
   ['drips', 'add-message'],
 ];
 

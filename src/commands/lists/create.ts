@@ -1,5 +1,6 @@
 // `bo lists create --name <name> [...]`: creates an email list (201 with the list, D17).
-// Names are unique: a taken one is 409, reported naming the name.
+// Names are unique: a taken one is 409, reported naming the name. `-` reads a batch of
+// creations: JSON Lines records with the Name (or name) and their own fields.
 import { UsageError } from '../../errors.js';
 import { defineMutation, target } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
@@ -19,12 +20,16 @@ export default defineMutation({
     'Create an email list and print it. The name must be unique, 1-100 characters. --double-opt-in ' +
     'makes new subscribers confirm by email; --internal marks the list as internal. The welcome ' +
     'email is optional: --welcome-subject and --welcome-body (@file reads a file) are its content, ' +
-    '--welcome-from-name and --welcome-from-email its sender.',
+    '--welcome-from-name and --welcome-from-email its sender. ' +
+    'With - in place of --name, reads JSON Lines records from stdin and creates a list for each, its ' +
+    'fields by API name or flag name ({"Name":"Beta","RequiresDoubleOptIn":true} or {"name":"Beta","double-opt-in":true}), ' +
+    'over the flags given; a plain line is a name alone.',
   examples: [
     'bo lists create --name "Release previews" --double-opt-in',
     'bo lists create --name Beta --welcome-subject "Welcome to the beta" --welcome-body @welcome.html --welcome-from-email team@example.com --json',
+    "jq -c '{Name: .name, Description: .about}' lists.jsonl | bo lists create - --internal",
   ],
-  target: target.option('--name <name>', 'the list name, unique, 1-100 characters', { noun: 'email list', single: true, check: checkName }),
+  target: target.option('--name <name>', 'the list name, unique, 1-100 characters', { noun: 'email list', check: checkName, recordKey: 'Name', dash: true }),
   fields: [
     field.text('--description <text>', 'Description', 'a description (@file reads a file)'),
     field.text('--welcome-subject <text>', 'WelcomeSubject', 'subject of the welcome email'),

@@ -114,6 +114,16 @@ describe('bo lists subscribe', () => {
     expect(sent.every((a) => a.who === null && a.status === 201)).toBe(true);
   });
 
+  it('--email -: a record may name the address by the flag\'s name too (email), not by both', async () => {
+    const stdin = [JSON.stringify({ email: 'b3@example.com', 'first-name': 'Bea' }), JSON.stringify({ Email: 'b4@example.com', email: 'b5@example.com' })].join('\n');
+    const r = await runBo(['lists', 'subscribe', newsletter, '--email', '-'], { env: testEnv(sb), stdin });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual([
+      `b3@example.com\tok\tEmailList=${newsletter};FirstName=Bea`,
+      '-\tinvalid\tline 2: "Email" and "email" name the same value; give one',
+    ].sort());
+  });
+
   it('on a protected profile it needs --yes without a terminal, like every mutation, though it sends no credential', async () => {
     const t = tempConfig();
     expect((await runBo(['config', 'set', 'protected', 'true'], { env: t.env })).code).toBe(0);

@@ -1,0 +1,56 @@
+// The journal's retention, applied as each run's journal opens (issue 33): the rule of
+// prune.ts, at the cost of the folder's listing and a stat of each file, so a single
+// command is not slowed. Only a run that the rule would remove is opened, and only its
+// last bytes read: it is finished when its last entry is an `end` that was not
+// interrupted. A run with a lock file (running, or killed) is never touched.
+
+import { closeSync, fstatSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { RUN_ID } from './journal.js';
+import { applyRetention, overCapWarning, type RunFacts } from './prune.js';
+
+/** Enough for the `end` entry, whole. */
+const TAIL_BYTES = 512;
+
+/** Removes what retention says of `folder`'s runs, but `current`; warns about a run over the cap on its own. Never throws. */
+export function retainJournal(folder: string, now: Date, current: string, warn: (line: string) => void): void {
+  try {
+    const names = new Set(readdirSync(folder));
+    const runs: RunFacts[] = [];
+    for (const name of [...names].sort()) {
+      const id = name.slice(0, -'.jsonl'.length);
+      if (!name.endsWith('.jsonl') || !RUN_ID.test(id) || id === current || names.has(`${id}.lock`)) continue;
+      // Run ids sort by start: the listing sorted is oldest first.
+      runs.push({ id, startedMs: startOf(id), bytes: statSync(join(folder, name)).size });
+    }
+    const file = (r: RunFacts) => join(folder, `${r.id}.jsonl`);
+    const { overCap } = applyRetention(runs, now, (r) => endedWhole(file(r)), (r) => rmSync(file(r), { force: true }));
+    for (const r of overCap) warn(overCapWarning(r));
+  } catch {
+    // Retention is housekeeping: a folder it cannot read or clean never stops a run.
+  }
+}
+
+/** `20250101T093000-abcdef` → its start, in ms. */
+function startOf(id: string): number {
+  const s = id.slice(0, 15);
+  return Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(9, 11), +s.slice(11, 13), +s.slice(13, 15));
+}
+
+/** The run's last entry is an `end` that was not interrupted. */
+function endedWhole(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, TAIL_BYTES);
+    const buf = Buffer.alloc(length);
+    readSync(fd, buf, 0, length, size - length);
+    const lines = buf.toString('utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]!) as { t?: unknown; interrupted?: unknown };
+    return last.t === 'end' && last.interrupted !== true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
