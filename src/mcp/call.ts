@@ -109,7 +109,7 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runPlan(session, tool, args, signal);
     case 'write':
       refuseFileValues(args);
-      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, undefined, true) };
+      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, {}, true) };
   }
 }
 
@@ -121,13 +121,18 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
 async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   refuseFileValues(args);
   const line = commandLine(tool, args);
-  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal)) as Record<string, unknown> | null;
+  let target: string | undefined;
+  const observeTarget = (name: string | undefined) => {
+    target = name;
+  };
+  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal, { observeTarget })) as Record<string, unknown> | null;
   if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
   const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
-  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request });
-  return { planId: plan.id, plan: request, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
+  const named = target === undefined ? {} : { target };
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, ...named });
+  return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
 
 /** A value starting with @ is refused in a change: the command would read a local file into the request. */
@@ -149,7 +154,7 @@ async function runList(session: Session, tool: Tool, args: Record<string, unknow
     pageSize = meta.limit;
   };
   const argv = withFlag(commandLine(tool, args), `--page=${page}`, `--page-size=${pageSize}`);
-  const items = (await runCommand(session, tool.def, argv, signal, observePage)) as unknown[];
+  const items = (await runCommand(session, tool.def, argv, signal, { observePage })) as unknown[];
   const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
   return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
 }

@@ -13,6 +13,11 @@ export interface MutationFlags {
   yes?: boolean;
   concurrency?: string;
   failFast?: boolean;
+  /**
+   * Not a flag: `bo mcp`'s plan tool passes it (run-verb.ts `extra`) to be told, in a
+   * dry run of one target, what the target is as a confirmation would name it.
+   */
+  observeTarget?: (name: string | undefined) => void;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */

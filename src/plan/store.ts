@@ -27,6 +27,8 @@ export interface Plan {
   argv: string[];
   /** The dry run: method, url, body. */
   request: Record<string, unknown>;
+  /** What the change acts on as its confirmation names it (`Acme Inc, 2 Trial`), neutralised; absent when unknown. */
+  target?: string;
 }
 
 /** 128 random bits, as 32 hex digits. */
