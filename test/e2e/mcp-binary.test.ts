@@ -10,6 +10,9 @@ import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { testEnv } from '../helpers/test-env.js';
+import { commandAt, schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
+import { loadCommands } from '../../src/commands/index.js';
+import { buildProgram } from '../../src/program.js';
 
 const READ_TOOLS = ['accounts_list', 'accounts_get', 'coupons_list', 'coupons_redemptions', 'lists_list', 'broadcasts_get', 'api_get', 'fields'];
 
@@ -44,6 +47,23 @@ describe('bo mcp (built binary, SDK client over stdio)', () => {
     expect(listed.tools.map((t) => t.name)).toEqual(READ_TOOLS);
     for (const tool of listed.tools) expect(tool.annotations?.readOnlyHint).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(32 * 1024);
+  });
+
+  it('tools/list over stdio: the schemas of three tools match their commands\' arguments and flags', async () => {
+    const defs = await loadCommands();
+    const program = buildProgram(defs, async () => {});
+    const listed = new Map((await mcp.client.listTools()).tools.map((t) => [t.name, t]));
+    // [tool, command, a list (its paging flags replaced by limit and cursor)]
+    const three = [['accounts_list', ['accounts', 'list'], true], ['accounts_get', ['accounts', 'get'], false], ['coupons_redemptions', ['coupons', 'redemptions'], true]] as const;
+    for (const [name, path, list] of three) {
+      const tool = listed.get(name)!;
+      const { actual, expected } = schemaAgainstCommand(name, tool.inputSchema as unknown as ToolSchema, commandAt(program, [...path]), list);
+      expect(actual).toEqual(expected);
+      expect(actual.properties.length).toBeGreaterThan(0);
+      expect(tool.description).toContain(defs.find((d) => d.path.join(' ') === path.join(' '))!.summary);
+    }
+    expect(listed.get('accounts_list')!.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } });
+    expect(listed.get('accounts_get')!.inputSchema.required).toEqual(['accountUid']);
   });
 
   it('pages a list through its cursor to the last record: every account once, total as the API says', async () => {
