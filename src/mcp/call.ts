@@ -130,7 +130,8 @@ async function runPlan(session: Session, tool: Tool, args: Record<string, unknow
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
   const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
-  const named = target === undefined ? {} : { target };
+  // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
+  const named = target === undefined ? {} : { target: clean(session.ctx, target) as string };
   const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, ...named });
   return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
