@@ -85,6 +85,17 @@ describe('bo mcp (built binary, SDK client over stdio)', () => {
     expect(pages).toBe(Math.ceil(all.metadata.total / 2));
   });
 
+  it('a list without limit returns 25 records, the total and a cursor; limit takes at most 100', async () => {
+    const total = ((await sb.api('GET', '/crm/accounts?limit=1')).body as { metadata: { total: number } }).metadata.total;
+    expect(total).toBeGreaterThan(25);
+    const page = (await call('accounts_list')).structuredContent as { items: unknown[]; total: number; nextCursor: string | null };
+    expect(page.items).toHaveLength(25);
+    expect(page.total).toBe(total);
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const most = (await call('accounts_list', { limit: 100 })).structuredContent as { items: unknown[] };
+    expect(most.items).toHaveLength(Math.min(100, total));
+  });
+
   it('refuses a cursor from another query as a usage error', async () => {
     const first = await call('accounts_list', { limit: 1 });
     const cursor = first.structuredContent!.nextCursor as string;
