@@ -248,6 +248,8 @@ describe('bo mcp against a hostile server', () => {
     server().script(reply.rateLimited('7'));
     const error = errorOf((await run.client.callTool({ name: 'lists_list', arguments: {} })) as CallResult);
     expect(error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 7 });
+    // In words too, for an agent that reads only the message.
+    expect(error.message).toMatch(/retry in 7\b/);
     expect(await run.close()).toEqual({ code: 0, signal: null });
   });
 });
