@@ -14,7 +14,6 @@ import { commandLine, runCommand, withFlag, type Session } from './run.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
-import type { PlanTarget } from '../plan/store.js';
 
 export async function callTool(session: Session, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
@@ -110,7 +109,7 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runPlan(session, tool, args, signal);
     case 'write':
       refuseFileValues(args);
-      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, undefined, true) };
+      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, {}, true) };
   }
 }
 
@@ -122,27 +121,19 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
 async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   refuseFileValues(args);
   const line = commandLine(tool, args);
-  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal)) as Record<string, unknown> | null;
+  let target: string | undefined;
+  const observeTarget = (name: string | undefined) => {
+    target = name;
+  };
+  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal, { observeTarget })) as Record<string, unknown> | null;
   if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
   const { name: profile } = await session.ctx.profile();
-  const target = await planTarget(session, tool, line, signal);
   const created = session.ctx.clock.now();
   const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
-  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, target });
-  return { planId: plan.id, plan: request, target, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
-}
-
-/**
- * What a plan changes, as the verb's confirmation names it: its Uid, and what it is
- * (`Acme Inc, 2 Trial`) where the verb declares that one read tells. A read that fails
- * leaves the name out, as the confirmation does.
- */
-async function planTarget(session: Session, tool: Tool, line: string[], signal: AbortSignal): Promise<PlanTarget | null> {
-  const uid = line[line.indexOf('--') + 1];
-  if (uid === undefined) return null;
-  const describe = tool.def.mutation?.describe;
-  const name = describe ? await describe(await session.ctx.api({ signal }), uid).catch(() => undefined) : undefined;
-  return { uid, name: name === undefined ? null : neutralise(name) };
+  // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
+  const named = target === undefined ? {} : { target: clean(session.ctx, target) as string };
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, ...named });
+  return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
 
 /** A value starting with @ is refused in a change: the command would read a local file into the request. */
@@ -164,7 +155,7 @@ async function runList(session: Session, tool: Tool, args: Record<string, unknow
     pageSize = meta.limit;
   };
   const argv = withFlag(commandLine(tool, args), `--page=${page}`, `--page-size=${pageSize}`);
-  const items = (await runCommand(session, tool.def, argv, signal, observePage)) as unknown[];
+  const items = (await runCommand(session, tool.def, argv, signal, { observePage })) as unknown[];
   const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
   return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
 }

@@ -79,7 +79,8 @@ export async function runCommand(
   def: CommandDefinition<any>,
   argv: string[],
   mcpSignal: AbortSignal,
-  observePage?: (meta: PageMeta) => void,
+  /** Joins the verb's parsed options (run-verb.ts): a list's `observePage`, a plan's `observeTarget`. */
+  extra: { observePage?: (meta: PageMeta) => void; observeTarget?: (name: string | undefined) => void } = {},
   /** `--writes direct`: this call may send a change. */
   sends = false,
 ): Promise<unknown> {
@@ -91,7 +92,7 @@ export async function runCommand(
   const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
   const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => withSignal(c, signal, sends)) };
   try {
-    await runArgv(callCtx, def, argv, observePage ? { observePage } : {});
+    await runArgv(callCtx, def, argv, extra);
   } finally {
     const notes = stderr.text();
     if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);

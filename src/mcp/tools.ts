@@ -148,6 +148,7 @@ const PLAN_OUTPUT: JsonSchema = {
   properties: {
     planId: { type: 'string', description: 'the plan, for a person to review and apply outside the agent' },
     plan: { type: 'object', description: 'what would be sent: method, url, body' },
+    target: { type: 'string', description: 'what the change acts on, as a confirmation names it (absent when unknown)' },
     profile: { type: 'string' },
     expires: { type: 'string', description: 'the plan cannot be applied after this time' },
   },

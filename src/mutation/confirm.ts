@@ -35,11 +35,22 @@ export async function confirmMutation(
   if (!ctx.globals.input) {
     throw new UsageError(`${what} ${place} needs confirmation; pass --yes (${why})`);
   }
-  const [prompter, described] = await Promise.all([ctx.prompter(), options.describe?.().catch(() => undefined)]);
-  const { neutralise } = await import('../api/neutralise.js');
-  const ok = await prompter.confirm(`${what}${described ? ` (${neutralise(described)})` : ''} ${place}?`, { default: false });
+  const [prompter, described] = await Promise.all([ctx.prompter(), targetName(options.describe)]);
+  const ok = await prompter.confirm(`${what}${described ? ` (${described})` : ''} ${place}?`, { default: false });
   // Declined: exit 2 as a confirmation not given; main.ts prints one plain line.
   if (!ok) throw new DeclinedError();
+}
+
+/**
+ * What the target is as a confirmation names it (`Acme Inc, 2 Trial`): the verb's one
+ * cheap read, neutralised; undefined when there is none or it failed. Also what a plan
+ * made by `bo mcp --writes plan` shows (the dry run's `observeTarget`).
+ */
+export async function targetName(describe: (() => Promise<string | undefined>) | undefined): Promise<string | undefined> {
+  const described = await describe?.().catch(() => undefined);
+  if (!described) return undefined;
+  const { neutralise } = await import('../api/neutralise.js');
+  return neutralise(described);
 }
 
 /** Where requests go, as confirmations name it; the embedded sandbox listens on a new port every run: named, not its address. */

@@ -117,12 +117,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
     ...(def.description === undefined ? {} : { description: def.description }),
     examples: def.examples,
     fields,
-    mutation: {
-      destructive: def.destructive === true,
-      resend: def.resend,
-      secrets: fields.filter((f) => f.secret).map((f) => f.api),
-      ...(def.describe ? { describe: def.describe } : {}),
-    },
+    mutation: { destructive: def.destructive === true, resend: def.resend, secrets: fields.filter((f) => f.secret).map((f) => f.api) },
     configure: (cmd: Command) => {
       const targetHelp = batch ? `${def.target.help}, or - for stdin` : def.target.help;
       if (!byOption) cmd.argument(def.target.name, targetHelp);

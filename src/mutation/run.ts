@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import { ApiError, BoError, NotFoundError, OutputClosedError, UsageError } from '../errors.js';
 import { symbols } from '../output/symbols.js';
-import { confirmMutation, profileInEffect, whereOf, type Where } from './confirm.js';
+import { confirmMutation, profileInEffect, targetName, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import type { Preparation } from './prepare.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
@@ -32,7 +32,12 @@ export async function runMutation<Prep>(
   const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
 
-  if (flags.dryRun) return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check);
+  if (flags.dryRun) {
+    // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
+    const { describe } = spec;
+    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))));
+    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check);
+  }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
   // second to answer, so fewer records end with an unknown outcome.

@@ -13,6 +13,11 @@ export interface MutationFlags {
   yes?: boolean;
   concurrency?: string;
   failFast?: boolean;
+  /**
+   * Not a flag: `bo mcp`'s plan tool passes it (run-verb.ts `extra`) to be told, in a
+   * dry run of one target, what the target is as a confirmation would name it.
+   */
+  observeTarget?: (name: string | undefined) => void;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
@@ -32,8 +37,6 @@ export interface MutationFacts {
   resend: Resend;
   /** The API names of the fields that hold secrets: never shown, logged or kept. */
   secrets: string[];
-  /** What the target is (`Acme Inc, 2 Trial`), as a confirmation names it: one cheap read. */
-  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
 }
 
 /** What a mutation acts on: a Uid argument, or an option (`--email`, `--name`, `--account`). */

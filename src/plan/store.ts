@@ -27,14 +27,8 @@ export interface Plan {
   argv: string[];
   /** The dry run: method, url, body. */
   request: Record<string, unknown>;
-  /** What it changes, as a confirmation names it; null for a verb whose target is not an operand. */
-  target?: PlanTarget | null;
-}
-
-/** A plan's target: its Uid, and what it is (`Acme Inc, 2 Trial`) when the verb can tell. */
-export interface PlanTarget {
-  uid: string;
-  name: string | null;
+  /** What the change acts on as its confirmation names it (`Acme Inc, 2 Trial`), neutralised; absent when unknown. */
+  target?: string;
 }
 
 /** 128 random bits, as 32 hex digits. */

@@ -4,40 +4,24 @@
 // strings), required where the command requires it; the paging flags a cursor replaces
 // are absent. Read from commander's own Command objects, independently of mcp/schema.ts.
 import { describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 import { planTools, readTools, parseToolsets, writeToolNames, type Tool } from '../../src/mcp/tools.js';
 import { UID_PATTERN, checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';
+import { schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
 
 const defs = await loadCommands();
 const program = buildProgram(defs, async () => {});
 const tools = readTools(defs, program, parseToolsets(undefined));
 const tool = (name: string) => tools.find((t) => t.name === name)!;
-type Schema = { type: string; properties: Record<string, Record<string, any>>; required?: string[] };
-const schemaOf = (t: Tool) => t.listing.inputSchema as unknown as Schema;
-
-/** What the flags text of an option says its value is. */
-function expectedType(cmd: Command, name: string): string | undefined {
-  const arg = cmd.registeredArguments.find((a) => a.name() === name);
-  if (arg) return arg.variadic ? 'array' : 'string';
-  const option = cmd.options.find((o) => o.attributeName() === name);
-  if (!option) return undefined;
-  if (!/[<[]/.test(option.flags)) return 'boolean';
-  return /\(repeatable/.test(option.description) ? 'array' : 'string';
-}
+const schemaOf = (t: Tool) => t.listing.inputSchema as unknown as ToolSchema;
 
 describe('MCP tool schemas come from the commands', () => {
   it('every property of every command tool is an argument or option of its command, of the type its flags say', () => {
     for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined))]) {
-      const schema = schemaOf(t);
-      for (const [name, prop] of Object.entries(schema.properties)) {
-        if (t.kind === 'list' && (name === 'limit' || name === 'cursor')) continue;
-        expect([t.name, name, prop.type]).toEqual([t.name, name, expectedType(t.cmd, name)]);
-      }
-      const required = [...t.cmd.registeredArguments.filter((a) => a.required).map((a) => a.name()), ...t.cmd.options.filter((o) => o.mandatory).map((o) => o.attributeName())];
-      expect([t.name, schema.required ?? []]).toEqual([t.name, required]);
+      const { actual, expected } = schemaAgainstCommand(t.name, schemaOf(t), t.cmd, t.kind === 'list');
+      expect(actual).toEqual(expected);
       expect(t.listing.description).toContain(t.def.summary);
     }
   });

@@ -14,7 +14,7 @@ import { runArgv } from '../../run-verb.js';
 function planText(plan: Plan): string {
   const { method, url, body } = plan.request;
   const lines = [`Plan ${plan.id}, made ${plan.created} for profile "${plan.profile}":`];
-  if (plan.target) lines.push(`  ${plan.target.uid}${plan.target.name === null ? '' : ` (${plan.target.name})`}`);
+  if (plan.target) lines.push(`  on ${plan.target}`);
   lines.push(`  ${String(method)} ${String(url)}`);
   if (body !== undefined) lines.push(`  ${JSON.stringify(body)}`);
   return lines.map((line) => neutralise(line)).join('\n');

@@ -8,7 +8,7 @@ const columns: Column<Plan>[] = [
   { header: 'Created', get: (p) => p.created, kind: 'date' },
   { header: 'Profile', get: (p) => p.profile },
   // What it changes, as a confirmation names it (a plan made before names none).
-  { header: 'Target', get: (p) => (p.target ? (p.target.name ?? p.target.uid) : '') },
+  { header: 'Target', get: (p) => p.target ?? '' },
   { header: 'Method', get: (p) => p.request.method },
   { header: 'URL', get: (p) => p.request.url },
 ];

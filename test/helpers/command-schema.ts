@@ -1,0 +1,48 @@
+// What a command's own commander declaration says an MCP tool's input schema must be,
+// read independently of src/mcp/schema.ts: each property an argument or option of the
+// command, of the type its flags text says (a switch a boolean, `<value>` a string,
+// "(repeatable)" an array of strings), required where the parser requires it. Used by
+// the unit test of every tool (test/mcp/schema.test.ts) and by the built binary's
+// tools/list over stdio (test/e2e/mcp-binary.test.ts).
+import type { Command } from 'commander';
+
+export interface ToolSchema {
+  type: string;
+  properties: Record<string, Record<string, any>>;
+  required?: string[];
+}
+
+/** What the flags text of an argument or option says its value is; undefined: the command has none of that name. */
+export function expectedType(cmd: Command, name: string): string | undefined {
+  const arg = cmd.registeredArguments.find((a) => a.name() === name);
+  if (arg) return arg.variadic ? 'array' : 'string';
+  const option = cmd.options.find((o) => o.attributeName() === name);
+  if (!option) return undefined;
+  if (!/[<[]/.test(option.flags)) return 'boolean';
+  return /\(repeatable/.test(option.description) ? 'array' : 'string';
+}
+
+/** The arguments and options the command's parser requires, by name. */
+export function requiredOf(cmd: Command): string[] {
+  return [...cmd.registeredArguments.filter((a) => a.required).map((a) => a.name()), ...cmd.options.filter((o) => o.mandatory).map((o) => o.attributeName())];
+}
+
+/**
+ * Each property as [tool, name, its schema type, the type the command says], and the
+ * required lists of both, for one toEqual: a list tool's `limit` and `cursor` (which
+ * replace the paging flags) are left out.
+ */
+export function schemaAgainstCommand(tool: string, schema: ToolSchema, cmd: Command, list: boolean) {
+  const properties = Object.entries(schema.properties).filter(([name]) => !(list && (name === 'limit' || name === 'cursor')));
+  return {
+    actual: { properties: properties.map(([name, prop]) => [tool, name, prop.type]), required: [tool, schema.required ?? []] },
+    expected: { properties: properties.map(([name]) => [tool, name, expectedType(cmd, name)]), required: [tool, requiredOf(cmd)] },
+  };
+}
+
+/** The command at `path` (['accounts', 'list']) in a program built from the command tree. */
+export function commandAt(program: Command, path: string[]): Command {
+  let cmd = program;
+  for (const word of path) cmd = cmd.commands.find((c) => c.name() === word)!;
+  return cmd;
+}
