@@ -25,9 +25,10 @@ _bo_child() {
     '0 mcp') REPLY=64 ;;
     '0 plan') REPLY=65 ;;
     '0 history') REPLY=70 ;;
-    '0 sandbox') REPLY=75 ;;
-    '0 completion') REPLY=82 ;;
-    '0 help') REPLY=83 ;;
+    '0 batch') REPLY=75 ;;
+    '0 sandbox') REPLY=78 ;;
+    '0 completion') REPLY=85 ;;
+    '0 help') REPLY=86 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -81,12 +82,14 @@ _bo_child() {
     '70 show') REPLY=72 ;;
     '70 prune') REPLY=73 ;;
     '70 help') REPLY=74 ;;
-    '75 serve') REPLY=76 ;;
-    '75 users') REPLY=77 ;;
-    '75 fixtures') REPLY=78 ;;
-    '75 outbox') REPLY=79 ;;
-    '75 reset') REPLY=80 ;;
-    '75 help') REPLY=81 ;;
+    '75 resume') REPLY=76 ;;
+    '75 help') REPLY=77 ;;
+    '78 serve') REPLY=79 ;;
+    '78 users') REPLY=80 ;;
+    '78 fixtures') REPLY=81 ;;
+    '78 outbox') REPLY=82 ;;
+    '78 reset') REPLY=83 ;;
+    '78 help') REPLY=84 ;;
     *) return 1 ;;
   esac
 }
@@ -94,7 +97,7 @@ _bo_child() {
 # _bo_node NODE: its subcommands (_bo_cmds) and flags (_bo_flags).
 _bo_node() {
   case $1 in
-    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
+    0) _bo_cmds=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion' 'help'); _bo_flags=('-h' '--help') ;;
     1) _bo_cmds=(); _bo_flags=('--username' '--password-stdin' '--code' '--code-command' '--mechanism' '--recovery-code-stdin' '--enroll' '--qr-png' '--recovery-codes-file' '--insecure-storage' '--yes' '-h' '--help') ;;
     2) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     3) _bo_cmds=('status' 'token' 'set-key' 'help'); _bo_flags=('-h' '--help') ;;
@@ -169,15 +172,18 @@ _bo_node() {
     72) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     73) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     74) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    75) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    76) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
+    75) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
+    76) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
     77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    78) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    79) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    78) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    79) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     80) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     81) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    82) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    82) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
     83) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    84) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    85) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    86) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -427,25 +433,31 @@ _bo_flag() {
     '73 -h'|'73 --help') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;
     '75 -h'|'75 --help') REPLY=none ;;
-    '76 --port') REPLY=text ;;
-    '76 --host') REPLY=text ;;
-    '76 --allow-remote') REPLY=none ;;
-    '76 --state') REPLY=file ;;
-    '76 --memory') REPLY=none ;;
-    '76 --seed') REPLY=text ;;
-    '76 --accounts') REPLY=text ;;
-    '76 --api-key-scheme') REPLY=text ;;
-    '76 --tls-cert') REPLY=file ;;
-    '76 --tls-key') REPLY=file ;;
+    '76 --dry-run') REPLY=none ;;
+    '76 --resend-unknown') REPLY=none ;;
+    '76 --yes') REPLY=none ;;
     '76 -h'|'76 --help') REPLY=none ;;
     '77 -h'|'77 --help') REPLY=none ;;
     '78 -h'|'78 --help') REPLY=none ;;
-    '79 --last') REPLY=none ;;
+    '79 --port') REPLY=text ;;
+    '79 --host') REPLY=text ;;
+    '79 --allow-remote') REPLY=none ;;
+    '79 --state') REPLY=file ;;
+    '79 --memory') REPLY=none ;;
+    '79 --seed') REPLY=text ;;
+    '79 --accounts') REPLY=text ;;
+    '79 --api-key-scheme') REPLY=text ;;
+    '79 --tls-cert') REPLY=file ;;
+    '79 --tls-key') REPLY=file ;;
     '79 -h'|'79 --help') REPLY=none ;;
     '80 -h'|'80 --help') REPLY=none ;;
     '81 -h'|'81 --help') REPLY=none ;;
+    '82 --last') REPLY=none ;;
     '82 -h'|'82 --help') REPLY=none ;;
     '83 -h'|'83 --help') REPLY=none ;;
+    '84 -h'|'84 --help') REPLY=none ;;
+    '85 -h'|'85 --help') REPLY=none ;;
+    '86 -h'|'86 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -634,16 +646,24 @@ _bo_arg() {
       0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
       *) return 1 ;;
     esac ;;
-    81) case $2 in
+    76) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    77) case $2 in
+      0|*) REPLY=choices; _bo_vals=('resume') ;;
+      *) return 1 ;;
+    esac ;;
+    84) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    82) case $2 in
+    85) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    83) case $2 in
-      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion') ;;
+    86) case $2 in
+      0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;
     *) return 1 ;;

@@ -76,6 +76,8 @@ function __bo_child -a path word
             echo 'bo plan'
         case 'bo/history'
             echo 'bo history'
+        case 'bo/batch'
+            echo 'bo batch'
         case 'bo/sandbox'
             echo 'bo sandbox'
         case 'bo/completion'
@@ -188,6 +190,10 @@ function __bo_child -a path word
             echo 'bo history prune'
         case 'bo history/help'
             echo 'bo history help'
+        case 'bo batch/resume'
+            echo 'bo batch resume'
+        case 'bo batch/help'
+            echo 'bo batch help'
         case 'bo sandbox/serve'
             echo 'bo sandbox serve'
         case 'bo sandbox/users'
@@ -498,6 +504,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
 complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'history'" -d 'The journal of changes: runs, their outcomes'
+complete -c bo -n "__bo_commands 'bo'" -a "'batch'" -d 'batch'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -966,6 +973,21 @@ complete -c bo -n "__bo_at 'bo history prune'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_at 'bo history help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo history help' 0+" -a "'list' 'show' 'prune'" -d 'command'
 
+# bo batch
+complete -c bo -n "__bo_commands 'bo batch'" -a "'resume'" -d 'Finish an interrupted - batch from its journal, sending nothing known to be done'
+complete -c bo -n "__bo_commands 'bo batch'" -a "'help'" -d 'Show help for a command'
+complete -c bo -n "__bo_at 'bo batch'" -s h -l help -d 'help with examples'
+
+# bo batch resume
+complete -c bo -n "__bo_at 'bo batch resume'" -l dry-run -d 'print what would be sent; send nothing'
+complete -c bo -n "__bo_at 'bo batch resume'" -l resend-unknown -d 'send again the records whose outcome is unknown, whatever the change'
+complete -c bo -n "__bo_at 'bo batch resume'" -l yes -d 'confirm, where the run needed it (a destructive verb, a protected profile)'
+complete -c bo -n "__bo_at 'bo batch resume'" -s h -l help -d 'help with examples'
+
+# bo batch help
+complete -c bo -n "__bo_at 'bo batch help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo batch help' 0+" -a "'resume'" -d 'command'
+
 # bo sandbox
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'serve'" -d 'Run the API emulator in the foreground (Ctrl-C stops it)'
 complete -c bo -n "__bo_commands 'bo sandbox'" -a "'users'" -d 'List the demo logins: plain, TOTP (with its secret), email 2FA, both, forced enrollment'
@@ -1011,4 +1033,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion'" -d 'command'

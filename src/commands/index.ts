@@ -50,6 +50,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['history list', () => import('./history/list.js')],
   ['history show', () => import('./history/show.js')],
   ['history prune', () => import('./history/prune.js')],
+  ['batch resume', async () => (await import('./batch/resume.js')).batchResumeCommand(() => loadCommands())],
   ['sandbox serve', () => import('./sandbox/serve.js')],
   ['sandbox users', () => import('./sandbox/users.js')],
   ['sandbox fixtures', () => import('./sandbox/fixtures.js')],

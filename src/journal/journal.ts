@@ -11,6 +11,8 @@
 //   `outcome` is unknown: sent, no answer recorded.
 // - `end`: the run finished (or stopped on a signal, `interrupted`). A run that sent
 //   nothing has no file once it ends.
+// - `resume`: `bo batch resume` goes on with the run in the same file; what follows is
+//   its sending, and its own `end` is the one that counts.
 //
 // The file is fsynced at least every 200 ms, at the end and on a signal: a machine crash
 // may lose the last 200 ms of entries, which then read as never sent. While the run
@@ -18,7 +20,7 @@
 // interrupted one by it.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDir } from './state-dir.js';
 
@@ -76,6 +78,8 @@ export class Journal {
   private readonly key: Buffer;
   private fd: number | undefined;
   private seq = 0;
+  /** Going on with an earlier run's file: it is never removed. */
+  private readonly resumed: boolean;
   /** Bytes written so far: where the next entry starts. */
   private size = 0;
   private dirty = false;
@@ -83,13 +87,22 @@ export class Journal {
   private closeAfterSync = false;
   private readonly timer: NodeJS.Timeout;
 
-  /** Creates the run's file and lock and writes the header; throws (an errno Error) when it cannot. */
-  constructor(readonly folder: string, header: RunHeader, now: Date) {
+  /**
+   * Creates the run's file and lock and writes the header; or, `{ resume: id }`, goes on
+   * with that run's file (`bo batch resume`): its lock taken, a line a kill cut short cut
+   * off, a `resume` entry, and the changes numbered on from its last. Throws (an errno
+   * Error) when it cannot; the caller has made sure no live process holds the run.
+   */
+  constructor(readonly folder: string, start: RunHeader | { resume: string }, now: Date) {
     ensureOwnDir(folder);
     this.key = journalKey(folder);
-    this.id = newRunId(now);
+    const resume = 'resume' in start ? start.resume : undefined;
+    this.resumed = resume !== undefined;
+    this.id = resume ?? newRunId(now);
     this.file = join(folder, `${this.id}.jsonl`);
     this.lock = join(folder, `${this.id}.lock`);
+    // A killed run's lock is left behind: a resume takes it over.
+    if (resume !== undefined) rmSync(this.lock, { force: true });
     const lockFd = openSync(this.lock, 'wx', 0o600);
     try {
       writeAll(lockFd, `${process.pid}\n`);
@@ -97,8 +110,17 @@ export class Journal {
       closeSync(lockFd);
     }
     try {
-      this.fd = openSync(this.file, 'wx', 0o600);
-      this.write({ t: 'run', v: 1, run: this.id, pid: process.pid, at: now.toISOString(), ...header });
+      if (resume === undefined) {
+        this.fd = openSync(this.file, 'wx', 0o600);
+        this.write({ t: 'run', v: 1, run: this.id, pid: process.pid, at: now.toISOString(), ...(start as RunHeader) });
+      } else {
+        this.fd = openSync(this.file, 'r+');
+        const text = readFileSync(this.fd, 'utf8');
+        this.size = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
+        ftruncateSync(this.fd, this.size);
+        this.seq = lastChangeNumber(text);
+        this.write({ t: 'resume', pid: process.pid, at: now.toISOString() });
+      }
       fsyncSync(this.fd);
     } catch (err) {
       this.release();
@@ -167,7 +189,7 @@ export class Journal {
    */
   close(now: Date, interrupted: boolean): void {
     if (this.fd === undefined) return;
-    if (this.seq === 0) {
+    if (this.seq === 0 && !this.resumed) {
       try {
         unlinkSync(this.file);
       } catch { /* gone already */ }
@@ -209,6 +231,13 @@ export class Journal {
       unlinkSync(this.lock);
     } catch { /* gone already */ }
   }
+}
+
+/** The number of the last `send` entry of a journal's text (0 with none). */
+function lastChangeNumber(text: string): number {
+  let last = 0;
+  for (const match of text.matchAll(/^\{"t":"send","n":(\d+)/gm)) last = Math.max(last, Number(match[1]));
+  return last;
 }
 
 function closeQuietly(fd: number): void {

@@ -27,6 +27,8 @@ export interface JournalRun {
   warn: (line: string) => void;
   /** Aborted on Ctrl-C and the other signals: written entries are fsynced at once. */
   signal: AbortSignal;
+  /** `bo batch resume`: the run whose file this run goes on with (its header stays). */
+  resume?: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export function openJournal(run: JournalRun): RunJournal | undefined {
   }
   const folder = join(state, JOURNAL_FOLDER);
   try {
-    const journal = new Journal(folder, run.header, run.now());
+    const journal = new Journal(folder, run.resume === undefined ? run.header : { resume: run.resume }, run.now());
     // Retention as each run starts: cheap (the listing and stats), never stopping the run.
     retainJournal(folder, run.now(), journal.id, run.warn);
     return new RunJournal(journal, run);

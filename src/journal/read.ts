@@ -48,6 +48,8 @@ export interface RunFile {
   summary: RunSummary;
   changes: ChangeRecord[];
   file: string;
+  /** A batch's running digest of its input at each line it sent (`bo batch resume` checks the input against it). */
+  reads: Map<number, string>;
 }
 
 /** The journal folder of the state folder in effect, or undefined when there is none. */
@@ -89,8 +91,10 @@ export function readRun(folder: string, id: string): RunFile | undefined {
   const changes = new Map<string, ChangeRecord>();
   const byN = new Map<number, ChangeRecord>();
   let end: Record<string, any> | undefined;
+  const reads = new Map<number, string>();
   for (const e of entries) {
     if (e.t === 'send') {
+      if (typeof e.line === 'number' && typeof e.read === 'string') reads.set(e.line, e.read);
       const change: ChangeRecord = {
         line: e.line ?? null,
         uid: e.uid ?? null,
@@ -108,6 +112,8 @@ export function readRun(folder: string, id: string): RunFile | undefined {
       const change = byN.get(e.n);
       if (change) Object.assign(change, { outcome: e.ok ? 'done' : 'failed', status: e.status, code: e.code ?? null });
     } else if (e.t === 'end') end = e;
+    // Resumed: the run is running (or interrupted) again until its resume writes its own end.
+    else if (e.t === 'resume') end = undefined;
   }
   const list = [...changes.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const count = (s: ChangeState) => list.filter((c) => c.outcome === s).length;
@@ -115,6 +121,7 @@ export function readRun(folder: string, id: string): RunFile | undefined {
   const running = lockPid !== undefined && isAlive(lockPid);
   return {
     file,
+    reads,
     changes: list,
     summary: {
       id,

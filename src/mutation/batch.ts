@@ -21,6 +21,7 @@ import type { Preparation } from './prepare.js';
 import type { MutationSpec } from './types.js';
 import { inputDigest } from '../journal/input-digest.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
+import { changedInput, resumeStepChecked, type ResumeOrder, type ResumeStep } from './resume.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;
@@ -38,6 +39,8 @@ export async function runBatch<Prep>(
     requests: AbortSignal;
     /** The run's journal (issue 33): an entry before each request, its outcome after. */
     journal?: RunJournal;
+    /** `bo batch resume`: what the interrupted run's journal knows, line by line. */
+    resume?: ResumeOrder;
   },
 ): Promise<void> {
   const writer = outcomeWriter(ctx, options.requests);
@@ -97,9 +100,25 @@ export async function runBatch<Prep>(
     }
   };
 
-  const send = async (rec: { line: number; target: string; read: string }, prep: Prep) => {
+  const send = async (rec: { line: number; target: string; read: string }, prep: Prep, step: ResumeStep = 'send') => {
     const base = { uid: rec.target, line: rec.line };
     const req = spec.request(rec.target, prep);
+    // Resumed, a record sent before with no answer recorded (resume.ts).
+    const unknownBefore = options.resume?.known.get(rec.line)?.outcome === 'unknown';
+    if (step === 'hold') {
+      return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: UNKNOWN_HELD } });
+    }
+    if (step === 'check') {
+      try {
+        await gate();
+        if (await inPlace(rec.target, prep)) {
+          return await report({ ...base, ok: true, status: null, error: null }, { kind: '', uid: rec.target, done: `${spec.report.done(prep)} (found in place)`, fields: [] });
+        }
+      } catch (err) {
+        if (halt.signal.aborted) return void notAttempted++;
+        return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
+      }
+    }
     // The 429 this record got while it waits to be sent again.
     let refusal: BoError | undefined;
     for (let retry = 0; ; retry++) {
@@ -139,15 +158,52 @@ export async function runBatch<Prep>(
           if (next.tooLong) stopWith('rateLimited', e);
         }
         if (e.status === 401 || e.status === 403) stopWith('auth', e);
+        // Deleted again after an answer that was lost: the first request did it.
+        if (e.status === 404 && unknownBefore && req.method === 'DELETE') return await report({ ...base, ok: true, status: 404, error: null });
         return await report(refused(base, e));
       }
     }
+  };
+
+  /** The verb's read-back shows the change in place already (a 'check' verb, resumed). */
+  const inPlace = async (target: string, prep: Prep): Promise<boolean> => {
+    const readBack = spec.readBack;
+    if (!readBack) return false;
+    const answer = await client.request({ ...readBack.request(target, prep), signal: options.requests });
+    return readBack.inPlace(target, prep, answer.body);
+  };
+
+  /** Sends one record once fewer than `concurrency` are in flight; false once the batch stopped sending. */
+  const dispatch = async (rec: { line: number; target: string; read: string }, prep: Prep, step: ResumeStep): Promise<boolean> => {
+    while (inFlight.size >= options.concurrency && !halt.signal.aborted) await Promise.race(inFlight);
+    if (halt.signal.aborted) return false;
+    const p: Promise<void> = send(rec, prep, step).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    return true;
+  };
+
+  const resume = options.resume;
+  // Resumed: records up to the run's last sent line wait until the input is known to be
+  // the same up to there (its running digest), so a changed input sends nothing.
+  const held: Array<() => Promise<boolean>> = [];
+  const already = { done: 0, failed: 0 };
+  let lastLine = 0;
+  const sendHeld = async () => {
+    while (held.length > 0) {
+      if (!(await held.shift()!())) {
+        notAttempted += held.length + 1;
+        held.length = 0;
+        return false;
+      }
+    }
+    return true;
   };
 
   const feed = recordFeed(ctx, spec, options.check, halt.signal);
   let read = '';
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
+      lastLine = rec.line;
       if ('error' in rec) {
         read = inputDigest(read, rec);
         await report({ uid: null, input: rec.input, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
@@ -160,15 +216,27 @@ export async function runBatch<Prep>(
         await report({ uid: rec.target, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: prepared.error } });
         continue;
       }
-      while (inFlight.size >= options.concurrency && !halt.signal.aborted) await Promise.race(inFlight);
-      if (halt.signal.aborted) {
+      read = inputDigest(read, rec);
+      const step = resume ? resumeStepChecked(resume, rec.line, read, spec.effects.resend) : 'send';
+      if (resume) {
+        if (step === 'skip') {
+          already[resume.known.get(rec.line)!.outcome === 'done' ? 'done' : 'failed']++;
+          continue;
+        }
+        if (rec.line <= resume.lastLine) {
+          const record = { ...rec, read };
+          held.push(() => dispatch(record, prepared.prep, step));
+          continue;
+        }
+        if (!(await sendHeld())) break;
+      }
+      if (!(await dispatch({ ...rec, read }, prepared.prep, step))) {
         notAttempted++;
         break;
       }
-      read = inputDigest(read, rec);
-      const p: Promise<void> = send({ ...rec, read }, prepared.prep).finally(() => inFlight.delete(p));
-      inFlight.add(p);
     }
+    if (resume && feed.complete && lastLine < resume.lastLine) throw changedInput(resume.run, lastLine + 1);
+    await sendHeld();
     // Stopped: stdin is let go now, not when what is in flight has answered.
     feed.close();
     await Promise.all(inFlight);
@@ -181,6 +249,9 @@ export async function runBatch<Prep>(
 
   const unread = !feed.complete;
   say(ctx, summaryLine(tally, spec.report.done(preparation.once), where, notAttempted, unread));
+  if (resume && already.done + already.failed > 0) {
+    say(ctx, `run ${resume.run}: ${already.done} done and ${already.failed} failed before, not sent again`);
+  }
   const left = leftText(notAttempted, unread);
   if (writeFailure) throw writeFailure.error;
   if (ctx.signal.aborted) {
@@ -214,11 +285,16 @@ export async function runBatch<Prep>(
     const sending = stop?.why === 'jq' ? `batch stopped: ${left}; ` : '';
     throw new BoError(`${writer.jqFailure.message}; ${sending}the outcomes --jq could not take are on stderr`, { code: 'jq' });
   }
-  const failed = tally.notFound + tally.invalid + tally.failed;
+  // Resumed, the run is one batch: its records that failed before still failed.
+  const failed = tally.notFound + tally.invalid + tally.failed + tally.interrupted + already.failed;
   if (failed > 0) {
-    const total = failed + tally.done;
+    const total = failed + tally.done + already.done;
     throw new BoError(`${failed} of ${total} record(s) failed${stop?.why === 'failFast' ? '; stopped at the first failure (--fail-fast)' : ''}`, {
       code: 'batch_failed',
     });
   }
 }
+
+/** Sent by the interrupted run with no answer recorded, and not safe to send blindly again. */
+const UNKNOWN_HELD = 'sent before with no answer recorded, so not sent again (check it; --resend-unknown sends it)';
+

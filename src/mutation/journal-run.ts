@@ -2,6 +2,7 @@
 // and before the first request, with a header that names the profile, the origin and
 // the command as typed, secret values (the verb's `secret` fields) never written.
 
+import { commandWord } from '../journal/command-words.js';
 import { fstatSync, readlinkSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { openJournal, type RunJournal } from '../journal/open.js';
@@ -11,7 +12,7 @@ import { attributeOf } from './fields.js';
 import type { MutationField, MutationFlags } from './types.js';
 
 /** Opens the run's journal (undefined: off, or a single change that cannot have one); a batch that cannot throws before sending. */
-export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>): Promise<RunJournal | undefined> {
+export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>, resume?: string): Promise<RunJournal | undefined> {
   const { settings } = await ctx.profile();
   return openJournal({
     env: ctx.io.env,
@@ -20,6 +21,7 @@ export async function startJournal(ctx: Context, where: Where, header: Omit<RunH
     now: () => ctx.clock.now(),
     warn: (line) => ctx.io.stderr.write(`${line}\n`),
     signal: ctx.signal,
+    ...(resume === undefined ? {} : { resume }),
   });
 }
 
@@ -35,12 +37,11 @@ export function commandLine(path: string[], label: string, target: string, field
     if (f.kind === 'boolean') {
       if (value === true) words.push(name);
     } else if (f.kind === 'toggle') words.push(value === false ? name.replace(/^--/, '--no-') : name);
-    else words.push(name, f.secret ? '***' : quoted(String(value)));
+    else words.push(name, f.secret ? '***' : commandWord(String(value)));
   }
   return words.join(' ');
 }
 
-const quoted = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
 
 /** The batch's input when stdin is a file (`bo … - < records.jsonl`): its path and size, for `bo history`. */
 function stdinFile(ctx: Context): Pick<RunHeader, 'input'> {

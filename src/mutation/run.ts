@@ -12,6 +12,8 @@ import type { Preparation } from './prepare.js';
 import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
 import type { HttpClient } from '../api/http-types.js';
 import { journaled, type RunJournal } from '../journal/open.js';
+import { inputDigest } from '../journal/input-digest.js';
+import { resumeStepChecked, type ResumeOrder } from './resume.js';
 
 export async function runMutation<Prep>(
   ctx: Context,
@@ -23,6 +25,7 @@ export async function runMutation<Prep>(
   const { label, check } = spec.target;
   if (spec.target.single && targetArg === '-') throw stdinNotAccepted(label);
   const batch = targetArg === '-';
+  if (flags.resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
     throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${label} and the values on stdin`);
   }
@@ -36,7 +39,7 @@ export async function runMutation<Prep>(
     // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
     const { describe } = spec;
     if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))));
-    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check);
+    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, flags.resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -57,16 +60,28 @@ export async function runMutation<Prep>(
 
   // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
   const { startJournal, commandLine } = await import('./journal-run.js');
-  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch });
+  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume?.run);
+  // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
+  let refused = false;
   try {
     if (batch) {
       const { runBatch } = await import('./batch.js');
       readingNotice(ctx, spec as MutationSpec<unknown>);
-      return await runBatch(ctx, spec, preparation, client, where, { concurrency, failFast: flags.failFast === true, check, requests, journal });
+      return await runBatch(ctx, spec, preparation, client, where, {
+        concurrency,
+        failFast: flags.failFast === true,
+        check,
+        requests,
+        journal,
+        ...(flags.resume ? { resume: flags.resume } : {}),
+      });
     }
     return await sendOne(ctx, spec, preparation.once as Prep, target, client, journal);
+  } catch (err) {
+    refused = flags.resume !== undefined && err instanceof UsageError;
+    throw err;
   } finally {
-    journal?.close(ctx.signal.aborted);
+    journal?.close(ctx.signal.aborted || refused);
   }
 }
 
@@ -118,6 +133,7 @@ async function dryRun<Prep>(
   target: string | undefined,
   profile: string,
   check: (label: string, value: string) => string,
+  resume?: ResumeOrder,
 ): Promise<void> {
   const [{ plannedUrls, dryRunWriter }, { say }, { redactJson }] = await Promise.all([
     import('./dry-run.js'),
@@ -138,9 +154,13 @@ async function dryRun<Prep>(
   readingNotice(ctx, spec as MutationSpec<unknown>);
   let count = 0;
   const invalid: string[] = [];
+  // Resumed: the input checked as the run read it; what the journal knows is not planned again.
+  let read = '';
+  let notAgain = 0;
   const feed = recordFeed(ctx, spec, check, ctx.signal);
   try {
     for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
+      read = inputDigest(read, rec);
       if ('error' in rec) {
         invalid.push(rec.error);
         say(ctx, `invalid: ${rec.error}`);
@@ -153,6 +173,10 @@ async function dryRun<Prep>(
         say(ctx, `invalid: ${prepared.error}`);
         continue;
       }
+      if (resume && ['skip', 'hold'].includes(resumeStepChecked(resume, rec.line, read, spec.effects.resend))) {
+        notAgain++;
+        continue;
+      }
       count++;
       // Named as a batch's outcomes are: the Uid and the line it came from.
       await writer.write({ uid: rec.target, line: rec.line, ...plan(spec.request(rec.target, prepared.prep)) });
@@ -161,7 +185,8 @@ async function dryRun<Prep>(
     feed.close();
     await writer.end();
   }
-  say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${invalid.length ? `, ${invalid.length} invalid line(s) skipped` : ''}; nothing was sent.`);
+  const skipped = [invalid.length ? `${invalid.length} invalid line(s) skipped` : '', notAgain ? `${notAgain} not sent again` : ''].filter(Boolean);
+  say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
 }
 

@@ -4,6 +4,7 @@
 // batches, confirmations, protected profiles, errors and exit codes.
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
+import type { ResumeOrder } from './resume.js';
 import type { FieldValues, MutationField } from './field.js';
 export type { FieldValues, MutationField } from './field.js';
 
@@ -18,6 +19,8 @@ export interface MutationFlags {
    * dry run of one target, what the target is as a confirmation would name it.
    */
   observeTarget?: (name: string | undefined) => void;
+  /** Not a flag either: `bo batch resume` passes what the interrupted run's journal knows. */
+  resume?: ResumeOrder;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
