@@ -49,6 +49,7 @@ const unit = [
   'test/input/read-text.test.ts',
   'test/input/text.test.ts',
   'test/input/uid.test.ts',
+  'test/journal/resume-words.test.ts',
   'test/mcp/schema.test.ts',
   'test/mutation/fields-declared.test.ts',
   'test/mutation/help.test.ts',

@@ -18,10 +18,10 @@ import { recordFeed } from './feed.js';
 import { doneOf, emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Done, type Outcome } from './outcomes.js';
 import { startProgress } from '../output/progress.js';
 import type { Preparation } from './prepare.js';
-import type { MutationSpec } from './types.js';
+import type { MutationSpec, ResumeOrder } from './types.js';
 import { inputDigest } from '../journal/input-digest.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
-import { changedInput, resumeStepChecked, type ResumeOrder, type ResumeStep } from './resume.js';
+import { changedInput, resumeStepChecked, type ResumeStep } from './resume.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;

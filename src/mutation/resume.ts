@@ -6,19 +6,7 @@
 // (`--resend-unknown` sends it).
 
 import { UsageError } from '../errors.js';
-import type { Resend } from './types.js';
-
-export type KnownOutcome = 'done' | 'failed' | 'unknown';
-
-export interface ResumeOrder {
-  /** The run whose journal the resume goes on with. */
-  run: string;
-  /** Each line the run sent: its outcome and the input's running digest there. */
-  known: Map<number, { outcome: KnownOutcome; read: string | undefined }>;
-  /** The last line the run sent: the input is checked up to it before anything is sent. */
-  lastLine: number;
-  resendUnknown: boolean;
-}
+import type { Resend, ResumeOrder } from './types.js';
 
 /** What the resume does with one record. */
 export type ResumeStep = 'skip' | 'send' | 'check' | 'hold';

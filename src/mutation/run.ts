@@ -9,11 +9,11 @@ import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, targetName, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import type { Preparation } from './prepare.js';
-import type { MutationFlags, MutationRequest, MutationSpec } from './types.js';
+import type { MutationFlags, MutationRequest, MutationSpec, ResumeOrder } from './types.js';
 import type { HttpClient } from '../api/http-types.js';
 import { journaled, type RunJournal } from '../journal/open.js';
 import { inputDigest } from '../journal/input-digest.js';
-import { resumeStepChecked, type ResumeOrder } from './resume.js';
+import { resumeStepChecked } from './resume.js';
 
 export async function runMutation<Prep>(
   ctx: Context,

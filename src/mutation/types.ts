@@ -4,7 +4,6 @@
 // batches, confirmations, protected profiles, errors and exit codes.
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
-import type { ResumeOrder } from './resume.js';
 import type { FieldValues, MutationField } from './field.js';
 export type { FieldValues, MutationField } from './field.js';
 
@@ -125,4 +124,17 @@ export interface MutationSpec<Prep> {
   prepare: (values: FieldValues) => Prep | Promise<Prep>;
   request: (target: string, prep: Prep) => MutationRequest;
   report: MutationReport<Prep>;
+}
+
+/** What `bo batch resume` hands the batch runner (resume.ts). */
+export type KnownOutcome = 'done' | 'failed' | 'unknown';
+
+export interface ResumeOrder {
+  /** The run whose journal the resume goes on with. */
+  run: string;
+  /** Each line the run sent: its outcome and the input's running digest there. */
+  known: Map<number, { outcome: KnownOutcome; read: string | undefined }>;
+  /** The last line the run sent: the input is checked up to it before anything is sent. */
+  lastLine: number;
+  resendUnknown: boolean;
 }

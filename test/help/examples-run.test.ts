@@ -85,6 +85,7 @@ beforeAll(() => {
     'articles.jsonl': jsonl(fixtures.articles.slice(0, 3).map((a: { uid: string }) => a.uid)),
     'addons.tsv': tsv(fixtures.subscriptionAddOns.slice(4, 6)),
     'over-quota.tsv': tsv(fixtures.subscriptions.slice(4, 6)),
+    'lists.jsonl': '{"name":"Beta testers","about":"Early access"}\n{"name":"Webinar guests","about":"Spring webinar"}\n',
     'signups.tsv': 'Ada\tada@example.com\nGrace\tgrace@example.com\n',
     'day1.html': '<p>Welcome aboard</p>\n',
     'welcome.html': '<p>Welcome to the beta</p>\n',

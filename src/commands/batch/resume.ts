@@ -13,7 +13,7 @@ import { BoError, NotFoundError, UsageError } from '../../errors.js';
 import { RUN_ID } from '../../journal/journal.js';
 import { journalFolder, readRun, readRuns, type RunFile } from '../../journal/read.js';
 import { splitCommand } from '../../journal/command-words.js';
-import type { ResumeOrder } from '../../mutation/resume.js';
+import type { ResumeOrder } from '../../mutation/types.js';
 import { runArgv } from '../../run-verb.js';
 
 interface ResumeOpts {
