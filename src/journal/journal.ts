@@ -187,7 +187,7 @@ export class Journal {
    * batch refused before its first record, every record invalid) leaves no file:
    * there is nothing in it to show or resume. Never throws.
    */
-  close(now: Date, interrupted: boolean): void {
+  close(now: Date, interrupted: boolean, left: { notAttempted: number; unread?: true } = { notAttempted: 0 }): void {
     if (this.fd === undefined) return;
     if (this.seq === 0 && !this.resumed) {
       try {
@@ -197,7 +197,7 @@ export class Journal {
       return;
     }
     try {
-      this.write({ t: 'end', at: now.toISOString(), ...(interrupted ? { interrupted: true } : {}) });
+      this.write({ t: 'end', at: now.toISOString(), ...left, ...(interrupted ? { interrupted: true } : {}) });
     } catch { /* no end: it reads as interrupted, which is the truth as far as the file knows */ }
     this.sync();
     this.release();

@@ -74,6 +74,7 @@ export class JournalWriteError extends BoError {
 /** A run's journal with the run's policy: fsync on a signal; a failed write stops a batch, warns once otherwise. */
 export class RunJournal {
   private failure: unknown;
+  private notSent: { notAttempted: number; unread?: true } | undefined;
   private readonly onSignal = () => this.journal.sync();
 
   constructor(readonly journal: Journal, private readonly run: JournalRun) {
@@ -104,9 +105,14 @@ export class RunJournal {
     }
   }
 
+  /** What a batch did not send (its records not attempted; its input not read to the end), kept in the run's `end`. */
+  left(notAttempted: number, unread: boolean): void {
+    this.notSent = { notAttempted, ...(unread ? { unread: true } : {}) };
+  }
+
   close(interrupted: boolean): void {
     this.run.signal.removeEventListener('abort', this.onSignal);
-    this.journal.close(this.run.now(), interrupted);
+    this.journal.close(this.run.now(), interrupted, this.notSent);
   }
 
   /**

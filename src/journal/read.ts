@@ -38,6 +38,13 @@ export interface RunSummary {
   done: number;
   failed: number;
   unknown: number;
+  /**
+   * Records a finished batch read but did not send (after --fail-fast, a refused
+   * credential, a rate limit); null while running or interrupted, when it is not known.
+   */
+  notAttempted: number | null;
+  /** A finished batch stopped before reading its input to the end (more records may have followed); null when not known. */
+  unread: boolean | null;
   state: RunState;
   /** The process of a running run, else null. */
   pid: number | null;
@@ -134,6 +141,8 @@ export function readRun(folder: string, id: string): RunFile | undefined {
       done: count('done'),
       failed: count('failed'),
       unknown: count('unknown'),
+      notAttempted: end && !end.interrupted ? (end.notAttempted ?? 0) : null,
+      unread: end && !end.interrupted ? end.unread === true : null,
       state: end && !end.interrupted ? 'finished' : running ? 'running' : 'interrupted',
       pid: running ? lockPid : null,
       bytes: statSync(file).size,

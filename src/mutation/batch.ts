@@ -248,6 +248,7 @@ export async function runBatch<Prep>(
   }
 
   const unread = !feed.complete;
+  options.journal?.left(notAttempted, unread);
   say(ctx, summaryLine(tally, spec.report.done(preparation.once), where, notAttempted, unread));
   if (resume && already.done + already.failed > 0) {
     say(ctx, `run ${resume.run}: ${already.done} done and ${already.failed} failed before, not sent again`);

@@ -12,7 +12,7 @@ import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'failed', 'unknown', 'state', 'pid', 'bytes'];
+const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'failed', 'unknown', 'notAttempted', 'unread', 'state', 'pid', 'bytes'];
 const CHANGE_KEYS = ['line', 'uid', 'method', 'path', 'fields', 'sentAt', 'outcome', 'status', 'code'];
 
 describe('bo history, on the built binary', () => {
@@ -51,12 +51,12 @@ describe('bo history, on the built binary', () => {
     expect(runs).toHaveLength(2);
     for (const r of runs) expect(Object.keys(r)).toEqual(RUN_KEYS);
     expect(runs[0]).toMatchObject({ command: `accounts extend-trial ${trial[2]} --to 2031-02-28`, batch: false, done: 1, failed: 0, unknown: 0, state: 'finished', pid: null });
-    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: sandbox.url, done: 2, failed: 1, unknown: 0, state: 'finished' });
+    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: sandbox.url, done: 2, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
 
     const table = await runBin(['history', 'list'], { env });
     expect(table.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(4))).toEqual([
-      ['1', '0', '0', 'finished', `bo accounts extend-trial ${trial[2]} --to 2031-02-28`],
-      ['2', '1', '0', 'finished', 'bo accounts extend-trial - --to 2031-01-31'],
+      ['1', '0', '0', '0', 'finished', `bo accounts extend-trial ${trial[2]} --to 2031-02-28`],
+      ['2', '1', '0', '0', 'finished', 'bo accounts extend-trial - --to 2031-01-31'],
     ]);
 
     const id = runs[1]!.id as string;
@@ -131,7 +131,22 @@ describe('bo history, on the built binary', () => {
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
     const after = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
-    expect(after[0]).toMatchObject({ state: 'interrupted', pid: null, done: 1 });
+    expect(after[0]).toMatchObject({ state: 'interrupted', pid: null, done: 1, notAttempted: null, unread: null });
+  }, 60_000);
+
+  it('a batch stopped by --fail-fast: the records it did not attempt are counted, as its summary said', async () => {
+    const env = testEnv({ url: sandbox.url, fixtures });
+    const records = [notTrial[0]!, trial[0]!, trial[1]!];
+    const batch = await runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31', '--fail-fast', '--concurrency', '1'], { env, stdin: `${records.join('\n')}\n` });
+    expect(batch.code).toBe(1);
+    const summary = /^0 extended, 1 failed, (\d+) not attempted on \S+ \(profile default\)(; the rest of stdin was not read)?$/m.exec(batch.stderr);
+    expect(summary, batch.stderr).not.toBeNull();
+    const [notAttempted, unread] = [Number(summary![1]), summary![2] !== undefined];
+    expect(notAttempted).toBeGreaterThan(0);
+    const [run] = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(run).toMatchObject({ done: 0, failed: 1, unknown: 0, notAttempted, unread, state: 'finished' });
+    const table = await runBin(['history', 'list'], { env });
+    expect(table.stdout.trimEnd().split('\t').slice(4, 9)).toEqual(['0', '1', '0', `${notAttempted}${unread ? '+' : ''}`, 'finished']);
   }, 60_000);
 
   it('BO_JOURNAL=off: history says so on stderr, and lists what was journaled before', async () => {

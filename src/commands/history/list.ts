@@ -15,9 +15,11 @@ export default defineCommand<HistoryOpts>({
     'List the runs recorded in the journal (every change bo sends is journaled in the state folder: ' +
     '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
     'the profile and origin, the command (secret values as ***), the input file, how many changes were done, ' +
-    'failed or unknown (sent, no answer recorded), and whether the run finished, was interrupted or is still running. ' +
+    'failed or unknown (sent, no answer recorded), how many records a finished batch did not attempt (after --fail-fast or ' +
+    'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
-    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "state", "pid", "bytes"}. ' +
+    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
+    '(notAttempted and unread are null for a run that did not finish). ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
   examples: ['bo history', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
   configure: (cmd) => historyOptions(cmd, 'only runs with a failed or unknown change'),
@@ -37,6 +39,8 @@ export default defineCommand<HistoryOpts>({
       { header: 'Done', get: (r: RunSummary) => r.done },
       { header: 'Failed', get: (r: RunSummary) => r.failed },
       { header: 'Unknown', get: (r: RunSummary) => r.unknown },
+      // Not known for a run that did not finish; `+`: its input was not read to the end.
+      { header: 'Not attempted', get: (r: RunSummary) => (r.notAttempted === null ? '-' : `${r.notAttempted}${r.unread ? '+' : ''}`) },
       { header: 'State', get: (r: RunSummary) => (r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
       { header: 'Command', get: (r: RunSummary) => `bo ${r.command}${r.input ? ` < ${r.input.path} (${r.input.size} bytes)` : ''}` },
     ]);
