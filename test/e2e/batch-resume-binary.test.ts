@@ -148,6 +148,32 @@ describe('bo batch resume, on the built binary', () => {
     expect(created.sort()).toEqual(names);
   }, 60_000);
 
+  it('on a protected profile, a resume asks for --yes as the run did: refused without it (exit 2, nothing sent), finished with it', async () => {
+    const env = testEnv({ url: sandbox.url, fixtures });
+    expect((await runBin(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const names = Array.from({ length: 200 }, (_, i) => `Protected list ${String(i).padStart(3, '0')}`);
+    const input = `${names.map((name) => JSON.stringify({ Name: name })).join('\n')}\n`;
+    const unconfirmed = await runBin(['lists', 'create', '-'], { env, stdin: input });
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('needs --yes: profile "default" is protected');
+    const killed = await killedAfter(['lists', 'create', '-', '--yes'], env, input, 60);
+    expect(killed.signal).toBe('SIGKILL');
+    const posts = async () => (await activity()).filter((a) => a.method === 'POST' && a.path.endsWith('/lists')).length;
+    const before = await posts();
+
+    const refused = await runBin(['batch', 'resume', 'last'], { env, stdin: input });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('needs --yes: profile "default" is protected');
+    expect(await posts()).toBe(before);
+    expect(JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout)[0].state).toBe('interrupted');
+
+    const resumed = await runBin(['batch', 'resume', 'last', '--yes'], { env, stdin: input });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const stored = await runBin(['lists', 'list', '--all', '--json', '--fields', 'Name'], { env });
+    const created = (JSON.parse(stored.stdout) as Array<{ Name: string }>).map((l) => l.Name).filter((name) => name.startsWith('Protected list '));
+    expect(created.sort()).toEqual(names);
+  }, 60_000);
+
   it('refuses a changed input (exit 2), another profile or tenant (exit 2), a finished run, and one still alive (exit 1, naming its process)', async () => {
     const env = testEnv({ url: sandbox.url, fixtures });
     const uids = cancellable;
