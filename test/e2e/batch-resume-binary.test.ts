@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runBin, runShell, type RunBinOptions } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -18,17 +19,6 @@ interface Activity {
   method: string;
   path: string;
   status: number;
-}
-
-/** A small seeded generator (mulberry32): the kill points are generated, and the same on every run. */
-function generator(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The one run file of a state folder, as its entries. */
@@ -104,8 +94,8 @@ describe('bo batch resume, on the built binary', () => {
     await get('/__sandbox/reset', 'POST');
   });
 
-  const random = generator(34);
-  const killPoints = Array.from({ length: 4 }, () => 1 + Math.floor(random() * 950));
+  // Generated kill points (fast-check, seeded: the same on every run).
+  const killPoints = fc.sample(fc.integer({ min: 1, max: 950 }), { numRuns: 4, seed: 34 });
   it.each(killPoints)('1,000 cancellations killed after %i outcomes, then resumed: each account cancelled, nothing journaled sent again', async (n) => {
     const env = testEnv({ url: sandbox.url, fixtures });
     const input = `${cancellable.join('\n')}\n`;

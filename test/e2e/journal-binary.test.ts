@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -44,17 +45,6 @@ function journals(state: string): Array<{ id: string; entries: Entry[]; locked: 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-/** A small seeded generator (mulberry32), so the kill points are generated and the same on every run. */
-function generator(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Whether this process may mount a tmpfs (root in a container that allows it). */
@@ -122,8 +112,8 @@ describe('the journal of changes, on the built binary', () => {
 
   // A property over kill points: wherever the process dies, every request the sandbox
   // received has its entry in the journal, and every outcome printed was journaled.
-  const random = generator(33);
-  const killAfter = Array.from({ length: 4 }, () => 1 + Math.floor(random() * 900));
+  // Generated kill points (fast-check, seeded: the same on every run).
+  const killAfter = fc.sample(fc.integer({ min: 1, max: 900 }), { numRuns: 4, seed: 33 });
   it.each(killAfter)('SIGKILL after %i printed outcomes of 1,000: every request received was journaled before it was sent', async (n) => {
     const env = testEnv({ url: sandbox.url, fixtures });
     const uids = fixtures.accounts.slice(0, 1000);

@@ -14,6 +14,8 @@ export interface Answer {
   delayMs?: number;
   /** Never answer. */
   hang?: boolean;
+  /** Answer once this settles. */
+  after?: Promise<unknown>;
 }
 
 export interface BatchServer {
@@ -73,6 +75,7 @@ export async function startBatchServer(rule: (uid: string, attempt: number) => A
         return;
       }
       if (answer.delayMs) setTimeout(done, answer.delayMs);
+      else if (answer.after) void answer.after.then(done, done);
       else done();
     });
   });

@@ -226,22 +226,19 @@ describe('batches from stdin', () => {
   });
 
   it('Ctrl-C gives requests in flight up to a second: an answer within it is reported as it is', async () => {
-    // sa_1..sa_6 answer at once, sa_7 and sa_8 after 300 ms, every later one never.
+    // sa_1..sa_6 answer at once; once sa_7 and sa_8 are both in, Ctrl-C, and they
+    // answer just after it (well inside the second); every later one never answers.
+    const controller = new AbortController();
+    const ctrlC = new Promise((resolve) => controller.signal.addEventListener('abort', resolve, { once: true }));
+    let slow = 0;
     const s = await serve((uid) => {
       const n = Number(uid.slice(3));
-      return n <= 6 ? { status: 200 } : n <= 8 ? { status: 200, delayMs: 300 } : { status: 200, hang: true };
+      if (n <= 6) return { status: 200 };
+      if (n > 8) return { status: 200, hang: true };
+      if (++slow === 2) setImmediate(() => controller.abort());
+      return { status: 200, after: ctrlC };
     });
-    const controller = new AbortController();
-    let abortedAt = 0;
-    const timer = setInterval(() => {
-      if (s.received.includes('sa_8') && !abortedAt) {
-        abortedAt = Date.now();
-        controller.abort();
-      }
-    }, 5);
     const r = await expire(s, uids(50).join('\n'), ['--jsonl', '--concurrency', '4'], { signal: controller.signal });
-    clearInterval(timer);
-    const took = Date.now() - abortedAt;
     expect(r.code).toBe(130);
     const reported = new Map(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)).map((o) => [o.uid, o]));
     // The slow answers came within the second: their outcome is known.
@@ -252,9 +249,8 @@ describe('batches from stdin', () => {
     const unknown = [...reported.values()].filter((o) => !o.ok);
     expect(unknown.length).toBeGreaterThan(0);
     for (const o of unknown) expect(o.error).toEqual({ code: 'interrupted', message: 'interrupted: outcome unknown' });
-    // One second of grace, then the summary: never a wait on what hangs (which never
-    // answers) nor the 30 s request timeout; the bound is generous for a loaded machine.
-    expect(took).toBeLessThan(10_000);
+    // One second of grace, then the summary: what hangs was given up as interrupted (code
+    // above), not left to the request timeout, which would have reported a timeout.
   });
 
   it('--concurrency bounds the requests in flight, over one keep-alive pool', async () => {

@@ -1,0 +1,138 @@
+// How a run stops (main.ts): the first signal (Ctrl-C, SIGTERM, SIGHUP) and the exit code
+// it gives, a stdout whose reader left or that cannot be written, a pager that ended.
+// With the process's own streams it also wires the process: its signals, a bug that
+// escaped run(), Node's warnings.
+
+import { setMaxListeners } from 'node:events';
+import type { Io } from './context.js';
+import { ExitCode, InterruptedError, OutputClosedError, OutputError } from './errors.js';
+import type { Pager } from './output/pager.js';
+
+/** The signals that stop a run as Ctrl-C does, and the exit code each gives (128 + its number). */
+const STOP_SIGNALS = { SIGHUP: ExitCode.hangup, SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
+type StopSignal = keyof typeof STOP_SIGNALS;
+/**
+ * Listeners on the run's signal: one for each request in flight (at most 16,
+ * --concurrency) and a few of the command's own. Node warns past 10; a leak still shows.
+ */
+const RUN_SIGNAL_LISTENERS = 64;
+/** After a signal, what stdout and stderr still hold gets this long to be written, no more. */
+const FLUSH_AFTER_SIGNAL_MS = 250;
+
+export class RunStop {
+  private readonly controller = new AbortController();
+  /** The first signal: exit codes follow it; pipes never turn a failure into success. */
+  private signalled: StopSignal | undefined;
+  /** `bo … | head`, or q in the pager: the reader left. A read ends there with 0. */
+  stdoutClosed = false;
+  /** stdout that could not be written (a full disk): the run stops as for a closed pipe, but fails. */
+  outputFailed: OutputError | undefined;
+  /** On a terminal, the pager a command's output goes through (output/pager.ts). */
+  private pager: Pager | undefined;
+
+  constructor(io: Io, outer: AbortSignal | undefined) {
+    setMaxListeners(RUN_SIGNAL_LISTENERS, this.controller.signal);
+    outer?.addEventListener('abort', () => this.stopFor('SIGINT'), { once: true });
+    // A closed reader ends a read with 0; a batch stops sending and exits 141 (batch.ts).
+    // Any other write error (ENOSPC of `> /dev/full`, EIO, EDQUOT, EFBIG) stops the run
+    // the same way, and it fails: exit 1, code `output`. Once the run is over, a failure
+    // keeps its code.
+    io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') this.stdoutClosed = true;
+      else this.outputFailed ??= OutputError.of(err);
+      this.abort(this.outputFailed ?? new OutputClosedError());
+    });
+    // A stderr that cannot be written (closed, full) loses the messages, never the exit code.
+    io.stderr.on('error', () => {});
+  }
+
+  /** Aborted when the run must stop: prompts close, requests stop, a batch reports what was in flight. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The exit code of the signal that stopped the run, if one did. */
+  get signalCode(): number | undefined {
+    return this.signalled && STOP_SIGNALS[this.signalled];
+  }
+
+  /**
+   * The process's signals; a bug that escaped run() (a timer's, an emitter's: `onBug`
+   * reports it, and the process leaves); Node's own warnings, to `onWarning` instead of
+   * Node's printing. The signal handlers are undone by the function returned.
+   */
+  wireProcess(onBug: (err: unknown) => void, onWarning: (warning: Error) => void): () => void {
+    const handlers = Object.keys(STOP_SIGNALS).map((name) => [name, () => this.onSignal(name as StopSignal)] as const);
+    for (const [name, handler] of handlers) process.on(name, handler);
+    process.on('uncaughtException', (err) => {
+      onBug(err);
+      process.exit(this.signalCode ?? ExitCode.failed);
+    });
+    process.removeAllListeners('warning');
+    process.on('warning', onWarning);
+    return () => {
+      for (const [name, handler] of handlers) process.off(name, handler);
+    };
+  }
+
+  /** An io whose stdout is a pager when one is set (its stderr held once it runs), else `io` itself. */
+  async pagedIo(io: Io): Promise<Io> {
+    const { createPager, pagerCommand } = await import('./output/pager.js');
+    const command = pagerCommand(io.env);
+    if (command === undefined) return io;
+    // q: the reader left, as `| head` (exit 0, a list stops reading pages); a pager that
+    // died of Ctrl-C: the same stop as bo's own.
+    const onEnd = (end: { signal: NodeJS.Signals | null }) => {
+      if (end.signal && end.signal in STOP_SIGNALS) return this.stopFor(end.signal as StopSignal);
+      this.stdoutClosed = true;
+      this.abort(new OutputClosedError());
+    };
+    const paging = createPager(command, io.env, io.stdout, io.stderr, io.stdoutSharesStderr !== false, onEnd);
+    this.pager = paging;
+    // Stderr turns to the pager's (held) only once it runs: a prompt before draws on the terminal itself.
+    return Object.create(io, {
+      stdout: { value: paging.stdout, enumerable: true },
+      stderr: { get: () => (paging.started ? paging.stderr : io.stderr), enumerable: true },
+    }) as Io;
+  }
+
+  /**
+   * The run is over: the pager first, with the signal handlers still on (the user may be
+   * reading still; Ctrl-C there ends it, and bo with 130; held messages are written once
+   * it has ended). Answers the code to exit with.
+   */
+  async finish(code: number): Promise<number> {
+    const before = this.signalled;
+    await this.pager?.finish(this.signalled !== undefined && this.signalled !== 'SIGINT');
+    return this.signalled && !before ? STOP_SIGNALS[this.signalled] : code;
+  }
+
+  /** Stopped by a signal: a reader that stopped reading must not keep `bo` running. */
+  leaveSoon(code: number): void {
+    if (this.signalled) setTimeout(() => process.exit(code), FLUSH_AFTER_SIGNAL_MS).unref();
+  }
+
+  private stopFor(name: StopSignal): void {
+    this.signalled ??= name;
+    // Ctrl-C reached the pager too, which ends by itself (output/pager.ts); SIGTERM and SIGHUP were bo's alone.
+    if (name !== 'SIGINT') this.pager?.kill();
+    this.abort(new InterruptedError());
+  }
+
+  /**
+   * The first Ctrl-C (SIGTERM, SIGHUP) stops the command. A second one, or one while the
+   * run already stops for its closed stdout, leaves now.
+   */
+  private onSignal(name: StopSignal): void {
+    if (this.controller.signal.aborted) {
+      // The pager may have ended first on the same Ctrl-C: it is tidied away all the same.
+      this.pager?.abandon();
+      process.exit(STOP_SIGNALS[this.signalled ?? name]);
+    }
+    this.stopFor(name);
+  }
+
+  private abort(reason: Error): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+}
