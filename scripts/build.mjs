@@ -116,7 +116,8 @@ const lazyEntries = {
 /**
  * Built-ins the main bundle names at load time but uses only on some paths (commander's
  * child_process, the HTTP client's http, https and tls, fs/promises, timers/promises,
- * and os: the data folder's path needs a home folder only when HOME is unset):
+ * os: the data folder's path needs a home folder only when HOME is unset, and crypto:
+ * the journal's digests, a CA file's check, ids and tokens):
  * each becomes an object of getters, built from the module's own keys at build time,
  * that requires the real module on first use (~4 ms of a start together, Node 20;
  * docs/performance-notes.md).
@@ -137,7 +138,7 @@ const deferBuiltins = (names) => ({
     });
   },
 });
-const mainDeferred = ['http', 'https', 'tls', 'child_process', 'fs/promises', 'timers/promises', 'os'];
+const mainDeferred = ['http', 'https', 'tls', 'child_process', 'fs/promises', 'timers/promises', 'os', 'crypto'];
 
 rmSync(out, { recursive: true, force: true });
 const cjs = {
@@ -160,15 +161,15 @@ await build({
   plugins: [keepLazy('./lazy/'), deferBuiltins(mainDeferred)],
 });
 const lazyEntriesOf = (cjsOnly) => Object.fromEntries(Object.keys(lazy).filter((n) => cjsGroups.has(n) === cjsOnly).map((name) => [name, `lazy:${name}`]));
-// The sandbox defers as well what only its writes and sign-ins use: crypto (ids,
-// tokens, TOTP) and zlib (QR PNGs). Measured on
-// Node 20, loading crypto costs ~3 ms of a `bo --sandbox accounts list`, which needs none.
+// The sandbox defers as well what only its sign-ins use: zlib (QR PNGs). Measured on
+// Node 20, loading crypto (deferred in both) costs ~3 ms of a `bo --sandbox accounts
+// list`, which needs none.
 await build({
   ...cjs,
   entryPoints: lazyEntriesOf(true),
   outExtension: { '.js': '.cjs' },
   outdir: `${out}/lazy`,
-  plugins: [lazyEntries, keepLazy('./'), deferBuiltins([...mainDeferred, 'crypto', 'zlib'])],
+  plugins: [lazyEntries, keepLazy('./'), deferBuiltins([...mainDeferred, 'zlib'])],
 });
 await build({
   ...common,

@@ -11,7 +11,13 @@
 // Loaded only by commands that talk HTTP.
 
 import type { ApiOptions, Context } from './context.js';
-import type { Exchange } from './api/http-attempt.js';
+import type { SecureContext } from 'node:tls';
+import { directExchange, type Exchange } from './api/http-attempt.js';
+import { createHttpClient } from './api/http.js';
+import { loadCaFile as readCaFile } from './api/ca-file.js';
+import { resolveCredential } from './auth/credentials.js';
+import { originRefusal } from './auth/origin.js';
+import { makeDataFolder } from './sandbox/state-path.js';
 import type { Credential, HttpClient } from './api/http-types.js';
 import { AuthError, UsageError } from './errors.js';
 import { maxResponseBytes } from './api/response-cap.js';
@@ -26,7 +32,7 @@ export const USER_AGENT = `bo/${VERSION} node/${process.versions.node}`;
 
 export async function connect(ctx: Context, options: ApiOptions = {}): Promise<HttpClient> {
   const { globals, io } = ctx;
-  const [{ name: profile, settings }, { createHttpClient }] = await Promise.all([ctx.profile(), import('./api/http.js')]);
+  const { name: profile, settings } = await ctx.profile();
   // The admin endpoints take no credential: none is read, none is sent.
   const anonymous = options.anonymous || options.sandboxAdmin;
   const wanted = (resolve: () => Promise<Credential>) =>
@@ -49,11 +55,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     // for the sandbox never reaches a tenant. (The admin commands land here without
     // --base-url: the embedded sandbox.)
     // In this process, each request handed over as a call: no port, no socket (embedded.ts).
-    const [{ connectEmbeddedSandbox }, { directExchange }, { makeDataFolder }] = await Promise.all([
-      import('./sandbox/embedded.js'),
-      import('./api/http-attempt.js'),
-      import('./sandbox/state-path.js'),
-    ]);
+    const { connectEmbeddedSandbox } = await import('./sandbox/embedded.js');
     makeDataFolder(io.env);
     const sandbox = await connectEmbeddedSandbox(io.env);
     baseUrl = sandbox.url;
@@ -62,7 +64,6 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     closeSandbox = sandbox.close;
     try {
       credential = await wanted(async () => {
-        const { resolveCredential } = await import('./auth/credentials.js');
         const sandboxKey: Credential = { kind: 'apiKey', key: sandbox.apiKey.key, secret: sandbox.apiKey.secret };
         const resolved = await resolveCredential(ctx, { sandboxKey: async () => sandboxKey });
         return resolved.credential ?? sandboxKey;
@@ -129,11 +130,10 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
 async function loadCaFile(
   env: Context['io']['env'],
   settings: { 'ca-file'?: unknown },
-): Promise<{ secureContext: import('node:tls').SecureContext; shown: string } | undefined> {
+): Promise<{ secureContext: SecureContext; shown: string } | undefined> {
   const wanted = caFileInEffect(env, settings);
   if (!wanted) return undefined;
-  const { loadCaFile: load } = await import('./api/ca-file.js');
-  const file = load(wanted.path, wanted.name, env);
+  const file = readCaFile(wanted.path, wanted.name, env);
   return { secureContext: file.secureContext, shown: `${file.path} (${wanted.name})` };
 }
 
@@ -151,10 +151,6 @@ export function servedSandboxUrl(ctx: Context): string | undefined {
  * variables), or a stored one that belongs there.
  */
 async function credentialFor(ctx: Context, profile: string, baseUrl: string): Promise<{ credential: Credential; env?: string[] }> {
-  const [{ resolveCredential }, { originRefusal }] = await Promise.all([
-    import('./auth/credentials.js'),
-    import('./auth/origin.js'),
-  ]);
   const resolved = await resolveCredential(ctx).catch((err: unknown) => {
     // Reading, not storing: say what the user can do about it here.
     if ((err as AuthError).code !== 'keychain_unavailable') throw err;

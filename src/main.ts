@@ -10,7 +10,7 @@ import type { CommandDefinition } from './command.js';
 import type { Clock, Context, Globals, Io } from './context.js';
 import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
-import type { Profile } from './config/config.js';
+import { readProfile, type Profile } from './config/config.js';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
 import { buildProgram } from './program.js';
 import { scanArgv } from './argv-scan.js';
@@ -189,7 +189,7 @@ function createContext(
     clock: options.clock ?? realClock,
     signal,
     secrets,
-    profile: () => (profile ??= import('./config/config.js').then((m) => m.readProfile(io.env, globals))),
+    profile: () => (profile ??= Promise.resolve().then(() => readProfile(io.env, globals))),
     credentials: () =>
       (store ??= options.credentials
         ? Promise.resolve(options.credentials)

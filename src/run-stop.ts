@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Io } from './context.js';
 import { ExitCode, InterruptedError, OutputClosedError, OutputError } from './errors.js';
-import type { Pager } from './output/pager.js';
+import { createPager, pagerCommand, type Pager } from './output/pager.js';
 
 /** The signals that stop a run as Ctrl-C does, and the exit code each gives (128 + its number). */
 const STOP_SIGNALS = { SIGHUP: ExitCode.hangup, SIGINT: ExitCode.interrupted, SIGTERM: ExitCode.terminated } as const;
@@ -77,7 +77,6 @@ export class RunStop {
 
   /** An io whose stdout is a pager when one is set (its stderr held once it runs), else `io` itself. */
   async pagedIo(io: Io): Promise<Io> {
-    const { createPager, pagerCommand } = await import('./output/pager.js');
     const command = pagerCommand(io.env);
     if (command === undefined) return io;
     // q: the reader left, as `| head` (exit 0, a list stops reading pages); a pager that

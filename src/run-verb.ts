@@ -8,12 +8,12 @@ import type { CommandDefinition } from './command.js';
 import type { Context } from './context.js';
 import type { FieldFlags } from './output/field-list.js';
 import { buildProgram } from './program.js';
+import { handleFieldFlags } from './output/field-list.js';
 
 export async function runVerb(ctx: Context, def: CommandDefinition<any>, cmd: Command, args: unknown[], opts: Record<string, unknown> = cmd.opts()): Promise<void> {
   // --fields, --filter and --order-by against the resource's known fields, for every command that prints one.
   const { fields, filter, orderBy } = cmd.opts<FieldFlags>();
   if (def.resource !== undefined && (fields !== undefined || filter !== undefined || orderBy !== undefined)) {
-    const { handleFieldFlags } = await import('./output/field-list.js');
     if (await handleFieldFlags(ctx, def.resource, { fields, filter, orderBy })) return;
   }
   await def.run(ctx, args as Array<string | string[] | undefined>, opts);

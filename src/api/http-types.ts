@@ -1,6 +1,10 @@
 // The contract of the HTTP core (src/api/http.ts). Commands and src/api/<area>.ts
 // functions see only this; http.ts alone knows auth schemes, retries and redirects.
 
+import type { SecureContext } from 'node:tls';
+import type { Exchange } from './http-attempt.js';
+import type { SecretValues } from './secret-values.js';
+
 /** The credential kinds `bo` can hold and send (D1 API keys, D2 tokens). */
 export type Credential =
   | {
@@ -99,13 +103,13 @@ export interface HttpClientOptions {
    * How requests reach the server: the embedded sandbox's direct exchange, in this
    * process (src/sandbox/embedded.ts). Absent: node:http(s) over a keep-alive agent.
    */
-  transport?: import('./http-attempt.js').Exchange;
+  transport?: Exchange;
   /**
    * The TLS context that trusts Node's authorities and the profile's CA file
    * (src/api/ca-file.ts), made once for the run; absent, Node's. Certificates are
    * verified either way.
    */
-  secureContext?: import('node:tls').SecureContext;
+  secureContext?: SecureContext;
   /** That CA file as the trace names it (`/etc/acme-ca.pem (ca-file)`). */
   caFile?: string;
   /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read (proxy-env.ts); absent = never a proxy. */
@@ -114,7 +118,7 @@ export interface HttpClientOptions {
    * The run's secrets (the context's), scrubbed from the trace and from error answers;
    * the client adds its credential, the proxy's password and the secrets it sends.
    */
-  secrets?: import('./secret-values.js').SecretValues;
+  secrets?: SecretValues;
   /** A `bo` command as this run's user must type it (`bo -p staging config …`), for hints (src/hints.ts). */
   command?: (rest: string) => string;
   /** The hint of a 401: how to fix the credential, as this run's command line needs it (src/hints.ts). */

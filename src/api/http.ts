@@ -20,6 +20,8 @@ import { peerOf } from './peer-cert.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isReservedHeader } from './headers.js';
+import { createProxyAgent } from './proxy.js';
+import { handshake } from './handshake.js';
 
 function authorization(credential: Credential | null, scheme: string): string | undefined {
   if (!credential) return undefined;
@@ -75,7 +77,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let noted = false;
   async function agentFor(): Promise<http.Agent | undefined> {
     if (agent || !proxy) return agent;
-    const { createProxyAgent } = await import('./proxy.js');
     if (!agent) {
       agent = createProxyAgent(proxy, base, secureContext, bo);
       if (closed) agent.destroy();
@@ -172,7 +173,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   /** HttpClient.handshake: TLS with the server, nothing sent (handshake.ts). */
   async function handshakeOnly(): Promise<void> {
     if (!secure || options.transport) return;
-    const { handshake } = await import('./handshake.js');
     noteConnection();
     const tunnel = proxy ? await agentFor() : undefined;
     try {

@@ -13,6 +13,9 @@ import type { Credential } from '../api/http-types.js';
 import { updateConfig, type Profile, type ProfileSettings } from '../config/config.js';
 import type { Env } from '../env.js';
 import { EMBEDDED_SANDBOX_ORIGIN, storedOrigin } from './origin.js';
+import { createFileStore, removeCredentialsWhere } from './stores/file.js';
+import { credentialFromEnv, envCredentialNames } from './stores/env.js';
+import { createKeychainStore } from './stores/keychain.js';
 
 export interface OpenOptions {
   /** --insecure-storage: use the 0600 file, and record that choice for the profile. */
@@ -29,11 +32,11 @@ export async function openCredentialStore(env: Env, profile: Profile, options: O
 }
 
 export async function openFileStore(env: Env): Promise<CredentialStore> {
-  return (await import('./stores/file.js')).createFileStore(env);
+  return createFileStore(env);
 }
 
 export async function openKeychainStore(env: Env): Promise<CredentialStore> {
-  return (await import('./stores/keychain.js')).createKeychainStore(env);
+  return createKeychainStore(env);
 }
 
 /**
@@ -109,7 +112,6 @@ export async function resolveCredential(
     if (!options.sandboxKey) return { credential: null, source: 'none', backend: 'none', location: 'embedded sandbox', profile };
     return { credential: await options.sandboxKey(), source: 'sandbox', backend: 'sandbox', location: 'embedded sandbox', profile };
   }
-  const { credentialFromEnv, envCredentialNames } = await import('./stores/env.js');
   const fromEnv = credentialFromEnv(ctx.io.env);
   if (fromEnv) {
     return { credential: fromEnv, source: 'env', backend: 'env', location: envCredentialNames(ctx.io.env).join(' + '), profile };
@@ -195,7 +197,6 @@ export function rememberStored(env: Env, profile: string, backend: BackendName, 
  * injected); a keychain is never asked.
  */
 export async function forgetSandboxSignIns(ctx: Pick<Context, 'io' | 'credentials' | 'profile'>): Promise<string[]> {
-  const { removeCredentialsWhere } = await import('./stores/file.js');
   const removed = removeCredentialsWhere(ctx.io.env, (c) => c.origin === EMBEDDED_SANDBOX_ORIGIN);
   const injected = await injectedStore(ctx);
   if (injected) {

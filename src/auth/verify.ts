@@ -7,6 +7,7 @@ import type { Context } from '../context.js';
 import type { Credential } from '../api/http-types.js';
 import { AuthError, BoError } from '../errors.js';
 import { boCommand, rejectedHint } from '../hints.js';
+import { verifyRs256 } from './jwt-claims.js';
 
 export interface Verification {
   /** Added to `bo auth status --json`. */
@@ -20,7 +21,6 @@ export interface Verification {
 /** `fromEnv`: the variables the credential came from, when it came from the environment. */
 export async function verifyCredential(ctx: Context, credential: Credential, fromEnv?: string[]): Promise<Verification> {
   if (credential.kind === 'token') {
-    const { verifyRs256 } = await import('./jwt-claims.js');
     // ctx.api() clients are closed when the command ends.
     const api = await ctx.api({ anonymous: true });
     const res = await api.request({ method: 'GET', path: '/.well-known/jwks.json', root: true, anonymous: true });

@@ -14,6 +14,7 @@ import { commandLine, runCommand, withFlag, type Session } from './run.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
+import { savePlan, PLAN_LIFETIME_MS } from '../plan/store.js';
 
 export async function callTool(session: Session, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
@@ -129,7 +130,6 @@ async function runPlan(session: Session, tool: Tool, args: Record<string, unknow
   if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
-  const { savePlan, PLAN_LIFETIME_MS } = await import('../plan/store.js');
   // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
   const named = target === undefined ? {} : { target: clean(session.ctx, target) as string };
   const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, ...named });

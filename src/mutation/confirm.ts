@@ -5,6 +5,7 @@
 
 import type { Context } from '../context.js';
 import { DeclinedError, UsageError } from '../errors.js';
+import { neutralise } from '../api/neutralise.js';
 
 export interface Where {
   profile: string;
@@ -49,7 +50,6 @@ export async function confirmMutation(
 export async function targetName(describe: (() => Promise<string | undefined>) | undefined): Promise<string | undefined> {
   const described = await describe?.().catch(() => undefined);
   if (!described) return undefined;
-  const { neutralise } = await import('../api/neutralise.js');
   return neutralise(described);
 }
 

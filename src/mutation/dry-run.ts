@@ -6,6 +6,10 @@ import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
+import { buildUrl, validateBaseUrl } from '../api/base-url.js';
+import { redactHeader } from '../api/redact.js';
+import { UsageError } from '../errors.js';
+import { profileInEffect } from './confirm.js';
 import { jsonStream } from '../output/json-stream.js';
 import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
@@ -31,11 +35,7 @@ export interface Planned {
  * a new port every run), as confirmations say, else the base URL.
  */
 export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; where: string; plan: (req: PlannedRequest) => Planned }> {
-  const [{ buildUrl, validateBaseUrl }, { redactHeader }, client] = await Promise.all([
-    import('../api/base-url.js'),
-    import('../api/redact.js'),
-    ctx.api({ credential: null }),
-  ]);
+  const client = await ctx.api({ credential: null });
   const base = validateBaseUrl(client.baseUrl);
   return {
     baseUrl: client.baseUrl,
@@ -79,7 +79,6 @@ export function dryRunWriter(ctx: Context, single: boolean) {
 
 /** `bo api --dry-run`: one request, printed as a mutation's dry run is. */
 export async function printDryRun(ctx: Context, req: PlannedRequest, paginate: boolean): Promise<void> {
-  const [{ UsageError }, { profileInEffect }] = await Promise.all([import('../errors.js'), import('./confirm.js')]);
   if (paginate) throw new UsageError('--dry-run prints one request; it does not go with --paginate');
   const { profile } = await profileInEffect(ctx);
   const { where, plan } = await plannedUrls(ctx);

@@ -5,6 +5,8 @@
 // invalid: reported, not sent; the others go on.
 
 import { UsageError } from '../errors.js';
+import * as v from '../input/validate.js';
+import { recordFieldNames } from '../input/fields.js';
 import { flagValues, nothingToChange, recordValues } from './fields.js';
 import type { MutationFlags, MutationSpec } from './types.js';
 
@@ -21,7 +23,6 @@ export interface Preparation<Prep> {
 /** Checks the flags (UsageError naming the flag: exit 2, nothing read or sent). */
 export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: MutationFlags, batch: boolean): Promise<Preparation<Prep>> {
   const fields = spec.fields.list;
-  const v = await import('../input/validate.js');
   const fromFlags = await flagValues(fields, flags, v);
   const lacking = spec.fields.needsOne && Object.keys(fromFlags).length === 0;
   // In a batch the records may bring the fields: "nothing to change" is then each record's.
@@ -33,7 +34,7 @@ export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: Mut
     async forRecord(rec) {
       const where = `line ${rec.line}`;
       if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
-      ignored ??= (await import('../input/fields.js')).recordFieldNames(spec.target.resource);
+      ignored ??= recordFieldNames(spec.target.resource);
       try {
         const own = await recordValues(fields, rec.record, where, spec.target, ignored, v);
         if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };

@@ -8,7 +8,16 @@ import { ApiError, BoError, NotFoundError, OutputClosedError, UsageError } from 
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, targetName, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
-import type { Preparation } from './prepare.js';
+import { prepareMutation, type Preparation } from './prepare.js';
+import { runBatch } from './batch.js';
+import { plannedUrls, dryRunWriter } from './dry-run.js';
+import { recordFeed } from './feed.js';
+import { startJournal, commandLine } from './journal-run.js';
+import { doneLine, doneOf } from './outcomes.js';
+import { checkInteger, stdinNotAccepted } from '../input/validate.js';
+import { outputMode, printValue, say, sayNote } from '../output/print.js';
+import { writeOut } from '../output/sink.js';
+import { redactJson } from '../api/redact.js';
 import type { MutationFlags, MutationRequest, MutationSpec, ResumeOrder } from './types.js';
 import type { HttpClient } from '../api/http-types.js';
 import { journaled, type RunJournal } from '../journal/open.js';
@@ -21,7 +30,6 @@ export async function runMutation<Prep>(
   targetArg: string | undefined,
   flags: MutationFlags,
 ): Promise<void> {
-  const { checkInteger, stdinNotAccepted } = await import('../input/validate.js');
   const { label, check } = spec.target;
   if (spec.target.single && targetArg === '-') throw stdinNotAccepted(label);
   const batch = targetArg === '-';
@@ -31,7 +39,6 @@ export async function runMutation<Prep>(
   }
   const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
   const target = batch ? '-' : check(label, targetArg ?? '');
-  const { prepareMutation } = await import('./prepare.js');
   const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
 
@@ -59,13 +66,11 @@ export async function runMutation<Prep>(
   });
 
   // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
-  const { startJournal, commandLine } = await import('./journal-run.js');
   const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume?.run);
   // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
   let refused = false;
   try {
     if (batch) {
-      const { runBatch } = await import('./batch.js');
       readingNotice(ctx, spec as MutationSpec<unknown>);
       return await runBatch(ctx, spec, preparation, client, where, {
         concurrency,
@@ -103,12 +108,6 @@ async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep,
     }
     throw err;
   }
-  const [{ printValue, sayNote, outputMode }, { doneLine, doneOf }, { redactJson }, { writeOut }] = await Promise.all([
-    import('../output/print.js'),
-    import('./outcomes.js'),
-    import('../api/redact.js'),
-    import('../output/sink.js'),
-  ]);
   // One rule for every mutation (outcomes.ts): --json and --jsonl print the API's answer
   // (secret-named fields redacted, should a server echo one); otherwise one success line.
   const mode = outputMode(ctx);
@@ -135,11 +134,6 @@ async function dryRun<Prep>(
   check: (label: string, value: string) => string,
   resume?: ResumeOrder,
 ): Promise<void> {
-  const [{ plannedUrls, dryRunWriter }, { say }, { redactJson }] = await Promise.all([
-    import('./dry-run.js'),
-    import('../output/print.js'),
-    import('../api/redact.js'),
-  ]);
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
   const plan = (req: MutationRequest) => planned.plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
@@ -150,7 +144,6 @@ async function dryRun<Prep>(
     say(ctx, `Dry run on ${place}: nothing was sent.`);
     return;
   }
-  const { recordFeed } = await import('./feed.js');
   readingNotice(ctx, spec as MutationSpec<unknown>);
   let count = 0;
   const invalid: string[] = [];

@@ -9,6 +9,9 @@ import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
 import type { RecordPage, RecordSource } from '../api/record-source.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
+import { writeTable } from './table.js';
+import { startProgress } from './progress.js';
+import { csvRow, flattenRecord } from './csv.js';
 import { ListCell, type Cell } from './list-cell.js';
 import { symbols, unicodeLocale } from './symbols.js';
 import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
@@ -141,17 +144,13 @@ export function warn(ctx: Context, text: string): void {
   ctx.io.stderr.write(`warning: ${text}\n`);
 }
 
-/** The table writer, loaded on first use (a piped or JSON run never needs it). */
-async function tables() {
-  const table = await import('./table.js');
+/** The table's options for this terminal. */
+function tableOptions(ctx: Context) {
   return {
-    writeTable: table.writeTable,
-    options: (ctx: Context) => ({
-      width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
-      color: ctx.globals.color,
-      unicode: unicodeLocale(ctx.io.env),
-      signal: ctx.signal,
-    }),
+    width: ctx.io.columns && ctx.io.columns > 0 ? ctx.io.columns : undefined,
+    color: ctx.globals.color,
+    unicode: unicodeLocale(ctx.io.env),
+    signal: ctx.signal,
   };
 }
 
@@ -177,7 +176,6 @@ function headerOf(c: Column): string {
 async function listProgress(ctx: Context, records: RecordSource<unknown>) {
   const total = records.longWork;
   if (!total) return undefined;
-  const { startProgress } = await import('./progress.js');
   const progress = startProgress({ io: ctx.io, clock: ctx.clock, verbose: ctx.globals.verbose, total });
   return { end: progress.end, onRecord: progress.update };
 }
@@ -217,7 +215,6 @@ async function writeList<R>(
   onRecord?: (done: number) => void,
 ): Promise<number> {
   if (mode === 'table') {
-    const { writeTable, options: tableOptions } = await tables();
     let read = 0;
     // A date column's header names the zone of its dates: the table asks for it after
     // its look-ahead, when the first rows were read (time.ts DateColumn).
@@ -271,7 +268,6 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
   if (mode === 'csv') {
     // The header row waits for the first record, as '[' does: a list that fails
     // before it prints nothing; an empty one is the header alone.
-    const { csvRow } = await import('./csv.js');
     const header = csvRow(columns.map(headerOf));
     line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
     empty = header;
@@ -306,7 +302,6 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[])
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') return writeJsonValue(ctx, record, mode === 'json' ? 2 : undefined);
   if (mode === 'csv') {
-    const { csvRow, flattenRecord } = await import('./csv.js');
     const cells: Pair[] = pairs ?? flattenRecord(record);
     await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v)));
     return;
@@ -321,7 +316,6 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[])
     await write(ctx, entries.map(([k, v]) => `${neutralise(k)}\t${cellText(v)}\n`).join(''));
     return;
   }
-  const { writeTable, options: tableOptions } = await tables();
   // Values give way before property names.
   await writeTable(ctx.io.stdout, [{ header: '', shrinkLast: true }, { header: '' }], recordRows(entries, { empty: symbols(ctx.io.env).empty }), {
     ...tableOptions(ctx),

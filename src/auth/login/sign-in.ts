@@ -6,7 +6,9 @@
 import type { Context } from '../../context.js';
 import type { CredentialStore } from '../credential-types.js';
 import { tokensApi } from '../../api/tokens.js';
-import { rememberStored } from '../credentials.js';
+import { openCredentialStore, rememberStored } from '../credentials.js';
+import { baseUrlName, parseBaseUrl } from '../../config/settings.js';
+import { UsageError } from '../../errors.js';
 import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../origin.js';
 import { runLogin } from '../login-flow.js';
 import type { LoginOptions } from './options.js';
@@ -23,7 +25,6 @@ export interface StorageChoice {
 async function openStore(ctx: Context, choice: StorageChoice): Promise<CredentialStore> {
   // Under --sandbox ctx.credentials() is already the 0600 file (credentials.ts).
   if (!choice.insecureStorage || ctx.globals.sandbox) return ctx.credentials();
-  const { openCredentialStore } = await import('../credentials.js');
   return openCredentialStore(ctx.io.env, await ctx.profile(), { insecure: true });
 }
 
@@ -108,7 +109,6 @@ export async function signInAndStore(ctx: Context, options: LoginOptions, choice
  */
 async function checkReplacedBaseUrl(ctx: Context, profile: string, saved: string | undefined, yes: boolean): Promise<void> {
   if (ctx.globals.sandbox || ctx.globals.baseUrl === undefined || saved === undefined) return;
-  const [{ baseUrlName, parseBaseUrl }, { UsageError }] = await Promise.all([import('../../config/settings.js'), import('../../errors.js')]);
   const from = baseUrlName(ctx.globals.baseUrl, ctx.io.env);
   const wanted = parseBaseUrl(ctx.globals.baseUrl, from);
   if (wanted === saved) return;
