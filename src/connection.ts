@@ -119,6 +119,7 @@ export async function connect(ctx: Context, options: ApiOptions = {}): Promise<H
     baseUrl: client.baseUrl,
     ...(client.command ? { command: client.command } : {}),
     request: (o) => client.request(o),
+    requestBytes: (o) => client.requestBytes(o),
     close: () => {
       client.close();
       return close() as unknown as void;

@@ -52,12 +52,6 @@ export interface RequestOptions {
   maxRetries?: number;
   /** The answer's secret-named fields (a TOTP secret, recovery codes) are secrets the run holds from now on. */
   secretAnswer?: boolean;
-  /**
-   * A 2xx answer keeps its bytes (ApiResponse.bytes) and is parsed (and checked) when
-   * ApiResponse.read() is called, or read in parts (paginate.ts reads a page's records
-   * one at a time). Other answers, and any under --verbose, are parsed at once.
-   */
-  lazy?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -70,14 +64,21 @@ export interface ApiResponse<T = unknown> {
   headers: Record<string, string>;
   /** Parsed JSON; the text when the body is not JSON; undefined when empty or 204. */
   body: T;
-  /**
-   * With RequestOptions.lazy, when the client kept the bytes: parses them and answers
-   * the body, or throws what the request would have thrown for them (a malformed
-   * answer); `body` is undefined until then.
-   */
-  read?: () => T;
-  /** With `read`: the answer's bytes, for a reader that parses them in parts (page-records.ts). */
+}
+
+/**
+ * A 2xx answer as HttpClient.requestBytes gives it: its bytes, for a reader that parses
+ * them in parts (paginate.ts reads a page's records one at a time, page-records.ts), and
+ * the whole body on demand.
+ */
+export interface BytesResponse {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** The answer's bytes; absent under --verbose, whose trace parsed the answer already. */
   bytes?: Buffer;
+  /** The body parsed, or what the request throws for it (a malformed answer). */
+  read(): unknown;
 }
 
 export interface HttpClientOptions {
@@ -131,6 +132,8 @@ export interface HttpClient {
   readonly command?: (rest: string) => string;
   /** Resolves for 2xx; throws ApiError (or RateLimitedError/AuthError…) otherwise. */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /** As request(), a 2xx answer kept as its bytes and parsed when read (BytesResponse). */
+  requestBytes(options: RequestOptions): Promise<BytesResponse>;
   /**
    * For an https:// base URL, a TLS handshake with the server (through the proxy in
    * effect) and nothing sent over it: resolves when the certificate is accepted, throws

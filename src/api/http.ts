@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../errors.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
 import { humanWait, isRetryableFailure, isRetryableStatus, nextAttempt, parseRetryAfter, waitMs } from './http-retry.js';
-import type { ApiResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
+import type { ApiResponse, BytesResponse, Credential, HttpClient, HttpClientOptions, Method, Query, RequestOptions } from './http-types.js';
 import { bestMessage, bodyValue, isHtml, parseBody, sanitize, statusError, type ParsedBody } from './response-errors.js';
 import { REDACTED, isSecretHeader, redactText } from './redact.js';
 import { buildUrl, redactUserInfo, validateBaseUrl } from './base-url.js';
@@ -184,7 +184,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
   }
 
-  async function request<T>(req: RequestOptions): Promise<ApiResponse<T>> {
+  /** A request's answer: parsed, or with `keepBytes` a 2xx kept as its bytes (unless traced). */
+  async function answered<T>(req: RequestOptions, keepBytes: boolean): Promise<ApiResponse<T> | BytesResponse> {
     const method: Method = req.method;
     const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
     const credential = req.anonymous ? null : options.credential; // D4
@@ -266,11 +267,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
 
       const ok = raw.status >= 200 && raw.status < 300;
-      // A lazy answer is parsed when read (RequestOptions.lazy); a 2xx is never retried.
-      if (ok && req.lazy && !tracer) {
+      // Kept as bytes, parsed when read (requestBytes); a 2xx is never retried.
+      if (ok && keepBytes && !tracer) {
         const held = raw;
-        const read = () => answer(held, parseBody(held.status, held.headers, held.body));
-        return { status: held.status, statusText: held.statusText, httpVersion: held.httpVersion, headers: held.headers, body: undefined as T, read, bytes: held.body };
+        return { status: held.status, headers: held.headers, bytes: held.body, read: () => answer(held, parseBody(held.status, held.headers, held.body)) };
       }
       const parsed = parseBody(raw.status, raw.headers, raw.body);
       tracer?.response(raw.status, raw.statusText, Number(process.hrtime.bigint() - started) / 1e6, raw.headers, traced(parsed));
@@ -323,7 +323,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     baseUrl,
     command: bo,
-    request,
+    request: (req) => answered(req, false) as Promise<ApiResponse<never>>,
+    async requestBytes(req) {
+      const res = await answered<unknown>(req, true);
+      if ('read' in res) return res;
+      return { status: res.status, headers: res.headers, read: () => res.body };
+    },
     handshake: handshakeOnly,
     close() {
       closed = true;

@@ -17,7 +17,7 @@
 // and it never asks for more pages than that total needs, plus one.
 
 import { ApiError } from '../errors.js';
-import type { ApiResponse, HttpClient, QueryValue } from './http-types.js';
+import type { BytesResponse, HttpClient, QueryValue, RequestOptions } from './http-types.js';
 import { ArrayPage, explainingEmpty, longWork, paged, type RecordPage, type RecordSource } from './record-source.js';
 import { PageRecords, scanPage } from './page-records.js';
 import { MAX_JSON_DEPTH } from './response-errors.js';
@@ -83,26 +83,29 @@ export async function fetchPage<T>(
 }
 
 /**
- * The request of a page; with `lazy` (every page of a walk), its answer keeps its bytes
- * (ApiResponse.read, .bytes) and pageOf() reads them a record at a time
+ * The request of a page. A page of a walk that goes on (`bytes`) keeps its bytes
+ * (HttpClient.requestBytes) and pageOf() reads them a record at a time
  * (page-records.ts): a page fetched ahead of its turn holds a buffer outside V8's heap,
  * and one being written holds the record at hand, not a hundred parsed records that
- * young-generation collections copy.
+ * young-generation collections copy. A page that is all a command prints (--page, a
+ * list within one page) is parsed the plain way, which is quicker for one page.
  */
-function requestPage(
+async function requestPage(
   client: HttpClient,
   options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
-  lazy = false,
-): Promise<ApiResponse<unknown>> {
+  bytes = false,
+): Promise<BytesResponse> {
   const { limit: _l, offset: _o, ...rest } = options.query ?? {};
-  return client.request<unknown>({
+  const req: RequestOptions = {
     method: 'GET',
     path: options.path,
     query: { ...rest, limit: options.limit, offset: options.offset },
     headers: options.headers,
     signal: options.signal,
-    lazy,
-  });
+  };
+  if (bytes) return client.requestBytes(req);
+  const res = await client.request<unknown>(req);
+  return { status: res.status, headers: res.headers, read: () => res.body };
 }
 
 /**
@@ -110,18 +113,18 @@ function requestPage(
  * requested. A lazy answer's records are parsed as they are read; one that does not
  * parse fails the walk there with what parsing the whole answer says of it.
  */
-function pageOf<T>(response: ApiResponse<unknown>, asked: { limit: number; offset: number }): Page<T> {
+function pageOf<T>(response: BytesResponse, asked: { limit: number; offset: number }): Page<T> {
   const { read, bytes } = response;
-  const scanned = read && bytes ? scanPage(bytes, MAX_JSON_DEPTH) : undefined;
+  const scanned = bytes ? scanPage(bytes, MAX_JSON_DEPTH) : undefined;
   if (scanned) {
     // A record that does not parse: what the whole answer's parse throws for it.
     const failed = (): never => {
-      read!();
+      read();
       throw new ApiError(`unexpected answer from the server (${response.status}): malformed JSON`, { status: response.status, code: 'unexpected' });
     };
     return { items: new PageRecords<T>(bytes!, scanned.spans, failed, scanned.uids), meta: metaOf(scanned.rest.metadata, asked) };
   }
-  const body = (read ? read() : response.body) as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
+  const body = read() as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
   if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
     throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
       status: response.status,
@@ -198,11 +201,12 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledge
     else if (more && (meta.limit === limit || ++idle > 1)) more = false;
     return { records, more };
   }
-  const request = (size: number, offset: number) => requestPage(client, { ...options, limit: size, offset }, true);
+  const request = (size: number, offset: number, bytes = true) => requestPage(client, { ...options, limit: size, offset }, bytes);
 
   walk: while (yielded < max) {
     const offset = Math.floor(position / limit);
-    const page = pageOf<T>(await request(limit, offset), { limit, offset });
+    // The first page, when it holds all the walk may yield, is parsed the plain way.
+    const page = pageOf<T>(await request(limit, offset, !(position === 0 && max <= limit)), { limit, offset });
     const first = take(page);
     if (first.records.length > 0) yield first.records;
     release(page);
@@ -218,7 +222,7 @@ async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledge
     const needed = Math.min(total, position + (max - yielded));
     const last = Math.ceil(needed / applied) - 1;
     let next = position / applied;
-    const inFlight: Array<Promise<ApiResponse<unknown>>> = [];
+    const inFlight: Array<Promise<BytesResponse>> = [];
     const launch = () => {
       const pending = request(applied, next++);
       pending.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled

@@ -6,7 +6,7 @@
 import { Writable, Readable } from 'node:stream';
 import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
-import type { HttpClient } from '../api/http-types.js';
+import type { HttpClient, RequestOptions } from '../api/http-types.js';
 import type { PageMeta } from '../api/paginate.js';
 import { UsageError } from '../errors.js';
 import { runArgv } from '../run-verb.js';
@@ -108,13 +108,15 @@ export async function runCommand(
  * call stops its walk. Closing it is the session's job.
  */
 function withSignal(client: HttpClient, signal: AbortSignal, sends: boolean): HttpClient {
+  const checked = (options: RequestOptions): RequestOptions => {
+    if (!sends && (options.method ?? 'GET') !== 'GET') throw new UsageError(`bo mcp is read-only: ${options.method} was not sent`);
+    return { ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal };
+  };
   return {
     baseUrl: client.baseUrl,
     ...(client.command ? { command: client.command } : {}),
-    request: (options) => {
-      if (!sends && (options.method ?? 'GET') !== 'GET') return Promise.reject(new UsageError(`bo mcp is read-only: ${options.method} was not sent`));
-      return client.request({ ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal });
-    },
+    request: async <T>(options: RequestOptions) => client.request<T>(checked(options)),
+    requestBytes: async (options) => client.requestBytes(checked(options)),
     close: () => {},
   };
 }
