@@ -43,6 +43,18 @@ function knownOutcomes(state: string): Map<string, 'known' | 'unknown'> {
   return new Map(entries.filter((e) => e.t === 'send').map((e) => [e.uid as string, answered.has(e.n) ? 'known' : 'unknown']));
 }
 
+/** `count` lists to create, named `<prefix> 000` on, as `lists create -` records. */
+function listRecords(prefix: string, count: number): { names: string[]; input: string } {
+  const names = Array.from({ length: count }, (_, i) => `${prefix} ${String(i).padStart(3, '0')}`);
+  return { names, input: `${names.map((name) => JSON.stringify({ Name: name })).join('\n')}\n` };
+}
+
+/** The names of the stored lists that start with `prefix`, sorted, as `bo lists list` shows them. */
+async function storedLists(env: Record<string, string | undefined>, prefix: string): Promise<string[]> {
+  const stored = await runBin(['lists', 'list', '--all', '--json', '--fields', 'Name'], { env });
+  return (JSON.parse(stored.stdout) as Array<{ Name: string }>).map((l) => l.Name).filter((name) => name.startsWith(`${prefix} `)).sort();
+}
+
 /** Runs `argv` with `stdin`, killed with SIGKILL once `after` outcome lines were printed. */
 async function killedAfter(argv: string[], env: Record<string, string | undefined>, stdin: string, after: number) {
   let lines = 0;
@@ -127,22 +139,18 @@ describe('bo batch resume, on the built binary', () => {
 
   it('lists create - killed and resumed: no list created twice, none missing, without --resend-unknown', async () => {
     const env = testEnv({ url: sandbox.url, fixtures });
-    const names = Array.from({ length: 300 }, (_, i) => `Resumed list ${String(i).padStart(3, '0')}`);
-    const input = `${names.map((name) => JSON.stringify({ Name: name })).join('\n')}\n`;
+    const { names, input } = listRecords('Resumed list', 300);
     const killed = await killedAfter(['lists', 'create', '-'], env, input, 120);
     expect(killed.signal).toBe('SIGKILL');
     const resumed = await runBin(['batch', 'resume', 'last'], { env, stdin: input });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const stored = await runBin(['lists', 'list', '--all', '--json', '--fields', 'Name'], { env });
-    const created = (JSON.parse(stored.stdout) as Array<{ Name: string }>).map((l) => l.Name).filter((name) => name.startsWith('Resumed list '));
-    expect(created.sort()).toEqual(names);
+    expect(await storedLists(env, 'Resumed list')).toEqual(names);
   }, 60_000);
 
   it('on a protected profile, a resume asks for --yes as the run did: refused without it (exit 2, nothing sent), finished with it', async () => {
     const env = testEnv({ url: sandbox.url, fixtures });
     expect((await runBin(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);
-    const names = Array.from({ length: 200 }, (_, i) => `Protected list ${String(i).padStart(3, '0')}`);
-    const input = `${names.map((name) => JSON.stringify({ Name: name })).join('\n')}\n`;
+    const { names, input } = listRecords('Protected list', 200);
     const unconfirmed = await runBin(['lists', 'create', '-'], { env, stdin: input });
     expect(unconfirmed.code).toBe(2);
     expect(unconfirmed.stderr).toContain('needs --yes: profile "default" is protected');
@@ -159,9 +167,7 @@ describe('bo batch resume, on the built binary', () => {
 
     const resumed = await runBin(['batch', 'resume', 'last', '--yes'], { env, stdin: input });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const stored = await runBin(['lists', 'list', '--all', '--json', '--fields', 'Name'], { env });
-    const created = (JSON.parse(stored.stdout) as Array<{ Name: string }>).map((l) => l.Name).filter((name) => name.startsWith('Protected list '));
-    expect(created.sort()).toEqual(names);
+    expect(await storedLists(env, 'Protected list')).toEqual(names);
   }, 60_000);
 
   it('refuses a changed input (exit 2), another profile or tenant (exit 2), a finished run, and one still alive (exit 1, naming its process)', async () => {
