@@ -16,7 +16,11 @@ describe('the MCP Inspector against bo mcp', () => {
   it.skipIf(!recentEnough)(`${INSPECTOR} --cli --method tools/list lists the read tools (skipped on Node < 22.19, which the Inspector needs)`, async () => {
     const root = mkdtempSync(join(tmpdir(), 'bo-inspector-'));
     try {
-      const env = { PATH: process.env.PATH!, HOME: root, BO_CONFIG_DIR: join(root, 'config'), BO_DATA_DIR: join(root, 'data'), npm_config_cache: process.env.npm_config_cache ?? join(root, 'npm') };
+      // npx reaches the registry as this machine does: its CA bundle and proxy settings go through.
+      const network = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => /^(NODE_EXTRA_CA_CERTS|(https?|no)_proxy|npm_config_(registry|cafile|proxy|https_proxy|strict_ssl))$/i.test(name)),
+      ) as Record<string, string>;
+      const env = { ...network, PATH: process.env.PATH!, HOME: root, BO_CONFIG_DIR: join(root, 'config'), BO_DATA_DIR: join(root, 'data'), npm_config_cache: process.env.npm_config_cache ?? join(root, 'npm') };
       const args = ['npx', '-y', '-p', INSPECTOR, '--', 'mcp-inspector', '--cli', process.execPath, binPath, '--sandbox', 'mcp', '--method', 'tools/list'];
       const r = await runCommand(args.map((a) => `'${a}'`).join(' '), { cwd: root, env, timeoutMs: 280_000 });
       expect(r.code, r.stderr).toBe(0);
