@@ -1,28 +1,18 @@
 // What a refusal or a strange answer looks like to the user: one error carrying status,
 // code and the best message found in any body shape (D6), the exit code by status.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, BoError, exitCodeOf } from '../../src/errors.js';
-import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
-import { TOKEN, makeClient, rejectionOf } from './client-fixture.js';
+import { reply, type Step } from '../helpers/fault-server.js';
+import { TOKEN, faultServerEach, makeClient, rejectionOf } from './client-fixture.js';
 
-let server: FaultServer;
-const closers: Array<() => void> = [];
-beforeEach(async () => {
-  server = await startFaultServer();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) close();
-  await server.close();
-});
+const faults = faultServerEach();
 
 function client(overrides: Parameters<typeof makeClient>[1] = {}) {
-  const f = makeClient(server.url, { maxRetries: 0, ...overrides });
-  closers.push(() => f.client.close());
-  return f.client;
+  return faults.fixture({ maxRetries: 0, ...overrides }).client;
 }
 
 async function failure(step: Step, method: 'GET' | 'POST' = 'GET') {
-  server.script(step);
+  faults.server.script(step);
   return rejectionOf(client().request({ method, path: '/crm/accounts', body: method === 'POST' ? {} : undefined }));
 }
 
@@ -98,7 +88,7 @@ describe('refusals (D6)', () => {
   });
 
   it('401 and 403 exit 4; a 401 says how to sign in again, and with an API key names the scheme setting (D1)', async () => {
-    server.script(reply.json(401, { error: 'unauthorized' }), reply.json(401, {}), reply.json(403, {}));
+    faults.server.script(reply.json(401, { error: 'unauthorized' }), reply.json(401, {}), reply.json(403, {}));
     const apiKey = client({ credential: { kind: 'apiKey', key: 'k', secret: 's' }, apiKeyScheme: 'bo' });
     const withKey = await rejectionOf(apiKey.request({ method: 'GET', path: '/x' }));
     expect(withKey.exitCode).toBe(4);
@@ -133,7 +123,7 @@ describe('answers that make no sense', () => {
 
 describe('successful bodies (D17)', () => {
   it('parses JSON, keeps text, and gives undefined for 204 or an empty body', async () => {
-    server.script(
+    faults.server.script(
       reply.json(201, { Uid: 'a' }),
       reply.json(200, 'done'),
       reply.text(200, 'plain done'),
@@ -148,10 +138,10 @@ describe('successful bodies (D17)', () => {
   });
 
   it.each(['gzip', 'deflate', 'br'] as const)('asks for compression and decodes %s', async (encoding) => {
-    server.script(reply.compressed(encoding, { items: [{ Name: 'Acme' }] }));
+    faults.server.script(reply.compressed(encoding, { items: [{ Name: 'Acme' }] }));
     const res = await client().request({ method: 'GET', path: '/x' });
     expect(res.body).toEqual({ items: [{ Name: 'Acme' }] });
-    expect(server.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(faults.server.requests[0]!.headers['accept-encoding']).toBe('gzip, deflate, br');
   });
 
   it('a body that does not decompress is an unexpected answer (exit 1)', async () => {
@@ -162,7 +152,7 @@ describe('successful bodies (D17)', () => {
   });
 
   it('returns status and lower-cased headers', async () => {
-    server.script(reply.json(200, [], { 'X-Request-Id': 'r-1' }));
+    faults.server.script(reply.json(200, [], { 'X-Request-Id': 'r-1' }));
     const res = await client().request({ method: 'GET', path: '/x' });
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('r-1');
@@ -192,6 +182,6 @@ describe('secrets stay out of messages', () => {
     expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(/the credential or a header value contains characters that cannot be sent$/);
     expect(err.message).not.toContain('X-Injected');
-    expect(server.requests).toHaveLength(0);
+    expect(faults.server.requests).toHaveLength(0);
   });
 });

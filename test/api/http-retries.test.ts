@@ -1,35 +1,22 @@
 // D30 retries, Retry-After, timeouts and interruption against the fault server. Waits
 // are recorded by an injected sleep, never slept, and never compared to a clock.
 import * as http from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backoffMs, humanWait, isRetryableFailure, isRetryableStatus, parseRetryAfter, waitMs } from '../../src/api/http-retry.js';
 import { ApiError, BoError, InterruptedError, RateLimitedError } from '../../src/errors.js';
-import { closedPort, reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { makeClient, rejectionOf } from './client-fixture.js';
+import { closedPort, reply } from '../helpers/fault-server.js';
+import { faultServerEach, rejectionOf } from './client-fixture.js';
 
-let server: FaultServer;
-const closers: Array<() => void> = [];
-beforeEach(async () => {
-  server = await startFaultServer();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) close();
-  await server.close();
-});
-
-function fixture(overrides: Parameters<typeof makeClient>[1] = {}, baseUrl = server.url) {
-  const f = makeClient(baseUrl, overrides);
-  closers.push(() => f.client.close());
-  return f;
-}
+const faults = faultServerEach();
+const fixture = faults.fixture;
 
 describe('GET is retried (D30)', () => {
   it.each([502, 503, 504])('on %i, with exponential backoff, until it succeeds', async (status) => {
-    server.script(reply.json(status, {}), reply.json(status, {}), reply.json(200, { ok: 1 }));
+    faults.server.script(reply.json(status, {}), reply.json(status, {}), reply.json(200, { ok: 1 }));
     const { client, waits } = fixture();
     const res = await client.request({ method: 'GET', path: '/crm/accounts' });
     expect(res.body).toEqual({ ok: 1 });
-    expect(server.requests).toHaveLength(3);
+    expect(faults.server.requests).toHaveLength(3);
     expect(waits).toHaveLength(2);
     expect(waits[0]).toBeGreaterThanOrEqual(125);
     expect(waits[0]).toBeLessThanOrEqual(250);
@@ -38,7 +25,7 @@ describe('GET is retried (D30)', () => {
   });
 
   it('waits what Retry-After says on a 429', async () => {
-    server.script(reply.rateLimited('7'), reply.json(200, []));
+    faults.server.script(reply.rateLimited('7'), reply.json(200, []));
     const { client, waits } = fixture();
     await client.request({ method: 'GET', path: '/x' });
     expect(waits).toEqual([7000]);
@@ -46,7 +33,7 @@ describe('GET is retried (D30)', () => {
 
   it('waits a Retry-After of up to 60 s, in seconds or as an HTTP-date', async () => {
     const later = new Date(Date.now() + 45_000).toUTCString();
-    server.script(reply.rateLimited('60'), reply.rateLimited(later), reply.json(200, []));
+    faults.server.script(reply.rateLimited('60'), reply.rateLimited(later), reply.json(200, []));
     const { client, waits } = fixture();
     await client.request({ method: 'GET', path: '/x' });
     expect(waits).toHaveLength(2);
@@ -60,7 +47,7 @@ describe('GET is retried (D30)', () => {
     ['600', 'retry in 10 min', 600],
     ['100000000000000000000000', 'retry in more than a year', 1e23],
   ])('does not wait for a Retry-After of %s s, longer than the cap: exit 5 at once, "%s"', async (header, words, seconds) => {
-    server.script(reply.rateLimited(header, { error: 'rate_limited', error_description: 'Slow down' }));
+    faults.server.script(reply.rateLimited(header, { error: 'rate_limited', error_description: 'Slow down' }));
     const { client, waits } = fixture();
     const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
     expect(err).toBeInstanceOf(RateLimitedError);
@@ -69,23 +56,23 @@ describe('GET is retried (D30)', () => {
     expect(err.message).not.toMatch(/e\+/);
     expect(err.retryAfter).toBe(seconds);
     expect(waits).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('a 503 whose Retry-After passes the cap is reported at once with the wait in words', async () => {
     const later = new Date(Date.now() + 2 * 86_400_000 + 3 * 3_600_000 + 60_000).toUTCString();
-    server.script(reply.json(503, { error_description: 'Maintenance' }, { 'retry-after': later }));
+    faults.server.script(reply.json(503, { error_description: 'Maintenance' }, { 'retry-after': later }));
     const { client, waits } = fixture();
     const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
     expect(err.exitCode).toBe(1);
     expect(err.message).toBe('503 Service Unavailable: Maintenance; retry in 2 d 3 h');
     expect(waits).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('gives up after maxRetries with RateLimitedError (exit 5) naming the wait', async () => {
     const body = { error: 'rate_limited', error_description: 'Try again in a minute' };
-    for (let i = 0; i < 4; i++) server.script(reply.rateLimited('30', body));
+    for (let i = 0; i < 4; i++) faults.server.script(reply.rateLimited('30', body));
     const { client, waits } = fixture();
     const err = await rejectionOf(client.request({ method: 'GET', path: '/x' }));
     expect(err).toBeInstanceOf(RateLimitedError);
@@ -93,33 +80,33 @@ describe('GET is retried (D30)', () => {
     expect(err.retryAfter).toBe(30);
     expect(err.message).toBe('429 Too Many Requests: Try again in a minute; retry in 30 s');
     expect(err.code).toBe('rate_limited');
-    expect(server.requests).toHaveLength(4);
+    expect(faults.server.requests).toHaveLength(4);
     expect(waits).toEqual([30_000, 30_000, 30_000]);
   });
 
   it('sends once with maxRetries 0', async () => {
-    server.script(reply.json(503, { error: 'down' }));
+    faults.server.script(reply.json(503, { error: 'down' }));
     const err = await rejectionOf(fixture({ maxRetries: 0 }).client.request({ method: 'GET', path: '/x' }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(503);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('a request may override the client (D10: the login flow handles 429 itself)', async () => {
-    server.script(reply.rateLimited('45'), reply.json(200, {}));
+    faults.server.script(reply.rateLimited('45'), reply.json(200, {}));
     const { client, waits } = fixture({ maxRetries: 3 });
     const err = await rejectionOf(client.request({ method: 'POST', path: '/tokens/two-factor/enroll/totp/confirm', body: {}, maxRetries: 0 }));
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(err.retryAfter).toBe(45);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
   });
 
   it('on a connection reset and a hang-up', async () => {
-    server.script(reply.reset(), reply.hangUp(), reply.json(200, { ok: 2 }));
+    faults.server.script(reply.reset(), reply.hangUp(), reply.json(200, { ok: 2 }));
     const { client, waits } = fixture();
     expect((await client.request({ method: 'GET', path: '/x' })).body).toEqual({ ok: 2 });
-    expect(server.requests).toHaveLength(3);
+    expect(faults.server.requests).toHaveLength(3);
     expect(waits).toHaveLength(2);
   });
 
@@ -136,34 +123,34 @@ describe('GET is retried (D30)', () => {
 
 describe('writes are not repeated once they may have reached the server (D30)', () => {
   it.each(['POST', 'PUT', 'DELETE'] as const)('%s is not re-sent after a 503 or 502', async (method) => {
-    server.script(reply.json(503, {}), reply.json(502, {}));
+    faults.server.script(reply.json(503, {}), reply.json(502, {}));
     const { client, waits } = fixture();
     const err = await rejectionOf(client.request({ method, path: '/x', body: { a: 1 } }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(503);
     expect(err.exitCode).toBe(1);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
   });
 
   it('a POST is re-sent, body unchanged, after a 429 (refused before acting)', async () => {
-    server.script(reply.rateLimited('2'), reply.json(201, { Uid: 'new' }));
+    faults.server.script(reply.rateLimited('2'), reply.json(201, { Uid: 'new' }));
     const { client, waits } = fixture();
     const res = await client.request({ method: 'POST', path: '/email/lists', body: { Name: 'n' } });
     expect(res.body).toEqual({ Uid: 'new' });
-    expect(server.requests.map((r) => r.body)).toEqual(['{"Name":"n"}', '{"Name":"n"}']);
+    expect(faults.server.requests.map((r) => r.body)).toEqual(['{"Name":"n"}', '{"Name":"n"}']);
     expect(waits).toEqual([2000]);
   });
 
   it('a POST reset after it was sent fails with a hint, and is not re-sent', async () => {
-    server.script(reply.reset(), reply.json(200, {}));
+    faults.server.script(reply.reset(), reply.json(200, {}));
     const { client } = fixture();
     const err = await rejectionOf(client.request({ method: 'POST', path: '/billing/paymentinformation', body: {} }));
     expect(err).toBeInstanceOf(BoError);
     expect(err.exitCode).toBe(1);
     expect(err.message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/billing\/paymentinformation failed: the connection was reset$/);
     expect(err.hint).toBe('The server may have carried out the POST; check before repeating it.');
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('a POST refused before any byte was written is retried and arrives once', async () => {
@@ -197,20 +184,20 @@ describe('writes are not repeated once they may have reached the server (D30)', 
 
 describe('timeouts', () => {
   it.each(['GET', 'POST'] as const)('a hung %s fails with "request timed out" (exit 1) and is not repeated', async (method) => {
-    server.script(reply.hang(), reply.json(200, {}));
+    faults.server.script(reply.hang(), reply.json(200, {}));
     const { client, waits } = fixture({ timeoutMs: 200 });
     const err = await rejectionOf(client.request({ method, path: '/x', body: method === 'POST' ? {} : undefined }));
     expect(err).toBeInstanceOf(BoError);
     expect(err.exitCode).toBe(1);
     expect(err.code).toBe('timeout');
     expect(err.message).toMatch(/request timed out after 0\.2 s \(--timeout\)$/);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
-    await server.requests[0]!.closed; // the socket was destroyed
+    await faults.server.requests[0]!.closed; // the socket was destroyed
   });
 
   it('covers the whole body: a body that trickles forever times out', async () => {
-    server.script(reply.slowBody(20));
+    faults.server.script(reply.slowBody(20));
     const err = await rejectionOf(fixture({ timeoutMs: 300 }).client.request({ method: 'GET', path: '/x' }));
     expect(err.code).toBe('timeout');
     expect(err.message).toContain('timed out after 0.3 s');
@@ -219,20 +206,20 @@ describe('timeouts', () => {
 
 describe('interruption', () => {
   it('aborting the client signal mid-request throws InterruptedError (130) and closes the socket', async () => {
-    server.script(reply.hang());
+    faults.server.script(reply.hang());
     const controller = new AbortController();
     const { client } = fixture({ signal: controller.signal });
     const pending = rejectionOf(client.request({ method: 'GET', path: '/x' }));
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (faults.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     const err = await pending;
     expect(err).toBeInstanceOf(InterruptedError);
     expect(err.exitCode).toBe(130);
-    await server.requests[0]!.closed;
+    await faults.server.requests[0]!.closed;
   });
 
   it('aborting the request signal during a backoff wait stops the retries', async () => {
-    server.script(reply.json(503, {}), reply.json(200, {}));
+    faults.server.script(reply.json(503, {}), reply.json(200, {}));
     const controller = new AbortController();
     const { client } = fixture({
       sleep: (_ms, signal) =>
@@ -243,13 +230,13 @@ describe('interruption', () => {
     });
     const err = await rejectionOf(client.request({ method: 'GET', path: '/x', signal: controller.signal }));
     expect(err).toBeInstanceOf(InterruptedError);
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('an already aborted signal sends nothing', async () => {
     const err = await rejectionOf(fixture().client.request({ method: 'GET', path: '/x', signal: AbortSignal.abort() }));
     expect(err).toBeInstanceOf(InterruptedError);
-    expect(server.requests).toHaveLength(0);
+    expect(faults.server.requests).toHaveLength(0);
   });
 });
 

@@ -1,31 +1,19 @@
 // The --verbose trace: what it shows, and that no secret ever reaches it.
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
-import { TOKEN, makeClient } from './client-fixture.js';
+import { TOKEN, faultServerEach, makeClient } from './client-fixture.js';
 import { SECRET_NAMES, secretValue } from './secrets-fixture.js';
 
 describe('trace lines', () => {
-  let server: FaultServer;
-  const closers: Array<() => void> = [];
-  beforeEach(async () => {
-    server = await startFaultServer();
-  });
-  afterEach(async () => {
-    for (const close of closers.splice(0)) close();
-    await server.close();
-  });
-  function fixture(overrides: Parameters<typeof makeClient>[1] = {}) {
-    const f = makeClient(server.url, overrides);
-    closers.push(() => f.client.close());
-    return f;
-  }
+  const faults = faultServerEach();
+  const fixture = faults.fixture;
 
   it('shows the request line, headers with the Authorization redacted, and the answer', async () => {
-    server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [{ Name: 'Acme' }] }));
+    faults.server.script(reply.json(200, { metadata: { limit: 100, offset: 0, total: 1 }, items: [{ Name: 'Acme' }] }));
     const { client, lines } = fixture();
     await client.request({ method: 'GET', path: '/crm/accounts', query: { limit: 100 } });
-    expect(lines[0]).toBe(`> GET ${server.url}/api/v1/crm/accounts?limit=100`);
+    expect(lines[0]).toBe(`> GET ${faults.server.url}/api/v1/crm/accounts?limit=100`);
     expect(lines).toContain('> authorization: bearer [redacted]');
     expect(lines).toContain('> accept: application/json');
     expect(lines.find((l) => l.startsWith('< 2'))).toMatch(/^< 200 OK \(\d+ ms\)$/);
@@ -35,7 +23,7 @@ describe('trace lines', () => {
   });
 
   it('redacts the password sent and the token received (POST /tokens)', async () => {
-    server.script(reply.json(200, { access_token: 'jwt-abc-123456', token_type: 'Bearer', expires_in: 31536000 }, { 'set-cookie': 'sid=zzz999' }));
+    faults.server.script(reply.json(200, { access_token: 'jwt-abc-123456', token_type: 'Bearer', expires_in: 31536000 }, { 'set-cookie': 'sid=zzz999' }));
     const { client, lines } = fixture({ credential: null });
     await client.request({ method: 'POST', path: '/tokens', body: { username: 'ann@example.com', password: 'hunter2-pw' } });
     expect(lines).toContain('> {"username":"ann@example.com","password":"[redacted]"}');
@@ -53,7 +41,7 @@ describe('trace lines', () => {
       qr_code_png_base64: 'iVBORw0KGgoAAAANSUhEUg',
       expires_in: 600,
     };
-    server.script(reply.json(200, begin), reply.json(200, { confirmed: true, recovery_codes: ['rc-aaaa-1111', 'rc-bbbb-2222'] }));
+    faults.server.script(reply.json(200, begin), reply.json(200, { confirmed: true, recovery_codes: ['rc-aaaa-1111', 'rc-bbbb-2222'] }));
     const { client, lines } = fixture({ credential: null });
     await client.request({ method: 'POST', path: '/tokens/two-factor/enroll/totp/begin', body: { enrollment_token: 'enr-222222' } });
     await client.request({ method: 'POST', path: '/tokens/two-factor/enroll/totp/confirm', body: { code: '123456', challenge_token: 'chal-111111' } });
@@ -65,17 +53,17 @@ describe('trace lines', () => {
   });
 
   it('shows an API key as its scheme word only', async () => {
-    server.script(reply.json(200, {}));
+    faults.server.script(reply.json(200, {}));
     const { client, lines } = fixture({ credential: { kind: 'apiKey', key: 'key-id-77', secret: 'sec-88888888' }, apiKeyScheme: 'acme' });
     await client.request({ method: 'GET', path: '/x', query: { access_token: 'qs-secret-1', q: 'visible' } });
     expect(lines).toContain('> authorization: acme [redacted]');
-    expect(lines[0]).toBe(`> GET ${server.url}/api/v1/x?q=visible&access_token=[redacted]`);
+    expect(lines[0]).toBe(`> GET ${faults.server.url}/api/v1/x?q=visible&access_token=[redacted]`);
     const all = lines.join('\n');
     for (const secret of ['key-id-77', 'sec-88888888', 'qs-secret-1']) expect(all).not.toContain(secret);
   });
 
   it('scrubs the credential even where no field name gives it away', async () => {
-    server.script(reply.text(500, `invalid token ${TOKEN} for this tenant`));
+    faults.server.script(reply.text(500, `invalid token ${TOKEN} for this tenant`));
     const { client, lines } = fixture({ maxRetries: 0 });
     await client.request({ method: 'GET', path: '/x' }).catch(() => undefined);
     expect(lines).toContain('< invalid token [redacted] for this tenant');
@@ -84,7 +72,7 @@ describe('trace lines', () => {
 
   it('notes retries, cuts long bodies at about 2 KB, and keeps every line one line', async () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ Name: `Account ${i}` }));
-    server.script(reply.json(503, {}), reply.json(200, { items }), reply.text(200, 'line one\nline two\u001b[2J'));
+    faults.server.script(reply.json(503, {}), reply.json(200, { items }), reply.text(200, 'line one\nline two\u001b[2J'));
     const { client, lines } = fixture();
     await client.request({ method: 'GET', path: '/x' });
     await client.request({ method: 'GET', path: '/y' });

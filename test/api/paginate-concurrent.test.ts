@@ -7,20 +7,15 @@ import { listRecords, paginate } from '../../src/api/paginate.js';
 import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { UsageError } from '../../src/errors.js';
-import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
+import { reply, type Step } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { runBo } from '../helpers/run-bo.js';
-import { makeClient } from './client-fixture.js';
+import { faultServerEach } from './client-fixture.js';
 
-let server: FaultServer;
+const faults = faultServerEach();
 let client: HttpClient;
-beforeEach(async () => {
-  server = await startFaultServer();
-  client = makeClient(server.url).client;
-});
-afterEach(async () => {
-  client.close();
-  await server.close();
+beforeEach(() => {
+  client = faults.fixture().client;
 });
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ Uid: `r${i}` }));
@@ -48,13 +43,13 @@ function slowD13(data: Array<{ Uid: string }>, seen: { now: number; most: number
   };
 }
 
-const offsets = () => server.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
+const offsets = () => faults.server.requests.map((r) => Number(new URL(r.url, 'http://x').searchParams.get('offset')));
 
 describe('paginate with concurrency', () => {
   it('fetches each page once, at most 4 at a time, and yields every record in order', async () => {
     const data = records(1050);
     const seen = { now: 0, most: 0 };
-    server.script(...Array.from({ length: 20 }, () => slowD13(data, seen)));
+    faults.server.script(...Array.from({ length: 20 }, () => slowD13(data, seen)));
     const got = await collect(paginate<{ Uid: string }>(client, { path: '/x', max: Infinity, concurrency: 4 }));
     expect(uids(got)).toEqual(uids(data));
     expect(offsets()[0]).toBe(0);
@@ -64,7 +59,7 @@ describe('paginate with concurrency', () => {
 
   it('asks only for the pages --limit needs', async () => {
     const seen = { now: 0, most: 0 };
-    server.script(...Array.from({ length: 20 }, () => slowD13(records(5000), seen)));
+    faults.server.script(...Array.from({ length: 20 }, () => slowD13(records(5000), seen)));
     const got = await collect(paginate<{ Uid: string }>(client, { path: '/x', max: 250, concurrency: 4 }));
     expect(uids(got)).toEqual(uids(records(250)));
     expect([...offsets()].sort((a, b) => a - b)).toEqual([0, 1, 2]);
@@ -74,7 +69,7 @@ describe('paginate with concurrency', () => {
     const data = records(700);
     const seen = { now: 0, most: 0 };
     // From page 3 on the server applies 50 instead of 100.
-    server.script(...Array.from({ length: 40 }, () => slowD13(data, seen, (offset, asked) => (offset >= 3 ? 50 : asked))));
+    faults.server.script(...Array.from({ length: 40 }, () => slowD13(data, seen, (offset, asked) => (offset >= 3 ? 50 : asked))));
     const got = await collect(paginate<{ Uid: string }>(client, { path: '/x', max: Infinity, concurrency: 4 }));
     expect(uids(got)).toEqual(uids(data));
   });
@@ -83,7 +78,7 @@ describe('paginate with concurrency', () => {
     const data = records(500);
     const seen = { now: 0, most: 0 };
     const ok = slowD13(data, seen);
-    server.script(ok, ok, ok, reply.json(404, { error: 'not_found', error_description: 'gone' }), ok, ok, ok, ok);
+    faults.server.script(ok, ok, ok, reply.json(404, { error: 'not_found', error_description: 'gone' }), ok, ok, ok, ok);
     const got: string[] = [];
     const err = await (async () => {
       for await (const r of paginate<{ Uid: string }>(client, { path: '/x', max: Infinity, concurrency: 4 })) got.push(r.Uid);
@@ -101,7 +96,7 @@ describe('paginate with concurrency', () => {
     const seen = { now: 0, most: 0 };
     const ok = slowD13(data, seen);
     const bad = reply.text(200, '{"metadata":{"limit":100,"offset":3,"total":500},"items":[{"Uid":"r300"},', { 'content-type': 'application/json' });
-    server.script(ok, ok, ok, bad, ok, ok, ok, ok);
+    faults.server.script(ok, ok, ok, bad, ok, ok, ok, ok);
     const got: string[] = [];
     const err = await (async () => {
       for await (const r of paginate<{ Uid: string }>(client, { path: '/x', max: Infinity, concurrency: 4 })) got.push(r.Uid);
@@ -115,7 +110,7 @@ describe('paginate with concurrency', () => {
   it('list commands default to 4 pages in flight; --concurrency 1 walks one page at a time', async () => {
     const data = records(600);
     const seen = { now: 0, most: 0 };
-    server.script(...Array.from({ length: 20 }, () => slowD13(data, seen)));
+    faults.server.script(...Array.from({ length: 20 }, () => slowD13(data, seen)));
     const all = parseListOptions({ all: true });
     expect(uids(await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, all)))).toEqual(uids(data));
     expect(seen.most).toBe(4);

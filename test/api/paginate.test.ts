@@ -1,22 +1,17 @@
 // D13 paging against a server that applies its own cap, and against odd servers.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { fetchPage, groupDigits, listRecords, moreRecordsNote, paginate, type PageMeta } from '../../src/api/paginate.js';
 import { parseListOptions } from '../../src/input/list-options.js';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { ApiError, IncompleteError } from '../../src/errors.js';
-import { reply, startFaultServer, type FaultServer, type Step } from '../helpers/fault-server.js';
-import { makeClient } from './client-fixture.js';
+import { reply, type Step } from '../helpers/fault-server.js';
+import { faultServerEach } from './client-fixture.js';
 
-let server: FaultServer;
+const faults = faultServerEach();
 let client: HttpClient;
-beforeEach(async () => {
-  server = await startFaultServer();
-  client = makeClient(server.url).client;
-});
-afterEach(async () => {
-  client.close();
-  await server.close();
+beforeEach(() => {
+  client = faults.fixture().client;
 });
 
 const records = (n: number) => Array.from({ length: n }, (_, i) => ({ Uid: `r${i}` }));
@@ -34,7 +29,7 @@ function d13(data: Array<{ Uid: string }>, cap = 100, withTotal = true): Step {
 }
 
 function serve(step: Step, times = 30): void {
-  server.script(...Array.from({ length: times }, () => step));
+  faults.server.script(...Array.from({ length: times }, () => step));
 }
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -43,7 +38,7 @@ async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-const sent = () => server.requests.map((r) => new URL(r.url, 'http://x').search);
+const sent = () => faults.server.requests.map((r) => new URL(r.url, 'http://x').search);
 
 describe('paginate', () => {
   it('walks every page once (--all), stopping at total', async () => {
@@ -73,7 +68,7 @@ describe('paginate', () => {
       { limit: 100, offset: 0, total: 5432 },
       { limit: 100, offset: 1, total: 5432 },
     ]);
-    expect(server.requests).toHaveLength(2);
+    expect(faults.server.requests).toHaveLength(2);
   });
 
   it('asks for no more than one page of pageSize for a small max', async () => {
@@ -90,12 +85,12 @@ describe('paginate', () => {
   });
 
   it('stops at an empty page, whatever the total says, and says the walk is incomplete (issue 30)', async () => {
-    server.script(reply.json(200, { metadata: { limit: 5, offset: 0, total: 99 }, items: [] }));
+    faults.server.script(reply.json(200, { metadata: { limit: 5, offset: 0, total: 99 }, items: [] }));
     const err = await collect(paginate(client, { path: '/x', pageSize: 5, max: Infinity })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IncompleteError);
     expect((err as IncompleteError).message).toBe('only 0 of the 99 records the server announced came back: the list is incomplete');
     expect((err as IncompleteError).code).toBe('incomplete');
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
   });
 
   it('skips nothing and repeats nothing when the server shrinks the size mid-walk', async () => {
@@ -104,7 +99,7 @@ describe('paginate', () => {
       reply.json(200, { metadata: { limit, offset, total: 20 }, items: data.slice(offset * limit, offset * limit + limit) });
     // 10 applied, then 4: the client asks offset floor(10/10)=1 with limit 10, gets 4-sized page 1 (r4..r7),
     // all already seen; then asks limit 4 offset floor(10/4)=2 → r8..r11, skipping r8 and r9.
-    server.script(page(10, 0), page(4, 1), page(4, 2), page(4, 3), page(4, 4));
+    faults.server.script(page(10, 0), page(4, 1), page(4, 2), page(4, 3), page(4, 4));
     const got = await collect(paginate<{ Uid: string }>(client, { path: '/x', pageSize: 10 }));
     expect(got.map((r) => r.Uid)).toEqual(data.map((r) => r.Uid));
     expect(sent()).toEqual(['?limit=10&offset=0', '?limit=10&offset=1', '?limit=4&offset=2', '?limit=4&offset=3', '?limit=4&offset=4']);
@@ -114,11 +109,11 @@ describe('paginate', () => {
     serve(d13(records(150)));
     const it = paginate(client, { path: '/x' })[Symbol.asyncIterator]();
     await it.next();
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
     for (let i = 1; i < 100; i++) await it.next();
-    expect(server.requests).toHaveLength(1);
+    expect(faults.server.requests).toHaveLength(1);
     await it.next();
-    expect(server.requests).toHaveLength(2);
+    expect(faults.server.requests).toHaveLength(2);
     await it.return?.();
   });
 
@@ -129,7 +124,7 @@ describe('paginate', () => {
   });
 
   it('refuses an answer that is not a D13 envelope', async () => {
-    server.script(reply.json(200, [{ Uid: 'a' }]));
+    faults.server.script(reply.json(200, [{ Uid: 'a' }]));
     const err = await collect(paginate(client, { path: '/x' })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe('unexpected answer from the server (200): not a list (no "items" array)');
@@ -147,7 +142,7 @@ describe('paginate', () => {
     };
     serve(broken);
     // Without a trace (--verbose reads every answer whole).
-    const quiet = makeClient(server.url, { trace: undefined }).client;
+    const quiet = faults.fixture({ trace: undefined }).client;
     const seen: string[] = [];
     const err = await (async () => {
       for await (const r of paginate<{ Uid: string }>(quiet, { path: '/x', max: Infinity, concurrency: 4 })) seen.push(r.Uid);
@@ -170,7 +165,7 @@ describe('fetchPage (--page)', () => {
   });
 
   it('falls back to what it asked when metadata is missing', async () => {
-    server.script(reply.json(200, { items: [{ Uid: 'a' }] }));
+    faults.server.script(reply.json(200, { items: [{ Uid: 'a' }] }));
     const page = await fetchPage(client, { path: '/x', limit: 10, offset: 3 });
     expect(page.meta).toEqual({ limit: 10, offset: 3, total: undefined });
   });

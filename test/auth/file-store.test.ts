@@ -2,7 +2,6 @@
 // for another process's write instead of overwriting it, temp copies of a killed
 // writer are removed, and the profile is marked before the secret is written, so a
 // failure (or a crash) between the two never strands a secret no profile points at.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import type { Credential } from '../../src/api/http-types.js';
 import type { Globals, Io } from '../../src/context.js';
 import { tempConfig } from '../helpers/config-dir.js';
 import { runBo } from '../helpers/run-bo.js';
+import { holdLock } from '../helpers/hold-lock.js';
 
 const apiKey = (secret: string): Credential => ({ kind: 'apiKey', key: 'ak_1', secret });
 const globals = (profile: string): Globals => ({
@@ -20,17 +20,6 @@ const globals = (profile: string): Globals => ({
 });
 const io = (env: Record<string, string | undefined>): Io =>
   ({ env, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false }) as unknown as Io;
-
-/** Another process holding `<file>.lock` for `ms`, written in the lock's own format. */
-function holdLock(file: string, ms: number): Promise<void> {
-  const script = `
-    const fs = require('node:fs');
-    fs.writeFileSync(process.argv[1] + '.lock', process.pid + ' ' + Date.now() + ' held', { flag: 'wx' });
-    process.stdout.write('held\\n');
-    setTimeout(() => fs.unlinkSync(process.argv[1] + '.lock'), ${ms});`;
-  const child = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout.once('data', () => resolve()));
-}
 
 describe('credentials file under the lock', () => {
   it('a write waits for another process holding the lock, then keeps both credentials', async () => {

@@ -4,22 +4,14 @@
 // export without --jq (test/output/export-memory.test.ts measures that export alone). Memory only: the
 // rate is the bench's business (README "Performance").
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExportSandbox, type ExportSandbox } from '../helpers/export-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { exportSandboxForSuite } from '../helpers/export-sandbox.js';
 import { runBin } from '../helpers/run-bin.js';
 
 const ACCOUNTS = 100_000;
 
 describe('--all --jsonl --jq over 100,000 accounts (built binary, served sandbox)', () => {
-  let sandbox: ExportSandbox;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    sandbox = await startExportSandbox(ACCOUNTS);
-    env = sandbox.env;
-  }, 120_000);
-
-  afterAll(() => sandbox?.close());
+  const served = exportSandboxForSuite(ACCOUNTS);
 
   // A peak varies from run to run with the collector's timing (Node 20: 115-165 MiB for
   // this export), and a loaded machine only raises it (the collector runs later): the
@@ -28,13 +20,13 @@ describe('--all --jsonl --jq over 100,000 accounts (built binary, served sandbox
     const peaks = { plain: Infinity, jq: Infinity };
     let plainUids: string[] = [];
     for (let round = 0; round < 3; round++) {
-      const plain = await runBin(['accounts', 'list', '--all', '--jsonl'], { env, timeoutMs: 300_000, measure: true });
+      const plain = await runBin(['accounts', 'list', '--all', '--jsonl'], { env: served.env, timeoutMs: 300_000, measure: true });
       expect(plain.code, plain.stderr.slice(-500)).toBe(0);
       plainUids = plain.stdout.replace(/\n$/, '').split('\n').map((line) => (JSON.parse(line) as { Uid: string }).Uid);
       expect(plainUids).toHaveLength(ACCOUNTS);
       peaks.plain = Math.min(peaks.plain, plain.peakMb);
 
-      const filtered = await runBin(['accounts', 'list', '--all', '--jsonl', '--jq', '.Uid'], { env, timeoutMs: 300_000, measure: true });
+      const filtered = await runBin(['accounts', 'list', '--all', '--jsonl', '--jq', '.Uid'], { env: served.env, timeoutMs: 300_000, measure: true });
       expect(filtered.code, filtered.stderr.slice(-500)).toBe(0);
       const uids = filtered.stdout.replace(/\n$/, '').split('\n');
       expect(uids).toHaveLength(ACCOUNTS);

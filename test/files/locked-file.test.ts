@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withFileLock, withFileLockSync } from '../../src/files/locked-file.js';
+import { holdLock } from '../helpers/hold-lock.js';
 
 const root = mkdtempSync(join(tmpdir(), 'bo-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -20,17 +21,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await new Promise((resolve) => child.on('exit', resolve));
   return child.pid!;
-}
-
-/** Another process holding `<file>.lock` for `ms`, in the lock's own format. */
-function holdLock(file: string, ms: number): Promise<void> {
-  const script = `
-    const fs = require('node:fs');
-    fs.writeFileSync(process.argv[1] + '.lock', process.pid + ' ' + Date.now() + ' held', { flag: 'wx' });
-    process.stdout.write('held\\n');
-    setTimeout(() => fs.unlinkSync(process.argv[1] + '.lock'), ${ms});`;
-  const child = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve) => child.stdout.once('data', () => resolve()));
 }
 
 describe('withFileLockSync', () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 // @ts-expect-error a plain .mjs helper of the bench, without types
 import { benchEnv, serveSandbox } from '../bench/serve-sandbox.mjs';
 import { binPath } from './run-bin.js';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ExportSandbox {
   /** The environment of a `bo` run against the served sandbox. */
@@ -32,6 +33,23 @@ export async function startExportSandbox(accounts: number): Promise<ExportSandbo
       served.child.kill('SIGINT');
       await exited;
       rmSync(home, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}
+
+/**
+ * The served sandbox of `accounts` accounts for the suite it is called in: started
+ * before its tests, closed after them. `env` is a `bo` run's environment against it.
+ */
+export function exportSandboxForSuite(accounts: number): { readonly env: Record<string, string> } {
+  let sandbox: ExportSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startExportSandbox(accounts);
+  }, 120_000);
+  afterAll(() => sandbox?.close());
+  return {
+    get env() {
+      return sandbox!.env;
     },
   };
 }

@@ -13,8 +13,8 @@
 // 300,000 accounts would add more than a minute to the suite. Memory only: speed is
 // the bench's business.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startExportSandbox, type ExportSandbox } from '../helpers/export-sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { exportSandboxForSuite } from '../helpers/export-sandbox.js';
 import { runBin } from '../helpers/run-bin.js';
 
 const ACCOUNTS = 100_000;
@@ -38,20 +38,12 @@ async function exportMeasured(env: Record<string, string>): Promise<{ code: numb
 }
 
 describe('an export of 100,000 accounts (built binary, served sandbox)', () => {
-  let sandbox: ExportSandbox;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    sandbox = await startExportSandbox(ACCOUNTS);
-    env = sandbox.env;
-  }, 120_000);
-
-  afterAll(() => sandbox?.close());
+  const served = exportSandboxForSuite(ACCOUNTS);
 
   const limitMib = Number(process.versions.node.split('.')[0]) <= 20 ? 180 : 160;
 
   it(`prints every account once, as JSON lines, within ${limitMib} MiB of peak resident memory`, async () => {
-    const r = await exportMeasured(env);
+    const r = await exportMeasured(served.env);
     expect(r.code, r.stderr.slice(-500)).toBe(0);
     expect(r.lines).toBe(ACCOUNTS);
     expect(r.bad).toBe(0);
