@@ -8,25 +8,17 @@
 //
 // NODE_EXTRA_CA_CERTS is unset in spawned processes: loading a CA bundle would add
 // to every Node start and skew the baseline.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, serveSandbox } from './serve-sandbox.mjs';
+import { benchEnv, serveSandbox, ensureBuilt, numberOption } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const accounts = opt('--accounts', 100_000);
-const runs = opt('--runs', 50);
+const accounts = numberOption('--accounts', 100_000);
+const runs = numberOption('--runs', 50);
 const env = benchEnv();
 
-if (!existsSync(new URL('../../dist/bo.cjs', import.meta.url))) {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-}
+ensureBuilt(root);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

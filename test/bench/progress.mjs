@@ -7,26 +7,20 @@
 // under BO_NO_PROGRESS=1; reports the time, never asserts it (the machine is shared).
 //
 //   npm run build && node test/bench/progress.mjs [--records N] [--runs N]
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { benchEnv, serveSandbox } from './serve-sandbox.mjs';
+import { benchEnv, serveSandbox, ensureBuilt, numberOption } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const records = opt('--records', 20_000);
-const runs = opt('--runs', 5);
+const records = numberOption('--records', 20_000);
+const runs = numberOption('--runs', 5);
 if (!Number.isInteger(records) || records < 1) throw new Error('--records must be a positive whole number');
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs must be a positive whole number');
-if (!existsSync(join(root, 'dist', 'bo.cjs'))) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+ensureBuilt(root);
 const { run } = await import(pathToFileURL(join(root, 'dist', 'bo.cjs')).href);
 
 const env = benchEnv();

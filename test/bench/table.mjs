@@ -11,27 +11,20 @@
 // as the terminal received it) goes to /dev/null. NODE_EXTRA_CA_CERTS is unset in
 // spawned processes so a CA bundle does not skew the times.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { ensureBuilt, numberOption } from './serve-sandbox.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
-};
-const accounts = opt('--accounts', 100_000);
-const runs = opt('--runs', 3);
+const accounts = numberOption('--accounts', 100_000);
+const runs = numberOption('--runs', 3);
 // BO_PAGER=cat: the table is measured as written to the terminal, not through less.
 const env = { ...process.env, COLUMNS: '160', LINES: '50', LANG: process.env.LANG || 'C.UTF-8', BO_PAGER: 'cat' };
 delete env.NODE_EXTRA_CA_CERTS;
 
-if (!existsSync(new URL('../../dist/bo.cjs', import.meta.url))) {
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
-}
+ensureBuilt(root);
 try {
   execFileSync('script', ['--version'], { stdio: 'ignore' });
 } catch {
