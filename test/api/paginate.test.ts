@@ -28,8 +28,8 @@ function d13(data: Array<{ Uid: string }>, cap = 100, withTotal = true): Step {
   };
 }
 
-function serve(step: Step, times = 30): void {
-  faults.server.script(...Array.from({ length: times }, () => step));
+function serve(step: Step): void {
+  faults.server.fallback(step);
 }
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {

@@ -39,8 +39,11 @@ async function login(extra: string[] = []) {
   return { ...r, cfg, stored };
 }
 
-/** A forced TOTP enrollment: demand, begin (with `begin` fields), confirm (with `confirm` fields). */
-function scriptEnrollment(begin: Record<string, unknown>, confirm: Record<string, unknown> = {}) {
+/**
+ * A forced TOTP enrollment: demand, begin (with `begin` fields), and confirm (with
+ * `confirm` fields) unless `confirm` is null: a login refused before it confirms.
+ */
+function scriptEnrollment(begin: Record<string, unknown>, confirm: Record<string, unknown> | null = {}) {
   server.script(
     reply.json(202, { two_factor_enrollment_required: true, challenge_token: 'enr_1', expires_in: 600 }),
     reply.json(200, {
@@ -51,6 +54,9 @@ function scriptEnrollment(begin: Record<string, unknown>, confirm: Record<string
       expires_in: 600,
       ...begin,
     }),
+  );
+  if (confirm === null) return;
+  server.script(
     reply.json(200, {
       access_token: 'tok_enrolled',
       token_type: 'Bearer',
@@ -155,7 +161,7 @@ describe('bo login: what enrollment hands out is checked', () => {
     ['nothing', ''],
     ['4 KB', 'A'.repeat(4096)],
   ])('a secret with %s: exit 1 before it is shown or passed to --code-command', async (_name, secret) => {
-    scriptEnrollment({ secret });
+    scriptEnrollment({ secret }, null);
     const { seen, command } = recordingCommand();
     const png = join(dir, 'qr.png');
     const r = await login(['--enroll', 'totp', '--code-command', command, '--recovery-codes-file', join(dir, 'codes.txt'), '--qr-png', png]);
@@ -203,7 +209,7 @@ describe('bo login: what enrollment hands out is checked', () => {
     ['nothing', ''],
     ['the PNG signature alone', PNG.subarray(0, 8).toString('base64')],
   ])('--qr-png refuses %s: exit 1, nothing written, nothing confirmed', async (_name, base64) => {
-    scriptEnrollment({ qr_code_png_base64: base64 });
+    scriptEnrollment({ qr_code_png_base64: base64 }, null);
     const { seen, command } = recordingCommand();
     const png = join(dir, 'qr.png');
     const r = await login(['--enroll', 'totp', '--code-command', command, '--recovery-codes-file', join(dir, 'c.txt'), '--qr-png', png]);

@@ -28,10 +28,17 @@ export interface FaultServer {
   requests: Received[];
   /** TCP connections accepted so far (a request that never completed still counts). */
   readonly connections: number;
-  /** The answer for requests once the script is used up (default: a 500). */
+  /** The answer for requests once the script is used up; without one, such a request fails the test. */
   fallback(step: Step | undefined): void;
-  /** Queue answers for the next requests, in order. Unscripted requests get a 500. */
+  /**
+   * Queue answers for the next requests, in order. As gh's httpmock: a request with no
+   * answer scripted (and no fallback) gets a 500 and fails the test at close(), and so
+   * does a scripted answer no request asked for.
+   */
   script(...steps: Step[]): void;
+  /** Throws when the script and the requests since the last check did not match; starts afresh either way. */
+  verify(): void;
+  /** Closes the server; rejects as verify() does. */
   close(): Promise<void>;
 }
 
@@ -259,7 +266,10 @@ export function useFaultServer(fallback?: Step): () => FaultServer {
     server.fallback(fallback);
   });
   afterAll(() => server.close());
-  afterEach(() => void server.requests.splice(0));
+  afterEach(() => {
+    server.requests.splice(0);
+    server.verify();
+  });
   return () => server;
 }
 
@@ -268,6 +278,7 @@ export async function startFaultServer(): Promise<FaultServer> {
   const requests: Received[] = [];
   let connections = 0;
   let fallback: Step | undefined;
+  const unscripted: string[] = [];
   // One close listener per connection, shared by the requests it carries (keep-alive).
   const socketClosed = new WeakMap<object, Promise<void>>();
   const server = http.createServer((req, res) => {
@@ -281,13 +292,23 @@ export async function startFaultServer(): Promise<FaultServer> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, closed: closed! });
-      const step = steps.shift() ?? fallback ?? reply.json(500, { error: 'unscripted', error_description: 'fault server: no scripted answer left' });
-      step(req, res, body);
+      const step = steps.shift() ?? fallback;
+      if (step) return step(req, res, body);
+      unscripted.push(`${req.method} ${req.url}`);
+      reply.json(500, { error: 'unscripted', error_description: 'fault server: no scripted answer left' })(req, res, body);
     });
   });
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  function verify(): void {
+    const unused = steps.splice(0).length;
+    const wrong = [
+      ...(unscripted.length > 0 ? [`requests with no scripted answer: ${unscripted.splice(0).join(', ')}`] : []),
+      ...(unused > 0 ? [`${unused} scripted answer(s) no request asked for`] : []),
+    ];
+    if (wrong.length > 0) throw new Error(`fault server: ${wrong.join('; ')}`);
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -297,11 +318,14 @@ export async function startFaultServer(): Promise<FaultServer> {
     },
     fallback: (step) => void (fallback = step),
     script: (...more) => void steps.push(...more),
-    close: () =>
-      new Promise<void>((resolve) => {
+    verify,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      verify();
+    },
   };
 }
 

@@ -3,7 +3,7 @@
 // is slow or stdout never drains.
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/width.js';
 import { testEnv } from '../helpers/test-env.js';
 import { reply, startFaultServer, type FaultServer } from '../helpers/fault-server.js';
@@ -17,6 +17,10 @@ beforeAll(async () => {
   server = await startFaultServer();
 });
 afterAll(() => server.close());
+afterEach(() => {
+  server.fallback(undefined);
+  server.verify();
+});
 
 const LONG_UID = 'acc_0123456789ab';
 const account = (i: number, name = `Account ${i}`) => ({
@@ -143,7 +147,9 @@ describe('streaming', () => {
 describe('Ctrl-C', () => {
   it('while a slow server is paging: exit 130 within a second', async () => {
     const [p0] = pages(1);
-    server.script(reply.json(200, pageOf(p0!, 0, 500)), reply.hang());
+    // The pages after the first, asked for ahead, hang.
+    server.script(reply.json(200, pageOf(p0!, 0, 500)));
+    server.fallback(reply.hang());
     const controller = new AbortController();
     let abortedAt = 0;
     const r = await runTty(['--no-color', 'accounts', 'list', '--all'], {
@@ -214,7 +220,9 @@ describe('Ctrl-C', () => {
 describe('a page that fails midway', () => {
   it('keeps the rows already read, closes the table, and reports the error', async () => {
     const [p0] = pages(1);
-    server.script(reply.json(200, pageOf(p0!, 0, 300)), reply.json(400, { error: 'validation_failed', error_description: 'page refused' }));
+    // Every page after the first, asked for ahead, is refused.
+    server.script(reply.json(200, pageOf(p0!, 0, 300)));
+    server.fallback(reply.json(400, { error: 'validation_failed', error_description: 'page refused' }));
     const r = await runTty(['--no-color', 'accounts', 'list', '--all'], { env: testEnv(server) });
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
@@ -227,10 +235,9 @@ describe('a page that fails midway', () => {
 describe('a page that fails during the look-ahead', () => {
   it('still shows the rows of the pages before it', async () => {
     const first = Array.from({ length: 25 }, (_, i) => account(i + 1));
-    server.script(
-      reply.json(200, { metadata: { limit: 25, offset: 0, total: 100 }, items: first }),
-      reply.json(400, { error: 'validation_failed', error_description: 'second page refused' }),
-    );
+    // The pages asked for ahead of the first one's end are all refused.
+    server.script(reply.json(200, { metadata: { limit: 25, offset: 0, total: 100 }, items: first }));
+    server.fallback(reply.json(400, { error: 'validation_failed', error_description: 'second page refused' }));
     const r = await runTty(['--no-color', 'accounts', 'list', '--all', '--page-size', '25'], { env: testEnv(server) });
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
