@@ -8,9 +8,9 @@
 import type * as http from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
-import * as tls from 'node:tls';
+import type * as tls from 'node:tls';
 import { AbortFailure, ConnectionFailure } from './http-attempt.js';
-import { watchPeer } from './peer-cert.js';
+import { connectVerified } from './verified-tls.js';
 
 export interface HandshakeOptions {
   /** The context that trusts the profile's CA file too (ca-file.ts); absent, Node's. */
@@ -30,16 +30,10 @@ export function handshake(target: URL, o: HandshakeOptions): Promise<void> {
     port: Number(target.port || 443),
     ...(isIP(host) ? {} : { servername: host }),
     ...(o.secureContext ? { secureContext: o.secureContext } : {}),
-    rejectUnauthorized: true,
   };
   const connect: Connect = o.tunnel
     ? (opts, callback) => (o.tunnel as unknown as { createConnection: Connect }).createConnection(opts, callback)
-    : (opts, callback) => {
-        const socket = tls.connect(opts);
-        watchPeer(socket);
-        socket.once('secureConnect', () => callback(null, socket));
-        socket.once('error', (err) => callback(err));
-      };
+    : (opts, callback) => void connectVerified(opts, callback);
   return new Promise((resolve, reject) => {
     if (o.signal?.aborted) return reject(new AbortFailure('aborted'));
     let done = false;

@@ -5,8 +5,6 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { TLSSocket } from 'node:tls';
-import { watchPeer } from './peer-cert.js';
 
 export interface RawResponse {
   status: number;
@@ -162,11 +160,7 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     req.on('socket', (socket) => {
       // A reused keep-alive socket is already connected: the request goes out at once.
       if (!socket.connecting) sent = true;
-      else {
-        socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
-        // A refused certificate can then be named (--verbose, the hint).
-        if (secure) watchPeer(socket as TLSSocket);
-      }
+      else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
     });
     req.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
     req.on('response', (res) => {

@@ -4,7 +4,6 @@
 // dynamic import, on node:http(s) rather than undici, which costs ~135 ms at import.
 
 import * as http from 'node:http';
-import * as https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ApiError, AuthError, BoError, InterruptedError, UsageError } from '../errors.js';
 import { AbortFailure, ConnectionFailure, DecodeFailure, TimeoutFailure, TooLargeFailure, exchange, type RawResponse } from './http-attempt.js';
@@ -16,7 +15,7 @@ import { buildUrl, redactUserInfo, validateBaseUrl } from './base-url.js';
 import { SecretValues } from './secret-values.js';
 import { createTracer, type TracedBody } from './trace.js';
 import { describeFailure, failureHint } from './network-errors.js';
-import { peerOf } from './peer-cert.js';
+import { peerOf, verifiedAgent } from './verified-tls.js';
 import { DEFAULT_MAX_RESPONSE_MB, MAX_RESPONSE_SETTING } from './response-cap.js';
 import { PROXY_AUTH, ProxyFailure, proxyFor, proxyUserInfo } from './proxy-env.js';
 import { isReservedHeader } from './headers.js';
@@ -71,7 +70,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let agent: http.Agent | undefined = options.transport || proxy
     ? undefined
     : secure
-      ? new https.Agent({ keepAlive: true, rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) })
+      ? verifiedAgent({ keepAlive: true, ...(secureContext ? { secureContext } : {}) })
       : new http.Agent({ keepAlive: true });
   let closed = false;
   let noted = false;
@@ -185,6 +184,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /** A request's answer: parsed, or with `keepBytes` a 2xx kept as its bytes (unless traced). */
+  function answered<T>(req: RequestOptions, keepBytes: false): Promise<ApiResponse<T>>;
+  function answered(req: RequestOptions, keepBytes: true): Promise<ApiResponse<unknown> | BytesResponse>;
   async function answered<T>(req: RequestOptions, keepBytes: boolean): Promise<ApiResponse<T> | BytesResponse> {
     const method: Method = req.method;
     const url = buildUrl(base, req.path, { query: req.query, root: req.root, noLog: options.noLog });
@@ -323,9 +324,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     baseUrl,
     command: bo,
-    request: (req) => answered(req, false) as Promise<ApiResponse<never>>,
+    request: <T>(req: RequestOptions) => answered<T>(req, false),
     async requestBytes(req) {
-      const res = await answered<unknown>(req, true);
+      const res = await answered(req, true);
       if ('read' in res) return res;
       return { status: res.status, headers: res.headers, read: () => res.body };
     },

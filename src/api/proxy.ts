@@ -13,7 +13,7 @@ import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import { isUntrusted, reason, untrustedHint } from './network-errors.js';
-import { watchPeer } from './peer-cert.js';
+import { connectVerified } from './verified-tls.js';
 import { PROXY_AUTH, PROXY_DENIED, ProxyFailure, proxyUserInfo, type ProxyChoice } from './proxy-env.js';
 
 type Callback = (err: Error | null, stream: Duplex) => void;
@@ -112,27 +112,12 @@ export function createProxyAgent(
       if (head.length) socket.unshift(head);
       if (!secure) return finish(null, socket);
       const host = bare(options.host ?? target.hostname);
-      const secured = tls.connect({
-        ...options,
-        host,
-        socket,
-        servername: isIP(host) ? undefined : host,
-        rejectUnauthorized: true,
+      const secured = connectVerified({ ...options, host, socket, servername: isIP(host) ? undefined : host }, (err, verified) => {
+        pending.delete(secured);
+        finish(err, verified);
       });
-      watchPeer(secured);
       pending.add(secured);
       socket.once('error', (err) => secured.destroy(err));
-      const onError = (err: Error) => {
-        pending.delete(secured);
-        secured.destroy();
-        finish(err);
-      };
-      secured.once('error', onError);
-      secured.once('secureConnect', () => {
-        pending.delete(secured);
-        secured.off('error', onError);
-        finish(null, secured);
-      });
     });
     req.end();
   }
@@ -150,5 +135,5 @@ export function createProxyAgent(
     }
   }
   // The agent's options reach tunnel() with each connection's: `secureContext` goes to tls.connect there.
-  return new TunnelAgent({ keepAlive: true, ...(secure ? { rejectUnauthorized: true, ...(secureContext ? { secureContext } : {}) } : {}) });
+  return new TunnelAgent({ keepAlive: true, ...(secure && secureContext ? { secureContext } : {}) });
 }
