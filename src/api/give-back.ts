@@ -8,7 +8,7 @@
  * the whole of an ArrayBuffer of their own: never a slice of a shared one. They read
  * as empty afterwards. On Node 20 the collector frees them in its time.
  */
-export function giveBack(bytes: Uint8Array): void {
+export function giveBack(bytes: ArrayBufferView): void {
   const { buffer, byteOffset, byteLength } = bytes;
   const transfer = (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer;
   if (typeof transfer === 'function' && byteOffset === 0 && byteLength === buffer.byteLength && byteLength > 0) transfer.call(buffer, 0);

@@ -1,14 +1,14 @@
 // What a walk (paginate.ts) has handed on, so that it ends honestly (issue 30): a list
 // that looks complete is complete. It keeps the largest total the server announced, the
-// Uids already printed (an exact set: a hash could take a distinct record for a repeat
-// and drop it), and a digest of each page whose items have no Uid. It decides which
-// records of a page go on (none twice in a command's walk), refuses a page that only
-// repeats, or an item that is not a record where a table needs one, and judges the walk
-// at its end against the total.
+// Uids already printed (an exact set, uid-set.ts), and a digest of each page whose items
+// have no Uid. It decides which records of a page go on (none twice in a command's
+// walk), refuses a page that only repeats, or an item that is not a record where a
+// table needs one, and judges the walk at its end against the total.
 
 import { BoError, IncompleteError } from '../errors.js';
 import { groupDigits } from './digits.js';
 import type { RecordPage } from './record-source.js';
+import { UidSet } from './uid-set.js';
 
 type Items<T> = RecordPage<T>;
 
@@ -36,7 +36,7 @@ function digest<T>(items: Items<T>, indices: readonly number[]): string {
 }
 
 export class WalkLedger {
-  private readonly uids = new Set<string>();
+  private readonly uids = new UidSet();
   private readonly digests = new Set<string>();
   private first: number | undefined;
   private changedTo: number | undefined;
@@ -62,6 +62,7 @@ export class WalkLedger {
     else if (total !== this.first) this.changedTo = total;
     if (total < (this.announced ?? 0)) this.shrank = true;
     this.announced = Math.max(this.announced ?? 0, total);
+    this.uids.expect(this.announced);
   }
 
   /**
@@ -82,11 +83,11 @@ export class WalkLedger {
       }
       const uid = items.uid(i);
       if (uid === undefined) withoutUid = true;
-      else if (this.uids.has(uid)) {
+      else if (!this.uids.add(uid)) {
         if (this.options.dropRepeats) dropped++;
         else kept.push(i);
         continue;
-      } else this.uids.add(uid);
+      }
       fresh++;
       kept.push(i);
     }
