@@ -101,7 +101,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     if (globals.csv && def.printsRecords !== true) {
       throw new UsageError(`--csv applies to commands that print records (lists and single records); "bo ${def.path.join(' ')}" prints none`);
     }
-    if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) report.io = await stop.pagedIo(io);
+    if (usingProcess && io.stdoutIsTTY && (def.paged ?? def.printsRecords) === true) report.io = stop.pagedIo(io);
     await dispatch(createContext(report.io, globals, options, stop.signal, closers, secrets), def, cmd, args);
   });
   report.program = program;

@@ -76,7 +76,7 @@ export class RunStop {
   }
 
   /** An io whose stdout is a pager when one is set (its stderr held once it runs), else `io` itself. */
-  async pagedIo(io: Io): Promise<Io> {
+  pagedIo(io: Io): Io {
     const command = pagerCommand(io.env);
     if (command === undefined) return io;
     // q: the reader left, as `| head` (exit 0, a list stops reading pages); a pager that
