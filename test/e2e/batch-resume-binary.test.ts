@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runBin, runShell, type RunBinOptions } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
-import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
+import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -71,11 +71,10 @@ async function killedAfter(argv: string[], env: Record<string, string | undefine
 }
 
 describe('bo batch resume, on the built binary', () => {
-  let sandbox: E2eSandbox;
-  let fixtures: { accounts: string[]; apiKey: { key: string; secret: string } };
+  const suite = sandboxForSuite<{ accounts: string[]; apiKey: { key: string; secret: string } }>(root, { args: ['--accounts', '1400'] });
+  const { get } = suite;
   /** 1,000 accounts a cancellation succeeds for, as an uninterrupted run showed. */
   let cancellable: string[];
-  const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${sandbox.url}${path}`, { method })).json()) as T;
   const activity = () => get<Activity[]>('/__sandbox/activity');
   /** PUTs to each account's cancel, counted per account. */
   const cancels = async () => {
@@ -89,10 +88,8 @@ describe('bo batch resume, on the built binary', () => {
   const cancelArgs = ['accounts', 'cancel', '-', '--reason', "Resumed, it's done", '--yes'];
 
   beforeAll(async () => {
-    sandbox = await startE2eSandbox(root, { args: ['--accounts', '1400'] });
-    fixtures = await get('/__sandbox/fixtures');
     // The set-up's check: an uninterrupted run cancels each of them.
-    const env = { ...testEnv({ url: sandbox.url, fixtures }), BO_JOURNAL: 'off' };
+    const env = { ...testEnv(suite), BO_JOURNAL: 'off' };
     const listed = await runBin(['accounts', 'list', '--all', '--json', '--fields', 'Uid'], { env });
     const accounts = (JSON.parse(listed.stdout) as Array<{ Uid: string }>).map((a) => a.Uid);
     expect(accounts).toHaveLength(1400);
@@ -101,15 +98,11 @@ describe('bo batch resume, on the built binary', () => {
     cancellable = outcomes.filter((o) => o.ok).map((o) => o.uid).slice(0, 1000);
     expect(cancellable).toHaveLength(1000);
   }, 120_000);
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    await get('/__sandbox/reset', 'POST');
-  });
 
   // Generated kill points (fast-check, seeded: the same on every run).
   const killPoints = fc.sample(fc.integer({ min: 1, max: 950 }), { numRuns: 4, seed: 34 });
   it.each(killPoints)('1,000 cancellations killed after %i outcomes, then resumed: each account cancelled, nothing journaled sent again', async (n) => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const input = `${cancellable.join('\n')}\n`;
     const killed = await killedAfter(cancelArgs, env, input, n);
     expect(killed.signal).toBe('SIGKILL');
@@ -138,7 +131,7 @@ describe('bo batch resume, on the built binary', () => {
   }, 120_000);
 
   it('lists create - killed and resumed: no list created twice, none missing, without --resend-unknown', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const { names, input } = listRecords('Resumed list', 300);
     const killed = await killedAfter(['lists', 'create', '-'], env, input, 120);
     expect(killed.signal).toBe('SIGKILL');
@@ -148,7 +141,7 @@ describe('bo batch resume, on the built binary', () => {
   }, 60_000);
 
   it('on a protected profile, a resume asks for --yes as the run did: refused without it (exit 2, nothing sent), finished with it', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     expect((await runBin(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);
     const { names, input } = listRecords('Protected list', 200);
     const unconfirmed = await runBin(['lists', 'create', '-'], { env, stdin: input });
@@ -171,7 +164,7 @@ describe('bo batch resume, on the built binary', () => {
   }, 60_000);
 
   it('refuses a changed input (exit 2), another profile or tenant (exit 2), a finished run, and one still alive (exit 1, naming its process)', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const uids = cancellable;
     expect((await killedAfter(cancelArgs, env, `${uids.join('\n')}\n`, 50)).signal).toBe('SIGKILL');
     const writes = async () => (await activity()).filter((a) => a.method !== 'GET').length;
@@ -224,7 +217,7 @@ describe('bo batch resume, on the built binary', () => {
   }, 60_000);
 
   it('unknown outcomes of a verb bo can read back: found in place, not sent; --resend-unknown sends them; a single command cannot be resumed', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const account = cancellable[0]!;
     const single = await runBin(['accounts', 'cancel', account, '--reason', 'x', '--yes'], { env });
     expect(single.code).toBe(0);
@@ -235,7 +228,7 @@ describe('bo batch resume, on the built binary', () => {
 
     // Trials extended from a file; then "sent, no answer" forged by cutting the journal's
     // outcomes and its end, as a kill between a request and its answer leaves it.
-    const trials = (fixtures as unknown as { trialAccounts: string[] }).trialAccounts.slice(0, 3);
+    const trials = (suite.fixtures as unknown as { trialAccounts: string[] }).trialAccounts.slice(0, 3);
     expect(trials).toHaveLength(3);
     const file = join(mkdtempSync(join(tmpdir(), 'bo-resume-')), 'trials.txt');
     writeFileSync(file, `${trials.join('\n')}\n`);

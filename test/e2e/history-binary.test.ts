@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { binPath, runBin, runShell } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
-import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
+import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -16,29 +16,22 @@ const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'i
 const CHANGE_KEYS = ['line', 'uid', 'method', 'path', 'fields', 'sentAt', 'outcome', 'status', 'code'];
 
 describe('bo history, on the built binary', () => {
-  let sandbox: E2eSandbox;
-  let fixtures: { accounts: string[]; apiKey: { key: string; secret: string } };
+  const suite = sandboxForSuite<{ accounts: string[]; apiKey: { key: string; secret: string } }>(root);
+  const { get } = suite;
   let trial: string[];
   let notTrial: string[];
-  const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${sandbox.url}${path}`, { method })).json()) as T;
 
   beforeAll(async () => {
-    sandbox = await startE2eSandbox(root);
-    fixtures = await get('/__sandbox/fixtures');
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const stages = await runBin(['--jsonl', 'accounts', 'list', '--all', '--fields', 'Uid,AccountStage'], { env });
     const rows = stages.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { Uid: string; AccountStage: number });
     trial = rows.filter((r) => r.AccountStage === 2).map((r) => r.Uid);
     notTrial = rows.filter((r) => r.AccountStage !== 2).map((r) => r.Uid);
     expect(trial.length).toBeGreaterThanOrEqual(3);
   }, 60_000);
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    await get('/__sandbox/reset', 'POST');
-  });
 
   it('lists runs newest first with their counts; show lists each change; --failed --jsonl gives the failed records', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const records = [trial[0]!, notTrial[0]!, trial[1]!];
     const batch = await runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31'], { env, stdin: `${records.join('\n')}\n` });
     expect(batch.code).toBe(1);
@@ -51,7 +44,7 @@ describe('bo history, on the built binary', () => {
     expect(runs).toHaveLength(2);
     for (const r of runs) expect(Object.keys(r)).toEqual(RUN_KEYS);
     expect(runs[0]).toMatchObject({ command: `accounts extend-trial ${trial[2]} --to 2031-02-28`, batch: false, done: 1, failed: 0, unknown: 0, state: 'finished', pid: null });
-    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: sandbox.url, done: 2, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
+    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: suite.url, done: 2, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
 
     const table = await runBin(['history', 'list'], { env });
     expect(table.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(4))).toEqual([
@@ -83,7 +76,7 @@ describe('bo history, on the built binary', () => {
   });
 
   it('--since, -p and --failed filter the runs; bad input is one line, exit 2; an unknown run is exit 3', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     await runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31'], { env, stdin: `${notTrial[0]}\n` });
     await runBin(['accounts', 'extend-trial', trial[0]!, '--to', '2031-01-31'], { env });
     const ids = async (args: string[]) => {
@@ -111,7 +104,7 @@ describe('bo history, on the built binary', () => {
   });
 
   it('a live run reads as running with its pid; killed, as interrupted', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const journal = join(env.BO_STATE_DIR!, 'journal');
     // stdin stays open after one record, so the run is alive while history looks at it.
     const child = spawn(process.execPath, [binPath, 'accounts', 'extend-trial', '-', '--to', '2031-01-31'], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
@@ -135,7 +128,7 @@ describe('bo history, on the built binary', () => {
   }, 60_000);
 
   it('a batch stopped by --fail-fast: the records it did not attempt are counted, as its summary said', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const records = [notTrial[0]!, trial[0]!, trial[1]!];
     const batch = await runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31', '--fail-fast', '--concurrency', '1'], { env, stdin: `${records.join('\n')}\n` });
     expect(batch.code).toBe(1);
@@ -150,7 +143,7 @@ describe('bo history, on the built binary', () => {
   }, 60_000);
 
   it('BO_JOURNAL=off: history says so on stderr, and lists what was journaled before', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     await runBin(['accounts', 'extend-trial', trial[0]!, '--to', '2031-01-31'], { env });
     const r = await runBin(['history', 'list', '--jsonl'], { env: { ...env, BO_JOURNAL: 'off' } });
     expect(r.code).toBe(0);
@@ -159,12 +152,12 @@ describe('bo history, on the built binary', () => {
   });
 
   it('prune removes finished runs past 90 days, never an interrupted one, and keeps recent ones', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     // A recent run of bo's own, then two old ones as bo writes them: one finished, one killed.
     await runBin(['accounts', 'extend-trial', trial[0]!, '--to', '2031-01-31'], { env });
     const journal = join(env.BO_STATE_DIR!, 'journal');
     const old = (id: string, end: boolean) => {
-      const header = { t: 'run', v: 1, run: id, pid: 1, at: '2020-01-01T00:00:00.000Z', profile: 'default', origin: sandbox.url, command: 'accounts extend-trial - --to 2031-01-31', batch: true };
+      const header = { t: 'run', v: 1, run: id, pid: 1, at: '2020-01-01T00:00:00.000Z', profile: 'default', origin: suite.url, command: 'accounts extend-trial - --to 2031-01-31', batch: true };
       const send = { t: 'send', n: 1, line: 1, uid: trial[1], method: 'PUT', path: `/crm/accounts/${trial[1]}/extend-trial`, fields: ['ToDate'], at: '2020-01-01T00:00:01.000Z' };
       const lines = [header, send, ...(end ? [{ t: 'end', at: '2020-01-01T00:00:02.000Z' }] : [])];
       writeFileSync(join(journal, `${id}.jsonl`), lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { mode: 0o600 });

@@ -10,10 +10,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
-import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
+import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -62,9 +62,8 @@ function canMount(): boolean {
 }
 
 describe('the journal of changes, on the built binary', () => {
-  let sandbox: E2eSandbox;
-  let fixtures: { accounts: string[]; apiKey: { key: string; secret: string } };
-  const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${sandbox.url}${path}`, { method })).json()) as T;
+  const suite = sandboxForSuite<{ accounts: string[]; apiKey: { key: string; secret: string } }>(root, { args: ['--accounts', '1000'] });
+  const { get } = suite;
   /** The accounts the sandbox received an extend-trial PUT for, in order (its activity log). */
   const received = async () =>
     (await get<Array<{ method: string; path: string }>>('/__sandbox/activity'))
@@ -72,21 +71,13 @@ describe('the journal of changes, on the built binary', () => {
       .map((a) => /\/crm\/accounts\/([^/]+)\/extend-trial$/.exec(a.path)![1]!);
   const writes = async () => (await get<Array<{ method: string }>>('/__sandbox/activity')).filter((a) => a.method !== 'GET').length;
 
-  beforeAll(async () => {
-    sandbox = await startE2eSandbox(root, { args: ['--accounts', '1000'] });
-    fixtures = await get('/__sandbox/fixtures');
-  }, 60_000);
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    await get('/__sandbox/reset', 'POST');
-  });
 
   const extend = (env: Record<string, string | undefined>, uids: string[], extra: Parameters<typeof runBin>[1] = {}) =>
     runBin(['accounts', 'extend-trial', '-', '--to', '2031-01-31'], { env, stdin: `${uids.join('\n')}\n`, ...extra });
 
   it('an uninterrupted batch: one entry before and one outcome after each request, then the end; the lock is gone', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
-    const uids = fixtures.accounts.slice(0, 40);
+    const env = testEnv(suite);
+    const uids = suite.fixtures.accounts.slice(0, 40);
     const r = await extend(env, uids);
     const printed = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
     const [run] = journals(env.BO_STATE_DIR!);
@@ -94,7 +85,7 @@ describe('the journal of changes, on the built binary', () => {
     expect(run!.id).toMatch(/^\d{8}T\d{6}-[a-z2-7]{6}$/);
     expect(run!.locked).toBe(false);
     const [header, ...rest] = run!.entries;
-    expect(header).toMatchObject({ t: 'run', run: run!.id, batch: true, profile: 'default', origin: sandbox.url, command: 'accounts extend-trial - --to 2031-01-31' });
+    expect(header).toMatchObject({ t: 'run', run: run!.id, batch: true, profile: 'default', origin: suite.url, command: 'accounts extend-trial - --to 2031-01-31' });
     expect(rest.at(-1)).toMatchObject({ t: 'end' });
     const sends = rest.filter((e) => e.t === 'send');
     expect(sends.map((e) => e.uid).sort()).toEqual([...uids].sort());
@@ -115,8 +106,8 @@ describe('the journal of changes, on the built binary', () => {
   // Generated kill points (fast-check, seeded: the same on every run).
   const killAfter = fc.sample(fc.integer({ min: 1, max: 900 }), { numRuns: 4, seed: 33 });
   it.each(killAfter)('SIGKILL after %i printed outcomes of 1,000: every request received was journaled before it was sent', async (n) => {
-    const env = testEnv({ url: sandbox.url, fixtures });
-    const uids = fixtures.accounts.slice(0, 1000);
+    const env = testEnv(suite);
+    const uids = suite.fixtures.accounts.slice(0, 1000);
     expect(uids).toHaveLength(1000);
     let lines = 0;
     const r = await extend(env, uids, {
@@ -148,15 +139,15 @@ describe('the journal of changes, on the built binary', () => {
   }, 120_000);
 
   it('no secret value in any file of the state folder; folders 0700, files 0600', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const token = 'tok_journal_secret_4b8f2c';
-    const account = fixtures.accounts[0]!;
+    const account = suite.fixtures.accounts[0]!;
     const pay = await runBin(['payment-info', 'update', '--account', account, '--payment-token', '-', '--last4', '4242'], { env, stdin: `${token}\n` });
     expect(pay.stderr).toBe('');
     expect(pay.code).toBe(0);
     const api = await runBin(['api', '-X', 'POST', '/email/lists', '-F', 'Name=Journal secret list', '-F', 'RequiresDoubleOptIn=false'], { env });
     expect(api.code).toBe(0);
-    const batch = await extend(env, fixtures.accounts.slice(0, 5));
+    const batch = await extend(env, suite.fixtures.accounts.slice(0, 5));
     expect(batch.signal).toBeNull();
 
     const state = env.BO_STATE_DIR!;
@@ -171,7 +162,7 @@ describe('the journal of changes, on the built binary', () => {
     expect(files.length).toBeGreaterThanOrEqual(4);
     for (const file of files) {
       const bytes = readFileSync(file);
-      for (const secret of [token, fixtures.apiKey.secret, fixtures.apiKey.key, 'Journal secret list']) {
+      for (const secret of [token, suite.fixtures.apiKey.secret, suite.fixtures.apiKey.key, 'Journal secret list']) {
         expect(bytes.includes(secret), `${secret} in ${file}`).toBe(false);
       }
       expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -180,8 +171,8 @@ describe('the journal of changes, on the built binary', () => {
   });
 
   it('HOME missing, no BO_STATE_DIR or XDG_STATE_HOME: a batch refuses before sending (exit 1), a single command warns and goes on', async () => {
-    const env = { ...testEnv({ url: sandbox.url, fixtures }), BO_STATE_DIR: undefined, XDG_STATE_HOME: undefined, HOME: '/nonexistent/home' };
-    const batch = await extend(env, fixtures.accounts.slice(0, 3));
+    const env = { ...testEnv(suite), BO_STATE_DIR: undefined, XDG_STATE_HOME: undefined, HOME: '/nonexistent/home' };
+    const batch = await extend(env, suite.fixtures.accounts.slice(0, 3));
     expect(batch.code).toBe(1);
     expect(batch.stdout).toBe('');
     expect(batch.stderr).toBe(
@@ -190,14 +181,14 @@ describe('the journal of changes, on the built binary', () => {
     expect(await writes()).toBe(0);
     expect(existsSync('/nonexistent/home')).toBe(false);
 
-    const single = await runBin(['accounts', 'extend-trial', fixtures.accounts[0]!, '--to', '2031-01-31'], { env });
+    const single = await runBin(['accounts', 'extend-trial', suite.fixtures.accounts[0]!, '--to', '2031-01-31'], { env });
     expect(single.stderr).toMatch(/^warning: no state folder for the journal \(HOME is not set or does not exist\); this change is not journaled/);
     expect(await writes()).toBe(1);
   });
 
   it('BO_JOURNAL=off, `bo config set journal off`, dry runs and reads write no journal', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
-    const uids = fixtures.accounts.slice(0, 3);
+    const env = testEnv(suite);
+    const uids = suite.fixtures.accounts.slice(0, 3);
     expect((await extend({ ...env, BO_JOURNAL: 'off' }, uids)).signal).toBeNull();
     expect(journals(env.BO_STATE_DIR!)).toEqual([]);
     expect((await extend(env, uids)).signal).toBeNull();
@@ -231,15 +222,15 @@ describe('the journal of changes, on the built binary', () => {
 
     it('read-only: a batch exits 1 naming the folder, nothing sent; a single command warns and goes on', async () => {
       const ro = mountTmpfs('ro,size=64k');
-      const env = testEnv({ url: sandbox.url, fixtures }, { BO_STATE_DIR: ro });
-      const batch = await extend(env, fixtures.accounts.slice(0, 3));
+      const env = testEnv(suite, { BO_STATE_DIR: ro });
+      const batch = await extend(env, suite.fixtures.accounts.slice(0, 3));
       expect(batch.code).toBe(1);
       expect(batch.stdout).toBe('');
       expect(batch.stderr).toBe(
         `error: cannot write the journal in ${ro}/journal: read-only file system; nothing was sent (set BO_STATE_DIR to a writable folder, or BO_JOURNAL=off to run without a journal)\n`,
       );
       expect(await writes()).toBe(0);
-      const single = await runBin(['accounts', 'extend-trial', fixtures.accounts[0]!, '--to', '2031-01-31'], { env });
+      const single = await runBin(['accounts', 'extend-trial', suite.fixtures.accounts[0]!, '--to', '2031-01-31'], { env });
       // (The seeded account may not be in trial: the server's answer does not matter here.)
       expect(single.stderr.split('\n')[0]).toBe(`warning: cannot write the journal in ${ro}/journal: read-only file system; this change is not journaled`);
       expect(await writes()).toBe(1);
@@ -248,8 +239,8 @@ describe('the journal of changes, on the built binary', () => {
     it('a full disk: a batch exits 1 before sending; once the disk fills mid-batch, it stops sending, and what it sent was journaled', async () => {
       const full = mountTmpfs('size=64k');
       writeFileSync(join(full, 'filler'), Buffer.alloc(64 * 1024));
-      const env = testEnv({ url: sandbox.url, fixtures }, { BO_STATE_DIR: full });
-      const batch = await extend(env, fixtures.accounts.slice(0, 3));
+      const env = testEnv(suite, { BO_STATE_DIR: full });
+      const batch = await extend(env, suite.fixtures.accounts.slice(0, 3));
       expect(batch.code).toBe(1);
       expect(batch.stderr).toMatch(new RegExp(`^error: cannot write the journal in ${full}/journal: no space left on the device; nothing was sent`));
       expect(await writes()).toBe(0);
@@ -258,7 +249,7 @@ describe('the journal of changes, on the built binary', () => {
       rmSync(join(full, 'filler'));
       mkdirSync(join(full, 'journal'), { recursive: true, mode: 0o700 });
       writeFileSync(join(full, 'filler'), Buffer.alloc(64 * 1024 - 3 * 4096));
-      const uids = fixtures.accounts.slice(0, 200);
+      const uids = suite.fixtures.accounts.slice(0, 200);
       const r = await extend(env, uids);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(new RegExp(`batch stopped: cannot write the journal in ${full}/journal: no space left on the device; \\d+ record\\(s\\) not attempted`));

@@ -2,37 +2,28 @@
 // JSON Lines records by API or flag name create one list each, a bad record is the
 // batch's per-record failure (the others go on, exit 1), journaled like any batch, and
 // --dry-run sends nothing.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runBin } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
-import { startE2eSandbox, type E2eSandbox } from './sandbox-process.js';
+import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
 describe('bo lists create -, on the built binary', () => {
-  let sandbox: E2eSandbox;
-  let fixtures: { apiKey: { key: string; secret: string } };
-  const get = async <T>(path: string, method = 'GET') => (await (await fetch(`${sandbox.url}${path}`, { method })).json()) as T;
+  const suite = sandboxForSuite<{ apiKey: { key: string; secret: string } }>(root);
+  const { get } = suite;
   /** The sandbox's stored lists, as the API lists them. */
   const storedLists = async () => {
-    const r = await runBin(['--jsonl', 'lists', 'list', '--all'], { env: testEnv({ url: sandbox.url, fixtures }) });
+    const r = await runBin(['--jsonl', 'lists', 'list', '--all'], { env: testEnv(suite) });
     expect(r.code).toBe(0);
     return r.stdout.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
   };
   const activity = () => get<unknown[]>('/__sandbox/activity');
 
-  beforeAll(async () => {
-    sandbox = await startE2eSandbox(root);
-    fixtures = await get('/__sandbox/fixtures');
-  }, 60_000);
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    await get('/__sandbox/reset', 'POST');
-  });
 
   it('creates each record\'s list once, with its own fields over the flags; history shows the run', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const before = await storedLists();
     const stdin = [
       '{"Name":"Batch one","RequiresDoubleOptIn":true}',
@@ -62,7 +53,7 @@ describe('bo lists create -, on the built binary', () => {
   });
 
   it('a bad record fails on its own, named by its line; the others are created; exit 1', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const before = (await storedLists()).length;
     const stdin = [
       '{"Name":"Good one"}',
@@ -90,13 +81,13 @@ describe('bo lists create -, on the built binary', () => {
   });
 
   it('--dry-run prints each record\'s request and creates nothing; no run is journaled', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const before = (await activity()).length;
     const r = await runBin(['lists', 'create', '-', '--dry-run', '--jsonl'], { env, stdin: '{"Name":"Dry","double-opt-in":true}\nDry two\n' });
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([
-      { uid: 'Dry', line: 1, method: 'POST', url: `${sandbox.url}/api/v1/email/lists`, body: { Name: 'Dry', RequiresDoubleOptIn: true } },
-      { uid: 'Dry two', line: 2, method: 'POST', url: `${sandbox.url}/api/v1/email/lists`, body: { Name: 'Dry two' } },
+      { uid: 'Dry', line: 1, method: 'POST', url: `${suite.url}/api/v1/email/lists`, body: { Name: 'Dry', RequiresDoubleOptIn: true } },
+      { uid: 'Dry two', line: 2, method: 'POST', url: `${suite.url}/api/v1/email/lists`, body: { Name: 'Dry two' } },
     ]);
     expect(await activity()).toHaveLength(before);
     expect((await storedLists()).map((l) => l.Name)).not.toContain('Dry');
@@ -104,7 +95,7 @@ describe('bo lists create -, on the built binary', () => {
   });
 
   it('usage: neither --name nor -, both, or another argument: exit 2, nothing sent', async () => {
-    const env = testEnv({ url: sandbox.url, fixtures });
+    const env = testEnv(suite);
     const before = (await activity()).length;
     for (const [argv, message] of [
       [[], "error: required option '--name <name>' not specified"],

@@ -6,31 +6,21 @@
 // code the run earned; and a bug reached by real input says `internal error`. A table
 // needs a terminal, which /dev/full is not: test/output/write-errors.test.ts writes one
 // to a failing stream in process.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runShell, type RunBinResult } from '../helpers/run-bin.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { sandboxAndFolderForSuite } from '../helpers/sandbox.js';
 import { testEnv } from '../helpers/test-env.js';
 
-let sb: TestSandbox;
-let dir: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  dir = mkdtempSync(join(tmpdir(), 'bo-write-errors-'));
-});
-afterAll(async () => {
-  await sb.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const suite = sandboxAndFolderForSuite('bo-write-errors-');
 
 const FULL = 'error: cannot write the output: no space left on device';
 
 /** `bo <args>` from bash with `redirect` (`> /dev/full`), stdin from `stdin` when given. */
 function bo(args: string[], redirect: string, stdin?: string): Promise<RunBinResult> {
   const words = args.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
-  return runShell(`exec $BO ${words} ${redirect}`, { env: testEnv(sb), ...(stdin === undefined ? {} : { stdin }) });
+  return runShell(`exec $BO ${words} ${redirect}`, { env: testEnv(suite.sb), ...(stdin === undefined ? {} : { stdin }) });
 }
 
 /** No stack trace and no source: every line of stderr is short, none is a stack frame. */
@@ -128,10 +118,10 @@ describe('stderr on /dev/full', () => {
 
 describe('a bug reached by real input', () => {
   it("the embedded sandbox's errors for the user (its own copy of the error classes) are not called bugs", async () => {
-    const data = join(dir, 'data');
+    const data = join(suite.dir, 'data');
     mkdirSync(data);
     writeFileSync(join(data, 'sandbox-state.json'), '{"format": ');
-    const r = await runShell("exec $BO --sandbox --json accounts list", { env: { ...testEnv(sb), BO_DATA_DIR: data } });
+    const r = await runShell("exec $BO --sandbox --json accounts list", { env: { ...testEnv(suite.sb), BO_DATA_DIR: data } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: the sandbox state file \S+ is not valid JSON \(.*\); delete it to start over\n\{/m);
     expect(errorObjects(r.stderr)).toMatchObject([{ status: null, code: 'failed' }]);
@@ -141,12 +131,12 @@ describe('a bug reached by real input', () => {
   it('a bug off the stack (a throw from a callback, past run()): the same one line, exit 1, never Node\'s trace', async () => {
     // A preload throws from a callback once bo has set up its run (its signal handlers are
     // on): as a bug in a timer or an emitter would.
-    const hook = join(dir, 'throw-off-stack.cjs');
+    const hook = join(suite.dir, 'throw-off-stack.cjs');
     writeFileSync(
       hook,
       "process.on('newListener', (name) => { if (name === 'SIGTERM') setImmediate(() => { throw new TypeError('a bug off the stack'); }); });\n",
     );
-    const r = await runShell('exec $BO --json accounts list', { env: { ...testEnv(sb), NODE_OPTIONS: `--require ${hook}` } });
+    const r = await runShell('exec $BO --json accounts list', { env: { ...testEnv(suite.sb), NODE_OPTIONS: `--require ${hook}` } });
     expect(r.code).toBe(1);
     expectNoTrace(r.stderr);
     expect(r.stderr).toMatch(/^error: internal error: a bug off the stack\nhint: run the command again with --verbose to see where it happened\n/);
@@ -154,7 +144,7 @@ describe('a bug reached by real input', () => {
   });
 
   it('JSON nested too deep for --input: internal error, a hint, exit 1; the stack only with --verbose', async () => {
-    const deep = join(dir, 'deep.json');
+    const deep = join(suite.dir, 'deep.json');
     writeFileSync(deep, `${'['.repeat(300_000)}${']'.repeat(300_000)}`);
     const r = await bo(['api', '/crm/accounts', '--input', deep], '');
     expect(r.code).toBe(1);

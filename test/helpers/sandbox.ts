@@ -6,6 +6,10 @@
 //   expect(r.status).toBe(200);
 //   await sb.close();
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { seedState, DEFAULT_ACCOUNTS } from '../../src/sandbox/seed.js';
 import { startSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { Store } from '../../src/sandbox/store.js';
@@ -96,5 +100,31 @@ export async function startTestSandbox(
       if (r.status !== 200) throw new Error(`reset: ${r.status}`);
     },
     close: () => server.close(),
+  };
+}
+
+/** An in-process sandbox and a temporary folder for a suite's tests: made before them, removed after. */
+export function sandboxAndFolderForSuite(prefix: string): { readonly sb: TestSandbox; readonly dir: string } {
+  let sb: TestSandbox | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    sb = await startTestSandbox();
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await sb?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the suite has not started');
+    return value;
+  };
+  return {
+    get sb() {
+      return started(sb);
+    },
+    get dir() {
+      return started(dir);
+    },
   };
 }

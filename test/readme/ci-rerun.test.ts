@@ -2,12 +2,11 @@
 // and a second run finds none and sends nothing (the service refuses a trial end that is
 // not later than the current one, so a job that extended to a fixed date would fail every
 // record when run again). The lines as the README writes them, against a served sandbox.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { sandboxAndFolderForSuite } from '../helpers/sandbox.js';
 import { exampleBlocks, runBlock, type ExampleBlock } from './doc-examples.js';
 import { boOnPath } from './tour.js';
 
@@ -22,19 +21,11 @@ function extendJob(): ExampleBlock {
   return { ...block, lines: block.lines.slice(from) };
 }
 
-let sb: TestSandbox;
-let root: string;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  root = mkdtempSync(join(tmpdir(), 'bo-ci-rerun-'));
-});
-afterAll(async () => {
-  await sb.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const suite = sandboxAndFolderForSuite('bo-ci-rerun-');
 
 describe("the README's CI job", () => {
   it('extends the trials ending within a week, and a second run sends nothing and exits 0', async () => {
+    const { sb, dir: root } = suite;
     const job = extendJob();
     expect(job.lines.map((l) => l.command).join('\n')).toContain('extend-trial -');
     const { key, secret } = sb.fixtures.apiKey;
