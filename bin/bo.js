@@ -15,11 +15,12 @@ if (require('node:module').getCompileCacheDir?.()) folders().compileCache(sea, f
 const keyring = () => require('@napi-rs/keyring');
 const dist = sea ? require('./sea.cjs').bundles() : { folder: join(__dirname, '../dist'), keyring };
 const load = require('node:module').createRequire(join(dist.folder, '/'));
-const { stdin, stdout, stderr } = process;
+// process.stdin and stdout are made on first use (a pipe's costs ~3 ms): named only where used.
 if (argv[0] === '__complete') {
-  process.exitCode = load('./complete.cjs').runComplete(argv.slice(1), process.env, stdout, stderr);
+  const { runComplete } = load('./complete.cjs');
+  process.exitCode = runComplete(argv.slice(1), process.env, process.stdout, process.stderr);
 } else if (argv[0] === '__keychain') {
-  load('./keychain-helper.cjs').runKeychainHelper(dist.keyring, stdin, stdout);
+  load('./keychain-helper.cjs').runKeychainHelper(dist.keyring, process.stdin, process.stdout);
 } else if (!require('./fast-paths.cjs').answer(only, dist.folder, load)) {
   folders().compileCache(sea, true);
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
