@@ -1,20 +1,36 @@
-// The journal's retention, applied as each run's journal opens (issue 33): the rule of
-// prune.ts, at the cost of the folder's listing and a stat of each file, so a single
-// command is not slowed. Only a run that the rule would remove is opened, and only its
-// last bytes read: it is finished when its last entry is an `end` that was not
-// interrupted. A run with a lock file (running, or killed) is never touched.
+// The journal's retention, applied as a run's journal opens (issue 33): the rule of
+// prune.ts, at the cost of the folder's listing and a stat of each file. That cost grows
+// with the runs kept (a shell loop of single changes leaves a file each: thousands a
+// day), so it is paid at most once an hour: the modification time of `.retained` says
+// when it last was, and a run within the hour after it stats that file only. Only a run
+// that the rule would remove is opened, and only its last bytes read: it is finished
+// when its last entry is an `end` that was not interrupted. A run with a lock file
+// (running, or killed) is never touched.
 
-import { closeSync, fstatSync, openSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_ID } from './journal.js';
 import { applyRetention, overCapWarning, type RunFacts } from './prune.js';
 
 /** Enough for the `end` entry, whole. */
 const TAIL_BYTES = 512;
+/** Retention is applied at most this often; `bo history prune` applies it now. */
+export const RETAIN_EVERY_MS = 3_600_000;
+const MARK = '.retained';
 
 /** Removes what retention says of `folder`'s runs, but `current`; warns about a run over the cap on its own. Never throws. */
 export function retainJournal(folder: string, now: Date, current: string, warn: (line: string) => void): void {
   try {
+    // The file system's clock against the machine's, as the mark's time is the former.
+    const mark = join(folder, MARK);
+    const at = Date.now();
+    let last: number | undefined;
+    try {
+      last = statSync(mark).mtimeMs;
+    } catch { /* never applied here */ }
+    // A mark from the future (a clock set back) counts as none.
+    if (last !== undefined && last <= at && at - last < RETAIN_EVERY_MS) return;
+    writeFileSync(mark, `${new Date(at).toISOString()}\n`, { mode: 0o600 });
     const names = new Set(readdirSync(folder));
     const runs: RunFacts[] = [];
     for (const name of [...names].sort()) {

@@ -5,7 +5,7 @@
 // about. Big runs are sparse files: their size costs no disk, and retention reads only
 // their last bytes.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/run-bin.js';
@@ -119,5 +119,26 @@ describe('journal retention as a run starts, on the built binary', () => {
     expect(r.stderr).toBe(`warning: journal run ${id} alone holds 250.0 MB, over the 200 MB kept in all; it is kept until it is 90 days old\n`);
     expect(existsSync(big)).toBe(true);
     expect(readdirSync(folder).filter((f) => f.endsWith('.jsonl'))).toHaveLength(2);
+  });
+
+  it('is applied at most once an hour (a loop of single changes is not slowed by the runs it leaves); bo history prune applies it now', async () => {
+    const { env, folder, change } = setUp();
+    expect((await change()).code).toBe(0);
+    // Within the hour after that run applied it: an old finished run planted now stays.
+    const old = plantRun(folder, '20250105T000000-hhhhhh', 'finished');
+    expect((await change()).code).toBe(0);
+    expect(existsSync(old)).toBe(true);
+    // An hour and more later (the mark's time set back): the next run applies it.
+    const mark = join(folder, '.retained');
+    expect(statSync(mark).mode & 0o777).toBe(0o600);
+    const earlier = new Date(Date.now() - 61 * 60_000);
+    utimesSync(mark, earlier, earlier);
+    expect((await change()).code).toBe(0);
+    expect(existsSync(old)).toBe(false);
+    // And bo history prune whenever asked.
+    const again = plantRun(folder, '20250106T000000-iiiiii', 'finished');
+    const pruned = await runBin(['history', 'prune'], { env });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(existsSync(again)).toBe(false);
   });
 });

@@ -10,8 +10,8 @@ export default defineCommand({
   description:
     'Remove the journal files of finished runs, oldest first, that are older than 90 days or while the journal holds ' +
     'more than 200 MB in all. A running or interrupted run is never removed; a single run larger than 200 MB is kept, ' +
-    'with a warning. Every run that changes something applies the same rule as it starts; this applies it now. ' +
-    'Prints one line: how many runs were removed and what the journal holds now.',
+    'with a warning. A run that changes something applies the same rule as it starts, at most once an hour; this ' +
+    'applies it now. Prints one line: how many runs were removed and what the journal holds now.',
   examples: ['bo history prune'],
   async run(ctx) {
     const folder = await historyFolder(ctx);
