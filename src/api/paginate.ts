@@ -155,7 +155,7 @@ export function paginate<T>(client: HttpClient, options: PaginateOptions): Recor
   let ledger: WalkLedger | undefined;
   return paged(
     (wants) => {
-      ledger = new WalkLedger({ dropRepeats: options.keepRepeats !== true, recordsOnly: wants?.recordsOnly === true });
+      ledger = new WalkLedger({ dropRepeats: options.keepRepeats !== true, recordsOnly: wants?.recordsOnly === true, most: options.max });
       return walkPages<T>(client, options, ledger);
     },
     () => ledger?.notes() ?? [],

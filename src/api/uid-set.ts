@@ -1,7 +1,7 @@
 // The Uids a walk has handed on (walk-ledger.ts), as an exact set whose memory stays
 // outside V8's heap: each Uid once, after its length, in one buffer, and a table of
 // where each starts (open addressing, linear probing). A Set of 300,000 strings made an
-// export's peak ~75 MiB higher (the heap grows with what it holds, and with it the
+// export's peak 45-75 MiB higher (the heap grows with what it holds, and with it the
 // garbage a collection leaves for later). Exact: two Uids are the same only when their
 // code units are (a hash alone could take a new record for a repeat and drop it). A Uid
 // whose code units are all below 256 is kept a byte each (latin1), any other as UTF-16:

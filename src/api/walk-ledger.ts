@@ -17,6 +17,8 @@ export interface LedgerOptions {
   dropRepeats: boolean;
   /** Every item must be a JSON object: what a table, TSV or CSV reads columns from. */
   recordsOnly: boolean;
+  /** The most records the walk hands on (`--limit`): its Uid table is made for no more than the total or this. */
+  most?: number;
 }
 
 
@@ -62,7 +64,7 @@ export class WalkLedger {
     else if (total !== this.first) this.changedTo = total;
     if (total < (this.announced ?? 0)) this.shrank = true;
     this.announced = Math.max(this.announced ?? 0, total);
-    this.uids.expect(this.announced);
+    this.uids.expect(Math.min(this.announced, this.options.most ?? Infinity));
   }
 
   /**

@@ -21,7 +21,7 @@ const MARK = '.retained';
 /** Removes what retention says of `folder`'s runs, but `current`; warns about a run over the cap on its own. Never throws. */
 export function retainJournal(folder: string, now: Date, current: string, warn: (line: string) => void): void {
   try {
-    // The file system's clock against the machine's, as the mark's time is the former.
+    // Date.now(), not the run's clock: the mark's time is the file system's.
     const mark = join(folder, MARK);
     const at = Date.now();
     let last: number | undefined;
