@@ -21,7 +21,7 @@ if (argv[0] === '__complete') {
   process.exitCode = runComplete(argv.slice(1), process.env, process.stdout, process.stderr);
 } else if (argv[0] === '__keychain') {
   load('./keychain-helper.cjs').runKeychainHelper(dist.keyring, process.stdin, process.stdout);
-} else if (!require('./fast-paths.cjs').answer(only, dist.folder, load)) {
+} else if (only === undefined || !require('./fast-paths.cjs').answer(only, dist.folder, load)) {
   folders().compileCache(sea, true);
   load('./bo.cjs').run(argv).then((code) => (process.exitCode = code));
 }

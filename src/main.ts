@@ -123,7 +123,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     unwire?.();
     await Promise.allSettled(closers.map(async (close) => close()));
   }
-  if (usingProcess) stop.leaveSoon(code);
+  if (usingProcess) stop.leave(code);
   return code;
 }
 

@@ -3,6 +3,9 @@
 // never turns a failure into success; many requests in flight print no Node warning.
 // Batches: test/mutation/batch-signal.test.ts.
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -82,6 +85,32 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.stderr).toBe(INTERRUPTED);
+  });
+});
+
+describe('a run that ends with output still unread', () => {
+  // bo leaves as soon as its run is over, but only once stdout and stderr hold nothing
+  // unwritten (run-stop.ts): what a late reader has not taken yet must still reach it.
+  // --verbose writes its trace without waiting for the reader: 300 pages of it are far
+  // more than a socket holds (without that rule, 314 of 3,900 lines arrived).
+  it('hands the whole --verbose trace to a reader that starts late, and exits 0', async () => {
+    const argv = ['--verbose', 'accounts', 'list', '--all', '--jsonl', '--page-size', '10'];
+    const dir = mkdtempSync(join(tmpdir(), 'bo-trace-'));
+    const toFile = await runShell(`$BO ${argv.join(' ')} 2>"$TRACE" >/dev/null; echo "bo exited $?"; wc -l < "$TRACE"`, { env: { ...testEnv(sb), TRACE: join(dir, 'trace') } });
+    rmSync(dir, { recursive: true });
+    const [exited, lines] = toFile.stdout.trim().split('\n');
+    expect(exited).toBe('bo exited 0');
+    expect(Number(lines)).toBeGreaterThan(3000);
+    // A socket, as Node's child processes have: what the reader has not taken waits in bo.
+    const late = await runBin(argv, {
+      env: testEnv(sb),
+      onSpawn: (child) => {
+        child.stderr!.pause();
+        setTimeout(() => child.stderr!.resume(), 1000);
+      },
+    });
+    expect(late.code).toBe(0);
+    expect(late.stderr.split('\n').length - 1).toBe(Number(lines));
   });
 });
 
