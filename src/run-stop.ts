@@ -114,7 +114,7 @@ export class RunStop {
    * The run is over, on the process's own streams. Stopped by a signal: gone within
    * FLUSH_AFTER_SIGNAL_MS, as a reader that stopped reading must not keep `bo` running.
    * Otherwise, when stdout and stderr hold nothing unwritten, the process leaves now
-   * rather than wait for Node to close every handle and free its heap first (~2.4 ms of
+   * rather than wait for Node to close every handle and free its heap first (~2.5 ms of
    * every command, Node 24). What a slow reader has not taken yet is still written: the
    * process then ends by itself, once it is.
    */
