@@ -9,7 +9,23 @@ import type { Example } from './help/examples.js';
 import type { MutationField } from './mutation/field.js';
 import type { MutationFacts } from './mutation/types.js';
 
-export interface CommandDefinition<Opts = Record<string, unknown>> {
+/**
+ * A required positional argument (`<key>`, one value): declared here, it reaches `run`
+ * as a string, or as one of its `choices` (anything else is commander's usage error).
+ */
+export interface Operand {
+  name: `<${string}>`;
+  help: string;
+  choices?: readonly string[];
+}
+
+/** What an operand reaches `run` as. */
+type OperandValue<T> = T extends { choices: readonly (infer C extends string)[] } ? C : string;
+
+/** The positional arguments `run` gets: those of `operands`, typed; else as commander gives them. */
+type Args<O> = O extends readonly Operand[] ? { -readonly [K in keyof O]: OperandValue<O[K]> } : Array<string | string[] | undefined>;
+
+export interface CommandDefinition<Opts = Record<string, unknown>, O extends readonly Operand[] | undefined = readonly Operand[] | undefined> {
   /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
   path: string[];
   summary: string;
@@ -48,13 +64,17 @@ export interface CommandDefinition<Opts = Record<string, unknown>> {
    * it with the first byte). Default: printsRecords. Never for batches.
    */
   paged?: boolean;
-  /** Add arguments and options (commander API). */
+  /** Required positional arguments, in order (program.ts adds them before `configure`). */
+  operands?: O;
+  /** Add options, and arguments other than `operands` (optional, variadic): commander API. */
   configure?: (cmd: Command) => Command | void;
-  /** Positional arguments as strings (variadic ones as arrays), then the options. */
-  run: (ctx: Context, args: Array<string | string[] | undefined>, opts: Opts) => Promise<void>;
+  /** Positional arguments (typed when declared in `operands`), then the options. */
+  run(ctx: Context, args: Args<O>, opts: Opts): Promise<void>;
 }
 
-export function defineCommand<Opts = Record<string, unknown>>(def: CommandDefinition<Opts>): CommandDefinition<Opts> {
+export function defineCommand<Opts = Record<string, unknown>, const O extends readonly Operand[] | undefined = undefined>(
+  def: CommandDefinition<Opts, O>,
+): CommandDefinition<Opts, O> {
   return def;
 }
 

@@ -2,7 +2,7 @@
 // verbs, help with examples, `help` at every level. Only commander (and plain text
 // modules) load here.
 
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addExamples, type Example } from './help/examples.js';
@@ -100,6 +100,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb, { hidden: def.hidden, isDefault: def.groupDefault === true }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
+    for (const { name, help, choices } of def.operands ?? []) cmd.addArgument(choices ? new Argument(name, help).choices(choices) : new Argument(name, help));
     def.configure?.(cmd);
     if (def.groupDefault === true) unknownWordsAreCommands(parent, cmd);
     unknownOptionFirst(cmd);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadCommands, verbPaths } from '../src/commands/index.js';
@@ -24,6 +25,30 @@ describe('the registry (src/commands/index.ts)', () => {
     const addons = await loadCommands((path) => path[0] === 'addons');
     expect(addons.map((def) => def.path.join(' '))).toEqual(['addons preview', 'addons expire']);
     expect(await loadCommands((path) => path.join(' ') === 'completion')).toEqual([expect.objectContaining({ path: ['completion'] })]);
+  });
+});
+
+describe('verb arguments', () => {
+  // A verb's required arguments are declared in its definition (`operands`, or a
+  // mutation's target and args), so they reach its run typed; none is added by hand.
+  const tree = buildProgram(commands, async () => {});
+  const find = (path: string[]): Command => path.reduce<Command>((cmd, name) => cmd.commands.find((c) => c.name() === name)!, tree);
+
+  it.each(commands.filter((def) => def.mutation === undefined).map((def) => [def.path.join(' '), def] as const))(
+    '%s: the arguments commander knows are those its definition declares',
+    (_name, def) => {
+      const registered = find(def.path).registeredArguments.map((a) => `<${a.name()}>`);
+      expect(registered).toEqual((def.operands ?? []).map((o) => o.name));
+      // `__complete` is commands/complete.ts.
+      const text = readFileSync(new URL(`../src/commands/${def.path.join('/').replace(/^__/, '')}.ts`, import.meta.url), 'utf8');
+      expect(text).not.toMatch(/\.(argument|addArgument)\(/);
+    },
+  );
+
+  it('hands `config get` its key as given, and checks it', async () => {
+    const r = await runBo(['config', 'get', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown config key "nope"');
   });
 });
 

@@ -33,7 +33,7 @@ interface Opts {
 }
 
 
-export default defineCommand<Opts>({
+export default defineCommand({
   path: ['api'],
   paged: true,
   summary: 'Send a raw request under /api/v1 and print the JSON body',
@@ -73,10 +73,10 @@ export default defineCommand<Opts>({
     'bo api -X DELETE /email/campaigns/drips/drip_llo22xbxil --dry-run',
     'bo -p production api -X DELETE /email/campaigns/drips/drip_lsdylrbgpp --yes',
   ],
+  operands: [{ name: '<path>', help: 'path under /api/v1, e.g. /crm/accounts' }],
   configure: (cmd) =>
     mutationFlags(
       cmd
-        .argument('<path>', 'path under /api/v1, e.g. /crm/accounts')
         // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
         .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
         .option('-F, --field <key=value>', 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])', collect, [])
@@ -89,9 +89,9 @@ export default defineCommand<Opts>({
         .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)'),
       { batch: false },
     ),
-  run: async (ctx, [rawPath], opts) => {
+  run: async (ctx, [rawPath], opts: Opts) => {
     if (opts.include && opts.paginate) throw new UsageError('-i/--include prints the headers of one answer; it does not go with --paginate');
-    const request = await buildApiRequest(ctx.io.stdin, rawPath as string, opts, (rest) => boCommand(ctx.globals, rest));
+    const request = await buildApiRequest(ctx.io.stdin, rawPath, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
       return printDryRun(ctx, request, Boolean(opts.paginate));
     }

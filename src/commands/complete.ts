@@ -13,8 +13,8 @@ export default defineCommand({
   hidden: true,
   summary: 'Values for the shell completion scripts: profiles or settings',
   examples: ['bo __complete profiles', 'bo __complete settings'],
-  configure: (cmd) => cmd.argument('<source>', 'profiles or settings'),
+  operands: [{ name: '<source>', help: 'profiles or settings' }],
   run: async (ctx, [source]) => {
-    ctx.io.stdout.write(completionValues(source as string, ctx.io.env).map((v) => `${v}\n`).join(''));
+    ctx.io.stdout.write(completionValues(source, ctx.io.env).map((v) => `${v}\n`).join(''));
   },
 });

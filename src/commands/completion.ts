@@ -2,7 +2,6 @@
 // command definitions come from the registry (commands/index.ts), which hands them
 // over, so this file never imports it.
 
-import { Argument } from 'commander';
 import { defineCommand, type CommandDefinition } from '../command.js';
 import { completionScript } from '../completion/script.js';
 import { buildProgram } from '../program.js';
@@ -22,9 +21,8 @@ export const completionCommand = (definitions: () => Promise<CommandDefinition<a
     'mkdir -p ~/.config/fish/completions && bo completion fish > ~/.config/fish/completions/bo.fish',
     'source <(bo completion bash)         # this shell only',
   ],
-  configure: (cmd) => cmd.addArgument(new Argument('<shell>', 'the shell to complete for').choices(['bash', 'zsh', 'fish'])),
-  run: async (ctx, args) => {
-    const shell = args[0] as 'bash' | 'zsh' | 'fish';
+  operands: [{ name: '<shell>', help: 'the shell to complete for', choices: ['bash', 'zsh', 'fish'] }],
+  run: async (ctx, [shell]) => {
     // The same tree main.ts dispatches with; its actions are never called here.
     const program = buildProgram(await definitions(), async () => {});
     ctx.io.stdout.write(completionScript(shell, program));

@@ -6,17 +6,18 @@ import { NotFoundError } from '../../errors.js';
 import { fieldPairs, labelledFields } from '../../output/columns.js';
 import { boCommand } from '../../hints.js';
 
-export default defineCommand<{ fields?: string }>({
+export default defineCommand({
   printsRecords: true,
   resource: 'Account',
   path: ['accounts', 'get'],
   summary: 'Show one account by Uid (exit 3 when absent)',
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',
   examples: ['bo accounts get acc_lvsegbmzg', 'bo accounts get acc_lvsegbmzg --json | jq .PrimaryContact', 'bo accounts get acc_lvsegbmzg --fields "Name,CurrentSubscription.Plan.Name"'],
+  operands: [{ name: '<accountUid>', help: 'the account Uid' }],
   configure: (cmd) =>
-    cmd.argument('<accountUid>', 'the account Uid').option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
-  run: async (ctx, [uid], opts) => {
-    const accountUid = checkUid('<accountUid>', uid as string);
+    cmd.option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
+  run: async (ctx, [uid], opts: { fields?: string }) => {
+    const accountUid = checkUid('<accountUid>', uid);
     // On a terminal a code comes with its label (AccountStage: 2 Trialing), as in lists.
     const account = await findAccount(await ctx.api(), accountUid, opts.fields && (labelledFields(ctx, opts.fields) ?? opts.fields));
     if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });

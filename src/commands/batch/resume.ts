@@ -23,7 +23,7 @@ interface ResumeOpts {
 }
 
 export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
-  defineCommand<ResumeOpts>({
+  defineCommand({
     path: ['batch', 'resume'],
     summary: 'Finish an interrupted - batch from its journal, sending nothing known to be done',
     description:
@@ -40,14 +40,13 @@ export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<
       { example: 'bo batch resume last', needs: 'an interrupted batch in the journal' },
       { example: 'bo batch resume 20261128T050347-c3x7f3 --yes < records.jsonl', needs: 'that run, which read a pipe' },
     ],
+    operands: [{ name: '<run>', help: 'a run id, or last (the newest interrupted run)' }],
     configure: (cmd) =>
       cmd
-        .argument('<run>', 'a run id, or last (the newest interrupted run)')
         .option('--dry-run', 'print what would be sent; send nothing')
         .option('--resend-unknown', 'send again the records whose outcome is unknown, whatever the change')
         .option('--yes', 'confirm, where the run needed it (a destructive verb, a protected profile)'),
-    async run(ctx, [run], opts) {
-      const id = String(run);
+    async run(ctx, [id], opts: ResumeOpts) {
       if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
       const folder = journalFolder(ctx.io.env);
       const found = folder && (id === 'last' ? readRuns(folder).find((r) => r.summary.state === 'interrupted') : readRun(folder, id));

@@ -66,9 +66,9 @@ export default defineCommand({
   summary: 'Show one broadcast campaign by Uid (exit 3 when absent)',
   description: 'Show one broadcast campaign. Its Status prints with its name, e.g. "3 Sent"; --json prints the record as the API sent it.',
   examples: ['bo broadcasts get bcast_lbhuomyvex', 'bo broadcasts get bcast_lbhuomyvex --json | jq .Message.Subject'],
-  configure: (cmd) => cmd.argument('<broadcastUid>', 'the broadcast campaign Uid'),
+  operands: [{ name: '<broadcastUid>', help: 'the broadcast campaign Uid' }],
   run: async (ctx, [uid]) => {
-    const broadcastUid = checkUid('<broadcastUid>', uid as string);
+    const broadcastUid = checkUid('<broadcastUid>', uid);
     let broadcast;
     try {
       broadcast = await getBroadcast(await ctx.api(), broadcastUid);

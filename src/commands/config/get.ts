@@ -11,9 +11,9 @@ export default defineCommand({
     `Print a setting of the current profile: ${SETTING_KEYS_TEXT}. ` +
     'An unset key prints its default (api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on); an unset base-url or ca-file prints nothing.',
   examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
-  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
+  operands: [{ name: '<key>', help: SETTING_KEYS_TEXT }],
   async run(ctx, [key]) {
-    const name = assertSettingKey(key as string);
+    const name = assertSettingKey(key);
     const { name: profile, settings } = await ctx.profile();
     const value = settings[name] ?? SETTING_DEFAULTS[name];
     if (value === undefined) {

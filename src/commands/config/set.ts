@@ -26,10 +26,13 @@ export default defineCommand({
     { example: 'bo config set ca-file ~/company-ca.pem', needs: "a PEM file of your company's certificate authority" },
     'bo -p scratch config set journal off',
   ],
-  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT).argument('<value>', 'the new value'),
+  operands: [
+    { name: '<key>', help: SETTING_KEYS_TEXT },
+    { name: '<value>', help: 'the new value' },
+  ],
   async run(ctx, [key, text]) {
-    const name = assertSettingKey(key as string);
-    const value = parseSetting(name, text as string);
+    const name = assertSettingKey(key);
+    const value = parseSetting(name, text);
     if (name === 'ca-file') {
       // Checked now, not at the next connection: a missing file or one without a certificate is exit 2 here.
       readCaCertificates(value as string, 'ca-file');

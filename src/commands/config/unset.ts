@@ -13,9 +13,9 @@ export default defineCommand({
     `Remove ${SETTING_KEYS_TEXT} from the current profile; an unset key falls back to its default ` +
     '(api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on; no base-url, no ca-file).',
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
-  configure: (cmd) => cmd.argument('<key>', SETTING_KEYS_TEXT),
+  operands: [{ name: '<key>', help: SETTING_KEYS_TEXT }],
   async run(ctx, [key]) {
-    const name = assertSettingKey(key as string);
+    const name = assertSettingKey(key);
     const { profile, was } = updateConfig(ctx.io.env, (cfg) => {
       const current = currentProfileName(ctx.globals, cfg);
       const settings = cfg.profiles[current];

@@ -28,7 +28,7 @@ export const redemptionColumns: Column<DiscountCouponSubscription>[] = [
   { header: 'Expires', get: (r) => r.ExpireDate, kind: 'date', from: ['ExpireDate'], drop: 2 },
 ];
 
-export default defineCommand<Opts>({
+export default defineCommand({
   printsRecords: true,
   resource: 'DiscountCouponSubscription',
   path: ['coupons', 'redemptions'],
@@ -41,15 +41,15 @@ export default defineCommand<Opts>({
     'bo coupons redemptions coupon_h390aljpd6 --active --search acme',
     'bo coupons redemptions coupon_h390aljpd6 --all --jsonl | jq -r .Subscription.Uid',
   ],
+  operands: [{ name: '<couponUid>', help: 'the coupon Uid' }],
   configure: (cmd) =>
     addListOptions(
       cmd
-        .argument('<couponUid>', 'the coupon Uid')
         .option('--search <text>', 'part of the account or plan name')
         .option('--active', 'only redemptions that have not expired')
     ),
-  run: async (ctx, [uid], opts) => {
-    const couponUid = checkUid('<couponUid>', uid as string);
+  run: async (ctx, [uid], opts: Opts) => {
+    const couponUid = checkUid('<couponUid>', uid);
     const selection = parseListOptions(opts, tableFields(ctx, redemptionColumns, opts.fields));
     checkSearch('--search', opts.search);
     const client = await ctx.api();

@@ -8,7 +8,7 @@ import { printList, say } from '../../output/print.js';
 import { historyFolder, type HistoryOpts } from './filters.js';
 import { listOf } from '../../api/record-source.js';
 
-export default defineCommand<HistoryOpts>({
+export default defineCommand({
   printsRecords: true,
   path: ['history', 'show'],
   summary: 'List the changes of one run with their outcomes',
@@ -20,9 +20,9 @@ export default defineCommand<HistoryOpts>({
     '{"line", "uid", "method", "path", "fields", "sentAt", "outcome", "status", "code"}. ' +
     'Piped, each row starts with the Uid, so `bo history show <run> --failed | bo <verb> - …` sends the failed records again.',
   examples: ['bo history show last', { example: 'bo history show 20261128T050347-c3x7f3 --failed --jsonl', needs: 'that run in the journal' }],
-  configure: (cmd) => cmd.argument('<run>', 'a run id, or last').option('--failed', 'only the failed changes'),
-  async run(ctx, [run], opts) {
-    const id = String(run);
+  operands: [{ name: '<run>', help: 'a run id, or last' }],
+  configure: (cmd) => cmd.option('--failed', 'only the failed changes'),
+  async run(ctx, [id], opts: HistoryOpts) {
     if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
     const folder = await historyFolder(ctx);
     const found = folder && (id === 'last' ? readRuns(folder)[0] : readRun(folder, id));

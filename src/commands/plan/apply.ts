@@ -22,16 +22,17 @@ function planText(plan: Plan): string {
 
 /** `bo plan apply` over `definitions()`: the verb a plan names is found in the command tree. */
 export const planApplyCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
-  defineCommand<{ yes?: boolean }>({
+  defineCommand({
     path: ['plan', 'apply'],
     summary: 'Apply a plan an agent prepared, after showing it (asks on a terminal)',
     description:
       'Show a plan made by bo mcp --writes plan, ask on a terminal (without one, pass --yes), then check it again as the command would and send it. ' +
       'A plan older than 24 hours, or whose profile now points at another origin, is refused (exit 2). An applied plan is removed.',
     examples: [{ example: 'bo plan apply 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
-    configure: (cmd) => cmd.argument('<planId>', 'the plan id (bo plan list)').option('--yes', 'apply without asking (needed without a terminal)'),
-    run: async (ctx, [id], opts) => {
-      const plan = readPlan(ctx.io.env, id as string);
+    operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
+    configure: (cmd) => cmd.option('--yes', 'apply without asking (needed without a terminal)'),
+    run: async (ctx, [id], opts: { yes?: boolean }) => {
+      const plan = readPlan(ctx.io.env, id);
       const age = ctx.clock.now().getTime() - Date.parse(plan.created);
       if (!(age >= 0 && age <= PLAN_LIFETIME_MS)) throw new UsageError(`plan ${plan.id} has expired (made ${plan.created}; plans last 24 hours)`);
       const { name } = await ctx.profile();

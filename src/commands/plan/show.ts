@@ -6,8 +6,8 @@ export default defineCommand({
   path: ['plan', 'show'],
   summary: 'Show a plan: the command it runs and the request its dry run made',
   examples: [{ example: 'bo plan show 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
-  configure: (cmd) => cmd.argument('<planId>', 'the plan id (bo plan list)'),
+  operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
   run: async (ctx, [id]) => {
-    await printValue(ctx, readPlan(ctx.io.env, id as string), { asJson: true });
+    await printValue(ctx, readPlan(ctx.io.env, id), { asJson: true });
   },
 });

@@ -17,9 +17,9 @@ export default defineCommand({
     'Remove <name> from the config file and forget its stored token or API key (keychain and file). ' +
     'When it was the current profile, the default profile becomes current again. Exit 3 when there is no such profile.',
   examples: ['bo profiles remove staging'],
-  configure: (cmd) => cmd.argument('<name>', 'profile name'),
+  operands: [{ name: '<name>', help: 'profile name' }],
   async run(ctx, [nameArg]) {
-    const name = parseProfileName(nameArg as string, 'profile name');
+    const name = parseProfileName(nameArg, 'profile name');
     const cfg = loadConfig(ctx.io.env);
     if (!Object.hasOwn(cfg.profiles, name)) {
       const known = Object.keys(cfg.profiles);

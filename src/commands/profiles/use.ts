@@ -12,9 +12,9 @@ export default defineCommand({
     'Make <name> the profile used when neither -p nor BO_PROFILE is given. The profile must exist: ' +
     'create one with `bo -p <name> config set base-url <url>`.',
   examples: ['bo profiles use staging', 'bo profiles use default'],
-  configure: (cmd) => cmd.argument('<name>', 'profile name'),
+  operands: [{ name: '<name>', help: 'profile name' }],
   async run(ctx, [nameArg]) {
-    const name = parseProfileName(nameArg as string, 'profile name');
+    const name = parseProfileName(nameArg, 'profile name');
     const cfg = loadConfig(ctx.io.env);
     if (name !== 'default' && !Object.hasOwn(cfg.profiles, name)) {
       const known = Object.keys(cfg.profiles);
