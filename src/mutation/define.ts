@@ -4,7 +4,7 @@
 // verb file says each thing once and reads top to bottom.
 
 import type { Command } from 'commander';
-import type { CommandDefinition } from '../command.js';
+import type { CommandDefinition, Operand } from '../command.js';
 import type { Context } from '../context.js';
 import type { Example } from '../help/examples.js';
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
@@ -34,10 +34,11 @@ export interface TargetDeclaration {
   dash?: boolean;
 }
 
-/** A further positional argument, checked before anything else (a Uid by default). */
-export interface ArgDeclaration {
-  name: string;
-  help: string;
+/**
+ * A further positional argument: a required operand as every verb declares one
+ * (command.ts), checked before anything else (a Uid by default).
+ */
+export interface ArgDeclaration extends Omit<Operand, 'choices'> {
   check?: (label: string, value: string) => string;
 }
 
@@ -52,7 +53,7 @@ export const target = {
 };
 
 export const arg = {
-  uid: (name: string, help: string): ArgDeclaration => ({ name, help }),
+  uid: (name: Operand['name'], help: string): ArgDeclaration => ({ name, help }),
 };
 
 export interface MutationDefinition<F extends readonly MutationField[], A extends readonly ArgDeclaration[], Prep> {
