@@ -13,6 +13,7 @@ const unit = [
   'test/env.test.ts',
   'test/layers.test.ts',
   'test/program.test.ts',
+  'test/stands-alone.test.ts',
   'test/api/json-depth.test.ts',
   'test/api/page-records.test.ts',
   'test/api/ca-file.test.ts',
