@@ -7,10 +7,10 @@ export const uidFrom = {
   drip: "from the back office's drip campaign pages: the API lists none",
   article: "from the back office's support article pages: the API lists none",
   tag: "from the back office's tag pages: the API lists none",
-  deal: 'bo accounts get <accountUid> --fields Deals.Uid,Deals.Name shows an account\'s deals',
+  deal: "its account's Deals.Uid: bo accounts get <accountUid> --fields Deals.Uid,Deals.Name",
   stage:
-    'bo accounts get <accountUid> --fields Deals.DealPipelineStage.Uid,Deals.DealPipelineStage.Name shows the stages ' +
-    "an account's deals are in; the others are on the back office's deal pipeline pages (the API lists none)",
+    "a deal's is in its account: bo accounts get <accountUid> --fields Deals.DealPipelineStage.Uid; other stages' " +
+    "are on the back office's deal pipeline pages, the API lists none",
 } as const;
 
 /** The sentences of a group's help (and of its verbs' descriptions): where the Uids its verbs take come from. */
@@ -18,8 +18,8 @@ export const groupUidNotes = {
   drips: "Drip campaign Uids come from the back office's own pages: the API has no list of drip campaigns.",
   articles: "Support article and tag Uids come from the back office's own pages: the API has no list of either.",
   deals:
-    "A deal's Uid and its pipeline stage's are in its account: bo accounts get <accountUid> --fields " +
-    'Deals.Uid,Deals.Name,Deals.DealPipelineStage.Uid,Deals.DealPipelineStage.Name. Other stages\' Uids come from ' +
+    "A deal's Uid is in its account: bo accounts get <accountUid> --fields Deals.Uid,Deals.Name; its pipeline " +
+    "stage's too: --fields Deals.DealPipelineStage.Uid,Deals.DealPipelineStage.Name. Other stages' Uids come from " +
     "the back office's deal pipeline pages: the API has no list of stages.",
   subscriptions: "A subscription's Uid: bo subscriptions list <accountUid>.",
   addons: "A subscription add-on's Uid: bo addons list <accountUid>.",

@@ -22,7 +22,8 @@ describe('bo accounts cancel', () => {
     const uid = account(0);
     const r = await runBo(['accounts', 'cancel', uid, '--reason', 'Moved to a competitor', '--comment', 'Call in May', '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${uid}\tok\tCancelationReason=Moved to a competitor;Comment=Call in May\n`);
+    // Then the account read back (one GET): the stage it moved to.
+    expect(r.stdout).toBe(`${uid}\tok\tCancelationReason=Moved to a competitor;Comment=Call in May;AccountStage=4 Cancelling\n`);
     expect(r.stderr).toBe('');
     expect(await stage(uid)).toBe(4);
   });
@@ -56,7 +57,7 @@ describe('bo accounts cancel', () => {
     const ok = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(ok.code).toBe(0);
-    expect(stripVTControlCharacters(ok.stdout)).toBe(`✔ Account ${uid}: CancelationReason=x\n`);
+    expect(stripVTControlCharacters(ok.stdout)).toBe(`✔ Account ${uid}: CancelationReason=x, AccountStage=4 Cancelling\n`);
     expect(await stage(uid)).toBe(4);
   });
 
