@@ -7,6 +7,8 @@ export const uidFrom = {
   drip: "from the back office's drip campaign pages: the API lists none",
   article: "from the back office's support article pages: the API lists none",
   tag: "from the back office's tag pages: the API lists none",
+  subscription: "bo subscriptions list <accountUid> shows an account's",
+  addon: "bo addons list <accountUid> shows an account's",
   deal: "its account's Deals.Uid: bo accounts get <accountUid> --fields Deals.Uid,Deals.Name",
   stage:
     "a deal's is in its account: bo accounts get <accountUid> --fields Deals.DealPipelineStage.Uid; other stages' " +
