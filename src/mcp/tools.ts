@@ -16,7 +16,7 @@ import type { ToolListing } from './sdk.js';
 export const DEFAULT_TOOL_PAGE = 25;
 
 /** The verbs with a read tool, and the `bo api` tool (GET only, under /api/v1). */
-const READ_VERBS = ['accounts list', 'accounts get', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
+const READ_VERBS = ['accounts list', 'accounts get', 'subscriptions list', 'addons list', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
 /** The list options a cursor replaces: a list tool pages with `limit` and `cursor`. */
 const PAGING = new Set(['limit', 'all', 'page', 'pageSize', 'concurrency']);
 /** `bo api`'s parameters a tool may set: the path and text query fields (never -F's @file, --input or headers). */

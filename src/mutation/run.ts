@@ -13,7 +13,7 @@ import { runBatch } from './batch.js';
 import { plannedUrls, dryRunWriter } from './dry-run.js';
 import { recordFeed } from './feed.js';
 import { startJournal, commandLine } from './journal-run.js';
-import { doneLine, doneOf } from './outcomes.js';
+import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
@@ -112,9 +112,23 @@ async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep,
   // (secret-named fields redacted, should a server echo one); otherwise one success line.
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
-  else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body)), ctx.signal);
+  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, spec, client, target, doneOf(spec, target, prep, request, res.body))), ctx.signal);
   const note = spec.report.note?.(target, prep, res);
   if (note) sayNote(ctx, note);
+}
+
+/** The success line with what the verb reads after a single change (`AccountStage=4 Cancelling`); as it was when the read fails. */
+async function readAfter<Prep>(ctx: Context, spec: MutationSpec<Prep>, client: HttpClient, target: string, done: Done): Promise<Done> {
+  const { after } = spec.report;
+  if (!after) return done;
+  try {
+    const value = await after.read(client, target);
+    return value === undefined ? done : { ...done, fields: [...done.fields, [after.field, value]] };
+  } catch (err) {
+    // The change was made: a read that fails says nothing more (Ctrl-C still stops the run).
+    if (ctx.signal.aborted) throw err;
+    return done;
+  }
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */

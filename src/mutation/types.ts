@@ -99,6 +99,12 @@ export interface MutationReport<Prep> {
    * line cannot say (e.g. the campaign is now inactive; nothing changed).
    */
   note?: (target: string, prep: Prep, res: ApiResponse) => string | undefined;
+  /**
+   * One read after a single change (not a batch, not --json, which prints the API's
+   * answer as it is): what the target is now, shown on the success line as one more
+   * field (a cancelled account's AccountStage). Undefined, or a failed read, shows none.
+   */
+  after?: { field: string; read: (client: HttpClient, target: string) => Promise<unknown> };
 }
 
 export interface MutationSpec<Prep> {
