@@ -14,7 +14,7 @@ import { CommanderError } from 'commander';
 import type { CommandDefinition } from '../../command.js';
 import { defineCommand } from '../../command.js';
 import type { Context } from '../../context.js';
-import { BoError, DeclinedError, UsageError } from '../../errors.js';
+import { DeclinedError, UsageError } from '../../errors.js';
 import { jsonText, neutralise } from '../../api/neutralise.js';
 import { EMBEDDED_SANDBOX } from '../../mutation/confirm.js';
 import { plannedUrls, shownAs } from '../../mutation/dry-run.js';
@@ -99,7 +99,7 @@ async function sendingOnly(ctx: Context, plan: Plan, shown: Record<string, unkno
       checkedClient(await ctx.api(options), (request) => {
         const asShown: unknown = JSON.parse(JSON.stringify(shownAs(planned.plan, request)));
         if (sent || !isDeepStrictEqual(asShown, shown)) {
-          throw new BoError(`plan ${plan.id}: bo was about to send ${requestText(asShown as Record<string, unknown>)}, which is not the request shown; it was not sent`, { code: 'internal' });
+          throw new UsageError(`plan ${plan.id}: bo was about to send ${requestText(asShown as Record<string, unknown>)}, which is not the request shown; it was not sent`);
         }
         sent = true;
         return request;
@@ -113,10 +113,10 @@ export const planApplyCommand = (definitions: () => Promise<CommandDefinition<an
     path: ['plan', 'apply'],
     summary: 'Apply a plan an agent prepared, after showing it (asks on a terminal)',
     description:
-      'Check a plan made by bo mcp --writes plan again as the agent\'s tool made it (its request is made afresh from its command, with nothing sent, and must be the one the plan holds), ' +
-      'show that request, ask on a terminal (without one, pass --yes), and send exactly it. ' +
-      'A plan older than 24 hours, made for another profile, or whose profile now points at another origin is refused (exit 2), as is a plan file that was edited, ' +
-      'or one whose target has changed since (ask the agent to make it again). A plan made on the embedded sandbox is applied with bo --sandbox plan apply. An applied plan is removed.',
+      'Make a plan of bo mcp --writes plan again from its command, as the agent\'s tool made it (a dry run: nothing sent), show that request, ' +
+      'ask on a terminal (without one, pass --yes), and send exactly it. Refused with exit 2 and nothing sent: a plan older than 24 hours, ' +
+      'made for another profile or origin, an edited plan file (its request is not what its command sends), or one whose target changed since ' +
+      '(ask the agent to make it again). A plan made on the embedded sandbox is applied with bo --sandbox plan apply. An applied plan is removed.',
     examples: [{ example: 'bo plan apply 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
     operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
     configure: (cmd) => cmd.option('--yes', 'apply without asking (needed without a terminal)'),
