@@ -1,7 +1,8 @@
 // Plans: a change an agent prepared with `bo mcp --writes plan`, kept until a person
 // applies it with `bo plan apply <id>`. One file per plan in <state folder>/plans/,
 // 0600 in a 0700 folder, written atomically. A plan holds the command line that makes
-// the change (re-validated when applied), the dry run the agent saw, the profile and
+// the change (made into a plan again when applied, and the dry run must be the same:
+// commands/plan/apply.ts), the dry run the agent saw, the profile and
 // origin it was made for, and when; never a secret (verbs with secret fields have no
 // plan tool).
 

@@ -18,12 +18,12 @@ import { DeclinedError, UsageError } from '../../errors.js';
 import { jsonText, neutralise } from '../../api/neutralise.js';
 import { EMBEDDED_SANDBOX } from '../../mutation/confirm.js';
 import { plannedUrls, shownAs } from '../../mutation/dry-run.js';
-import { planOfLine, planOrigin, type PlanOf } from '../../mcp/call.js';
+import { planOfLine, planOrigin } from '../../mcp/call.js';
 import { checkedClient, planSession, withFlag } from '../../mcp/run.js';
 import { PLAN_LIFETIME_MS, readPlan, removePlan, type Plan } from '../../plan/store.js';
 import { runArgv } from '../../run-verb.js';
 
-type Fresh = PlanOf & { tool: { def: CommandDefinition<any> } };
+type Fresh = Awaited<ReturnType<typeof planOfLine>>;
 
 /** A request as one line: `METHOD URL {body}`. */
 function requestText(request: Record<string, unknown>): string {
