@@ -147,7 +147,7 @@ const PLAN_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
     planId: { type: 'string', description: 'the plan, for a person to review and apply outside the agent' },
-    plan: { type: 'object', description: 'what would be sent: method, url, body' },
+    plan: { type: 'object', description: 'what would be sent: method, url (its path alone on the embedded sandbox), body' },
     target: { type: 'string', description: 'what the change acts on, as a confirmation names it (absent when unknown)' },
     profile: { type: 'string' },
     expires: { type: 'string', description: 'the plan cannot be applied after this time' },

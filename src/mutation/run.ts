@@ -10,7 +10,7 @@ import { confirmMutation, profileInEffect, targetName, whereOf, type Where } fro
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
-import { plannedUrls, dryRunWriter } from './dry-run.js';
+import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
 import { recordFeed } from './feed.js';
 import { startJournal, commandLine } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
@@ -45,7 +45,7 @@ export async function runMutation<Prep>(
   if (flags.dryRun) {
     // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
     const { describe } = spec;
-    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))));
+    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))), spec.target.noun);
     return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, flags.resume);
   }
 
@@ -150,7 +150,7 @@ async function dryRun<Prep>(
 ): Promise<void> {
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
-  const plan = (req: MutationRequest) => planned.plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
+  const plan = (req: MutationRequest) => shownAs(planned.plan, req);
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {

@@ -15,9 +15,10 @@ export interface MutationFlags {
   failFast?: boolean;
   /**
    * Not a flag: `bo mcp`'s plan tool passes it (run-verb.ts `extra`) to be told, in a
-   * dry run of one target, what the target is as a confirmation would name it.
+   * dry run of one target, what the target is as a confirmation would name it, and its
+   * kind (`account`).
    */
-  observeTarget?: (name: string | undefined) => void;
+  observeTarget?: (name: string | undefined, noun: string) => void;
   /** Not a flag either: `bo batch resume` passes what the interrupted run's journal knows. */
   resume?: ResumeOrder;
 }
