@@ -14,6 +14,7 @@ const unit = [
   'test/layers.test.ts',
   'test/program.test.ts',
   'test/api/json-depth.test.ts',
+  'test/api/json-parse.test.ts',
   'test/api/page-records.test.ts',
   'test/api/ca-file.test.ts',
   'test/api/canonical-json.test.ts',
