@@ -16,6 +16,7 @@ import { startMcp } from '../helpers/mcp-client.js';
 import { runBin, runOnTerminal } from '../helpers/run-bin.js';
 import { testEnv } from '../helpers/test-env.js';
 import { useFaultServer, type Step } from '../helpers/fault-server.js';
+import { AFFECTED_NODE, misreadsEscapedKeys, nodesToRun, underCi } from '../helpers/affected-node.js';
 
 /** Each key as the server writes it (raw JSON text) and as it is. The first is the one that poisons V8's cache. */
 const KEYS: Array<[raw: string, key: string]> = [
@@ -49,30 +50,18 @@ const server = useFaultServer(page);
 const cell = (value: unknown) => JSON.stringify(value);
 const csvQuoted = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 
-/** Whether `node`'s JSON.parse misreads escaped keys, seen directly (on a map of its own). */
-function misreads(node: string): boolean {
-  const script = `JSON.parse('{"probe":0,"\\\\\\\\":0}'); console.log(Object.keys(JSON.parse('{"probe":0,"\\\\f":0}'))[1] !== '\\f')`;
-  return execFileSync(node, ['-e', script], { encoding: 'utf8' }).trim() === 'true';
-}
-
-const ci = !!process.env.CI && !['0', 'false'].includes(process.env.CI);
-const pinned = process.env.BO_AFFECTED_NODE;
-const nodes: Array<{ name: string; node: string | undefined }> = [
-  { name: `the Node running the suite (${process.version})`, node: process.execPath },
-  { name: 'the pinned Node 24.21.0, whose JSON.parse misreads escaped keys (BO_AFFECTED_NODE)', node: pinned },
-];
 
 describe('escaped keys: the pinned affected Node is there', () => {
-  it.skipIf(!pinned && !ci)('BO_AFFECTED_NODE names a Node whose JSON.parse has the bug (skipped locally when unset: .ci/run sets it; under CI it must be set)', () => {
-    expect(pinned, 'BO_AFFECTED_NODE is not set: .ci/run sets it to `npx -y -p node@24.21.0 -- node -p process.execPath`').toBeTruthy();
-    expect(execFileSync(pinned!, ['--version'], { encoding: 'utf8' }).trim()).toBe('v24.21.0');
+  it.skipIf(!AFFECTED_NODE && !underCi)('BO_AFFECTED_NODE names a Node whose JSON.parse has the bug (skipped locally when unset: .ci/run sets it; under CI it must be set)', () => {
+    expect(AFFECTED_NODE, 'BO_AFFECTED_NODE is not set: .ci/run sets it to `npx -y -p node@24.21.0 -- node -p process.execPath`').toBeTruthy();
+    expect(execFileSync(AFFECTED_NODE!, ['--version'], { encoding: 'utf8' }).trim()).toBe('v24.21.0');
     // Else the half below would prove nothing.
-    expect(misreads(pinned!)).toBe(true);
+    expect(misreadsEscapedKeys(AFFECTED_NODE!)).toBe(true);
   });
 });
 
-for (const { name, node } of nodes) {
-  describe.skipIf(!node)(`escaped keys in every output mode, the built binary on ${name}${node ? '' : ' (skipped: BO_AFFECTED_NODE unset)'}`, () => {
+for (const { name, node } of nodesToRun) {
+  describe.skipIf(!node)(`escaped keys in every output mode, the built binary on ${name}`, () => {
     const env = () => testEnv(server().url);
     const run = async (argv: string[]) => {
       const r = await runBin(argv, { env: env(), node });
