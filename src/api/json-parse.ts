@@ -2,7 +2,7 @@
 // it, a whole answer, what `bo mcp` reads back of a command's --json) or from a batch's
 // records: JSON.parse, but for the texts this runtime would misread.
 //
-// Some V8 releases (Node 24.15-24.21, 25.x, 26.3-26.5: nodejs/node#63785) read an object
+// Some V8 releases (seen on Node 24.15, 24.21, 25.9, 26.3-26.5: nodejs/node#63785) read an object
 // key written with escapes through the map transition an earlier, separate JSON.parse
 // left behind, comparing the raw text with it: once `{"Plan":1,"Tier03\\":1}` was read,
 // a later `{"Plan":1,"Tier03\f":1}` or `{"Plan":1,"Tier03\"":1}` comes back with the key

@@ -185,14 +185,11 @@ describe('escaped keys, generated, in every output mode (in process, on the Node
   const page = escapedPage(() => `Slot${slots++}`);
   const env = () => testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' });
   const fields = ['--fields', 'Uid,SchemaLessData'];
-  const serve = (p: EscapedPage) => {
-    tally.cases++;
-    tally.strings += p.keys.length;
+  const serve = (p: EscapedPage) =>
     server.fallback((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end(p.body);
     });
-  };
   const shownOf = (p: EscapedPage, out: string) => `keys ${JSON.stringify(p.keys)}\nbody ${p.body.slice(0, 600)}\nout ${JSON.stringify(out.slice(0, 600))}`;
 
   it('tab-separated rows, CSV and the table on a terminal: each cell reads back as the server\'s SchemaLessData', async () => {

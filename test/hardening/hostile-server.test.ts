@@ -424,7 +424,6 @@ describe('hostile server: escaped keys in every output mode (the built binary, b
       await fc.assert(
         fc.asyncProperty(page, async (p) => {
           serve(p);
-          tally.runs++;
           const run = async (argv: string[]) => {
             const r = await runBin(argv, { env: env(), node });
             expect(r.code, `${argv.join(' ')}\n${r.stderr}`).toBe(0);
