@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
@@ -50,7 +51,8 @@ export function readPlan(env: Record<string, string | undefined>, id: string): P
   if (!PLAN_ID.test(id)) throw new UsageError(`<planId> must be 32 hex digits, not ${JSON.stringify(id)}`);
   const text = readTextIfExists(join(plansDir(env), `${id}.json`), 'the plan');
   if (text === undefined) throw new UsageError(`no plan ${id}: bo plan list shows the plans`);
-  return JSON.parse(text) as Plan;
+  // A plan's bodies hold record keys (SchemaLessData's): read as a server's text is.
+  return parseJson(text) as Plan;
 }
 
 export function listPlans(env: Record<string, string | undefined>): Plan[] {
