@@ -15,6 +15,7 @@ const unit = [
   'test/program.test.ts',
   'test/stands-alone.test.ts',
   'test/api/json-depth.test.ts',
+  'test/api/json-parse.test.ts',
   'test/api/page-records.test.ts',
   'test/api/ca-file.test.ts',
   'test/api/canonical-json.test.ts',

@@ -8,6 +8,7 @@ import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
 import type { HttpClient, RequestOptions } from '../api/http-types.js';
 import type { PageMeta } from '../api/paginate.js';
+import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { runArgv } from '../run-verb.js';
 import { buildProgram } from '../program.js';
@@ -147,7 +148,7 @@ export async function runCommand(
     if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
   }
   const text = stdout.text();
-  return text.trim() === '' ? null : JSON.parse(text);
+  return text.trim() === '' ? null : parseJson(text);
 }
 
 /**

@@ -12,6 +12,7 @@
 // whole (exit 2), as no line of it could be read.
 
 import { neutralise } from '../api/neutralise.js';
+import { parseJson } from '../api/json-parse.js';
 import { decodeUtf8, foreignEncoding, linesOf, MAX_LINE_BYTES, notUtf8, type Overlong } from '../input/read-text.js';
 
 /**
@@ -90,7 +91,7 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
   if (/^[{[]/.test(text)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch {
       return invalid('not valid JSON');
     }

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { readTextIfExists } from '../files/regular-file.js';
@@ -62,7 +63,8 @@ export function checkPlan(id: string, text: string): Plan {
   const refuse = (what: string) => new UsageError(`plan ${id} is not a plan bo can read: ${what}`, { hint: 'ask the agent to make the plan again' });
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A plan's bodies hold record keys (SchemaLessData's): read as a server's text is.
+    value = parseJson(text);
   } catch {
     throw refuse('its file is not JSON');
   }

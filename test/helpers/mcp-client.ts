@@ -19,8 +19,9 @@ export interface McpRun {
   close(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startMcp(argv: string[], env: Record<string, string | undefined>): Promise<McpRun> {
-  const child = spawn(process.execPath, [binPath, ...argv], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `node` runs bo (default: the Node running the tests). */
+export async function startMcp(argv: string[], env: Record<string, string | undefined>, node = process.execPath): Promise<McpRun> {
+  const child = spawn(node, [binPath, ...argv], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
