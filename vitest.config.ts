@@ -16,6 +16,7 @@ const unit = [
   'test/api/json-depth.test.ts',
   'test/api/page-records.test.ts',
   'test/api/ca-file.test.ts',
+  'test/files/state.test.ts',
   'test/api/canonical-json.test.ts',
   'test/api/path.test.ts',
   'test/api/proxy-env.test.ts',
