@@ -44,11 +44,14 @@ afterAll(async () => {
 });
 
 /** `bo accounts list --limit 1` at `url` trusting `ca` (BO_CA_FILE) alone. */
-function listWith(ca: string, url = listener.url, measure = false) {
+function listEnv(ca: string, url: string) {
   const t = tempConfig();
-  const env = { ...t.env, BO_BASE_URL: url, BO_CA_FILE: ca, BO_API_KEY: sandbox.key, BO_API_SECRET: sandbox.secret, NODE_EXTRA_CA_CERTS: undefined };
-  return measure ? runBin(['accounts', 'list', '--limit', '1'], { env, measure: true }) : runBin(['accounts', 'list', '--limit', '1'], { env });
+  return { ...t.env, BO_BASE_URL: url, BO_CA_FILE: ca, BO_API_KEY: sandbox.key, BO_API_SECRET: sandbox.secret, NODE_EXTRA_CA_CERTS: undefined };
 }
+const LIST = ['accounts', 'list', '--limit', '1'];
+const listWith = (ca: string, url = listener.url) => runBin(LIST, { env: listEnv(ca, url) });
+/** As listWith, under /usr/bin/time: with the peak resident set. */
+const measuredList = (ca: string) => runBin(LIST, { env: listEnv(ca, listener.url), measure: true });
 
 /** A copy of the test CA in a new folder of the user's (0700), with `mode`. */
 function caCopy(mode = 0o644): { dir: string; file: string } {
@@ -67,10 +70,10 @@ describe('the size of a CA file', () => {
     const small = join(dir, 'small.pem');
     execFileSync('truncate', ['-s', '1K', small]);
     const before = listener.connections();
-    const baseline = await listWith(small, listener.url, true);
+    const baseline = await measuredList(small);
     expect(baseline.code).toBe(2);
     expect(baseline.stderr).toContain('holds no PEM certificate');
-    const r = await listWith(huge, listener.url, true);
+    const r = await measuredList(huge);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`error: BO_CA_FILE ${huge} is 17.0 MiB: a CA file of at most 16 MiB is read (it holds certificates in PEM)\n`);

@@ -26,7 +26,9 @@ export default defineCommand<Opts>({
     'with --sandbox always that file). ' +
     'The secret is read from the first line of stdin with --secret-stdin, or asked for without echo on a terminal. ' +
     'The key belongs to the base URL in effect (--base-url, BO_BASE_URL or the profile\'s base-url), which is saved ' +
-    'in the profile: it is sent to that origin only, never to another base URL.',
+    'in the profile: it is sent to that origin only, never to another base URL. ' +
+    "Before anything is asked, the tenant's certificate is checked (a TLS handshake, nothing sent): one this machine " +
+    'does not trust is exit 1; a tenant that cannot be reached is a warning, and the key is stored.',
   examples: [
     { example: 'bo auth set-key --base-url https://acme.example.com --key ak_live_123   # asks for the secret', needs: "a terminal, and a tenant's API key" },
     { example: 'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin', needs: "a tenant's API key and the OS keychain" },
