@@ -53,7 +53,8 @@ exports.privateFolder = (folder) => {
   if (!posix) return folder;
   const stat = fs.lstatSync(folder);
   const mine = stat.isDirectory() && stat.uid === process.getuid();
-  if (mine && (stat.mode & 0o077) !== 0 && !writableByOthers(stat, caller())) fs.chmodSync(folder, 0o700);
+  const loose = (stat.mode & 0o077) !== 0;
+  if (mine && loose && !writableByOthers(stat, caller())) fs.chmodSync(folder, 0o700);
   const fault = faultOf(folder);
   if (fault) throw new Error(fault);
   return folder;
@@ -165,13 +166,16 @@ function sharedGroup(gid, who) {
   if (!groups.has(key)) {
     let shared = true;
     try {
-      const rows = (file) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((row) => row.split(':'));
+      const text = (file) => fs.readFileSync(file, 'utf8');
+      const rows = (file) => text(file).split('\n').filter(Boolean).map((row) => row.split(':'));
       const users = rows(who.passwd);
       const group = rows(who.group).find((row) => Number(row[2]) === gid);
       if (group) {
         const uidOf = new Map(users.map((row) => [row[0], Number(row[2])]));
-        const listed = (group[3] ?? '').split(',').filter(Boolean).map((name) => uidOf.get(name) ?? -1);
-        const primary = users.filter((row) => Number(row[3]) === gid).map((row) => Number(row[2]));
+        const names = (group[3] ?? '').split(',').filter(Boolean);
+        const listed = names.map((name) => uidOf.get(name) ?? -1);
+        const inGroup = (row) => Number(row[3]) === gid;
+        const primary = users.filter(inGroup).map((row) => Number(row[2]));
         shared = [...listed, ...primary].some((uid) => uid !== who.uid);
       }
     } catch {

@@ -9,9 +9,12 @@ export interface Caller {
   group: string;
 }
 
-/** How someone else could change a file: another owner (not root), the other-write bit, a shared group's write bit. */
+/** How someone else could change a file: another owner (not root), the other-write bit,
+ * a shared group's write bit. */
 export type ForeignWrite = 'owner' | 'others' | 'group';
 
 export function caller(given?: Partial<Caller>): Caller;
-export function foreignWrite(stat: Pick<Stats, 'uid' | 'gid' | 'mode'>, who?: Caller): ForeignWrite | undefined;
-export function changeableAbove(dir: string, who?: Caller): { folder: string; how: ForeignWrite } | undefined;
+type Owned = Pick<Stats, 'uid' | 'gid' | 'mode'>;
+export function foreignWrite(stat: Owned, who?: Caller): ForeignWrite | undefined;
+type Changeable = { folder: string; how: ForeignWrite };
+export function changeableAbove(dir: string, who?: Caller): Changeable | undefined;
