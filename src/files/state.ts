@@ -53,7 +53,19 @@ export function stateFolder(env: Record<string, string | undefined>): string | u
  */
 export function statePart(env: Record<string, string | undefined>, name: string, options: StateOptions = {}): string | undefined {
   const state = stateFolder(env);
-  return state === undefined ? undefined : checkedPart(state, name, options);
+  if (state === undefined) return undefined;
+  try {
+    return checkedPart(state, name, options);
+  } catch (err) {
+    if (err instanceof StateFolderError) throw err;
+    throw new StateFolderError(`cannot use the ${name} folder ${join(state, name)}: ${errnoWords(err)}`, { hint: SAFE_PLACE });
+  }
+}
+
+/** What an errno Error says, without its code and call: `no such file or directory`. */
+function errnoWords(err: unknown): string {
+  const message = (err as Error | undefined)?.message ?? String(err);
+  return /^[A-Z]+: ([^,]+)/.exec(message)?.[1] ?? message;
 }
 
 /** `folder` (`<state folder>/<part>`), made if missing and checked as statePart does. */
@@ -125,7 +137,7 @@ export function openStateFile(path: string, what: string, options: StateOptions 
     if (code === 'ELOOP') throw new StateFolderError(`${what} ${path} is a symbolic link`);
     // A socket cannot be opened at all (ENXIO).
     if (code === 'ENXIO') throw new StateFolderError(`${what} ${path} is not a regular file`);
-    throw err;
+    throw new StateFolderError(`${what} ${path} cannot be read: ${errnoWords(err)}`);
   }
   try {
     const st = fstatSync(fd);

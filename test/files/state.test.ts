@@ -122,7 +122,9 @@ describe('the state folder and its parts', () => {
   });
 
   it('under /proc (where a recursive mkdir never returns): an error, at once', () => {
-    expect(() => statePart({ BO_STATE_DIR: '/proc/self/bo/state' }, 'plans')).toThrow();
+    expect(() => statePart({ BO_STATE_DIR: '/proc/self/bo/state' }, 'plans')).toThrow(
+      refusedFolder('cannot use the plans folder /proc/self/bo/state/plans: no such file or directory'),
+    );
   });
 });
 
