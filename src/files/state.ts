@@ -17,10 +17,11 @@
 // StateFolderError (exit 2) naming the folder and why; the journal turns it into its
 // own refusal (a batch stops, a single change warns: src/journal/open.ts).
 
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { BoError, UsageError } from '../errors.js';
 import { callerOf, changeableAbove, foreignWords, judgesOwners, type Caller } from './owner.js';
+import { openRegularFile } from './regular-file.js';
 
 /** The state folder or a file in it that fails the rule (D34), named with why. */
 export class StateFolderError extends UsageError {}
@@ -118,36 +119,23 @@ function makeFolders(folder: string): void {
 
 /**
  * A descriptor open for reading on `path`, a regular file of the user's own in the state
- * folder, opened without following a link; undefined when nothing is there. `what`
- * names it in the error ("the plan file").
+ * folder, opened without following a link (regular-file.ts); undefined when nothing is
+ * there. `what` names it in the error ("the plan file").
  */
 export function openStateFile(path: string, what: string, options: StateOptions = {}): number | undefined {
   const owners = options.owners ?? judgesOwners;
-  const noFollow = constants.O_NOFOLLOW;
-  // Where open(2) cannot refuse a link (Windows), lstat first.
-  if (noFollow === undefined && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
-    throw new StateFolderError(`${what} ${path} is a symbolic link`);
-  }
-  let fd: number;
+  let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | (noFollow ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    fd = openRegularFile(path, what, { noFollow: true });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new StateFolderError(`${what} ${path} is a symbolic link`);
-    // A socket cannot be opened at all (ENXIO).
-    if (code === 'ENXIO') throw new StateFolderError(`${what} ${path} is not a regular file`);
+    if (err instanceof BoError) throw new StateFolderError(err.message);
     throw new StateFolderError(`${what} ${path} cannot be read: ${errnoWords(err)}`);
   }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new StateFolderError(`${what} ${path} is not a regular file`);
-    if (owners && st.uid !== callerOf(options.who).uid) throw new StateFolderError(`${what} ${path} is owned by another user`);
-    return fd;
-  } catch (err) {
+  if (fd !== undefined && owners && fstatSync(fd).uid !== callerOf(options.who).uid) {
     closeSync(fd);
-    throw err;
+    throw new StateFolderError(`${what} ${path} is owned by another user`);
   }
+  return fd;
 }
 
 /** The text of a file in the state folder (openStateFile), or undefined when it does not exist. */
