@@ -18,6 +18,7 @@ const unit = [
   'test/api/json-parse.test.ts',
   'test/api/page-records.test.ts',
   'test/api/ca-file.test.ts',
+  'test/files/state.test.ts',
   'test/api/canonical-json.test.ts',
   'test/api/path.test.ts',
   'test/api/proxy-env.test.ts',

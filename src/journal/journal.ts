@@ -22,7 +22,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureOwnDir } from './state-dir.js';
+import { ensureStatePart } from '../files/state.js';
 
 /** What a journal file starts with. */
 export interface RunHeader {
@@ -96,7 +96,7 @@ export class Journal {
    * Error) when it cannot; the caller has made sure no live process holds the run.
    */
   constructor(readonly folder: string, start: RunHeader | { resume: string }, now: Date) {
-    ensureOwnDir(folder);
+    ensureStatePart(folder);
     this.key = journalKey(folder);
     const resume = 'resume' in start ? start.resume : undefined;
     this.resumed = resume !== undefined;

@@ -8,7 +8,7 @@ import { BoError } from '../errors.js';
 import type { Env } from '../env.js';
 import { Journal, JOURNAL_FOLDER, type Change, type ChangeOutcome, type RunHeader } from './journal.js';
 import { retainJournal } from './retention.js';
-import { stateDirOf } from './state-dir.js';
+import { stateFolder } from '../files/state.js';
 
 /** BO_JOURNAL=off (or 0, false) or the profile's setting `journal off`. */
 export function journalOff(env: Env, setting: unknown): boolean {
@@ -37,7 +37,7 @@ export interface JournalRun {
  */
 export function openJournal(run: JournalRun): RunJournal | undefined {
   if (journalOff(run.env, run.setting)) return undefined;
-  const state = stateDirOf(run.env);
+  const state = stateFolder(run.env);
   const turnOff = 'set BO_STATE_DIR to a writable folder, or BO_JOURNAL=off to run without a journal';
   if (state === undefined) {
     const why = 'no state folder for the journal (HOME is not set or does not exist)';

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from '../files/process-alive.js';
 import { JOURNAL_FOLDER, RUN_ID } from './journal.js';
-import { stateDirOf } from './state-dir.js';
+import { readStateFile, stateFolder } from '../files/state.js';
 import type { Env } from '../env.js';
 
 export type RunState = 'finished' | 'interrupted' | 'running';
@@ -61,7 +61,7 @@ export interface RunFile {
 
 /** The journal folder of the state folder in effect, or undefined when there is none. */
 export function journalFolder(env: Env): string | undefined {
-  const state = stateDirOf(env);
+  const state = stateFolder(env);
   return state === undefined ? undefined : join(state, JOURNAL_FOLDER);
 }
 
@@ -79,12 +79,14 @@ export function readRuns(folder: string): RunFile[] {
 /** One run by id; undefined when its file is missing or has no header. */
 export function readRun(folder: string, id: string): RunFile | undefined {
   const file = join(folder, `${id}.jsonl`);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    // A regular file of the user's own, no link followed (D34).
+    text = readStateFile(file, 'the run file');
   } catch {
     return undefined;
   }
+  if (text === undefined) return undefined;
   const entries = text.split('\n').flatMap((line) => {
     try {
       return [JSON.parse(line) as Record<string, any>];

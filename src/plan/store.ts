@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
-import { readTextIfExists } from '../files/regular-file.js';
-import { stateDir } from '../files/state-dir.js';
+import { readStateFile, statePart } from '../files/state.js';
 
 /** A plan is applied within this long of being made, never later. */
 export const PLAN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -36,10 +35,11 @@ export interface Plan {
 /** 128 random bits, as 32 hex digits. */
 const PLAN_ID = /^[0-9a-f]{32}$/;
 
+/** <state folder>/plans, made if missing; refused (exit 2) when it fails the state folder's rule (D34). */
 function plansDir(env: Record<string, string | undefined>): string {
-  const dir = stateDir(env);
+  const dir = statePart(env, 'plans');
   if (!dir) throw new UsageError('no state folder for plans: set BO_STATE_DIR (or XDG_STATE_HOME, or HOME)');
-  return join(dir, 'plans');
+  return dir;
 }
 
 export function savePlan(env: Record<string, string | undefined>, plan: Omit<Plan, 'id'>): Plan {
@@ -50,7 +50,7 @@ export function savePlan(env: Record<string, string | undefined>, plan: Omit<Pla
 
 export function readPlan(env: Record<string, string | undefined>, id: string): Plan {
   if (!PLAN_ID.test(id)) throw new UsageError(`<planId> must be 32 hex digits, not ${JSON.stringify(id)}`);
-  const text = readTextIfExists(join(plansDir(env), `${id}.json`), 'the plan');
+  const text = readStateFile(join(plansDir(env), `${id}.json`), 'the plan file');
   if (text === undefined) throw new UsageError(`no plan ${id}: bo plan list shows the plans`);
   return checkPlan(id, text);
 }
@@ -86,9 +86,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 
 /** The plans, oldest first; a plan file bo cannot read is skipped, `warn` told why. */
 export function listPlans(env: Record<string, string | undefined>, warn: (text: string) => void = () => {}): Plan[] {
+  const dir = plansDir(env);
   let names: string[];
   try {
-    names = readdirSync(plansDir(env));
+    names = readdirSync(dir);
   } catch {
     return [];
   }
