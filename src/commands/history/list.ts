@@ -1,8 +1,8 @@
 // `bo history list`: the runs that changed something, newest first, from the journal in
 // the state folder (issue 33). --json/--jsonl: one RunSummary each (src/journal/read.ts).
 import { defineCommand } from '../../command.js';
-import { readRuns, type RunSummary } from '../../journal/read.js';
-import { printList } from '../../output/print.js';
+import { readRuns, skippedWarning, type RunSummary } from '../../journal/read.js';
+import { printList, say } from '../../output/print.js';
 import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filters.js';
 import { listOf } from '../../api/record-source.js';
 
@@ -27,7 +27,7 @@ export default defineCommand<HistoryOpts>({
     const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
     const folder = await historyFolder(ctx);
     const profile = ctx.globals.profile;
-    const runs = (folder ? readRuns(folder) : [])
+    const runs = (folder ? readRuns(folder, (err) => say(ctx, skippedWarning(err))) : [])
       .map((r) => r.summary)
       .filter((r) => (since === undefined || Date.parse(r.startedAt) >= since.getTime()) && (!profile || r.profile === profile))
       .filter((r) => !opts.failed || r.failed + r.unknown > 0);
@@ -41,7 +41,7 @@ export default defineCommand<HistoryOpts>({
       { header: 'Unknown', get: (r: RunSummary) => r.unknown },
       // Not known for a run that did not finish; `+`: its input was not read to the end.
       { header: 'Not attempted', get: (r: RunSummary) => (r.notAttempted === null ? '-' : `${r.notAttempted}${r.unread ? '+' : ''}`) },
-      { header: 'State', get: (r: RunSummary) => (r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
+      { header: 'State', get: (r: RunSummary) => (r.state === 'newer' ? 'written by a newer bo' : r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
       { header: 'Command', get: (r: RunSummary) => `bo ${r.command}${r.input ? ` < ${r.input.path} (${r.input.size} bytes)` : ''}` },
     ]);
   },
