@@ -1,5 +1,7 @@
 // `bo batch resume <run|last>` (issue 33): finishes a `-` batch that was interrupted (a
-// killed process, a closed terminal, Ctrl-C), from its journal. The same input is read
+// killed process, a closed terminal, Ctrl-C), from its journal. The run's lock is taken
+// before the run is read, and the run read again under it (src/journal/run-lock.ts): of
+// two resumes started together, one alone goes on. The same input is read
 // again (the file the run read, else stdin) and checked against the journal's running
 // digest; the profile and origin must be the run's. Records whose outcome is known are
 // not sent again; never-sent ones are sent; an unknown outcome follows the verb's
@@ -32,19 +34,20 @@ export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<
     summary: 'Finish an interrupted - batch from its journal, sending nothing known to be done',
     description:
       'Finish a - batch that was interrupted (a killed process, a closed terminal, Ctrl-C), as bo history shows it. ' +
-      '<run> is a run id from bo history list, or last for the newest interrupted run. The same input is read again: ' +
+      '<run> is a run id from bo history list, or last for the newest interrupted batch (never a single change). The same input is read again: ' +
       'the file the run read, else stdin (pipe the same records), and it must match what the run read (else exit 2, ' +
       'nothing sent); the profile and tenant must be the run\'s. Records done or failed are not sent again; records ' +
       'never sent are sent. A record sent with no answer recorded is sent again where a repeat is harmless, read back ' +
       'first where bo can tell whether the change is in place (extend-trial, memberships update, lists create), and ' +
-      'otherwise left for you to check, unless --resend-unknown is given. A run still going is refused (exit 1). ' +
+      'otherwise left for you to check, unless --resend-unknown is given. The run\'s lock is taken first: a run still going, or being resumed, is refused (exit 1); ' +
+      'a lock its process left behind is taken over, with a note. A run file of another shape is refused by name (exit 1). ' +
       'The outcomes, summary and exit code are those of a batch, and go into the same run\'s journal.',
     examples: [
       { example: 'bo batch resume last --dry-run', needs: 'an interrupted batch in the journal' },
       { example: 'bo batch resume last', needs: 'an interrupted batch in the journal' },
       { example: 'bo batch resume 20261128T050347-c3x7f3 --yes < records.jsonl', needs: 'that run, which read a pipe' },
     ],
-    operands: [{ name: '<run>', help: 'a run id, or last (the newest interrupted run)' }],
+    operands: [{ name: '<run>', help: 'a run id, or last (the newest interrupted batch)' }],
     configure: (cmd) =>
       cmd
         .option('--dry-run', 'print what would be sent; send nothing')

@@ -16,7 +16,8 @@ export default defineCommand<HistoryOpts>({
     '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
     'the profile and origin, the command (secret values as ***), the input file, how many changes were done, ' +
     'failed or unknown (sent, no answer recorded), how many records a finished batch did not attempt (after --fail-fast or ' +
-    'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running. ' +
+    'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running ' +
+    '(or was written by a newer bo: state newer). A journal file of another shape is skipped with a warning naming it, and left as it is. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
     '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
     '(notAttempted and unread are null for a run that did not finish). ' +
