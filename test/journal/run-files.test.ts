@@ -15,8 +15,10 @@ import { fakeUids, writeRunFile } from '../helpers/journal-files.js';
 
 const OLD = 'accounts cancel - --reason x';
 
+/** A fresh config, state and data folder: the embedded sandbox too is fresh. */
 function setup() {
-  const { env } = tempConfig();
+  const { env: base, root } = tempConfig();
+  const env = { ...base, BO_DATA_DIR: join(root, 'data') };
   return { env, dir: join(env.BO_STATE_DIR!, 'journal') };
 }
 
@@ -76,6 +78,9 @@ describe('journal run files, read and resumed in process', () => {
     for (const e of all.filter((x) => x.t === 'send')) sends.set(e.line, (sends.get(e.line) ?? 0) + 1);
     expect([...sends.entries()].sort((a, b) => a[0] - b[0])).toEqual(uids.map((_, i) => [i + 1, i === 3 ? 2 : 1]));
     expect(all.filter((e) => e.t === 'resume')).toHaveLength(1);
+    // Numbered on from the killed run's last change: every change's number once.
+    const numbers = all.filter((e) => e.t === 'send').map((e) => e.n as number);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
     const { runs } = await listed(env);
     expect(runs).toEqual([expect.objectContaining({ id, state: 'finished', done: 10, failed: 0, unknown: 0, pid: null })]);
     expect(existsSync(join(dir, `${id}.lock`))).toBe(false);
