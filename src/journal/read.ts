@@ -119,6 +119,11 @@ export function readRun(folder: string, id: string, want: { changes?: boolean; k
   }
   try {
     return readOpen(fd, folder, id, file, want);
+  } catch (err) {
+    // A file that cannot be read (a folder of that name, an I/O error) is named as an odd one is.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && !(err instanceof BoError)) throw new MalformedRunError(file, `it cannot be read: ${code}`);
+    throw err;
   } finally {
     closeSync(fd);
   }

@@ -125,7 +125,12 @@ export function takeRunLock(folder: string, id: string): RunLock | HeldBy {
 
 /** The live holder of the run's lock, or undefined when there is none (no lock, or a stale one). */
 export function liveHolder(folder: string, id: string): LockHolder | undefined {
-  const seen = readLock(lockFileOf(folder, id));
+  let seen: Seen | undefined;
+  try {
+    seen = readLock(lockFileOf(folder, id));
+  } catch {
+    return undefined; // a lock file bo cannot read: `bo batch resume` says why, when it takes it
+  }
   if (seen === undefined) return undefined;
   const verdict = judge(seen);
   if (verdict === 'stale') return undefined;

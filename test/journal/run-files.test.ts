@@ -5,7 +5,7 @@
 // change; a file of another shape is skipped with one warning (history), refused naming
 // it (resume, exit 1) and never pruned; a newer format is listed as such, never resumed;
 // a 200,000-change run resumes with --dry-run.
-import { readFileSync, readdirSync, existsSync, appendFileSync, writeFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, appendFileSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const OLD = 'accounts cancel - --reason x';
 /** A fresh config, state and data folder: the embedded sandbox too is fresh. */
 function setup() {
   const { env: base, root } = tempConfig();
-  const env = { ...base, BO_DATA_DIR: join(root, 'data') };
+  const env: Record<string, string> = { ...base, BO_DATA_DIR: join(root, 'data') };
   return { env, dir: join(env.BO_STATE_DIR!, 'journal') };
 }
 
@@ -122,17 +122,21 @@ describe('journal run files, read and resumed in process', () => {
     make('20200101T000003-garbag', (l) => [l[0]!, 'not json at all', ...l.slice(1)]);
     make('20200101T000004-header', (l) => ['{"t":"run"', ...l.slice(1)]);
     make('20200101T000005-nulled', (l) => [l[0]!, 'null', ...l.slice(1)]);
+    // Not even a file: a folder of a run file's name.
+    odd['20200101T000006-folder'] = join(dir, '20200101T000006-folder.jsonl');
+    mkdirSync(odd['20200101T000006-folder']);
 
     const { runs, stderr } = await listed(env);
     expect(runs.map((r) => r.id)).toEqual(['20200101T000000-gooood']);
     const warnings = stderr.trimEnd().split('\n');
-    expect(warnings).toHaveLength(5);
+    expect(warnings).toHaveLength(6);
     for (const file of Object.values(odd)) {
       expect(warnings.filter((w) => w.startsWith(`warning: skipped ${file}: not a run file this bo can read (`) && w.endsWith('); it is left as it is'))).toHaveLength(1);
     }
     expect(stderr).toContain("(its header's at is not a date-time)");
     expect(stderr).toContain("(line 2: a send's fields are not a list of names)");
     expect(stderr).toContain('(line 2 is not JSON)');
+    expect(stderr).toContain('(it cannot be read: EISDIR)');
 
     for (const [id, file] of Object.entries(odd)) {
       const resumed = await runBo(['--sandbox', 'batch', 'resume', id, '--dry-run'], { env, stdin: `${uids.join('\n')}\n` });
@@ -145,7 +149,7 @@ describe('journal run files, read and resumed in process', () => {
     // `last` passes over them with the same warning.
     const last = await runBo(['history', 'show', 'last', '--json'], { env });
     expect(last.code, last.stderr).toBe(0);
-    expect(last.stderr.match(/^warning: skipped /gm)).toHaveLength(5);
+    expect(last.stderr.match(/^warning: skipped /gm)).toHaveLength(6);
 
     const pruned = await runBo(['history', 'prune'], { env });
     expect(pruned.code, pruned.stderr).toBe(0);
