@@ -285,9 +285,9 @@ function closeQuietly(fd: number): void {
 }
 
 /** write(2) until every byte is written: a short write would leave half a line. */
-function writeAll(fd: number, data: string | Buffer, at?: number): void {
+function writeAll(fd: number, data: string | Buffer): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off, at === undefined ? null : at + off);
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 /** The HMAC key beside the journal files: 32 random bytes, made once, 0600. */

@@ -74,28 +74,29 @@ export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<
     },
   });
 
+/** The resume, holding the run's lock: the run read under it, checked, and run again with what its journal knows. */
 async function resumeHeld(ctx: Context, folder: string, id: string, opts: ResumeOpts, lock: RunLock, definitions: () => Promise<CommandDefinition<any>[]>) {
-      const found = readRun(folder, id, { known: true });
-      if (!found) throw new NotFoundError(`no run ${id} in the journal`, { code: 'not_found' });
-      const { summary } = found;
-      if (summary.state === 'newer') throw new BoError(`run ${summary.id} was written by a newer bo, whose journal this one cannot go on with: resume it with that bo`, { code: 'failed' });
-      if (!summary.batch) throw new UsageError(`run ${summary.id} changed one record, not a - batch: only a batch can be resumed`);
-      // Under its lock, a run is never running: its end is there, or it was interrupted.
-      if (summary.state === 'finished') throw new UsageError(`run ${summary.id} finished: there is nothing to resume (bo history show ${summary.id})`);
+  const found = readRun(folder, id, { known: true });
+  if (!found) throw new NotFoundError(`no run ${id} in the journal`, { code: 'not_found' });
+  const { summary } = found;
+  if (summary.state === 'newer') throw new BoError(`run ${summary.id} was written by a newer bo, whose journal this one cannot go on with: resume it with that bo`, { code: 'failed' });
+  if (!summary.batch) throw new UsageError(`run ${summary.id} changed one record, not a - batch: only a batch can be resumed`);
+  // Under its lock, a run is never running: its end is there, or it was interrupted.
+  if (summary.state === 'finished') throw new UsageError(`run ${summary.id} finished: there is nothing to resume (bo history show ${summary.id})`);
 
-      const { name } = await ctx.profile();
-      if (name !== summary.profile) throw new UsageError(`run ${summary.id} ran on profile "${summary.profile}", not "${name}": pass -p ${summary.profile}`);
-      const origin = ctx.globals.sandbox ? 'the embedded sandbox' : (await ctx.api({ credential: null })).baseUrl;
-      if (origin !== summary.origin) throw new UsageError(`run ${summary.id} sent to ${summary.origin}; profile "${name}" now goes to ${origin}`);
+  const { name } = await ctx.profile();
+  if (name !== summary.profile) throw new UsageError(`run ${summary.id} ran on profile "${summary.profile}", not "${name}": pass -p ${summary.profile}`);
+  const origin = ctx.globals.sandbox ? 'the embedded sandbox' : (await ctx.api({ credential: null })).baseUrl;
+  if (origin !== summary.origin) throw new UsageError(`run ${summary.id} sent to ${summary.origin}; profile "${name}" now goes to ${origin}`);
 
-      const argv = splitCommand(summary.command);
-      const def = (await definitions()).find((d) => d.mutation !== undefined && d.path.every((w, i) => argv[i] === w));
-      if (!def) throw new UsageError(`run ${summary.id} ran "${summary.command}", which bo batch resume cannot run again`);
-      if (def.mutation!.secrets.length > 0) throw new UsageError(`run ${summary.id} sent a secret bo never kept: run its command again yourself`);
+  const argv = splitCommand(summary.command);
+  const def = (await definitions()).find((d) => d.mutation !== undefined && d.path.every((w, i) => argv[i] === w));
+  if (!def) throw new UsageError(`run ${summary.id} ran "${summary.command}", which bo batch resume cannot run again`);
+  if (def.mutation!.secrets.length > 0) throw new UsageError(`run ${summary.id} sent a secret bo never kept: run its command again yourself`);
 
-      const resumed = { ...ctx, io: { ...ctx.io, stdin: inputOf(ctx, found) } };
-      const flags = [...(opts.dryRun ? ['--dry-run'] : []), ...(opts.yes ? ['--yes'] : [])];
-      await runArgv(resumed, def, [...argv.slice(0, def.path.length), ...flags, ...argv.slice(def.path.length)], { resume: orderOf(found, opts, lock) });
+  const resumed = { ...ctx, io: { ...ctx.io, stdin: inputOf(ctx, found) } };
+  const flags = [...(opts.dryRun ? ['--dry-run'] : []), ...(opts.yes ? ['--yes'] : [])];
+  await runArgv(resumed, def, [...argv.slice(0, def.path.length), ...flags, ...argv.slice(def.path.length)], { resume: orderOf(found, opts, lock) });
 }
 
 /** The run's input again: the file it read, else stdin (which must not be a terminal). */
