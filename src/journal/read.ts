@@ -1,4 +1,4 @@
-// Reading the journal back (`bo history`, `bo batch resume`, issue 33): each run file as
+// Reading the journal back (`bo history`, `bo batch resume`): each run file as
 // a summary and, when asked, its changes or what a resume needs of each line. A run is
 // finished when it wrote its `end`; running while the process that holds its lock lives
 // (run-lock.ts); interrupted otherwise.

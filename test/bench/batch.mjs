@@ -48,7 +48,7 @@ try {
     return { ms, out: r.stdout };
   };
 
-  // The journal's cost (issue 33): the same batch with BO_JOURNAL=off (the one way to run
+  // The journal's cost: the same batch with BO_JOURNAL=off (the one way to run
   // without it), in alternating pairs so neither side gets the warm caches; the medians
   // are compared, and with N >= 1000 must differ by under 10 %.
   const pairs = 5;
