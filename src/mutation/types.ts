@@ -5,6 +5,7 @@
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
 import type { FieldValues, MutationField } from './field.js';
+import type { RunLock } from '../journal/run-lock.js';
 export type { FieldValues, MutationField } from './field.js';
 
 /** The flags every mutation takes (added by `mutationFlags`). */
@@ -139,8 +140,10 @@ export type KnownOutcome = 'done' | 'failed' | 'unknown';
 export interface ResumeOrder {
   /** The run whose journal the resume goes on with. */
   run: string;
-  /** Each line the run sent: its outcome and the input's running digest there. */
-  known: Map<number, { outcome: KnownOutcome; read: string | undefined }>;
+  /** The run's lock, taken before the run was read (src/journal/run-lock.ts): its journal goes on under it. */
+  lock: RunLock;
+  /** Each line the run sent: its outcome and the input's running digest there (a Map, or the journal's compact KnownLines). */
+  known: { get(line: number): { outcome: KnownOutcome; read: string | undefined } | undefined };
   /** The last line the run sent: the input is checked up to it before anything is sent. */
   lastLine: number;
   resendUnknown: boolean;
