@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
-import { readStateFile, statePart } from '../files/state.js';
+import { readStateFile, StateFolderError, statePart } from '../files/state.js';
 
 /** A plan is applied within this long of being made, never later. */
 export const PLAN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -98,7 +98,8 @@ export function listPlans(env: Record<string, string | undefined>, warn: (text: 
     try {
       return [readPlan(env, id)];
     } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
+      // A plan file bo cannot read is skipped; one it must not read (D34) refuses the list.
+      if (!(err instanceof UsageError) || err instanceof StateFolderError) throw err;
       warn(`${err.message}; skipped`);
       return [];
     }

@@ -136,7 +136,7 @@ describe('journal run files, read and resumed in process', () => {
     expect(stderr).toContain("(its header's at is not a date-time)");
     expect(stderr).toContain("(line 2: a send's fields are not a list of names)");
     expect(stderr).toContain('(line 2 is not JSON)');
-    expect(stderr).toContain('(it cannot be read: EISDIR)');
+    expect(stderr).toContain('20200101T000006-folder.jsonl is not a regular file (a folder)');
 
     for (const [id, file] of Object.entries(odd)) {
       const resumed = await runBo(['--sandbox', 'batch', 'resume', id, '--dry-run'], { env, stdin: `${uids.join('\n')}\n` });
