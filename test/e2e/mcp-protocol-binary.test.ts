@@ -4,13 +4,11 @@
 // a JSON-RPC message, each answered with the error JSON-RPC names while the server goes
 // on; arguments named as Object.prototype's members; and a client that never reads its
 // answers, which bo stops reading instead of holding them in memory.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { startMcp } from '../helpers/mcp-client.js';
-import { binPath } from '../helpers/run-bin.js';
+import { INITIALIZE, INITIALIZED, endRawMcps, ping, rawMcp, startMcp } from '../helpers/mcp-client.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { testEnv } from '../helpers/test-env.js';
@@ -27,57 +25,11 @@ let sb: TestSandbox;
 beforeAll(async () => {
   sb = await startTestSandbox();
 });
-/** Raw servers still running when the tests end (one that failed midway) are ended. */
-const started: ChildProcessWithoutNullStreams[] = [];
 afterAll(async () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  endRawMcps();
   await sb?.close();
 });
 
-/** `bo … mcp` with raw lines on stdin: each answer line bo writes, read by `parse` (JSON.parse), in order. */
-function rawMcp(argv: string[], env: Record<string, string>, parse: (line: string) => Record<string, any> = JSON.parse) {
-  const child = spawn(process.execPath, [binPath, ...argv], { env, stdio: ['pipe', 'pipe', 'pipe'] }) as ChildProcessWithoutNullStreams;
-  started.push(child);
-  const answers: Array<Record<string, any>> = [];
-  const waiting: Array<() => void> = [];
-  let rest = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    rest += text;
-    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n')) {
-      answers.push(parse(rest.slice(0, end)));
-      rest = rest.slice(end + 1);
-    }
-    for (const wake of waiting.splice(0)) wake();
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  let read = 0;
-  return {
-    child,
-    send: (...lines: string[]) => child.stdin.write(lines.map((l) => `${l}\n`).join('')),
-    /** The next answer bo writes; none within `boundMs` (a bound against a hang, so generous) fails. */
-    async next(boundMs = 30_000): Promise<Record<string, any>> {
-      let timer: NodeJS.Timeout | undefined;
-      const hang = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from bo mcp within ${boundMs / 1000} s`)), boundMs)));
-      try {
-        while (answers.length <= read) await Promise.race([new Promise<void>((wake) => waiting.push(wake)), hang]);
-      } finally {
-        clearTimeout(timer);
-      }
-      return answers[read++]!;
-    },
-    stderr: () => stderr,
-    close: async () => {
-      child.stdin.end();
-      return exited;
-    },
-  };
-}
-
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-const ping = (id: number | string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 
 describe('what the agent is told (built binary)', () => {
   it('the instructions say what the session allows: read-only, plans a person applies, or changes sent at once', async () => {
