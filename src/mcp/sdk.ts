@@ -68,11 +68,14 @@ export function serveTools(options: ServeOptions): Promise<void> {
 }
 
 /** Unwritten output over this many bytes stops the reading of requests until stdout drains. */
-export const OUTPUT_BOUND = 1024 * 1024;
+const OUTPUT_BOUND = 1024 * 1024;
 /** Requests read and not yet answered: at most this many (each holds its answer's memory until then). */
-export const MAX_IN_FLIGHT = 32;
+const MAX_IN_FLIGHT = 32;
 /** A line longer than this is not kept: it is answered as an invalid request and skipped to its end. */
-export const MAX_LINE = 10 * 1024 * 1024;
+const MAX_LINE = 10 * 1024 * 1024;
+
+/** Refused lines logged on stderr, at most. */
+const MAX_LOGGED = 20;
 
 /** JSON-RPC 2.0's error codes for a line that is no message. */
 const PARSE_ERROR = -32700;
@@ -230,7 +233,7 @@ class LineTransport implements Transport {
       const object = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
       // A malformed answer (to a request bo never made) gets none.
       if (!('method' in object) && ('result' in object || 'error' in object)) {
-        this.onerror?.(new Error('a malformed response from the client was dropped'));
+        if (++this.refused <= MAX_LOGGED) this.onerror?.(new Error('a malformed response from the client was dropped'));
         return;
       }
       const id = typeof object.id === 'string' || (typeof object.id === 'number' && Number.isFinite(object.id)) ? object.id : null;
@@ -250,8 +253,13 @@ class LineTransport implements Transport {
     this.onmessage?.(message);
   }
 
+  /** The first lines refused are logged; a client that floods them does not fill stderr (which it may not read either). */
+  private refused = 0;
+
   private refuse(code: number, message: string, id: string | number | null): void {
-    this.onerror?.(new Error(`${message.replace(/^[^:]*: /, '')}: answered with error ${code}`));
+    this.refused++;
+    if (this.refused <= MAX_LOGGED) this.onerror?.(new Error(`${message.replace(/^[^:]*: /, '')}: answered with error ${code}`));
+    if (this.refused === MAX_LOGGED) this.onerror?.(new Error(`${MAX_LOGGED} lines refused: further ones are answered and not logged`));
     this.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }) + '\n');
   }
 }
