@@ -109,13 +109,13 @@ describe('keys that neutralising would make equal (built binary, hostile server)
   });
 
   it('a result whose keys are all harmless has no keysChanged', async () => {
-    server().script(reply.json(200, { items: [{ Uid: 'list_plain', Name: 'Plain', SchemaLessData: { Tier: 'gold', 'Tier\\': 'backslash' } }], metadata: { limit: 25, offset: 0, total: 1 } }));
+    server().script(reply.json(200, { items: [{ Uid: 'list_plain', Name: 'Plain', SchemaLessData: { Tier: 'gold', 'Tier\\x': 'backslash' } }], metadata: { limit: 25, offset: 0, total: 1 } }));
     const run = await startMcp(['mcp'], testEnv(server().url));
     const r = (await run.client.callTool({ name: 'lists_list', arguments: {} })) as CallResult;
     await run.close();
     expect(r.content).toHaveLength(1);
     expect(r._meta?.['bo/keysChanged']).toBeUndefined();
-    expect((r.structuredContent!.items as Array<{ SchemaLessData: unknown }>)[0]!.SchemaLessData).toEqual({ Tier: 'gold', 'Tier\\': 'backslash' });
+    expect((r.structuredContent!.items as Array<{ SchemaLessData: unknown }>)[0]!.SchemaLessData).toEqual({ Tier: 'gold', 'Tier\\x': 'backslash' });
   });
 });
 

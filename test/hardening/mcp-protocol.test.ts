@@ -143,7 +143,12 @@ describe('colliding keys through bo mcp, generated (built binary, hostile server
     { weight: 3, arbitrary: fc.constantFrom('\t', ' ', '\n', '\\u202e', '\\u001b', '\\', '\\\\', '"', 'a', 'Tier', '1') },
     { weight: 1, arbitrary: fc.constant(SECRET) },
   );
-  const key = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+  // None ends in a backslash: this test's own JSON.parse (the SDK client's) would misread a
+  // later key of the same start on Node 24.21 and 25 (V8's key cache, nodejs/node#63785).
+  const key = fc
+    .array(piece, { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.join(''))
+    .filter((k) => !k.endsWith('\\'));
 
   it('as many keys reach the agent as the server sent, each with its own value; none raw; each changed one named and decoding to the server\'s key', async () => {
     await fc.assert(
