@@ -54,6 +54,7 @@ const unit = [
   'test/input/uid.test.ts',
   'test/journal/resume-words.test.ts',
   'test/mcp/schema.test.ts',
+  'test/mcp/keys.test.ts',
   'test/mutation/fields-declared.test.ts',
   'test/mutation/help.test.ts',
   'test/mutation/records.test.ts',

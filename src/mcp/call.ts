@@ -11,6 +11,7 @@ import { BoError, ExitCode, RateLimitedError, UsageError, errorCode, exitCodeOf 
 import { neutralise } from '../api/neutralise.js';
 import { EMBEDDED_SANDBOX } from '../mutation/confirm.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
+import { keyNames } from './keys.js';
 import { argsOfLine, commandLine, runCommand, withFlag, type Session } from './run.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
@@ -28,9 +29,15 @@ export async function callTool(session: Session, name: string, args: Record<stri
     }
     checkArgs(tool.listing.inputSchema, args);
     const value = await runTool(session, tool, args, signal);
-    const data = clean(session.ctx, value);
+    const { data, keysChanged } = cleanData(session.ctx, value);
     const text = JSON.stringify(data);
-    return tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
+    const result: ToolResult = tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
+    // Keys written with JSON escapes are named beside the data, never in it (a record may hold any key).
+    if (keysChanged.length > 0) {
+      result.content.push({ type: 'text', text: JSON.stringify({ keysChanged }) });
+      result._meta = { [KEYS_CHANGED_META]: keysChanged };
+    }
+    return result;
   } catch (err) {
     const error = clean(session.ctx, errorBody(err)) as { code: string; message: string; hint?: string };
     if (exitCodeOf(err) === ExitCode.auth && !session.authReported) {
@@ -54,25 +61,62 @@ function errorBody(err: unknown): Record<string, unknown> {
   };
 }
 
-/** Every string (and key) neutralised, with the run's secrets scrubbed. */
+/** Where a result names its changed keys for a client that reads structuredContent. */
+const KEYS_CHANGED_META = 'bo/keysChanged';
+
+/** Every string neutralised, with the run's secrets scrubbed; keys as cleanData names them. */
 function clean(ctx: Context, value: unknown): unknown {
-  if (typeof value === 'string') return neutralise(ctx.secrets.scrub(value));
-  if (Array.isArray(value)) return value.map((v) => clean(ctx, v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(ctx, k), clean(ctx, v)]));
-  return value;
+  return cleanData(ctx, value).data;
+}
+
+/**
+ * Every string neutralised, with the run's secrets scrubbed; a key that holds a hidden
+ * character or a secret written with JSON escapes instead (mcp/keys.ts), so no two keys
+ * become one. `keysChanged`: the keys so written, as the result shows them.
+ */
+function cleanData(ctx: Context, value: unknown): { data: unknown; keysChanged: string[] } {
+  const scrub = (text: string) => ctx.secrets.scrub(text);
+  const names = keyNames(value, scrub);
+  const extra = new Set<string>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return neutralise(scrub(v));
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const entries = Object.entries(v);
+    if (names.size === 0) return Object.fromEntries(entries.map(([k, item]) => [k, walk(item)]));
+    const shown = entries.map(([k]) => names.get(k) ?? k);
+    const used = new Set<string>();
+    return Object.fromEntries(
+      entries.map(([, item], i) => {
+        let name = shown[i]!;
+        // Two keys that differ only in a secret of the run: numbered, never merged.
+        if (used.has(name)) {
+          let n = 2;
+          while (used.has(`${name} (${n})`) || shown.includes(`${name} (${n})`)) n++;
+          name = `${name} (${n})`;
+          extra.add(name);
+        }
+        used.add(name);
+        return [name, walk(item)];
+      }),
+    );
+  };
+  const data = walk(value);
+  return { data, keysChanged: [...new Set([...names.values(), ...extra])] };
 }
 
 /** Arguments the tool's schema does not take, or of the wrong type, are a usage error naming the argument. */
 function checkArgs(schema: JsonSchema, args: Record<string, unknown>): void {
   const properties = schema.properties as Record<string, JsonSchema>;
   for (const [key, value] of Object.entries(args)) {
-    const prop = properties[key];
+    // Own properties only: `constructor` or `__proto__` is no argument of any tool.
+    const prop = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!prop) throw new UsageError(`argument ${key} is not one this tool takes (${Object.keys(properties).join(', ') || 'none'})`);
     const problem = typeProblem(prop, value);
     if (problem) throw new UsageError(`argument ${key} must be ${problem}`);
   }
   for (const key of (schema.required as string[] | undefined) ?? []) {
-    if (args[key] === undefined) throw new UsageError(`argument ${key} is required`);
+    if (!Object.hasOwn(args, key) || args[key] === undefined) throw new UsageError(`argument ${key} is required`);
   }
 }
 

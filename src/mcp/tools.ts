@@ -176,7 +176,13 @@ export function planTools(defs: CommandDefinition<any>[], program: Command, tool
               outputSchema: PLAN_OUTPUT,
               annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
             }
-          : { name, description: def.summary, inputSchema: inputSchema(params), annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, openWorldHint: false } };
+          : {
+              name,
+              description: def.summary,
+              inputSchema: inputSchema(params),
+              // Safe to send again exactly when `bo batch resume` sends it again unasked (the verb's `resend`).
+              annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, idempotentHint: def.mutation!.resend === 'safe', openWorldHint: false },
+            };
       return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
     });
 }
