@@ -11,7 +11,6 @@ import { cellString, ListCell, type Cell } from './list-cell.js';
 import { ChunkWriter } from './sink.js';
 import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
-import { displayWidth, padEnd, truncate } from './width.js';
 
 export interface TableColumn {
   header: string;
@@ -121,6 +120,9 @@ export async function writeTable(
   let done = false;
   const first = await it.next();
   if (first.done) return 0;
+  // Loaded only now: a run that draws no table never loads the width library (width.ts).
+  const text = await import('./width.js');
+  const { displayWidth, padEnd, truncate } = text;
   buffered.push(first.value);
   const deadline = Date.now() + (options.lookAheadMs ?? 200);
   // A page failing during the look-ahead: the rows read so far are still shown.
@@ -199,7 +201,7 @@ export async function writeTable(
       const w = widths[j]!;
       const list = cells[i];
       let cell = shortCell(cells, i);
-      if (!fixed[j] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
+      if (!fixed[j] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis, text) : truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }

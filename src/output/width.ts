@@ -1,39 +1,41 @@
-// Display width of terminal text: East Asian wide and fullwidth characters and emoji
-// take two cells, combining marks, joiners and variation selectors none. Cells of a
-// table are measured and cut with this, never with String.length.
+// Display width of terminal text, as a terminal draws it: the cells of each grapheme
+// (what the cursor steps over as one: 👨‍👩‍👧, 🇯🇵, 👍🏽 and ⚠️ take two cells each; East
+// Asian wide characters two; combining marks, joiners and variation selectors none),
+// measured by the string-width library. Cells of a table and the record view are
+// measured and cut with this, never with String.length.
+//
+// Only tables load it (table.ts, with import()): the library builds a grapheme segmenter
+// and Unicode property patterns as it loads, which a run that draws no table never needs.
+
+import stringWidth from 'string-width';
 
 const ASCII = /^[\u0020-\u007e]*$/;
 
-/** Zero-width: combining marks, ZWJ/ZWNJ, variation selectors, tag characters. */
-const ZERO = /[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
+let graphemes: Intl.Segmenter | undefined;
 
-/** Two cells: emoji presentation and East Asian Wide/Fullwidth blocks. */
-const WIDE =
-  /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
-
-function charWidth(ch: string): number {
-  if (ZERO.test(ch)) return 0;
-  return WIDE.test(ch) ? 2 : 1;
+/** The graphemes of `text`: a cut never splits one. */
+function* graphemesOf(text: string): Generator<string> {
+  graphemes ??= new Intl.Segmenter();
+  for (const { segment } of graphemes.segment(text)) yield segment;
 }
 
 export function displayWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const ch of text) width += charWidth(ch);
-  return width;
+  return ASCII.test(text) ? text.length : stringWidth(text);
 }
 
 /** Cut to at most `max` cells, ending with `…` (one cell) when anything was cut. */
 export function truncate(text: string, max: number, ellipsis = '…'): string {
   if (displayWidth(text) <= max) return text;
   if (max <= 0) return '';
+  const room = max - displayWidth(ellipsis);
+  if (ASCII.test(text)) return text.slice(0, Math.max(0, room)) + ellipsis;
   let width = 0;
   let out = '';
-  for (const ch of text) {
-    const w = charWidth(ch);
-    if (width + w > max - 1) break;
+  for (const grapheme of graphemesOf(text)) {
+    const w = stringWidth(grapheme);
+    if (width + w > room) break;
     width += w;
-    out += ch;
+    out += grapheme;
   }
   return out + ellipsis;
 }
@@ -42,4 +44,10 @@ export function truncate(text: string, max: number, ellipsis = '…'): string {
 export function padEnd(text: string, width: number): string {
   const missing = width - displayWidth(text);
   return missing > 0 ? text + ' '.repeat(missing) : text;
+}
+
+/** What a table measures and cuts text with: this module, once table.ts has loaded it. */
+export interface TextWidth {
+  displayWidth(text: string): number;
+  truncate(text: string, max: number, ellipsis?: string): string;
 }
