@@ -166,6 +166,40 @@ describe('readRecords', () => {
     }
   });
 
+  it('refuses UTF-16 without a byte order mark, told from its first line, naming the byte order and the iconv', async () => {
+    const cases: Array<[Buffer, string]> = [
+      [Buffer.from('sa_1\nsa_2\n', 'utf16le'), 'UTF-16LE'],
+      [Buffer.from('Uid\r\nsa_1\r\n', 'utf16le'), 'UTF-16LE'],
+      [Buffer.from('sa_1\nsa_2\n', 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from('{"Uid":"sa_é"}\n', 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from('s', 'utf16le'), 'UTF-16LE'],
+    ];
+    for (const [bytes, encoding] of cases) {
+      await expect(collect([bytes])).rejects.toThrow(
+        expect.objectContaining({
+          name: 'UsageError',
+          message: `stdin is ${encoding} text without a byte-order mark, not UTF-8: convert it first with iconv -f ${encoding} -t UTF-8`,
+        }),
+      );
+    }
+    // UTF-8 with a NUL here and there is not taken for UTF-16: its lines are judged one by one.
+    expect(await collect([Buffer.from('sa_1\u0000x\nsa_2\n')])).toMatchObject([{ line: 1, error: expect.any(String) }, { line: 2, target: 'sa_2' }]);
+  });
+
+  it('a byte order mark past the start of the input makes its line invalid (files joined with cat); the others go on', async () => {
+    const why = (line: number) => `line ${line}: a byte-order mark in the middle: files joined with cat?`;
+    expect(await collect([Buffer.from('\ufeffsa_1\n\ufeffsa_2\nsa_3\n')])).toEqual([
+      { line: 1, target: 'sa_1' },
+      { line: 2, error: why(2), input: 'sa_2' },
+      { line: 3, target: 'sa_3' },
+    ]);
+    // Files joined without a newline between them: the mark inside a line.
+    expect(await collect([Buffer.from('sa_1\ufeffsa_2\nsa_3\n')])).toEqual([
+      { line: 1, error: why(1), input: 'sa_1\\ufeffsa_2' },
+      { line: 2, target: 'sa_3' },
+    ]);
+  });
+
   it('gives the same records wherever the reads cut the input (inside a character, between \\r and \\n)', async () => {
     await fc.assert(
       fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
