@@ -122,7 +122,6 @@ const LOADED_ON_FIRST_USE: Record<string, string> = {
   'src/auth/prompter.ts': 'the prompts: ctx.prompter(), for a question asked on a terminal',
   'src/output/jq.ts': 'the --jq filter, for runs that give one',
   'src/auth/qr.ts': 'the bundled QR code library, evaluated on load: only a two-factor enrolment draws one',
-  'src/output/width.ts': 'the terminal-width library (a grapheme segmenter and Unicode property patterns, built on load): only a table or record view on a terminal measures text',
 };
 
 /**

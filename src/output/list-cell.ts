@@ -3,7 +3,7 @@
 // out (`mem_a, mem_b, +2 more`), never an item cut mid-way with no sign of the rest.
 // Only a terminal shortens a list: piped rows and CSV carry it whole, as JSON.
 
-import type { TextWidth } from './width.js';
+import { displayWidth, truncate } from './width.js';
 
 export class ListCell {
   constructor(readonly items: readonly string[]) {}
@@ -13,9 +13,8 @@ export class ListCell {
     return this.items.join(', ');
   }
 
-  /** The list in at most `width` cells, measured and cut with `text` (width.ts). */
-  fit(width: number, ellipsis: string, text: TextWidth): string {
-    const { displayWidth, truncate } = text;
+  /** The list in at most `width` cells. */
+  fit(width: number, ellipsis: string): string {
     const { items } = this;
     const whole = this.toString();
     if (items.length <= 1 || displayWidth(whole) <= width) return truncate(whole, width, ellipsis);
@@ -24,14 +23,14 @@ export class ListCell {
     let head = '';
     for (let k = 1; k < items.length; k++) {
       head = k === 1 ? items[0]! : `${head}, ${items[k - 1]}`;
-      const shown = `${head}, +${items.length - k} more`;
-      if (displayWidth(shown) > width) break;
-      best = shown;
+      const text = `${head}, +${items.length - k} more`;
+      if (displayWidth(text) > width) break;
+      best = text;
     }
     if (best) return best;
     // Not even the first item whole: the first one cut, then the count; else the count.
     const more = `, +${items.length - 1} more`;
-    if (width - displayWidth(more) >= 4) return truncate(items[0]!, width - displayWidth(more), ellipsis) + more;
+    if (width - more.length >= 4) return truncate(items[0]!, width - more.length, ellipsis) + more;
     return truncate(`${items.length} items`, width, ellipsis);
   }
 }

@@ -11,6 +11,7 @@ import { cellString, ListCell, type Cell } from './list-cell.js';
 import { ChunkWriter } from './sink.js';
 import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
+import { displayWidth, padEnd, truncate, widthsFor, widthsLoaded } from './width.js';
 
 export interface TableColumn {
   header: string;
@@ -120,9 +121,6 @@ export async function writeTable(
   let done = false;
   const first = await it.next();
   if (first.done) return 0;
-  // Loaded only now: a run that draws no table never loads the width library (width.ts).
-  const text = await import('./width.js');
-  const { displayWidth, padEnd, truncate } = text;
   buffered.push(first.value);
   const deadline = Date.now() + (options.lookAheadMs ?? 200);
   // A page failing during the look-ahead: the rows read so far are still shown.
@@ -151,6 +149,9 @@ export async function writeTable(
   const showHeader = options.header !== false;
   const suffixes = columns.map((c) => c.headerSuffix?.() ?? '');
   const headers = columns.map((c, i) => c.header + suffixes[i]);
+  // Text beyond ASCII loads the width library (width.ts): here for what sizes the
+  // columns, then for each later row that holds some (rowReady).
+  await widthsFor([...headers, ...buffered.flatMap((row) => row.map(cellString))]);
   const widestCell = (cell: (row: Cell[], i: number) => string, i: number) => Math.max(0, ...buffered.map((row) => displayWidth(cell(row, i))));
   const naturalOf = (cell: (row: Cell[], i: number) => string) =>
     columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, widestCell(cell, i)));
@@ -201,13 +202,14 @@ export async function writeTable(
       const w = widths[j]!;
       const list = cells[i];
       let cell = shortCell(cells, i);
-      if (!fixed[j] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis, text) : truncate(cell, w, ellipsis);
+      if (!fixed[j] && !options.keepWhole?.(cells, i)) cell = list instanceof ListCell ? list.fit(w, ellipsis) : truncate(cell, w, ellipsis);
       const padded = padEnd(cell, w);
       out += ` ${style ? style(padded) : padded} ${bar}`;
     }
     return `${out}\n`;
   };
 
+  const rowReady = (cells: Cell[]) => widthsFor(cells.map(cellString));
   const out = new ChunkWriter(stream, options.signal);
   let count = 0;
   try {
@@ -231,6 +233,7 @@ export async function writeTable(
       const r = await pending;
       if (r.done) done = true;
       else {
+        if (!widthsLoaded()) await rowReady(r.value);
         await out.add(line(r.value));
         count++;
       }
@@ -238,6 +241,7 @@ export async function writeTable(
     while (!done) {
       const r = await it.next();
       if (r.done) break;
+      if (!widthsLoaded()) await rowReady(r.value);
       await out.add(line(r.value));
       count++;
     }
