@@ -64,6 +64,22 @@ describe('settings of the wrong type (built binary)', () => {
     expect(mcp.stderr).toContain('--writes direct is refused on profile "default": it is protected');
   });
 
+  it('config list prints the value bo acts on: BO_MAX_RESPONSE_MB and BO_JOURNAL over the file, the file over the defaults', async () => {
+    const { env } = configWith({ 'max-response-mb': 16, journal: 'on', protected: true });
+    const inEffect = async (extra: Record<string, string>) => {
+      const r = await runBin(['config', 'list', '--json'], { env: { ...env, ...extra } });
+      expect(r.code, r.stderr).toBe(0);
+      const settings = JSON.parse(r.stdout).settings as Array<{ name: string; value: unknown; source: string }>;
+      return Object.fromEntries(settings.filter((s) => ['max-response-mb', 'journal', 'protected'].includes(s.name)).map((s) => [s.name, [s.value, s.source]]));
+    };
+    expect(await inEffect({})).toEqual({ 'max-response-mb': [16, 'config'], journal: ['on', 'config'], protected: [true, 'config'] });
+    expect(await inEffect({ BO_MAX_RESPONSE_MB: '8', BO_JOURNAL: 'off' })).toEqual({
+      'max-response-mb': [8, 'env'],
+      journal: ['off', 'env'],
+      protected: [true, 'config'],
+    });
+  });
+
   it.each([
     ['max-response-mb', '16', 'must be a number, without quotes', '"16"'],
     ['max-response-mb', 0, 'must be a whole number of megabytes from 1 to 4096', '"0"'],
