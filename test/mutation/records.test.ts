@@ -4,6 +4,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { foreignFirstLine } from '../../src/input/read-text.js';
 import { checkUid } from '../../src/input/validate.js';
 import { MAX_LINE_BYTES, parseLine, readRecords, type BatchRecord } from '../../src/mutation/records.js';
 import { cutBytes } from '../helpers/cut-bytes.js';
@@ -16,14 +17,19 @@ async function collect(chunks: Buffer[], key = 'Uid'): Promise<BatchRecord[]> {
   return out;
 }
 
-/** What the lines should give: split on "\n" at once, each line parsed alone. */
-function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] {
+/** What readRecords gives, or the message it refused the input with (foreignFirstLine). */
+const settled = (chunks: Buffer[]) => collect(chunks).catch((err: Error) => ({ refused: err.message }));
+
+/** What the lines should give: split on "\n" at once, each line parsed alone; a first line in UTF-16 or UTF-32 refuses the whole. */
+function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] | { refused: string } {
   const out: BatchRecord[] = [];
   let from = 0;
   let line = 0;
   while (from < bytes.length) {
     let nl = bytes.indexOf(10, from);
     if (nl < 0) nl = bytes.length;
+    const foreign = line === 0 ? foreignFirstLine('stdin', bytes.subarray(from, nl)) : undefined;
+    if (foreign) return { refused: foreign.message };
     const rec = parseLine(bytes.subarray(from, nl), ++line, key, checkUid);
     if (rec) out.push(rec);
     from = nl + 1;
@@ -31,11 +37,13 @@ function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] {
   return out;
 }
 
-/** Pieces of a line: ASCII, multi-byte characters, JSON-looking starts, "\r", invalid bytes. */
+/** Pieces of a line: ASCII, multi-byte characters, JSON-looking starts, "\r", invalid bytes, UTF-16, a byte order mark. */
 const fragment = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 6 }).map(utf8),
   fc.constantFrom('sa_1', 'é', '€', '𝄞', '{"Uid":"u_1"}', '{"Uid":', '["a"]', '"q"', '#', ' ', '\r', '\t').map(utf8),
   fc.constantFrom(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), Buffer.from([0xf0, 0x9d, 0x84])),
+  // UTF-16 (a first line of it refuses the input) and a UTF-8 byte order mark.
+  fc.constantFrom(Buffer.from('sa_1', 'utf16le'), Buffer.from('sa_1', 'utf16le').swap16(), utf8('\ufeff')),
 );
 const line = fc.array(fragment, { maxLength: 6 }).map((parts) => Buffer.concat(parts.map((p) => Buffer.from(p.filter((b) => b !== 10)))));
 const input = fc
@@ -203,11 +211,11 @@ describe('readRecords', () => {
   it('gives the same records wherever the reads cut the input (inside a character, between \\r and \\n)', async () => {
     await fc.assert(
       fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
-        const whole = await collect([bytes]);
+        const whole = await settled([bytes]);
         expect(whole).toEqual(expected(bytes));
-        expect(await collect(cutBytes(bytes, at))).toEqual(whole);
+        expect(await settled(cutBytes(bytes, at))).toEqual(whole);
         // One byte a read: every boundary at once.
-        expect(await collect(cutBytes(bytes, [...bytes.keys()]))).toEqual(whole);
+        expect(await settled(cutBytes(bytes, [...bytes.keys()]))).toEqual(whole);
       }),
       { numRuns: 500 },
     );
