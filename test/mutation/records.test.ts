@@ -28,7 +28,9 @@ function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] | { refused: string
   while (from < bytes.length) {
     let nl = bytes.indexOf(10, from);
     if (nl < 0) nl = bytes.length;
-    const foreign = line === 0 ? foreignFirstLine('stdin', bytes.subarray(from, nl)) : undefined;
+    // The first line as the line reader hands it over: without its "\r".
+    const first = line === 0 ? bytes.subarray(from, bytes[nl - 1] === 13 && nl > from ? nl - 1 : nl) : undefined;
+    const foreign = first && foreignFirstLine('stdin', first);
     if (foreign) return { refused: foreign.message };
     const rec = parseLine(bytes.subarray(from, nl), ++line, key, checkUid);
     if (rec) out.push(rec);
