@@ -73,7 +73,7 @@ for (const { name, node } of nodesToRun) {
 
     it('tab-separated rows (piped) and the table on a terminal', async () => {
       expect(await run(['accounts', 'list', ...fields])).toBe(records.map((r) => `${r.Uid}\t${cell(r.SchemaLessData)}\n`).join(''));
-      const tty = await runOnTerminal(['accounts', 'list', ...fields, '--no-color'], { ...env(), BO_PAGER: 'cat', COLUMNS: '200' }, node);
+      const tty = await runOnTerminal(['accounts', 'list', ...fields, '--no-color'], { ...env(), BO_PAGER: 'cat', COLUMNS: '200' }, { node });
       expect(tty.code).toBe(0);
       for (const r of records) expect(tty.out).toMatch(new RegExp(`^│ ${r.Uid} │ ${escapeRegExp(cell(r.SchemaLessData))} *│$`, 'm'));
     });
@@ -103,7 +103,7 @@ for (const { name, node } of nodesToRun) {
       for (const i of [1, 2, 8]) {
         expect(readJson(await run(['accounts', 'get', `acc_${i}`, '--json']))).toEqual(records[i]);
         // On a terminal: nested keys on rows of their own.
-        const tty = await runOnTerminal(['accounts', 'get', `acc_${i}`, '--no-color'], { ...env(), BO_PAGER: 'cat', COLUMNS: '200' }, node);
+        const tty = await runOnTerminal(['accounts', 'get', `acc_${i}`, '--no-color'], { ...env(), BO_PAGER: 'cat', COLUMNS: '200' }, { node });
         expect(tty.code).toBe(0);
         const key = neutralise(KEYS[i]![1]);
         expect(tty.out).toMatch(new RegExp(`^│ +${escapeRegExp(key)} +│ ${i} +│$`, 'm'));

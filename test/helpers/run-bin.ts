@@ -129,10 +129,16 @@ function measured(result: RunBinResult): MeasuredResult {
 /**
  * The built bo on a pseudo-terminal (`script`): its exit code and what the terminal
  * received (stdout and stderr as one screen), CRs removed. `env` is all it gets besides
- * PATH, HOME and TERM=xterm; `node` runs it (default: the Node running the tests).
+ * PATH, HOME and TERM=xterm. `columns`: the terminal's width (stty), else none is set;
+ * `node` runs it (default: the Node running the tests).
  */
-export function runOnTerminal(args: string[], env: Record<string, string>, node = process.execPath): Promise<{ code: number | null; out: string }> {
-  const quoted = [node, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+export function runOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  options: { columns?: number; node?: string } = {},
+): Promise<{ code: number | null; out: string }> {
+  const command = [options.node ?? process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const quoted = options.columns === undefined ? command : `stty cols ${options.columns} rows 50; exec ${command}`;
   const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, TERM: 'xterm', ...env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
