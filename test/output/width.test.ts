@@ -26,6 +26,19 @@ describe('display width', () => {
     expect(displayWidth('a🇯🇵b')).toBe(4);
   });
 
+  it('measures and cuts a long cell in time that grows with its length: a 1 MB value of CJK, accents and emoji, measured piece by piece, as a whole', () => {
+    // The segmenter and the library each take time that grows with the square of the
+    // length on their own (a 100 KB cell of CJK took 20 s): this bounded the suite.
+    const mixed = '漢字 é 👨\u200d👩\u200d👧 🇯🇵 a\u0301. '.repeat(40_000);
+    const one = displayWidth('漢字 é 👨\u200d👩\u200d👧 🇯🇵 a\u0301. ');
+    expect(displayWidth(mixed)).toBe(one * 40_000);
+    expect(displayWidth('漢'.repeat(500_000))).toBe(1_000_000);
+    expect(displayWidth('é'.repeat(500_000))).toBe(500_000);
+    const cut = truncate(mixed, 101);
+    expect(displayWidth(cut)).toBeLessThanOrEqual(101);
+    expect(cut.endsWith('…')).toBe(true);
+  });
+
   it('never cuts a grapheme in two', () => {
     expect(truncate('🇯🇵🇯🇵🇯🇵', 4)).toBe('🇯🇵…');
     expect(truncate('👨\u200d👩\u200d👧 family', 4)).toBe('👨\u200d👩\u200d👧 …');
