@@ -22,6 +22,9 @@ export interface ChangeRecord {
   fields: string[];
   sentAt: string;
   outcome: ChangeState;
+  /** Whether it changed anything (D32): true, false with a reason, null when not known (an older run, no answer). */
+  changed: boolean | null;
+  reason: string | null;
   status: number | null;
   code: string | null;
 }
@@ -36,6 +39,9 @@ export interface RunSummary {
   batch: boolean;
   input: { path: string; size: number } | null;
   done: number;
+  /** Of the done changes, those whose answer showed a change, and those whose answer said nothing changed (D32); the rest are not known. */
+  changed: number;
+  unchanged: number;
   failed: number;
   unknown: number;
   /**
@@ -110,6 +116,8 @@ export function readRun(folder: string, id: string): RunFile | undefined {
         fields: e.fields ?? [],
         sentAt: e.at,
         outcome: 'unknown',
+        changed: null,
+        reason: null,
         status: null,
         code: null,
       };
@@ -117,7 +125,12 @@ export function readRun(folder: string, id: string): RunFile | undefined {
       byN.set(e.n, change);
     } else if (e.t === 'outcome') {
       const change = byN.get(e.n);
-      if (change) Object.assign(change, { outcome: e.ok ? 'done' : 'failed', status: e.status, code: e.code ?? null });
+      if (change) {
+        // An outcome written before D32 says nothing of it: not known.
+        const changed = typeof e.changed === 'boolean' ? e.changed : null;
+        const reason = changed === false && typeof e.reason === 'string' ? e.reason : null;
+        Object.assign(change, { outcome: e.ok ? 'done' : 'failed', changed, reason, status: e.status, code: e.code ?? null });
+      }
     } else if (e.t === 'end') end = e;
     // Resumed: the run is running (or interrupted) again until its resume writes its own end.
     else if (e.t === 'resume') end = undefined;
@@ -139,6 +152,8 @@ export function readRun(folder: string, id: string): RunFile | undefined {
       batch: header.batch === true,
       input: header.input ?? null,
       done: count('done'),
+      changed: list.filter((c) => c.outcome === 'done' && c.changed === true).length,
+      unchanged: list.filter((c) => c.outcome === 'done' && c.changed === false).length,
       failed: count('failed'),
       unknown: count('unknown'),
       notAttempted: end && !end.interrupted ? (end.notAttempted ?? 0) : null,
