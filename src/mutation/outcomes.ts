@@ -93,7 +93,8 @@ export function doneText(d: Done, tty: boolean, ellipsis = '…'): string {
   const uid = neutralise(d.uid);
   // Nothing changed: the fields were not set, the reason is what the line says (D32).
   const fields = d.changed === false ? [] : d.fields;
-  const note = d.note ? ` (${neutralise(d.note)})` : '';
+  // On a terminal an instant it quotes is local, as a single run's note shows it (print.ts).
+  const note = d.note ? ` (${neutralise(tty ? localTimesIn(d.note) : d.note)})` : '';
   if (!tty) {
     const shown = fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(';');
     return `${uid}\tok\t${shown || neutralise(outcomeWord(d))}${note}`;
