@@ -2,9 +2,11 @@
 // a batch: on a TTY `✔ <Kind> <Uid>: Field=value, …` (the fields sent, with the values
 // the server's answer holds, or as sent when the answer is a string or empty; `✔ <Kind>
 // <Uid> <done>` when nothing was sent but the target), piped `<uid>\tok\t<Field=value;…>`
-// (or the done word). A batch's failures: `✘ <uid> <message>` and
+// (or the done word). A change that changed nothing shows the reason's words instead
+// (`already ended`, and in a batch the server's note after them), one that cannot tell
+// `done` (D32: verdict.ts). A batch's failures: `✘ <uid> <message>` and
 // `<uid>\t<status>|invalid\t<message>`; with --jsonl one JSON object a line, with --json
-// one streamed array. Then the summary.
+// one streamed array. Then the summary, counting what changed apart from what did not.
 
 import type { Context } from '../context.js';
 import type { BoError } from '../errors.js';
