@@ -8,7 +8,14 @@
 //   (links resolved) is owned by the user or root and writable by no one else, except a
 //   sticky folder of root's such as /tmp, where no one else can move or remove what is
 //   the user's. With no such folder, `bo` runs without the compile cache. "No one else"
-//   counts a group of the user's alone (Debian's user private groups, umask 002) as the user.
+//   counts a group whose only member is the user (Debian's user private groups, umask
+//   002) as the user.
+//
+// The judgement itself (`foreignWrite`, `changeableAbove`: who other than the user can
+// change a file or a folder) is the one the rest of bo uses too: the state folder (D34,
+// src/files/state.ts) and the CA file (src/api/ca-file.ts) import it from here, through
+// src/files/owner.ts. The user it protects is given (`who`: a uid, and the files naming
+// users and groups), so tests can judge for another uid without root.
 //
 // Node's fallback for a cache without a folder (`$TMPDIR/node-compile-cache`, which every
 // user can write) is never asked for. NODE_COMPILE_CACHE makes Node read a cache before
@@ -46,7 +53,8 @@ exports.privateFolder = (folder) => {
   if (!posix) return folder;
   const stat = fs.lstatSync(folder);
   const mine = stat.isDirectory() && stat.uid === process.getuid();
-  if (mine && (stat.mode & 0o077) !== 0 && !writableByOthers(stat)) fs.chmodSync(folder, 0o700);
+  const loose = (stat.mode & 0o077) !== 0;
+  if (mine && loose && !writableByOthers(stat, caller())) fs.chmodSync(folder, 0o700);
   const fault = faultOf(folder);
   if (fault) throw new Error(fault);
   return folder;
@@ -87,50 +95,95 @@ exports.compileCache = (sea, enable) => {
  */
 function faultOf(folder) {
   if (!posix) return undefined;
-  const uid = process.getuid();
+  const who = caller();
   try {
     const stat = fs.lstatSync(folder);
     if (!stat.isDirectory()) return `${folder} is not a folder`;
-    if (stat.uid !== uid) return `${folder} belongs to another user`;
-    if (writableByOthers(stat)) return `others can write to ${folder}`;
-    for (let dir = fs.realpathSync(path.dirname(folder)); ; dir = path.dirname(dir)) {
-      const above = fs.statSync(dir);
-      const shared = writableByOthers(above) && !(above.uid === 0 && above.mode & 0o1000);
-      if ((above.uid !== uid && above.uid !== 0) || shared) return `another user can change ${dir}`;
-      if (dir === path.dirname(dir)) return undefined;
-    }
+    if (stat.uid !== who.uid) return `${folder} belongs to another user`;
+    if (writableByOthers(stat, who)) return `others can write to ${folder}`;
+    const above = exports.changeableAbove(path.dirname(folder), who);
+    return above && `another user can change ${above.folder}`;
   } catch (err) {
     return err.message;
   }
 }
 
-/** Whether anyone but the user (and root) may write to a folder of this stat. */
-function writableByOthers(stat) {
-  return (stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && !privateGroup(stat.gid));
+/**
+ * The user the rule protects: a uid, and the files that name users and groups.
+ * `exports.caller({ uid })` is another user, for tests.
+ */
+function caller(given = {}) {
+  return {
+    uid: given.uid ?? process.getuid(),
+    passwd: given.passwd ?? '/etc/passwd',
+    group: given.group ?? '/etc/group',
+  };
 }
-
-let privateGid;
+exports.caller = caller;
 
 /**
- * Whether `gid` is a group of the user's alone: the user's own, named as the user, with
- * no other member in /etc/group and no other user's primary group in /etc/passwd. A group
- * those files do not show (LDAP …) counts as shared.
+ * How someone other than the user (`who`, see caller) could change what `stat`
+ * describes, or undefined: 'owner' (it is neither the user's nor root's), 'others' (the
+ * other-write bit) or 'group' (the group-write bit, for a group with a member other than
+ * the user).
  */
-function privateGroup(gid) {
-  if (gid !== process.getgid()) return false;
-  if (privateGid === undefined) {
-    try {
-      const user = require('node:os').userInfo().username;
-      const rows = (file) => fs.readFileSync(file, 'utf8').split('\n').map((row) => row.split(':'));
-      const group = rows('/etc/group').find((row) => Number(row[2]) === gid && row[0] === user);
-      const others = (group?.[3] ?? '').split(',').filter((name) => name && name !== user);
-      const sharing = rows('/etc/passwd').some((row) => Number(row[3]) === gid && row[0] !== user);
-      privateGid = group && others.length === 0 && !sharing ? gid : -1;
-    } catch {
-      privateGid = -1;
-    }
+exports.foreignWrite = (stat, who = caller()) => {
+  if (stat.uid !== who.uid && stat.uid !== 0) return 'owner';
+  if ((stat.mode & 0o002) !== 0) return 'others';
+  if ((stat.mode & 0o020) !== 0 && sharedGroup(stat.gid, who)) return 'group';
+  return undefined;
+};
+
+/**
+ * The first folder from `dir` up to the root (links resolved) that someone other than
+ * the user can change, as `{ folder, how }` (how: as foreignWrite says), or undefined. A
+ * sticky folder of root's (/tmp) is allowed: there no one else can move or remove what
+ * is the user's. Throws when a folder cannot be read.
+ */
+exports.changeableAbove = (dir, who = caller()) => {
+  for (let folder = fs.realpathSync(dir); ; folder = path.dirname(folder)) {
+    const stat = fs.statSync(folder);
+    const how = exports.foreignWrite(stat, who);
+    if (how && !(how !== 'owner' && stat.uid === 0 && stat.mode & 0o1000)) return { folder, how };
+    if (folder === path.dirname(folder)) return undefined;
   }
-  return privateGid === gid;
+};
+
+/** Whether anyone but the user (and root) may write to a folder of this stat. */
+function writableByOthers(stat, who) {
+  return (stat.mode & 0o002) !== 0 || ((stat.mode & 0o020) !== 0 && sharedGroup(stat.gid, who));
+}
+
+const groups = new Map();
+
+/**
+ * Whether group `gid` has a member other than the user: a member /etc/group lists, or a
+ * user whose primary group it is in /etc/passwd (names are compared by their uid). A
+ * group those files do not show (LDAP …), or files that cannot be read, count as shared.
+ */
+function sharedGroup(gid, who) {
+  const key = `${who.uid}:${gid}:${who.passwd}:${who.group}`;
+  if (!groups.has(key)) {
+    let shared = true;
+    try {
+      const text = (file) => fs.readFileSync(file, 'utf8');
+      const rows = (file) => text(file).split('\n').filter(Boolean).map((row) => row.split(':'));
+      const users = rows(who.passwd);
+      const group = rows(who.group).find((row) => Number(row[2]) === gid);
+      if (group) {
+        const uidOf = new Map(users.map((row) => [row[0], Number(row[2])]));
+        const names = (group[3] ?? '').split(',').filter(Boolean);
+        const listed = names.map((name) => uidOf.get(name) ?? -1);
+        const inGroup = (row) => Number(row[3]) === gid;
+        const primary = users.filter(inGroup).map((row) => Number(row[2]));
+        shared = [...listed, ...primary].some((uid) => uid !== who.uid);
+      }
+    } catch {
+      shared = true;
+    }
+    groups.set(key, shared);
+  }
+  return groups.get(key);
 }
 
 /**

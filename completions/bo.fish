@@ -120,6 +120,8 @@ function __bo_child -a path word
             echo 'bo accounts cancel'
         case 'bo accounts/help'
             echo 'bo accounts help'
+        case 'bo addons/list'
+            echo 'bo addons list'
         case 'bo addons/preview'
             echo 'bo addons preview'
         case 'bo addons/expire'
@@ -158,6 +160,8 @@ function __bo_child -a path word
             echo 'bo deals update'
         case 'bo deals/help'
             echo 'bo deals help'
+        case 'bo subscriptions/list'
+            echo 'bo subscriptions list'
         case 'bo subscriptions/require-upgrade'
             echo 'bo subscriptions require-upgrade'
         case 'bo subscriptions/help'
@@ -258,6 +262,12 @@ function __bo_takes_value -a path flag
         case 'bo accounts cancel/--comment'
             return 0
         case 'bo accounts cancel/--concurrency'
+            return 0
+        case 'bo addons list/--limit'
+            return 0
+        case 'bo addons list/--page'
+            return 0
+        case 'bo addons list/--page-size'
             return 0
         case 'bo addons preview/--subscription'
             return 0
@@ -364,6 +374,12 @@ function __bo_takes_value -a path flag
         case 'bo deals update/--data'
             return 0
         case 'bo deals update/--concurrency'
+            return 0
+        case 'bo subscriptions list/--limit'
+            return 0
+        case 'bo subscriptions list/--page'
+            return 0
+        case 'bo subscriptions list/--page-size'
             return 0
         case 'bo subscriptions require-upgrade/--quantity'
             return 0
@@ -489,14 +505,14 @@ complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, toke
 complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected, journal'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
-complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: preview the invoice, expire'
+complete -c bo -n "__bo_commands 'bo'" -a "'addons'" -d 'Subscription add-ons: list, preview the invoice, expire'
 complete -c bo -n "__bo_commands 'bo'" -a "'coupons'" -d 'Discount coupons: list, redemptions'
 complete -c bo -n "__bo_commands 'bo'" -a "'lists'" -d 'Email lists: list, create, subscribe addresses'
 complete -c bo -n "__bo_commands 'bo'" -a "'broadcasts'" -d 'Email broadcast campaigns: show one'
 complete -c bo -n "__bo_commands 'bo'" -a "'drips'" -d 'Email drip campaigns: add messages, delete'
 complete -c bo -n "__bo_commands 'bo'" -a "'articles'" -d 'Support articles: remove tags'
 complete -c bo -n "__bo_commands 'bo'" -a "'deals'" -d 'CRM deals: update'
-complete -c bo -n "__bo_commands 'bo'" -a "'subscriptions'" -d 'Subscriptions: require a plan upgrade'
+complete -c bo -n "__bo_commands 'bo'" -a "'subscriptions'" -d 'Subscriptions: list, require a plan upgrade'
 complete -c bo -n "__bo_commands 'bo'" -a "'memberships'" -d 'Account memberships: update role, primary contact, invoices'
 complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in link'
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
@@ -504,7 +520,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
 complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'history'" -d 'The journal of changes: runs, their outcomes'
-complete -c bo -n "__bo_commands 'bo'" -a "'batch'" -d 'batch'
+complete -c bo -n "__bo_commands 'bo'" -a "'batch'" -d 'Interrupted batches: finish one from its journal, sending nothing known to be done'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
 complete -c bo -n "__bo_commands 'bo'" -a "'completion'" -d 'Print the shell completion script for bash, zsh or fish'
 complete -c bo -n "__bo_commands 'bo'" -a "'help'" -d 'Show help for a command or a topic: environment, exit-codes, reference'
@@ -649,10 +665,19 @@ complete -c bo -n "__bo_at 'bo accounts help'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_arg 'bo accounts help' 0+" -a "'list' 'get' 'extend-trial' 'cancel'" -d 'command'
 
 # bo addons
+complete -c bo -n "__bo_commands 'bo addons'" -a "'list'" -d "List an account's add-ons: add-on, quantity, start, end, ended or running"
 complete -c bo -n "__bo_commands 'bo addons'" -a "'preview'" -d 'Preview the invoice for adding an add-on to a subscription (nothing is saved)'
 complete -c bo -n "__bo_commands 'bo addons'" -a "'expire'" -d 'End a subscription add-on now (- reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo addons'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo addons'" -s h -l help -d 'help with examples'
+
+# bo addons list
+complete -c bo -n "__bo_at 'bo addons list'" -l limit -x -d 'most records to print (default 100)'
+complete -c bo -n "__bo_at 'bo addons list'" -l all -d 'every record'
+complete -c bo -n "__bo_at 'bo addons list'" -l page -x -d 'one page of --page-size records, zero-based'
+complete -c bo -n "__bo_at 'bo addons list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo addons list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
+complete -c bo -n "__bo_at 'bo addons list'" -s h -l help -d 'help with examples'
 
 # bo addons preview
 complete -c bo -n "__bo_at 'bo addons preview'" -l subscription -x -d 'the subscription to add to'
@@ -670,7 +695,7 @@ complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with exampl
 
 # bo addons help
 complete -c bo -n "__bo_at 'bo addons help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'preview' 'expire'" -d 'command'
+complete -c bo -n "__bo_arg 'bo addons help' 0+" -a "'list' 'preview' 'expire'" -d 'command'
 
 # bo coupons
 complete -c bo -n "__bo_commands 'bo coupons'" -a "'list'" -d 'List discount coupons (GET /billing/discountcoupons)'
@@ -824,7 +849,7 @@ complete -c bo -n "__bo_at 'bo deals update'" -l amount -x -d 'the amount, a dec
 complete -c bo -n "__bo_at 'bo deals update'" -l due -x -d 'the due date (date or date-time)'
 complete -c bo -n "__bo_at 'bo deals update'" -l weight -x -d 'the weight, a whole number'
 complete -c bo -n "__bo_at 'bo deals update'" -l assigned-to -x -d 'the client identifier of the person it is assigned to'
-complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d 'the pipeline stage Uid'
+complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d "the pipeline stage Uid (a deal's is in its account: bo accounts get <accountUid> --fields Deals.DealPipelineStage.Uid; other stages' are on the back office's deal pipeline pages, the API lists none)"
 complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
 complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
@@ -837,9 +862,18 @@ complete -c bo -n "__bo_at 'bo deals help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo deals help' 0+" -a "'update'" -d 'command'
 
 # bo subscriptions
+complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'list'" -d "List an account's subscriptions: plan, quantity, start, end, ended or running"
 complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'require-upgrade'" -d 'Require (or with --clear, stop requiring) a plan upgrade (- reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo subscriptions'" -s h -l help -d 'help with examples'
+
+# bo subscriptions list
+complete -c bo -n "__bo_at 'bo subscriptions list'" -l limit -x -d 'most records to print (default 100)'
+complete -c bo -n "__bo_at 'bo subscriptions list'" -l all -d 'every record'
+complete -c bo -n "__bo_at 'bo subscriptions list'" -l page -x -d 'one page of --page-size records, zero-based'
+complete -c bo -n "__bo_at 'bo subscriptions list'" -l page-size -x -d 'records per page, 1-100 (default 100)'
+complete -c bo -n "__bo_at 'bo subscriptions list'" -l fields -x -d 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types'
+complete -c bo -n "__bo_at 'bo subscriptions list'" -s h -l help -d 'help with examples'
 
 # bo subscriptions require-upgrade
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l quantity -x -d 'the quantity the subscription must be upgraded to'
@@ -853,7 +887,7 @@ complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d '
 
 # bo subscriptions help
 complete -c bo -n "__bo_at 'bo subscriptions help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo subscriptions help' 0+" -a "'require-upgrade'" -d 'command'
+complete -c bo -n "__bo_arg 'bo subscriptions help' 0+" -a "'list' 'require-upgrade'" -d 'command'
 
 # bo memberships
 complete -c bo -n "__bo_commands 'bo memberships'" -a "'update'" -d "Change a person's membership of an account"

@@ -16,14 +16,15 @@
 //     list the fields of an unnamed nested object.
 // A name the document gives no type keeps the type '' (shown as "not stated").
 //
-//   node scripts/resource-fields.mjs [path/to/SERVICE-API.md]   writes the module
-// test/api/resource-fields.test.ts fails when the committed module is stale.
+//   node scripts/resource-fields.mjs path/to/SERVICE-API.md   writes the module
+// The reference lives outside this repository, so no build step or test runs this: run it
+// by hand after the document changes and commit the module. test/api/resource-fields.test.ts
+// checks the committed module's shape, and the reading rules on an excerpt kept in test/.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const OUTPUT = fileURLToPath(new URL('../src/api/resource-fields.ts', import.meta.url));
-export const DEFAULT_SOURCE = fileURLToPath(new URL('../../shared/api/SERVICE-API.md', import.meta.url));
 
 const pascal = (title) =>
   title
@@ -304,7 +305,11 @@ export function renderModule(resources) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const source = process.argv[2] ?? DEFAULT_SOURCE;
+  const source = process.argv[2];
+  if (!source) {
+    process.stderr.write('usage: node scripts/resource-fields.mjs path/to/SERVICE-API.md\n');
+    process.exit(2);
+  }
   writeFileSync(OUTPUT, renderModule(parseResources(readFileSync(source, 'utf8'))));
   process.stdout.write(`wrote ${OUTPUT}\n`);
 }

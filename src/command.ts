@@ -81,9 +81,10 @@ export function defineCommand<Opts = Record<string, unknown>, const O extends re
 /** Group summaries, shown in `bo --help` and `bo <group> --help`. */
 export const groups: Record<string, string> = {
   accounts: 'Accounts: list, show, extend trials, cancel',
-  addons: 'Subscription add-ons: preview the invoice, expire',
+  addons: 'Subscription add-ons: list, preview the invoice, expire',
   articles: 'Support articles: remove tags',
   auth: 'Credentials: status, token, API keys',
+  batch: 'Interrupted batches: finish one from its journal, sending nothing known to be done',
   broadcasts: 'Email broadcast campaigns: show one',
   config: 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected, journal',
   coupons: 'Discount coupons: list, redemptions',
@@ -97,7 +98,7 @@ export const groups: Record<string, string> = {
   plan: 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)',
   profiles: 'Tenant profiles',
   sandbox: 'The local emulator of the API',
-  subscriptions: 'Subscriptions: require a plan upgrade',
+  subscriptions: 'Subscriptions: list, require a plan upgrade',
 };
 
 /** Examples shown in `bo <group> --help`, for the groups that have them. */

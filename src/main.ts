@@ -12,7 +12,7 @@ import type { CredentialStore } from './auth/credential-types.js';
 import type { Prompter } from './auth/prompter-types.js';
 import { readProfile, type Profile } from './config/config.js';
 import { ExitCode, InterruptedError, UsageError } from './errors.js';
-import { buildProgram } from './program.js';
+import { buildProgram, UnknownOptionError, verbsTaking } from './program.js';
 import { scanArgv } from './argv-scan.js';
 import { withVersionHint } from './help/suggest.js';
 import { SecretValues } from './api/secret-values.js';
@@ -113,7 +113,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     try {
       await program.parseAsync(argv, { from: 'user' });
     } catch (err) {
-      failure = { err };
+      failure = { err: err instanceof UnknownOptionError ? await optionElsewhere(err) : err };
     }
     // A stream reports a write's error on the next tick: the last write's comes now.
     await new Promise((resolve) => setImmediate(resolve));
@@ -125,6 +125,20 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   }
   if (usingProcess) stop.leave(code);
   return code;
+}
+
+/**
+ * An unknown option reported with the other verbs that take it (`--q is an option of
+ * accounts list`), else with commander's guess: every verb is loaded for it, on this
+ * path only, so start-up stays as fast. Returns the error commander threw once it wrote it.
+ */
+async function optionElsewhere(err: UnknownOptionError): Promise<unknown> {
+  const all = buildProgram(await loadCommands(), async () => {});
+  try {
+    return err.report(verbsTaking(all, err.flag, err.path));
+  } catch (reported) {
+    return reported;
+  }
 }
 
 /** The command's action, once its globals are read: --jq compiled, then the verb run. */

@@ -2,13 +2,15 @@
 // verbs, help with examples, `help` at every level. Only commander (and plain text
 // modules) load here.
 
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
 import { addExamples, type Example } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { nearest } from './help/suggest.js';
+import { fieldsOf } from './input/fields.js';
 import { topicNames } from './help/topics.js';
+import { groupUidNotes } from './help/uid-sources.js';
 import { VERSION } from './version.js';
 
 export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => Promise<void>;
@@ -82,12 +84,17 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
   );
 
   const groupCommands = new Map<string, Command>();
+  /** Each group's verbs that print records: where an unknown verb of the group points. */
+  const readers = new Map<Command, Array<[CommandDefinition<any>, Command]>>();
   for (const def of defs) {
     let parent = program;
     for (const name of def.path.slice(0, -1)) {
       let group = groupCommands.get(name);
       if (!group) {
-        group = parent.command(name).description(groups[name] ?? name);
+        // Its help (and man page) also says where the Uids its verbs take come from.
+        const note = (groupUidNotes as Record<string, string | undefined>)[name];
+        const summary = groups[name] ?? name;
+        group = parent.command(name).summary(summary).description(note ? `${summary}. ${note}` : summary);
         group.showSuggestionAfterError(true);
         // A group's examples: its own (command.ts), then each verb's first example, so a
         // new verb brings its own.
@@ -100,10 +107,11 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     const verb = def.path[def.path.length - 1]!;
     const cmd = parent.command(verb, { hidden: def.hidden, isDefault: def.groupDefault === true }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
+    if (def.printsRecords && parent !== program) readers.set(parent, [...(readers.get(parent) ?? []), [def, cmd]]);
     for (const { name, help, choices } of def.operands ?? []) cmd.addArgument(choices ? new Argument(name, help).choices(choices) : new Argument(name, help));
     def.configure?.(cmd);
     if (def.groupDefault === true) unknownWordsAreCommands(parent, cmd);
-    unknownOptionFirst(cmd);
+    unknownOptionFirst(cmd, def);
     if (def.resource !== undefined) {
       // `--fields` alone lists the resource's fields (main.ts): the command's arguments
       // (`accounts get <accountUid>`) are then not needed.
@@ -114,7 +122,10 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     addExamples(cmd, def.examples);
     cmd.action(async (...args: unknown[]) => action(def, cmd, args.slice(0, -2)));
   }
-  for (const group of groupCommands.values()) addHelpCommand(group);
+  for (const group of groupCommands.values()) {
+    unknownVerbPoints(group, readers.get(group) ?? []);
+    addHelpCommand(group);
+  }
   addHelpCommand(program);
   refuseContradictions(program);
   return program;
@@ -126,24 +137,80 @@ const HELP_FLAGS = new Set(['-h', '--help']);
 /**
  * An unknown option (`extend-trial acc_1 --days 14`) is the error reported, before a
  * required option that is missing (`--to`), a conflict or an argument count: commander
- * checks those first, so a typo was reported as something else (issue 32 §4.8). Checked
- * as soon as the verb's options are parsed, unless help was asked for.
+ * checks those first, so a typo was reported as something else. Checked as soon as the
+ * verb's options are parsed, unless help was asked for. Thrown as an UnknownOptionError,
+ * not yet written: main.ts first asks which other verbs take the option.
  */
-function unknownOptionFirst(cmd: Command): void {
+function unknownOptionFirst(cmd: Command, def: CommandDefinition<any>): void {
   const parse = cmd.parseOptions.bind(cmd);
   cmd.parseOptions = (argv) => {
     const parsed = parse(argv);
     // As commander reads a verb's arguments, the first unknown one is an option.
     const [flag] = parsed.unknown;
-    if (flag !== undefined && !parsed.unknown.some((arg) => HELP_FLAGS.has(arg))) {
-      // Reported through commander's public error(), worded as commander words it.
-      const known = [...cmd.options, ...globalOptions(cmd)].flatMap((o) => [o.long, o.short]).filter((n): n is string => !!n);
-      const near = flag.startsWith('--') ? nearest(flag, known.filter((n) => n.startsWith('--'))) : [];
-      const hint = near.length > 0 ? `\n(did you mean ${near.join(' or ')}?)` : '';
-      cmd.error(`error: unknown option '${flag}'${hint}`, { code: 'commander.unknownOption', exitCode: 1 });
-    }
+    if (flag !== undefined && !parsed.unknown.some((arg) => HELP_FLAGS.has(arg))) throw new UnknownOptionError(cmd, def, flag);
     return parsed;
   };
+}
+
+/** Flags that search by part of a name: where a verb has none, --filter Name=… is its nearest. */
+const SEARCH_FLAGS = ['--q', '--search'];
+
+/**
+ * An unknown option of a verb, worded as commander words it (`unknown option '--q'`,
+ * with commander's guess: `(did you mean --jq?)`) until `report` is told which other
+ * verbs take it: then it says so instead (`--q is an option of accounts list; lists
+ * list searches with --filter Name=…`). A CommanderError, so a caller that does not ask
+ * (a tool call, a plan) gets commander's words.
+ */
+export class UnknownOptionError extends CommanderError {
+  readonly flag: string;
+
+  constructor(
+    private readonly cmd: Command,
+    private readonly def: CommandDefinition<any>,
+    given: string,
+  ) {
+    const flag = given.startsWith('--') ? given.split('=')[0]! : given;
+    const known = [...cmd.options, ...globalOptions(cmd)].flatMap((o) => [o.long, o.short]).filter((n): n is string => !!n);
+    const near = flag.startsWith('--') ? nearest(flag, known.filter((n) => n.startsWith('--'))) : [];
+    const hint = near.length > 0 ? `\n(did you mean ${near.join(' or ')}?)` : '';
+    super(1, 'commander.unknownOption', `error: unknown option '${given}'${hint}`);
+    this.flag = flag;
+  }
+
+  /** The verb's words: `lists list`. */
+  get path(): readonly string[] {
+    return this.def.path;
+  }
+
+  /** Writes the error through commander (its output, its exit) and throws it: `elsewhere`, the other verbs that take the flag. */
+  report(elsewhere: string[]): never {
+    if (elsewhere.length === 0) this.cmd.error(this.message, { code: this.code, exitCode: this.exitCode });
+    const shown = elsewhere.length > 3 ? [...elsewhere.slice(0, 3), `${elsewhere.length - 3} more`] : elsewhere;
+    const named = shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)!}` : shown[0]!;
+    // A search flag of another verb: how this one searches, if it does.
+    const own = this.cmd.options.find((o) => o.long !== undefined && SEARCH_FLAGS.includes(o.long))?.long;
+    const byName = this.cmd.options.some((o) => o.long === '--filter') && this.def.resource !== undefined && fieldsOf(this.def.resource).some(([name]) => name === 'Name');
+    const how = own ?? (byName ? '--filter Name=…' : undefined);
+    const searches = SEARCH_FLAGS.includes(this.flag) && how !== undefined ? `; ${this.def.path.join(' ')} searches with ${how}` : '';
+    const line = this.message.split('\n')[0]!;
+    this.cmd.error(`${line}\n(${this.flag} is an option of ${named}${searches})`, { code: this.code, exitCode: this.exitCode });
+  }
+}
+
+/** The verbs of `program` other than `path` that take `flag`, in help order (`accounts list`). */
+export function verbsTaking(program: Command, flag: string, path: readonly string[]): string[] {
+  const found: string[] = [];
+  const walk = (cmd: Command, words: string[]): void => {
+    for (const sub of cmd.createHelp().visibleCommands(cmd)) {
+      if (sub.name() === 'help') continue;
+      const at = [...words, sub.name()];
+      if (sub.commands.length > 0) walk(sub, at);
+      else if (at.join(' ') !== path.join(' ') && sub.options.some((o) => o.long === flag || o.short === flag)) found.push(at.join(' '));
+    }
+  };
+  walk(program, []);
+  return found;
 }
 
 /** The options of the commands above `cmd` (the global ones): commander accepts them on a verb too. */
@@ -151,6 +218,43 @@ function globalOptions(cmd: Command): Option[] {
   const above: Option[] = [];
   for (let parent = cmd.parent; parent; parent = parent.parent) above.push(...parent.options);
   return above;
+}
+
+/**
+ * An unknown verb of a group (`bo subscriptions get sub_1`, `bo addons lst`): commander's
+ * words and its nearest verbs, then the way to the group's records, each verb that
+ * prints them with what it does (`bo subscriptions list <accountUid> lists an account's
+ * subscriptions`), or for a group with none, where its Uids come from (its help's note).
+ */
+function unknownVerbPoints(group: Command, verbs: Array<[CommandDefinition<any>, Command]>): void {
+  const ways = verbs.map(([def, cmd]) => `${verbUsage(cmd)} ${doesWhat(def.summary)}`);
+  const note = (groupUidNotes as Record<string, string | undefined>)[group.name()];
+  const way = ways.length > 0 ? ways.join('; ') : note && `${note.charAt(0).toLowerCase()}${note.slice(1).replace(/\.$/, '')}`;
+  if (way === undefined) return;
+  // Commander's own report (its typings leave the method out), with the way added.
+  const own = group as unknown as { unknownCommand(): never };
+  const report = own.unknownCommand.bind(group);
+  own.unknownCommand = () => {
+    const error = group.error.bind(group);
+    group.error = (message, options) => error(`${message}\n(${way})`, options);
+    return report();
+  };
+}
+
+/** `bo subscriptions list <accountUid>`: the verb and its required arguments. */
+function verbUsage(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) words.unshift(c.name());
+  const args = cmd.registeredArguments.filter((a) => a.required).map((a) => `<${a.name()}>`);
+  return ['bo', ...words, ...args].join(' ');
+}
+
+/** A summary's first clause as what a verb does: "List an account's add-ons: …" → "lists an account's add-ons". */
+function doesWhat(summary: string): string {
+  const clause = summary.split(/:| \(/)[0]!.trim();
+  const [verb = '', ...rest] = clause.split(' ');
+  const lower = verb.toLowerCase();
+  return [/(s|sh|ch|x)$/.test(lower) ? `${lower}es` : `${lower}s`, ...rest].join(' ');
 }
 
 /**

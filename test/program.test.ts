@@ -23,7 +23,7 @@ describe('the registry (src/commands/index.ts)', () => {
 
   it('loads only the verbs asked for', async () => {
     const addons = await loadCommands((path) => path[0] === 'addons');
-    expect(addons.map((def) => def.path.join(' '))).toEqual(['addons preview', 'addons expire']);
+    expect(addons.map((def) => def.path.join(' '))).toEqual(['addons list', 'addons preview', 'addons expire']);
     expect(await loadCommands((path) => path.join(' ') === 'completion')).toEqual([expect.objectContaining({ path: ['completion'] })]);
   });
 });

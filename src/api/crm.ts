@@ -85,8 +85,18 @@ export function membershipIs(answer: unknown, accountUid: string, membershipUid:
 export async function accountSummary(client: HttpClient, uid: string): Promise<string | undefined> {
   const account = await findAccount(client, uid, 'Uid,Name,AccountStage,AccountStageLabel');
   if (!account) return undefined;
-  const stage = [account.AccountStage, account.AccountStageLabel].filter((v) => v != null).join(' ');
-  return [account.Name, stage].filter((v) => v).join(', ') || undefined;
+  return [account.Name, stageOf(account)].filter((v) => v).join(', ') || undefined;
+}
+
+/** The stage an account is in now, `4 Cancelling`, read with one request; undefined when absent or not stated. */
+export async function accountStage(client: HttpClient, uid: string): Promise<string | undefined> {
+  const account = await findAccount(client, uid, 'Uid,AccountStage,AccountStageLabel');
+  return (account && stageOf(account)) || undefined;
+}
+
+/** An account's stage code with the API's label beside it: `3 Subscribing`. */
+function stageOf(account: Account): string {
+  return [account.AccountStage, account.AccountStageLabel].filter((v) => v != null).join(' ');
 }
 
 export function extendTrialRequest(accountUid: string, body: { ToDate: string; ExpirationDate?: string }): RequestOptions {

@@ -7,6 +7,7 @@
 
 import { isCanonicalJson } from './canonical-json.js';
 import { giveBack } from './give-back.js';
+import { parseJson } from './json-parse.js';
 import type { RecordPage } from './record-source.js';
 
 /** The items of a page, parsed one by one as they are read. */
@@ -99,7 +100,7 @@ export class PageRecords<T> implements RecordPage<T> {
 
   private parse(i: number): T {
     try {
-      return JSON.parse(this.bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as T;
+      return parseJson(this.bytes.toString('utf8', this.spans[2 * i], this.spans[2 * i + 1])) as T;
     } catch {
       this.failed();
     }
@@ -224,7 +225,7 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; ui
   if (depth !== 0 || close < 0) return undefined;
   let rest: unknown;
   try {
-    rest = JSON.parse(`${b.toString('utf8', 0, open)}[]${b.toString('utf8', close)}`);
+    rest = parseJson(`${b.toString('utf8', 0, open)}[]${b.toString('utf8', close)}`);
   } catch {
     return undefined;
   }

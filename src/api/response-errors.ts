@@ -5,6 +5,7 @@
 import { ApiError, RateLimitedError } from '../errors.js';
 import { redactText } from './redact.js';
 import { neutralise } from './neutralise.js';
+import { parseJson } from './json-parse.js';
 
 export type ParsedBody =
   | { kind: 'empty' }
@@ -82,7 +83,7 @@ export function parseBody(status: number, headers: Record<string, string>, raw: 
     const tooDeep = { kind: 'malformed', text, reason: `JSON nested more than ${MAX_JSON_DEPTH} levels deep` } as const;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch {
       if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return tooDeep;
       if (saysJson) return { kind: 'malformed', text };

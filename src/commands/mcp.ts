@@ -19,7 +19,7 @@ export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>)
     summary: 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)',
     description:
       'Serve the Model Context Protocol over stdin and stdout for an AI agent, with the profile in effect and its stored credential. ' +
-      'Its tools read: accounts list and get, coupons list and redemptions, lists list, broadcasts get, the fields of each, and GET requests under /api/v1. ' +
+      'Its tools read: accounts list and get, an account\'s subscriptions and add-ons, coupons list and redemptions, lists list, broadcasts get, the fields of each, and GET requests under /api/v1. ' +
       'Without --writes no tool can change anything. List tools return 25 records a call by default (at most 100) and a cursor for the next page. ' +
       '--tools limits the tools to some groups. --writes plan adds a tool per change (but those that take a secret) that sends nothing: ' +
       'it returns the dry run and a plan id, which a person applies with bo plan apply. --writes direct lets the agent send changes: ' +

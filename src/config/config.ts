@@ -20,7 +20,8 @@ import { removeStaleTemps, writeFileAtomic } from '../files/atomic-file.js';
 import { makeFolder, type BoFolder } from '../files/bo-folder.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
-import { parseApiKeyScheme, parseBaseUrl, parseJournal, parseProfileName, parseTimeout } from './settings.js';
+import { parseMaxResponseMb } from '../api/response-cap.js';
+import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 import type { Env } from '../env.js';
 
 export interface ProfileSettings {
@@ -127,9 +128,17 @@ function readConfig(path: string): BoConfig {
   return { ...data, profiles } as BoConfig;
 }
 
+/**
+ * Every setting of every profile, checked as `bo config set` would store it: its JSON type
+ * too (`"protected": "true"` is a string, which bo would not act on as true), so that
+ * what `config get` and `config list` print is what bo acts on. A bad one is named with
+ * the command that repairs it.
+ */
 function checkSettings(cfg: BoConfig, path: string): void {
   for (const [name, settings] of Object.entries(cfg.profiles)) {
     const key = (k: string) => `profile "${name}" key "${k}"`;
+    /** `key "protected" must be true or false, without quotes, got "true"`: the value as it stands in the file. */
+    const got = (k: string) => `got ${JSON.stringify(settings[k])}`;
     const check = (k: string, validate: () => void) => {
       if (settings[k] === undefined) return;
       try {
@@ -143,17 +152,34 @@ function checkSettings(cfg: BoConfig, path: string): void {
         });
       }
     };
-    check('base-url', () => parseBaseUrl(String(settings['base-url']), key('base-url')));
-    check('api-key-scheme', () => parseApiKeyScheme(String(settings['api-key-scheme']), key('api-key-scheme')));
+    /** A string, as `config set` stores this key. */
+    const text = (k: string, what: string): string => {
+      const value = settings[k];
+      if (typeof value !== 'string') throw new UsageError(`${key(k)} must be ${what}, in quotes, ${got(k)}`);
+      return value;
+    };
+    check('base-url', () => parseBaseUrl(text('base-url', 'a URL'), key('base-url')));
+    check('api-key-scheme', () => parseApiKeyScheme(text('api-key-scheme', 'one word'), key('api-key-scheme')));
     check('timeout', () => {
-      if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number`);
+      if (typeof settings.timeout !== 'number') throw new UsageError(`${key('timeout')} must be a number, without quotes, ${got('timeout')}`);
       parseTimeout(settings.timeout, key('timeout'));
+    });
+    check('max-response-mb', () => {
+      const mb = settings['max-response-mb'];
+      if (typeof mb !== 'number') throw new UsageError(`${key('max-response-mb')} must be a number, without quotes, ${got('max-response-mb')}`);
+      parseMaxResponseMb(mb, key('max-response-mb'));
+    });
+    check('protected', () => {
+      if (typeof settings.protected !== 'boolean') throw new UsageError(`${key('protected')} must be true or false, without quotes, ${got('protected')}`);
     });
     check('ca-file', () => {
       const file = settings['ca-file'];
       if (typeof file !== 'string' || file === '') throw new UsageError(`${key('ca-file')} must be the path of a PEM file`);
     });
-    check('journal', () => parseJournal(String(settings.journal), key('journal')));
+    check('journal', () => {
+      // Exactly as `config set` stores it: the journal is off for "off" alone.
+      if (settings.journal !== 'on' && settings.journal !== 'off') throw new UsageError(`${key('journal')} must be "on" or "off", ${got('journal')}`);
+    });
     check('credential-store', () => {
       const store = settings['credential-store'];
       if (store !== 'keychain' && store !== 'file') throw new UsageError(`${key('credential-store')} must be "keychain" or "file"`);

@@ -4,7 +4,7 @@
 // event loop, so not even Ctrl-C could end bo; a device may never end; a folder or a
 // socket cannot be read at all. Each of them is a clear error naming the path, exit 1.
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { BoError } from '../errors.js';
 
 /** Something other than a regular file where bo keeps one. */
@@ -26,17 +26,25 @@ function notRegular(what: string, path: string, st: Stats): NotRegularFileError 
 
 /**
  * A descriptor open for reading on `path` if it is a regular file (symbolic links
- * followed), undefined if nothing is there. O_NONBLOCK lets the open of a FIFO return
+ * followed, unless `noFollow`: then a link is refused, as in the state folder, D34),
+ * undefined if nothing is there. O_NONBLOCK lets the open of a FIFO return
  * at once instead of waiting for a writer, O_NOCTTY keeps a terminal from becoming
  * ours; fstat then judges the very file that was opened, so nothing can be swapped in
  * between. `what` names the file in the error ("the config file").
  */
-export function openRegularFile(path: string, what: string): number | undefined {
+export function openRegularFile(path: string, what: string, options: { noFollow?: boolean } = {}): number | undefined {
+  const noFollow = options.noFollow ? constants.O_NOFOLLOW : 0;
+  const link = () => new NotRegularFileError(`${what} ${path} is a symbolic link`, { hint: 'move it away: bo keeps a plain file at that path' });
+  // Where open(2) cannot refuse a link (Windows), lstat first.
+  if (options.noFollow && noFollow === undefined) {
+    if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw link();
+  }
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (noFollow ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (options.noFollow && (err as NodeJS.ErrnoException).code === 'ELOOP') throw link();
     // A socket cannot be opened (ENXIO), nor a folder everywhere: say what is there.
     let st: Stats | undefined;
     try {

@@ -145,7 +145,13 @@ export function text(s: string): string {
     .join('\n');
 }
 
-/** A summary as a sentence, so the "See …" after it reads as the next one. */
+/**
+ * A summary as a sentence, so the "See …" after it reads as the next one: a full stop
+ * unless it ends one already (`.`, `!`, `?`, or one of them closed by a parenthesis or a
+ * quote). A closing parenthesis alone ends no sentence: "List accounts (GET
+ * /crm/accounts)." gets its stop.
+ */
 function sentence(summary: string): string {
-  return /[.!?)]$/.test(summary.trim()) ? summary.trim() : `${summary.trim()}.`;
+  const trimmed = summary.trim();
+  return /[.!?]["')]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }

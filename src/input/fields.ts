@@ -10,8 +10,18 @@ import { nearest } from '../help/suggest.js';
 /** The fields of `resource`: the base fields every record carries, then its own. */
 export function fieldsOf(resource: string): FieldRow[] {
   const own = RESOURCE_FIELDS[resource] ?? [];
-  // An unnamed nested object (Parent.Field) is no record: it has no base fields.
-  return resource.includes('.') ? [...own] : [...(RESOURCE_FIELDS['*'] ?? []), ...own];
+  return isRecord(resource, own) ? [...(RESOURCE_FIELDS['*'] ?? []), ...own] : [...own];
+}
+
+/**
+ * Whether `resource` is a record, with the base fields (Uid …): every named resource;
+ * an unnamed nested object (Parent.Field) when it refers to a record itself, as a
+ * deal's DealPipelineStage does (its Deals), so `Deals.DealPipelineStage.Uid` is a
+ * known path. One that refers to none (an email's Campaign, a person's ChatUser) is no
+ * record: it has no base fields.
+ */
+function isRecord(resource: string, own: readonly FieldRow[]): boolean {
+  return !resource.includes('.') || own.some(([, , holds]) => holds !== undefined && !holds.includes('.'));
 }
 
 /** The type as a person reads it: `Person`, `array of Subscription`, `object`, `not stated`. */

@@ -60,13 +60,21 @@ export const FIELD_PATH = /^[A-Za-z0-9_.*]+$/;
 /** --fields of every list and get: paths, or alone the list of fields (main.ts, output/field-list.ts). */
 export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Created (table columns follow); alone, lists the fields and their types';
 
-export function addListOptions(cmd: Command): Command {
-  return cmd
-    .addOption(integerOption(new Option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT}); pages as needed`), 1, Number.MAX_SAFE_INTEGER))
-    .option('--all', 'every record, streamed')
-    .addOption(integerOption(new Option('--page <index>', 'one raw page, zero-based (the API offset)'), 0, Number.MAX_SAFE_INTEGER))
+/**
+ * The list options. `whole`: a list read in one request (an account's subscriptions,
+ * D36), which the API neither pages, filters nor sorts: --limit, --all, --page and
+ * --page-size cut what was read (`bo mcp` pages with them), --fields as every list.
+ */
+export function addListOptions(cmd: Command, read: 'paged' | 'whole' = 'paged'): Command {
+  const whole = read === 'whole';
+  cmd
+    .addOption(integerOption(new Option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT})${whole ? '' : '; pages as needed'}`), 1, Number.MAX_SAFE_INTEGER))
+    .option('--all', whole ? 'every record' : 'every record, streamed')
+    .addOption(integerOption(new Option('--page <index>', whole ? 'one page of --page-size records, zero-based' : 'one raw page, zero-based (the API offset)'), 0, Number.MAX_SAFE_INTEGER))
     .addOption(integerOption(new Option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`), 1, MAX_PAGE_SIZE))
-    .option('--fields [paths]', FIELDS_HELP)
+    .option('--fields [paths]', FIELDS_HELP);
+  if (whole) return cmd;
+  return cmd
     .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
     .option('--order-by <spec>', 'sort: Property, or "Property desc"')
     .addOption(

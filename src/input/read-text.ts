@@ -42,6 +42,38 @@ export function foreignEncoding(bytes: Uint8Array): 'UTF-16' | 'UTF-32' | undefi
 }
 
 /**
+ * The encoding of UTF-16 text without a byte order mark, told from its first line (its
+ * bytes up to the first 0x0A): text of mostly Latin letters, digits and punctuation
+ * (Uids, addresses, JSON) holds a NUL in every other byte, the second of each pair in
+ * little-endian order, the first in big-endian. UTF-8 text never holds a NUL there.
+ * Undefined when the line shows no such pattern.
+ */
+export function unmarkedUtf16(line: Uint8Array): 'UTF-16LE' | 'UTF-16BE' | undefined {
+  if (line.length < 2 || !line.includes(0)) return undefined;
+  const nul = [0, 0];
+  const all = [0, 0];
+  for (let i = 0; i < line.length; i++) {
+    all[i % 2]!++;
+    if (line[i] === 0) nul[i % 2]!++;
+  }
+  /** Most bytes at even (0) or odd (1) offsets are NUL, and few at the others. */
+  const zeros = (at: 0 | 1) => nul[at]! * 2 >= all[at]! && nul[1 - at]! * 4 <= all[1 - at]!;
+  return zeros(1) ? 'UTF-16LE' : zeros(0) ? 'UTF-16BE' : undefined;
+}
+
+/**
+ * The first line of input in UTF-16 or UTF-32 rather than UTF-8, refused (exit 2) with
+ * the iconv that converts it: by its byte order mark, or UTF-16 without one
+ * (unmarkedUtf16). Undefined for a line that may be UTF-8.
+ */
+export function foreignFirstLine(what: string, line: Uint8Array): UsageError | undefined {
+  if (foreignEncoding(line) !== undefined) return notUtf8(what, line);
+  const unmarked = unmarkedUtf16(line);
+  if (unmarked === undefined) return undefined;
+  return new UsageError(`${what} is ${unmarked} text without a byte-order mark, not UTF-8: convert it first with iconv -f ${unmarked} -t UTF-8`);
+}
+
+/**
  * Text that is not UTF-8, refused (exit 2): `what` (`--input: stdin`) named with the
  * encoding its byte order mark gives and the iconv that converts it, else as not UTF-8.
  */

@@ -17,13 +17,16 @@
 //
 // The file is fsynced at least every 200 ms, at the end and on a signal: a machine crash
 // may lose the last 200 ms of entries, which then read as never sent. While the run
-// lives it holds `<run id>.lock` (its pid): `bo history` tells a running run from an
-// interrupted one by it.
+// lives it holds `<run id>.lock` (run-lock.ts): `bo history` tells a running run from an
+// interrupted one by it, and no other process writes the run meanwhile. Entries are
+// appended (O_APPEND), never written at an offset this process computed.
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureOwnDir } from './state-dir.js';
+import { BoError } from '../errors.js';
+import { ensureStatePart } from '../files/state.js';
+import { heldMessage, takeRunLock, type RunLock } from './run-lock.js';
 
 /** What a journal file starts with. */
 export interface RunHeader {
@@ -62,6 +65,8 @@ export interface ChangeOutcome {
 export const FSYNC_EVERY_MS = 200;
 
 export const JOURNAL_FOLDER = 'journal';
+/** The format of the run files this bo writes (the header's `v`); a newer one is listed, never resumed. */
+export const JOURNAL_VERSION = 1;
 const KEY_FILE = '.key';
 const KEY_BYTES = 32;
 
@@ -80,13 +85,13 @@ export const RUN_ID = /^\d{8}T\d{6}-[a-z2-7]{6}$/;
 export class Journal {
   readonly id: string;
   readonly file: string;
-  private readonly lock: string;
+  private readonly lock: RunLock;
   private readonly key: Buffer;
   private fd: number | undefined;
   private seq = 0;
   /** Going on with an earlier run's file: it is never removed. */
   private readonly resumed: boolean;
-  /** Bytes written so far: where the next entry starts. */
+  /** The file's size after the last whole entry: a write cut short is cut back to it (the lock makes the file ours alone). */
   private size = 0;
   private dirty = false;
   private syncing = false;
@@ -94,37 +99,36 @@ export class Journal {
   private readonly timer: NodeJS.Timeout;
 
   /**
-   * Creates the run's file and lock and writes the header; or, `{ resume: id }`, goes on
-   * with that run's file (`bo batch resume`): its lock taken, a line a kill cut short cut
-   * off, a `resume` entry, and the changes numbered on from its last. Throws (an errno
-   * Error) when it cannot; the caller has made sure no live process holds the run.
+   * Creates the run's file and lock and writes the header; or, `{ resume: id, lock }`,
+   * goes on with that run's file (`bo batch resume`), whose lock the caller took before it
+   * read the run: a line a kill cut short cut off, a `resume` entry, and the changes
+   * numbered on from its last. Throws (an errno Error) when it cannot.
    */
-  constructor(readonly folder: string, start: RunHeader | { resume: string }, now: Date) {
-    ensureOwnDir(folder);
+  constructor(readonly folder: string, start: RunHeader | { resume: string; lock: RunLock }, now: Date) {
+    ensureStatePart(folder);
     this.key = journalKey(folder);
-    const resume = 'resume' in start ? start.resume : undefined;
+    const resume = 'resume' in start ? start : undefined;
     this.resumed = resume !== undefined;
-    this.id = resume ?? newRunId(now);
+    this.id = resume?.resume ?? newRunId(now);
     this.file = join(folder, `${this.id}.jsonl`);
-    this.lock = join(folder, `${this.id}.lock`);
-    // A killed run's lock is left behind: a resume takes it over.
-    if (resume !== undefined) rmSync(this.lock, { force: true });
-    const lockFd = openSync(this.lock, 'wx', 0o600);
-    try {
-      writeAll(lockFd, `${process.pid}\n`);
-    } finally {
-      closeSync(lockFd);
-    }
+    if (resume === undefined) {
+      // A new id: no lock can be there but one a run that drew the same id holds.
+      const lock = takeRunLock(folder, this.id);
+      if (!('release' in lock)) throw new BoError(heldMessage(this.id, lock), { code: 'failed' });
+      this.lock = lock;
+    } else this.lock = resume.lock;
     try {
       if (resume === undefined) {
-        this.fd = openSync(this.file, 'wx', 0o600);
-        this.write({ t: 'run', v: 1, run: this.id, pid: process.pid, at: now.toISOString(), ...(start as RunHeader) });
+        // O_APPEND: each entry goes at the end, wherever that is.
+        this.fd = openSync(this.file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND, 0o600);
+        this.write({ t: 'run', v: JOURNAL_VERSION, run: this.id, pid: process.pid, at: now.toISOString(), ...(start as RunHeader) });
       } else {
-        this.fd = openSync(this.file, 'r+');
-        const text = readFileSync(this.fd, 'utf8');
-        this.size = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
-        ftruncateSync(this.fd, this.size);
-        this.seq = lastChangeNumber(text);
+        // 'a+': appends, and reads the tail; under the lock, nobody else writes the file.
+        this.fd = openSync(this.file, 'a+');
+        const { whole, lastChange } = tailOf(this.fd);
+        ftruncateSync(this.fd, whole);
+        this.size = whole;
+        this.seq = lastChange;
         this.write({ t: 'resume', pid: process.pid, at: now.toISOString() });
       }
       // No fsync here: the 200 ms timer, the end and a signal make entries durable (a
@@ -226,7 +230,7 @@ export class Journal {
     if (this.fd === undefined) throw new Error('the journal is closed');
     const bytes = Buffer.from(`${JSON.stringify(entry)}\n`);
     try {
-      writeAll(this.fd, bytes, this.size);
+      writeAll(this.fd, bytes);
     } catch (err) {
       try {
         ftruncateSync(this.fd, this.size);
@@ -245,18 +249,48 @@ export class Journal {
       else closeQuietly(this.fd);
       this.fd = undefined;
     }
-    try {
-      unlinkSync(this.lock);
-    } catch { /* gone already */ }
+    this.lock.release();
   }
 }
 
-/** The number of the last `send` entry of a journal's text (0 with none). */
-function lastChangeNumber(text: string): number {
-  let last = 0;
-  for (const match of text.matchAll(/^\{"t":"send","n":(\d+)/gm)) last = Math.max(last, Number(match[1]));
-  return last;
+/**
+ * The end of a run file: how many bytes are whole lines (a line a kill cut short is past
+ * them) and the number of its last `send` entry (0 with none). Read backwards a piece at a
+ * time: numbers only grow, so the last `send` in the file has the highest, and only the
+ * entries after it (outcomes, an end, a resume) are read past.
+ */
+function tailOf(fd: number): { whole: number; lastChange: number } {
+  const size = fstatSync(fd).size;
+  const piece = 1 << 16;
+  let whole: number | undefined;
+  // The first bytes after the piece being read (a line's start read in the piece after it).
+  let next = Buffer.alloc(0);
+  for (let end = size; end > 0; ) {
+    const start = Math.max(0, end - piece);
+    const length = end - start;
+    const buf = Buffer.alloc(length + next.length);
+    readSync(fd, buf, 0, length, start);
+    next.copy(buf, length);
+    for (let i = length - 1; i >= -1; i--) {
+      if (i >= 0 && buf[i] !== 10) continue;
+      if (i === -1 && start > 0) break;
+      // A line starts at i + 1; the one after the file's last newline is no whole line.
+      if (whole === undefined) {
+        whole = start + i + 1;
+        continue;
+      }
+      if (buf.subarray(i + 1, i + 1 + SEND.length).equals(SEND)) {
+        const digits = /^\d+/.exec(buf.toString('latin1', i + 1 + SEND.length, i + 1 + SEND.length + 20))?.[0];
+        if (digits !== undefined) return { whole, lastChange: Number(digits) };
+      }
+    }
+    next = Buffer.from(buf.subarray(0, Math.min(40, buf.length)));
+    end = start;
+  }
+  return { whole: whole ?? 0, lastChange: 0 };
 }
+
+const SEND = Buffer.from('{"t":"send","n":');
 
 function closeQuietly(fd: number): void {
   try {
@@ -265,9 +299,9 @@ function closeQuietly(fd: number): void {
 }
 
 /** write(2) until every byte is written: a short write would leave half a line. */
-function writeAll(fd: number, data: string | Buffer, at?: number): void {
+function writeAll(fd: number, data: string | Buffer): void {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off, at === undefined ? null : at + off);
+  for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
 }
 
 /** The HMAC key beside the journal files: 32 random bytes, made once, 0600. */

@@ -8,7 +8,8 @@ import { BoError } from '../errors.js';
 import type { Env } from '../env.js';
 import { Journal, JOURNAL_FOLDER, type Change, type ChangeOutcome, type RunHeader } from './journal.js';
 import { retainJournal } from './retention.js';
-import { stateDirOf } from './state-dir.js';
+import { stateFolder } from '../files/state.js';
+import type { RunLock } from './run-lock.js';
 
 /** BO_JOURNAL=off (or 0, false) or the profile's setting `journal off`. */
 export function journalOff(env: Env, setting: unknown): boolean {
@@ -27,8 +28,8 @@ export interface JournalRun {
   warn: (line: string) => void;
   /** Aborted on Ctrl-C and the other signals: written entries are fsynced at once. */
   signal: AbortSignal;
-  /** `bo batch resume`: the run whose file this run goes on with (its header stays). */
-  resume?: string;
+  /** `bo batch resume`: the run whose file this run goes on with (its header stays), and its lock, already held. */
+  resume?: { run: string; lock: RunLock };
 }
 
 /**
@@ -37,7 +38,7 @@ export interface JournalRun {
  */
 export function openJournal(run: JournalRun): RunJournal | undefined {
   if (journalOff(run.env, run.setting)) return undefined;
-  const state = stateDirOf(run.env);
+  const state = stateFolder(run.env);
   const turnOff = 'set BO_STATE_DIR to a writable folder, or BO_JOURNAL=off to run without a journal';
   if (state === undefined) {
     const why = 'no state folder for the journal (HOME is not set or does not exist)';
@@ -47,7 +48,7 @@ export function openJournal(run: JournalRun): RunJournal | undefined {
   }
   const folder = join(state, JOURNAL_FOLDER);
   try {
-    const journal = new Journal(folder, run.resume === undefined ? run.header : { resume: run.resume }, run.now());
+    const journal = new Journal(folder, run.resume === undefined ? run.header : { resume: run.resume.run, lock: run.resume.lock }, run.now());
     // Retention as each run starts: cheap (the listing and stats), never stopping the run.
     retainJournal(folder, run.now(), journal.id, run.warn);
     return new RunJournal(journal, run);

@@ -6,7 +6,7 @@
 
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRuns, type RunSummary } from './read.js';
+import { readRuns, type MalformedRunError, type RunSummary } from './read.js';
 
 export const KEEP_DAYS = 90;
 export const KEEP_BYTES = 200 * 1024 * 1024;
@@ -58,8 +58,9 @@ export function overCapWarning(run: { id: string; bytes: number }): string {
   return `warning: journal run ${run.id} alone holds ${(run.bytes / 1048576).toFixed(1)} MB, over the ${KEEP_BYTES / 1048576} MB kept in all; it is kept until it is ${KEEP_DAYS} days old`;
 }
 
-export function pruneJournal(folder: string, now: Date, limits = { days: KEEP_DAYS, bytes: KEEP_BYTES }): PruneResult {
-  const oldestFirst = readRuns(folder).reverse().map((r) => ({ ...r.summary, startedMs: Date.parse(r.summary.startedAt), summary: r.summary }));
+/** Applies the rule to the runs of `folder`; a file that is not a run of the expected shape is told to `skipped`, and kept. */
+export function pruneJournal(folder: string, now: Date, skipped: (err: MalformedRunError) => void, limits = { days: KEEP_DAYS, bytes: KEEP_BYTES }): PruneResult {
+  const oldestFirst = readRuns(folder, skipped).reverse().map((r) => ({ ...r.summary, startedMs: Date.parse(r.summary.startedAt), summary: r.summary }));
   const result = applyRetention(oldestFirst, now, (r) => r.state === 'finished', (r) => rmSync(join(folder, `${r.id}.jsonl`), { force: true }), limits);
   return { removed: result.removed.map((r) => r.summary), overCap: result.overCap.map((r) => r.summary), bytesLeft: result.bytesLeft };
 }

@@ -10,10 +10,13 @@
 import { closeSync, fstatSync, openSync, readSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_ID } from './journal.js';
+import { isOwnHeader } from './read.js';
 import { applyRetention, overCapWarning, type RunFacts } from './prune.js';
 
 /** Enough for the `end` entry, whole. */
 const TAIL_BYTES = 512;
+/** Enough for a header, whole (its command line, its input's path). */
+const HEAD_BYTES = 16_384;
 /** Retention is applied at most this often; `bo history prune` applies it now. */
 export const RETAIN_EVERY_MS = 3_600_000;
 const MARK = '.retained';
@@ -53,10 +56,13 @@ function startOf(id: string): number {
   return Date.UTC(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(9, 11), +s.slice(11, 13), +s.slice(13, 15));
 }
 
-/** The run's last entry is an `end` that was not interrupted. */
+/** The run's last entry is an `end` that was not interrupted, and it starts with a header of this bo's: a file of another shape is never removed. */
 function endedWhole(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const first = head.toString('utf8', 0, readSync(fd, head, 0, HEAD_BYTES, 0));
+    if (!first.includes('\n') || !isOwnHeader(first.slice(0, first.indexOf('\n')))) return false;
     const size = fstatSync(fd).size;
     const length = Math.min(size, TAIL_BYTES);
     const buf = Buffer.alloc(length);

@@ -9,8 +9,10 @@ import type { Context } from '../context.js';
 import type { PageMeta } from '../api/paginate.js';
 import { BoError, ExitCode, RateLimitedError, UsageError, errorCode, exitCodeOf } from '../errors.js';
 import { neutralise } from '../api/neutralise.js';
+import { EMBEDDED_SANDBOX } from '../mutation/confirm.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
-import { commandLine, runCommand, withFlag, type Session } from './run.js';
+import { keyNames } from './keys.js';
+import { argsOfLine, commandLine, runCommand, withFlag, type Session } from './run.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
@@ -27,9 +29,15 @@ export async function callTool(session: Session, name: string, args: Record<stri
     }
     checkArgs(tool.listing.inputSchema, args);
     const value = await runTool(session, tool, args, signal);
-    const data = clean(session.ctx, value);
+    const { data, keysChanged } = cleanData(session.ctx, value);
     const text = JSON.stringify(data);
-    return tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
+    const result: ToolResult = tool.listing.outputSchema ? { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> } : { content: [{ type: 'text', text }] };
+    // Keys written with JSON escapes are named beside the data, never in it (a record may hold any key).
+    if (keysChanged.length > 0) {
+      result.content.push({ type: 'text', text: JSON.stringify({ keysChanged }) });
+      result._meta = { [KEYS_CHANGED_META]: keysChanged };
+    }
+    return result;
   } catch (err) {
     const error = clean(session.ctx, errorBody(err)) as { code: string; message: string; hint?: string };
     if (exitCodeOf(err) === ExitCode.auth && !session.authReported) {
@@ -53,25 +61,62 @@ function errorBody(err: unknown): Record<string, unknown> {
   };
 }
 
-/** Every string (and key) neutralised, with the run's secrets scrubbed. */
+/** Where a result names its changed keys for a client that reads structuredContent. */
+const KEYS_CHANGED_META = 'bo/keysChanged';
+
+/** Every string neutralised, with the run's secrets scrubbed; keys as cleanData names them. */
 function clean(ctx: Context, value: unknown): unknown {
-  if (typeof value === 'string') return neutralise(ctx.secrets.scrub(value));
-  if (Array.isArray(value)) return value.map((v) => clean(ctx, v));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [clean(ctx, k), clean(ctx, v)]));
-  return value;
+  return cleanData(ctx, value).data;
+}
+
+/**
+ * Every string neutralised, with the run's secrets scrubbed; a key that holds a hidden
+ * character or a secret written with JSON escapes instead (mcp/keys.ts), so no two keys
+ * become one. `keysChanged`: the keys so written, as the result shows them.
+ */
+function cleanData(ctx: Context, value: unknown): { data: unknown; keysChanged: string[] } {
+  const scrub = (text: string) => ctx.secrets.scrub(text);
+  const names = keyNames(value, scrub);
+  const extra = new Set<string>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return neutralise(scrub(v));
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const entries = Object.entries(v);
+    if (names.size === 0) return Object.fromEntries(entries.map(([k, item]) => [k, walk(item)]));
+    const shown = entries.map(([k]) => names.get(k) ?? k);
+    const used = new Set<string>();
+    return Object.fromEntries(
+      entries.map(([, item], i) => {
+        let name = shown[i]!;
+        // Two keys that differ only in a secret of the run: numbered, never merged.
+        if (used.has(name)) {
+          let n = 2;
+          while (used.has(`${name} (${n})`) || shown.includes(`${name} (${n})`)) n++;
+          name = `${name} (${n})`;
+          extra.add(name);
+        }
+        used.add(name);
+        return [name, walk(item)];
+      }),
+    );
+  };
+  const data = walk(value);
+  return { data, keysChanged: [...new Set([...names.values(), ...extra])] };
 }
 
 /** Arguments the tool's schema does not take, or of the wrong type, are a usage error naming the argument. */
 function checkArgs(schema: JsonSchema, args: Record<string, unknown>): void {
   const properties = schema.properties as Record<string, JsonSchema>;
   for (const [key, value] of Object.entries(args)) {
-    const prop = properties[key];
+    // Own properties only: `constructor` or `__proto__` is no argument of any tool.
+    const prop = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!prop) throw new UsageError(`argument ${key} is not one this tool takes (${Object.keys(properties).join(', ') || 'none'})`);
     const problem = typeProblem(prop, value);
     if (problem) throw new UsageError(`argument ${key} must be ${problem}`);
   }
   for (const key of (schema.required as string[] | undefined) ?? []) {
-    if (args[key] === undefined) throw new UsageError(`argument ${key} is required`);
+    if (!Object.hasOwn(args, key) || args[key] === undefined) throw new UsageError(`argument ${key} is required`);
   }
 }
 
@@ -119,30 +164,91 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
 
 /**
  * A plan tool: the verb's dry run (validated as the command validates, nothing sent),
- * kept as a plan a person applies with `bo plan apply <id>`. A value starting with @
- * is refused: the command would read a local file into the request.
+ * kept as a plan a person applies with `bo plan apply <id>`.
  */
 async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  refuseFileValues(args);
-  const line = commandLine(tool, args);
-  let target: string | undefined;
-  const observeTarget = (name: string | undefined) => {
-    target = name;
-  };
-  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal, { observeTarget })) as Record<string, unknown> | null;
-  if (!request || typeof request.url !== 'string') throw new UsageError(`${tool.name} made no plan of one request`);
+  const { line, request, target, origin } = await planOf(session, tool, args, signal);
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
-  // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
-  const named = target === undefined ? {} : { target: clean(session.ctx, target) as string };
-  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin: new URL(request.url).origin, argv: line, request, ...named });
+  const named = target === undefined ? {} : { target };
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin, argv: line, request, ...named });
   return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
 
-/** A value starting with @ is refused in a change: the command would read a local file into the request. */
+/** What a plan tool makes of a call: the command line, the dry run's one request, what it acts on, where it goes. */
+export interface PlanOf {
+  line: string[];
+  /** The dry run as `--json` prints it: method, url (a bare path on the embedded sandbox), body. */
+  request: Record<string, unknown>;
+  /** What the change acts on as a confirmation names it, neutralised and scrubbed; absent when unknown. */
+  target?: string;
+  /** The kind of thing the target is (`account`). */
+  noun?: string;
+  origin: string;
+}
+
+/**
+ * The plan tool's rules, in one place: used when a plan is made (a tool call) and again
+ * when it is applied (`bo plan apply`, from the plan file's command line). The arguments
+ * (already checked against the tool's schema) may not make the command read a local file
+ * (`@file`) or stdin (`-`); the command line is the tool's, its dry run is run as `bo
+ * --json` would, with no stdin and nothing sent, and must be one request.
+ */
+export async function planOf(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<PlanOf> {
+  refuseFileValues(args);
+  const line = commandLine(tool, args);
+  let target: string | undefined;
+  let noun: string | undefined;
+  const observeTarget = (name: string | undefined, kind: string) => {
+    target = name;
+    noun = kind;
+  };
+  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal, { observeTarget })) as unknown;
+  if (!isRequest(request)) throw new UsageError(`${tool.name} made no plan of one request`);
+  return {
+    line,
+    request,
+    // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
+    ...(target === undefined ? {} : { target: clean(session.ctx, target) as string }),
+    ...(noun === undefined ? {} : { noun }),
+    origin: planOrigin(session.ctx, request.url),
+  };
+}
+
+const isRequest = (value: unknown): value is Record<string, unknown> & { method: string; url: string } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Record<string, unknown>).method === 'string' && typeof (value as Record<string, unknown>).url === 'string';
+
+/**
+ * Where a plan's requests go: the origin of `url` (the dry run's, or the base URL), or,
+ * under --sandbox, the embedded sandbox by name, as the journal records it (its address
+ * is a new port every run, and its dry run shows a bare path).
+ */
+export function planOrigin(ctx: Context, url: string): string {
+  return ctx.globals.sandbox ? EMBEDDED_SANDBOX : new URL(url).origin;
+}
+
+/**
+ * A plan file's command line made into a plan again, under the plan tool's rules
+ * (`planOf`): read back as the call of the verb's plan tool (only the options that tool
+ * offers), checked against the tool's schema, and dry-run afresh. For `bo plan apply`.
+ */
+export async function planOfLine(session: Session, line: readonly string[], signal: AbortSignal): Promise<PlanOf & { tool: Tool }> {
+  const tool = [...session.tools.values()].find((t) => t.kind === 'plan' && t.def.path.every((word, i) => line[i] === word));
+  if (!tool) throw new UsageError('its command is no change a plan can make');
+  const args = argsOfLine(tool, line);
+  checkArgs(tool.listing.inputSchema, args);
+  return { tool, ...(await planOf(session, tool, args, signal)) };
+}
+
+/**
+ * A value the command would read from elsewhere is refused in a change: one starting
+ * with @ (a local file read into the request), or `-` (stdin: a batch, or a text read from it).
+ */
 function refuseFileValues(args: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(args)) {
-    if ([value].flat().some((v) => typeof v === 'string' && v.startsWith('@'))) throw new UsageError(`argument ${key} cannot start with @ here (bo would read a file)`);
+    const values = [value].flat();
+    if (values.some((v) => typeof v === 'string' && v.startsWith('@'))) throw new UsageError(`argument ${key} cannot start with @ here (bo would read a file)`);
+    if (values.includes('-')) throw new UsageError(`argument ${key} cannot be - here (bo would read stdin)`);
   }
 }
 

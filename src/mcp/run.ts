@@ -8,9 +8,12 @@ import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
 import type { HttpClient, RequestOptions } from '../api/http-types.js';
 import type { PageMeta } from '../api/paginate.js';
+import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { runArgv } from '../run-verb.js';
-import type { Tool } from './tools.js';
+import { buildProgram } from '../program.js';
+import { paramSchema } from './schema.js';
+import { parseToolsets, planTools, writeToolNames, type Tool } from './tools.js';
 
 export interface Session {
   /** The `bo mcp` command's context: its profile, credential, secrets and Ctrl-C. */
@@ -36,6 +39,12 @@ export function sharedClient(ctx: Context): () => Promise<HttpClient> {
   };
 }
 
+/** The session of `bo plan apply`: the plan tools of every group (`--writes plan`'s), run in `ctx`. */
+export function planSession(ctx: Context, defs: CommandDefinition<any>[]): Session {
+  const tools = planTools(defs, buildProgram(defs, async () => {}), parseToolsets(undefined));
+  return { ctx, tools: new Map(tools.map((t) => [t.name, t])), writes: writeToolNames(defs), client: sharedClient(ctx) };
+}
+
 /** The command line a call stands for: options as --name=value, the arguments after `--`. */
 export function commandLine(tool: Tool, args: Record<string, unknown>): string[] {
   const options: string[] = [];
@@ -48,6 +57,47 @@ export function commandLine(tool: Tool, args: Record<string, unknown>): string[]
     else for (const v of Array.isArray(value) ? value : [value]) options.push(`${param.option.long!}=${String(v)}`);
   }
   return [...tool.def.path, ...options, '--', ...operands];
+}
+
+/**
+ * The arguments of a tool call that `commandLine` turns into `line`: its inverse, for
+ * `bo plan apply`, which reads a plan file's command line back as the plan tool's call
+ * (and so under the plan tool's rules). A word the tool's command line cannot hold (an
+ * option the tool does not offer, a flag given twice, a missing `--`, an operand too
+ * many) is a UsageError naming it.
+ */
+export function argsOfLine(tool: Tool, line: readonly string[]): Record<string, unknown> {
+  const path = tool.def.path;
+  const verb = path.join(' ');
+  if (!path.every((word, i) => line[i] === word)) throw new UsageError(`its command is not ${verb}`);
+  const end = line.indexOf('--', path.length);
+  if (end < 0) throw new UsageError('its command has no "--" before its arguments');
+  const args: Record<string, unknown> = {};
+  for (const word of line.slice(path.length, end)) {
+    const eq = word.indexOf('=');
+    const flag = eq < 0 ? word : word.slice(0, eq);
+    const param = tool.params.find((p) => p.kind === 'option' && p.option.long === flag);
+    if (!param) throw new UsageError(`${JSON.stringify(flag)} is not an option the plan tool offers for ${verb}`);
+    const { type } = paramSchema(param);
+    const given = Object.hasOwn(args, param.name);
+    if (type === 'boolean') {
+      if (eq >= 0 || given) throw new UsageError(`${flag} takes no value and is given once`);
+      args[param.name] = true;
+      continue;
+    }
+    if (eq < 0) throw new UsageError(`${flag} has no value`);
+    const value = word.slice(eq + 1);
+    if (type === 'array') args[param.name] = [...((args[param.name] as string[] | undefined) ?? []), value];
+    else if (given) throw new UsageError(`${flag} is given twice`);
+    else args[param.name] = type === 'integer' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+  }
+  const operands = line.slice(end + 1);
+  for (const param of tool.params) {
+    if (param.kind !== 'argument' || operands.length === 0) continue;
+    args[param.name] = param.argument.variadic ? operands.splice(0) : operands.shift();
+  }
+  if (operands.length > 0) throw new UsageError(`its command has an argument too many: ${JSON.stringify(operands[0])}`);
+  return args;
 }
 
 /** A command line with `flags` added before its operands. */
@@ -80,7 +130,7 @@ export async function runCommand(
   argv: string[],
   mcpSignal: AbortSignal,
   /** Joins the verb's parsed options (run-verb.ts): a list's `observePage`, a plan's `observeTarget`. */
-  extra: { observePage?: (meta: PageMeta) => void; observeTarget?: (name: string | undefined) => void } = {},
+  extra: { observePage?: (meta: PageMeta) => void; observeTarget?: (name: string | undefined, noun: string) => void } = {},
   /** `--writes direct`: this call may send a change. */
   sends = false,
 ): Promise<unknown> {
@@ -98,7 +148,7 @@ export async function runCommand(
     if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
   }
   const text = stdout.text();
-  return text.trim() === '' ? null : JSON.parse(text);
+  return text.trim() === '' ? null : parseJson(text);
 }
 
 /**
@@ -108,15 +158,22 @@ export async function runCommand(
  * call stops its walk. Closing it is the session's job.
  */
 function withSignal(client: HttpClient, signal: AbortSignal, sends: boolean): HttpClient {
-  const checked = (options: RequestOptions): RequestOptions => {
+  return checkedClient(client, (options) => {
     if (!sends && (options.method ?? 'GET') !== 'GET') throw new UsageError(`bo mcp is read-only: ${options.method} was not sent`);
     return { ...options, signal: options.signal ? AbortSignal.any([options.signal, signal]) : signal };
-  };
+  });
+}
+
+/**
+ * `client` with every request passed through `check` first, which may refuse it (throw:
+ * nothing is sent) or change its options. Closing it is its owner's job, not the caller's.
+ */
+export function checkedClient(client: HttpClient, check: (options: RequestOptions) => RequestOptions | Promise<RequestOptions>): HttpClient {
   return {
     baseUrl: client.baseUrl,
     ...(client.command ? { command: client.command } : {}),
-    request: async <T>(options: RequestOptions) => client.request<T>(checked(options)),
-    requestBytes: async (options) => client.requestBytes(checked(options)),
+    request: async <T>(options: RequestOptions) => client.request<T>(await check(options)),
+    requestBytes: async (options) => client.requestBytes(await check(options)),
     close: () => {},
   };
 }

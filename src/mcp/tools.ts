@@ -16,7 +16,7 @@ import type { ToolListing } from './sdk.js';
 export const DEFAULT_TOOL_PAGE = 25;
 
 /** The verbs with a read tool, and the `bo api` tool (GET only, under /api/v1). */
-const READ_VERBS = ['accounts list', 'accounts get', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
+const READ_VERBS = ['accounts list', 'accounts get', 'subscriptions list', 'addons list', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
 /** The list options a cursor replaces: a list tool pages with `limit` and `cursor`. */
 const PAGING = new Set(['limit', 'all', 'page', 'pageSize', 'concurrency']);
 /** `bo api`'s parameters a tool may set: the path and text query fields (never -F's @file, --input or headers). */
@@ -147,7 +147,7 @@ const PLAN_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {
     planId: { type: 'string', description: 'the plan, for a person to review and apply outside the agent' },
-    plan: { type: 'object', description: 'what would be sent: method, url, body' },
+    plan: { type: 'object', description: 'what would be sent: method, url (its path alone on the embedded sandbox), body' },
     target: { type: 'string', description: 'what the change acts on, as a confirmation names it (absent when unknown)' },
     profile: { type: 'string' },
     expires: { type: 'string', description: 'the plan cannot be applied after this time' },
@@ -176,7 +176,13 @@ export function planTools(defs: CommandDefinition<any>[], program: Command, tool
               outputSchema: PLAN_OUTPUT,
               annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
             }
-          : { name, description: def.summary, inputSchema: inputSchema(params), annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, openWorldHint: false } };
+          : {
+              name,
+              description: def.summary,
+              inputSchema: inputSchema(params),
+              // Safe to send again exactly when `bo batch resume` sends it again unasked (the verb's `resend`).
+              annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, idempotentHint: def.mutation!.resend === 'safe', openWorldHint: false },
+            };
       return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
     });
 }

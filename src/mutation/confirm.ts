@@ -53,9 +53,12 @@ export async function targetName(describe: (() => Promise<string | undefined>) |
   return neutralise(described);
 }
 
+/** The embedded sandbox as confirmations, dry runs, the journal and plans name it: it has no address of its own (a new port every run). */
+export const EMBEDDED_SANDBOX = 'the embedded sandbox';
+
 /** Where requests go, as confirmations name it; the embedded sandbox listens on a new port every run: named, not its address. */
 export function whereOf(ctx: Context, profile: { profile: string; protected: boolean }, baseUrl: string): Where {
-  return { ...profile, origin: ctx.globals.sandbox ? 'the embedded sandbox' : baseUrl };
+  return { ...profile, origin: ctx.globals.sandbox ? EMBEDDED_SANDBOX : baseUrl };
 }
 
 /** The profile in effect and whether it is protected; reads no credential. */

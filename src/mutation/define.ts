@@ -14,7 +14,7 @@ import type { FieldValues, MutationField, ValuesOf } from './field.js';
 import { attributeOf, recordNameOf } from './fields.js';
 import { mutationFlags } from './flags.js';
 import { runMutation } from './run.js';
-import type { MutationFacts, MutationFlags, MutationRequest, MutationSpec, Resend, Verdict } from './types.js';
+import type { MutationFacts, MutationFlags, MutationReport, MutationRequest, MutationSpec, Resend, Verdict } from './types.js';
 export { CHANGED, UNKNOWN, bySentence, changedIfRecord, unchanged } from './verdict.js';
 
 /** The target as declared: a Uid argument (`<accountUid>`) or an option (`--email <address>`). */
@@ -100,6 +100,8 @@ export interface MutationDefinition<F extends readonly MutationField[], A extend
   shown?: (target: string, prep: Prep, args: ArgValues<A>) => Record<string, unknown>;
   shownUid?: (target: string, prep: Prep, answer: unknown, args: ArgValues<A>) => string;
   note?: (target: string, prep: Prep, res: ApiResponse, args: ArgValues<A>) => string | undefined;
+  /** One read after a single change, shown on its success line (types.ts MutationReport.after). */
+  after?: MutationReport<Prep>['after'];
 }
 
 type MutationCommand = CommandDefinition<MutationFlags> & { mutation: MutationFacts };
@@ -177,6 +179,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
           ...(def.shown ? { shown: (t: string, p: Prep) => def.shown!(t, p, args) } : {}),
           ...(def.shownUid ? { shownUid: (t: string, p: Prep, a: unknown) => def.shownUid!(t, p, a, args) } : {}),
           ...(def.note ? { note: (t: string, p: Prep, res: ApiResponse) => def.note!(t, p, res, args) } : {}),
+          ...(def.after ? { after: def.after } : {}),
         },
       };
       await runMutation(ctx, spec, targetText, flags);

@@ -7,9 +7,9 @@ import type { Query } from '../api/http-types.js';
 import type { MutationRequest } from './types.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
 import { buildUrl, validateBaseUrl } from '../api/base-url.js';
-import { redactHeader } from '../api/redact.js';
+import { redactHeader, redactJson } from '../api/redact.js';
 import { UsageError } from '../errors.js';
-import { profileInEffect } from './confirm.js';
+import { EMBEDDED_SANDBOX, profileInEffect } from './confirm.js';
 import { jsonStream } from '../output/json-stream.js';
 import { outputMode, printRecord, say } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
@@ -39,7 +39,7 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; wher
   const base = validateBaseUrl(client.baseUrl);
   return {
     baseUrl: client.baseUrl,
-    where: ctx.globals.sandbox ? 'the embedded sandbox' : client.baseUrl,
+    where: ctx.globals.sandbox ? EMBEDDED_SANDBOX : client.baseUrl,
     plan: (req) => {
       const headers = Object.entries(req.headers ?? {}).map(([name, value]) => [name, redactHeader(name, value)]);
       const url = buildUrl(base, req.path, { query: req.query, noLog: !ctx.globals.log });
@@ -54,6 +54,15 @@ export async function plannedUrls(ctx: Context): Promise<{ baseUrl: string; wher
 }
 
 type PlannedRequest = MutationRequest & { query?: Query; headers?: Record<string, string> };
+
+/**
+ * A mutation's request as its dry run shows it: secret-named body fields redacted (a
+ * payment token is never printed). `bo plan apply` compares what it sends with what it
+ * showed through this too.
+ */
+export function shownAs(plan: (req: PlannedRequest) => Planned, req: PlannedRequest): Planned {
+  return plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
+}
 
 /**
  * Plans in the output form asked for: with --json or --jsonl one plan as a record

@@ -7,12 +7,13 @@ import { fstatSync, readlinkSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { openJournal, type RunJournal } from '../journal/open.js';
 import type { RunHeader } from '../journal/journal.js';
+import type { RunLock } from '../journal/run-lock.js';
 import type { Where } from './confirm.js';
 import { attributeOf } from './fields.js';
 import type { MutationField, MutationFlags } from './types.js';
 
 /** Opens the run's journal (undefined: off, or a single change that cannot have one); a batch that cannot throws before sending. */
-export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>, resume?: string): Promise<RunJournal | undefined> {
+export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>, resume?: { run: string; lock: RunLock }): Promise<RunJournal | undefined> {
   const { settings } = await ctx.profile();
   return openJournal({
     env: ctx.io.env,

@@ -8,11 +8,14 @@
 // out URL-encoded inside one Uid. Lines are cut by the one line reader
 // (src/input/read-text.ts): linear, and a line over MAX_LINE_BYTES is only counted,
 // never held. Each line is decoded on its own, as UTF-8 that must be valid; stdin that
-// starts with a UTF-16 or UTF-32 byte order mark (Excel's "Unicode text") is refused
-// whole (exit 2), as no line of it could be read.
+// starts with a UTF-16 or UTF-32 byte order mark (Excel's "Unicode text"), or whose
+// first line is UTF-16 without one, is refused whole (exit 2), as no line of it could be
+// read. A UTF-8 byte order mark starts the input or nowhere: one on a later line (files
+// joined with cat) makes that line invalid, as any other malformed line.
 
 import { neutralise } from '../api/neutralise.js';
-import { decodeUtf8, foreignEncoding, linesOf, MAX_LINE_BYTES, notUtf8, type Overlong } from '../input/read-text.js';
+import { parseJson } from '../api/json-parse.js';
+import { decodeUtf8, foreignFirstLine, linesOf, MAX_LINE_BYTES, type Overlong } from '../input/read-text.js';
 
 /**
  * A target (with the JSON Lines record it came in, if any); a first line that is a
@@ -22,6 +25,8 @@ export type BatchRecord =
   | { line: number; target: string; record?: Record<string, unknown> }
   | { line: number; header: string }
   | { line: number; error: string; input: string };
+
+const BOM = '\ufeff';
 
 /** How much of an invalid line its outcome shows, in characters. */
 export const INPUT_SHOWN = 200;
@@ -55,8 +60,8 @@ async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Chec
   for await (const bytes of linesOf(input)) {
     line++;
     if (line === 1) {
-      const start = bytes instanceof Uint8Array ? bytes : bytes.head;
-      if (foreignEncoding(start) !== undefined) throw notUtf8('stdin', start);
+      const foreign = foreignFirstLine('stdin', bytes instanceof Uint8Array ? bytes : bytes.head);
+      if (foreign) throw foreign;
     }
     const record = parseLine(bytes, line, key, check, headers, alias);
     if (record) yield record;
@@ -78,8 +83,11 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
     const shown = inputOf(bytes ?? (raw as Overlong).head);
     return { line, error: `${where}: ${length.toLocaleString('en-US')} bytes, over the ${MAX_LINE_BYTES / 1024} KiB a line may hold`, input: shown };
   }
-  const decoded = decodeUtf8(bytes);
+  let decoded = decodeUtf8(bytes);
   if (decoded === undefined) return { line, error: `${where}: not valid UTF-8`, input: inputOf(bytes) };
+  // The input's own byte order mark; any other is where a second file begins.
+  if (line === 1 && decoded.startsWith(BOM)) decoded = decoded.slice(1);
+  if (decoded.includes(BOM)) return { line, error: `${where}: a byte-order mark in the middle: files joined with cat?`, input: inputOf(decoded) };
   const text = decoded.trim();
   if (text === '' || text.startsWith('#')) return undefined;
   const invalid = (why: string) => ({ line, error: `${where}: ${why}`, input: inputOf(text) });
@@ -90,7 +98,7 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
   if (/^[{[]/.test(text)) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = parseJson(text);
     } catch {
       return invalid('not valid JSON');
     }

@@ -10,10 +10,10 @@ import { confirmMutation, profileInEffect, targetName, whereOf, type Where } fro
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
-import { plannedUrls, dryRunWriter } from './dry-run.js';
+import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
 import { recordFeed } from './feed.js';
 import { startJournal, commandLine } from './journal-run.js';
-import { doneLine, doneOf } from './outcomes.js';
+import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
@@ -46,7 +46,7 @@ export async function runMutation<Prep>(
   if (flags.dryRun) {
     // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
     const { describe } = spec;
-    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))));
+    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))), spec.target.noun);
     return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, flags.resume);
   }
 
@@ -67,7 +67,7 @@ export async function runMutation<Prep>(
   });
 
   // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
-  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume?.run);
+  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume);
   // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
   let refused = false;
   try {
@@ -118,9 +118,23 @@ async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep,
   // (secret-named fields redacted, should a server echo one); otherwise one success line.
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') await printValue(ctx, { uid: target, ok: true, status: res.status, ...verdict, error: null, answer: redactJson(res.body) });
-  else await writeOut(ctx.io.stdout, doneLine(ctx, doneOf(spec, target, prep, request, res.body, verdict)), ctx.signal);
+  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, spec, client, target, doneOf(spec, target, prep, request, res.body, verdict))), ctx.signal);
   const note = spec.report.note?.(target, prep, res);
   if (note) sayNote(ctx, note);
+}
+
+/** The success line with what the verb reads after a single change (`AccountStage=4 Cancelling`); as it was when the read fails. */
+async function readAfter<Prep>(ctx: Context, spec: MutationSpec<Prep>, client: HttpClient, target: string, done: Done): Promise<Done> {
+  const { after } = spec.report;
+  if (!after) return done;
+  try {
+    const value = await after.read(client, target);
+    return value === undefined ? done : { ...done, fields: [...done.fields, [after.field, value]] };
+  } catch (err) {
+    // The change was made: a read that fails says nothing more (Ctrl-C still stops the run).
+    if (ctx.signal.aborted) throw err;
+    return done;
+  }
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */
@@ -142,7 +156,7 @@ async function dryRun<Prep>(
 ): Promise<void> {
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
-  const plan = (req: MutationRequest) => planned.plan(req.body === undefined ? req : { ...req, body: redactJson(req.body) });
+  const plan = (req: MutationRequest) => shownAs(planned.plan, req);
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {

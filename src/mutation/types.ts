@@ -5,6 +5,7 @@
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
 import type { FieldValues, MutationField } from './field.js';
+import type { RunLock } from '../journal/run-lock.js';
 export type { FieldValues, MutationField } from './field.js';
 
 /** The flags every mutation takes (added by `mutationFlags`). */
@@ -15,9 +16,10 @@ export interface MutationFlags {
   failFast?: boolean;
   /**
    * Not a flag: `bo mcp`'s plan tool passes it (run-verb.ts `extra`) to be told, in a
-   * dry run of one target, what the target is as a confirmation would name it.
+   * dry run of one target, what the target is as a confirmation would name it, and its
+   * kind (`account`).
    */
-  observeTarget?: (name: string | undefined) => void;
+  observeTarget?: (name: string | undefined, noun: string) => void;
   /** Not a flag either: `bo batch resume` passes what the interrupted run's journal knows. */
   resume?: ResumeOrder;
 }
@@ -121,6 +123,12 @@ export interface MutationReport<Prep> {
    * line cannot say (e.g. the campaign is now inactive; nothing changed).
    */
   note?: (target: string, prep: Prep, res: ApiResponse) => string | undefined;
+  /**
+   * One read after a single change (not a batch, not --json, which prints the API's
+   * answer as it is): what the target is now, shown on the success line as one more
+   * field (a cancelled account's AccountStage). Undefined, or a failed read, shows none.
+   */
+  after?: { field: string; read: (client: HttpClient, target: string) => Promise<unknown> };
 }
 
 export interface MutationSpec<Prep> {
@@ -154,8 +162,10 @@ export type KnownOutcome = 'done' | 'failed' | 'unknown';
 export interface ResumeOrder {
   /** The run whose journal the resume goes on with. */
   run: string;
-  /** Each line the run sent: its outcome and the input's running digest there. */
-  known: Map<number, { outcome: KnownOutcome; read: string | undefined }>;
+  /** The run's lock, taken before the run was read (src/journal/run-lock.ts): its journal goes on under it. */
+  lock: RunLock;
+  /** Each line the run sent: its outcome and the input's running digest there (a Map, or the journal's compact KnownLines). */
+  known: { get(line: number): { outcome: KnownOutcome; read: string | undefined } | undefined };
   /** The last line the run sent: the input is checked up to it before anything is sent. */
   lastLine: number;
   resendUnknown: boolean;

@@ -11,7 +11,7 @@ import { cellString, ListCell, type Cell } from './list-cell.js';
 import { ChunkWriter } from './sink.js';
 import { style } from './style.js';
 import { symbolsFor } from './symbols.js';
-import { displayWidth, padEnd, truncate } from './width.js';
+import { displayWidth, padEnd, truncate, widthsFor, widthsLoaded } from './width.js';
 
 export interface TableColumn {
   header: string;
@@ -149,6 +149,9 @@ export async function writeTable(
   const showHeader = options.header !== false;
   const suffixes = columns.map((c) => c.headerSuffix?.() ?? '');
   const headers = columns.map((c, i) => c.header + suffixes[i]);
+  // Text beyond ASCII loads the width library (width.ts): here for what sizes the
+  // columns, then for each later row that holds some (rowReady).
+  await widthsFor([...headers, ...buffered.flatMap((row) => row.map(cellString))]);
   const widestCell = (cell: (row: Cell[], i: number) => string, i: number) => Math.max(0, ...buffered.map((row) => displayWidth(cell(row, i))));
   const naturalOf = (cell: (row: Cell[], i: number) => string) =>
     columns.map((_, i) => Math.max(showHeader ? displayWidth(headers[i]!) : 0, widestCell(cell, i)));
@@ -206,6 +209,7 @@ export async function writeTable(
     return `${out}\n`;
   };
 
+  const rowReady = (cells: Cell[]) => widthsFor(cells.map(cellString));
   const out = new ChunkWriter(stream, options.signal);
   let count = 0;
   try {
@@ -229,6 +233,7 @@ export async function writeTable(
       const r = await pending;
       if (r.done) done = true;
       else {
+        if (!widthsLoaded()) await rowReady(r.value);
         await out.add(line(r.value));
         count++;
       }
@@ -236,6 +241,7 @@ export async function writeTable(
     while (!done) {
       const r = await it.next();
       if (r.done) break;
+      if (!widthsLoaded()) await rowReady(r.value);
       await out.add(line(r.value));
       count++;
     }

@@ -1,39 +1,67 @@
-// Display width of terminal text: East Asian wide and fullwidth characters and emoji
-// take two cells, combining marks, joiners and variation selectors none. Cells of a
-// table are measured and cut with this, never with String.length.
+// Display width of terminal text, as a terminal draws it: the cells of each grapheme
+// (what the cursor steps over as one: 👨‍👩‍👧, 🇯🇵, 👍🏽 and ⚠️ take two cells each; East
+// Asian wide characters two; combining marks, joiners and variation selectors none),
+// measured by the string-width library. Cells of a table and the record view are
+// measured and cut with this, never with String.length.
+//
+// Printable ASCII, and the glyphs bo draws itself (the ellipsis, box drawing and block
+// elements, one cell each as the library measures them), need no library. It builds a
+// grapheme segmenter and Unicode property patterns as it loads (~20 ms of a run), so it
+// is loaded only once text beyond ASCII is to be measured: the table calls
+// widthsFor(texts) with what it is about to measure (table.ts), and a run that draws no
+// table, or only ASCII, never loads it.
 
-const ASCII = /^[\u0020-\u007e]*$/;
+/** One cell a character: printable ASCII, `…`, box drawing and block elements. */
+const NARROW = /^[\u0020-\u007e\u2026\u2500-\u259f]*$/;
 
-/** Zero-width: combining marks, ZWJ/ZWNJ, variation selectors, tag characters. */
-const ZERO = /[\p{Mn}\p{Me}\u200b-\u200f\ufe00-\ufe0f\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
+let stringWidth: ((text: string) => number) | undefined;
+let graphemes: Intl.Segmenter | undefined;
 
-/** Two cells: emoji presentation and East Asian Wide/Fullwidth blocks. */
-const WIDE =
-  /[\p{Emoji_Presentation}\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+/** Whether `text` is one cell a character, measured without the library. */
+const isNarrow = (text: string): boolean => NARROW.test(text);
 
-function charWidth(ch: string): number {
-  if (ZERO.test(ch)) return 0;
-  return WIDE.test(ch) ? 2 : 1;
+/** Loads the width library unless every one of `texts` is one cell a character (or it is loaded). */
+export async function widthsFor(texts: Iterable<string>): Promise<void> {
+  if (stringWidth) return;
+  for (const text of texts) {
+    if (!isNarrow(text)) {
+      stringWidth = (await import('string-width')).default;
+      return;
+    }
+  }
+}
+
+/** Whether text beyond ASCII can be measured now (widthsFor loaded the library). */
+export const widthsLoaded = (): boolean => stringWidth !== undefined;
+
+function measure(text: string): number {
+  if (!stringWidth) throw new Error('display width of text beyond ASCII asked before widthsFor() loaded the library');
+  return stringWidth(text);
+}
+
+/** The graphemes of `text`: a cut never splits one. */
+function* graphemesOf(text: string): Generator<string> {
+  graphemes ??= new Intl.Segmenter();
+  for (const { segment } of graphemes.segment(text)) yield segment;
 }
 
 export function displayWidth(text: string): number {
-  if (ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const ch of text) width += charWidth(ch);
-  return width;
+  return isNarrow(text) ? text.length : measure(text);
 }
 
-/** Cut to at most `max` cells, ending with `…` (one cell) when anything was cut. */
+/** Cut to at most `max` cells, ending with `ellipsis` (one cell: `…` or `~`) when anything was cut. */
 export function truncate(text: string, max: number, ellipsis = '…'): string {
   if (displayWidth(text) <= max) return text;
   if (max <= 0) return '';
+  const room = max - 1;
+  if (isNarrow(text)) return text.slice(0, Math.max(0, room)) + ellipsis;
   let width = 0;
   let out = '';
-  for (const ch of text) {
-    const w = charWidth(ch);
-    if (width + w > max - 1) break;
+  for (const grapheme of graphemesOf(text)) {
+    const w = measure(grapheme);
+    if (width + w > room) break;
     width += w;
-    out += ch;
+    out += grapheme;
   }
   return out + ellipsis;
 }

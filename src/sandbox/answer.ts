@@ -4,6 +4,7 @@
 // activity log. A request comes as plain values; the answer goes back as its status,
 // headers and body text.
 
+import { parseJson as parseJsonText } from '../api/json-parse.js';
 import { verifyBearer } from './auth-slice.js';
 import { HttpError } from './http-error.js';
 import { Deferred, matchPath, type AuthMode, type Reply, type Route, type RouteRequest, type ServerInfo } from './router.js';
@@ -98,7 +99,7 @@ function parseJson(contentType: string | undefined, text: string): { body: unkno
     return { status: 415, body: errorBody('unsupported_media_type', `a request body must be application/json, got ${type === '' ? 'no Content-Type' : JSON.stringify(type)}`) };
   }
   try {
-    return { body: JSON.parse(text) };
+    return { body: parseJsonText(text) };
   } catch (err) {
     return { status: 400, body: { ...errorBody('validation_failed', `malformed JSON body: ${(err as Error).message}`), errors: [{ field: 'body', message: 'malformed JSON' }] } };
   }

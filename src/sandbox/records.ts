@@ -8,6 +8,7 @@
 // as while never asked for. Nothing is an own property, so a spread or a
 // structuredClone copies nothing and parses nothing, and the copy has no kind() to call.
 
+import { parseJson } from '../api/json-parse.js';
 import type { Kind, Rec } from './schema.js';
 
 export type Table = Record<string, Rec>;
@@ -33,7 +34,7 @@ export class Records {
   kind(kind: Kind): Table | undefined {
     const value = this.#kinds.get(kind);
     if (typeof value !== 'string') return value;
-    const table = JSON.parse(value) as Table;
+    const table = parseJson(value) as Table;
     this.#kinds.set(kind, table);
     return table;
   }

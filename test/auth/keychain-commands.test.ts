@@ -10,7 +10,7 @@ describe('commands with the OS keychain', () => {
     const t = tempConfig();
     const env = { ...t.env, ...keyringEnv() };
     const profile = uniqueProfile('cmd');
-    const tenant = 'https://acme.example.com';
+    const tenant = 'http://127.0.0.1:1';
     const set = await runBo(['-p', profile, '--base-url', tenant, 'auth', 'set-key', '--key', 'ak_kc', '--secret-stdin'], { env, stdin: 'sk_kc\n' });
     expect(set.code).toBe(0);
     expect(set.stderr).toBe(
@@ -39,7 +39,7 @@ describe('commands with the OS keychain', () => {
     const gone = uniqueProfile('rm');
     const kept = uniqueProfile('keep');
     for (const p of [gone, kept]) {
-      expect((await runBo(['-p', p, 'config', 'set', 'base-url', 'https://acme.example.com'], { env })).code).toBe(0);
+      expect((await runBo(['-p', p, 'config', 'set', 'base-url', 'http://127.0.0.1:1'], { env })).code).toBe(0);
       expect((await runBo(['-p', p, 'auth', 'set-key', '--key', `k-${p}`, '--secret-stdin'], { env, stdin: 's\n' })).code).toBe(0);
     }
     const r = await runBo(['profiles', 'remove', gone], { env });
@@ -54,11 +54,11 @@ describe('commands with the OS keychain', () => {
     keyringEnv(); // this file runs under .ci/keyring.sh, like the tests above
     const t = tempConfig();
     const env = { ...t.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
-    const r = await runBo(['--base-url', 'https://acme.example.com', 'auth', 'set-key', '--key', 'k', '--secret-stdin'], { env, stdin: 's\n' });
+    const r = await runBo(['--base-url', 'http://127.0.0.1:1', 'auth', 'set-key', '--key', 'k', '--secret-stdin'], { env, stdin: 's\n' });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: the OS keychain is not available \(Secret Service: .*\)\nhint: pass --insecure-storage/);
-    const insecure = await runBo(['--base-url', 'https://acme.example.com', 'auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], { env, stdin: 's\n' });
+    const insecure = await runBo(['--base-url', 'http://127.0.0.1:1', 'auth', 'set-key', '--key', 'k', '--secret-stdin', '--insecure-storage'], { env, stdin: 's\n' });
     expect(insecure.code).toBe(0);
-    expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { default: { kind: 'apiKey', key: 'k', secret: 's', origin: 'https://acme.example.com' } } });
+    expect(t.readJson(t.credentialsFile)).toEqual({ profiles: { default: { kind: 'apiKey', key: 'k', secret: 's', origin: 'http://127.0.0.1:1' } } });
   });
 });

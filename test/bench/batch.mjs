@@ -2,7 +2,7 @@
 // Batch benchmark: N `addons expire` as one `-` batch (journaled, and with BO_JOURNAL=off) against the same N as a shell loop
 // (one `bo` process each), both on `bo sandbox serve --memory` as a real process, the
 // sandbox reset before each. Prints both times and the ratio; with N >= 1000 exits 1
-// when the batch is not at least 20 times faster.
+// when the batch is not at least 20 times faster, or when the journal costs 10 % or more.
 //
 //   npm run build && node test/bench/batch.mjs [--records N]
 //
@@ -48,9 +48,9 @@ try {
     return { ms, out: r.stdout };
   };
 
-  // The journal's cost (issue 33): the same batch with BO_JOURNAL=off, in alternating
-  // pairs so neither side gets the warm caches; the medians are compared. Printed, not
-  // gated: on a shared machine a difference of a few per cent is within the noise.
+  // The journal's cost: the same batch with BO_JOURNAL=off (the one way to run
+  // without it), in alternating pairs so neither side gets the warm caches; the medians
+  // are compared, and with N >= 1000 must differ by under 10 %.
   const pairs = 5;
   const journaled = [];
   const unjournaledRuns = [];
@@ -78,6 +78,11 @@ try {
   console.log(`ratio       ${ratio.toFixed(1)}x`);
   if (records >= 1000 && ratio < 20) {
     console.error(`the batch must be at least 20x faster than the loop; it was ${ratio.toFixed(1)}x`);
+    process.exitCode = 1;
+  }
+  const cost = (batch.ms - unjournaled.ms) / unjournaled.ms;
+  if (records >= 1000 && cost >= 0.1) {
+    console.error(`the journal must cost under 10 % of a batch; it cost ${(cost * 100).toFixed(0)} %`);
     process.exitCode = 1;
   }
 } finally {

@@ -33,7 +33,7 @@ describe('--fields alone lists the fields', () => {
     }
     expect(withResource.map((c) => c.path.join(' ')).sort()).toEqual(takesFields.sort());
     expect(withResource.map((c) => c.path.join(' ')).sort()).toEqual(
-      ['accounts get', 'accounts list', 'coupons list', 'coupons redemptions', 'lists list'].sort(),
+      ['accounts get', 'accounts list', 'addons list', 'coupons list', 'coupons redemptions', 'lists list', 'subscriptions list'].sort(),
     );
   });
 

@@ -17,8 +17,11 @@ const PROFILES = 8;
 const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', BO_KEYCHAIN_TIMEOUT: '2' };
 const MARK = 'kill-test-secret';
 
+/** Each profile's tenant: a loopback address of its own on a closed port (set-key checks the tenant first; a test never reaches past this machine). */
+const tenantOf = (profile: string) => `https://127.0.0.${profile === 'calibration' ? 250 : Number(profile.slice(1)) + 2}:1`;
+
 function setKey(env: Record<string, string>, profile: string, key: string, secret: string, killAfterMs?: number) {
-  return runBin(['-p', profile, '--base-url', `https://${profile}.example.com`, 'auth', 'set-key', '--key', key, '--secret-stdin', '--insecure-storage'], {
+  return runBin(['-p', profile, '--base-url', tenantOf(profile), 'auth', 'set-key', '--key', key, '--secret-stdin', '--insecure-storage'], {
     env,
     stdin: `${secret}\n`,
     onSpawn: killAfterMs === undefined ? undefined : (child) => void setTimeout(() => child.kill('SIGKILL'), killAfterMs),

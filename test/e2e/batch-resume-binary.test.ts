@@ -174,7 +174,7 @@ describe('bo batch resume, on the built binary', () => {
     changed[10] = cancellable[500]!;
     const refused = await runBin(['batch', 'resume', 'last', '--yes'], { env, stdin: `${changed.join('\n')}\n` });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^error: the input differs from what run \S+ read \(from line 11\)/);
+    expect(refused.stderr).toMatch(/^error: the input differs from what run \S+ read \(from line 11\)/m);
     const shorter = await runBin(['batch', 'resume', 'last', '--yes'], { env, stdin: `${uids.slice(0, 5).join('\n')}\n` });
     expect(shorter.code, shorter.stderr).toBe(2);
     expect(shorter.stderr).toContain('the input differs');

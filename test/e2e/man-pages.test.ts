@@ -1,5 +1,7 @@
 // Every committed man page renders with man-db's `man -l`, in the C locale and in UTF-8,
 // with no troff warning, and reads as a manual page: its name, synopsis and sections.
+// Each "See …" begins a sentence: what stands before it ends one (a summary ending in a
+// parenthesis, "List accounts (GET /crm/accounts)", gets its full stop).
 
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -37,5 +39,14 @@ describe('man pages', () => {
       expect(r.stdout).toContain(`\n       ${name} - `);
       expect(r.stdout).toMatch(/^SYNOPSIS\n {7}bo\b/m);
     }
+  });
+
+  it.each(pages)('%s: every "See …" follows the end of a sentence', async (page) => {
+    const r = await render(page, 'C.UTF-8');
+    expect(r.code).toBe(0);
+    // Lines joined as they read: a sentence may end on one line and "See" start the next.
+    const flat = r.stdout.replace(/\s+/g, ' ');
+    const unended = [...flat.matchAll(/(\S+) See /g)].filter((m) => !/[.!?]["')]*$/.test(m[1]!)).map((m) => flat.slice(Math.max(0, m.index - 60), m.index + m[0].length + 20));
+    expect(unended).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import { commandAt, schemaAgainstCommand, type ToolSchema } from '../helpers/com
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
 
-const READ_TOOLS = ['accounts_list', 'accounts_get', 'coupons_list', 'coupons_redemptions', 'lists_list', 'broadcasts_get', 'api_get', 'fields'];
+const READ_TOOLS = ['accounts_list', 'accounts_get', 'addons_list', 'coupons_list', 'coupons_redemptions', 'lists_list', 'broadcasts_get', 'subscriptions_list', 'api_get', 'fields'];
 
 interface CallResult {
   isError?: boolean;
@@ -94,6 +94,22 @@ describe('bo mcp (built binary, SDK client over stdio)', () => {
     expect(page.nextCursor).toEqual(expect.any(String));
     const most = (await call('accounts_list', { limit: 100 })).structuredContent as { items: unknown[] };
     expect(most.items).toHaveLength(Math.min(100, total));
+  });
+
+  it("an account's add-ons and subscriptions: list tools with one request a call, paged by the cursor", async () => {
+    const uid = 'acc_lvsegbmzg';
+    const account = (await sb.api('GET', `/crm/accounts?q=${uid}&fields=Subscriptions.Uid,Subscriptions.SubscriptionAddOns.Uid`)).body.items[0];
+    const addOns = (account.Subscriptions as Array<{ SubscriptionAddOns: Array<{ Uid: string }> }>).flatMap((s) => s.SubscriptionAddOns.map((a) => a.Uid));
+    expect(addOns.length).toBeGreaterThan(1);
+    const before = (await sb.activity()).length;
+    const first = (await call('addons_list', { accountUid: uid, limit: 1 })).structuredContent as { items: Array<{ Uid: string; AddOn: { Name: string } }>; total: number; nextCursor: string | null };
+    expect(first).toMatchObject({ items: [{ Uid: addOns[0] }], total: addOns.length, nextCursor: expect.any(String) });
+    expect(first.items[0]!.AddOn.Name).toEqual(expect.any(String));
+    const second = (await call('addons_list', { accountUid: uid, limit: 1, cursor: first.nextCursor })).structuredContent as { items: Array<{ Uid: string }> };
+    expect(second.items.map((a) => a.Uid)).toEqual([addOns[1]]);
+    expect((await sb.activity()).slice(before).map((a: { method: string }) => a.method)).toEqual(['GET', 'GET']);
+    const subscriptions = (await call('subscriptions_list', { accountUid: uid })).structuredContent as { items: Array<{ Uid: string }>; nextCursor: string | null };
+    expect(subscriptions).toMatchObject({ items: account.Subscriptions.map((s: { Uid: string }) => ({ Uid: s.Uid })), nextCursor: null });
   });
 
   it('refuses a cursor from another query as a usage error', async () => {

@@ -398,16 +398,25 @@ describe('the single executable at a terminal (tmux)', () => {
 });
 
 describe('the archive', () => {
-  it('unpacks as the README says: bin/bo that runs, the man pages man finds, the completion scripts; its SHA-256 checks', () => {
+  it('installs as the README says, in a fresh HOME: its SHA-256 checks, bin/bo runs, the man pages man finds, the completion scripts', () => {
     const archive = `${built.replace(/\.exe$/, '')}.tar.xz`;
     expect(existsSync(archive), `${archive} is missing: npm run build:binary writes it`).toBe(true);
-    const check = spawnSync('sha256sum', ['-c', `${target}.tar.xz.sha256`], { cwd: dirname(archive), encoding: 'utf8' });
-    expect(check.stdout).toBe(`${target}.tar.xz: OK\n`);
-    expect(check.status).toBe(0);
+    // The README's lines, run as written by bash in the archive's folder with a HOME that
+    // holds nothing yet (no ~/.local): they must not assume a folder a fresh machine lacks.
+    const readme = readFileSync(join(repo, 'README.md'), 'utf8').split('\n');
+    const from = readme.findIndex((l) => l.startsWith('### A single file, without Node'));
+    const open = readme.findIndex((l, i) => i > from && l.trim() === '```sh');
+    const close = readme.findIndex((l, i) => i > open && l.trim() === '```');
+    const script = readme.slice(open + 1, close).join('\n').replaceAll('bo-linux-x64', target);
+    const home = join(work, 'fresh-home');
+    mkdirSync(home);
+    const env = { ...userEnv(), HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin' };
+    const ran = spawnSync('bash', ['-c', `set -euo pipefail\n${script}`], { cwd: dirname(archive), encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(ran.stderr).toBe('');
+    expect(ran.stdout).toBe(`${target}.tar.xz: OK\n${version}\n`);
+    expect(ran.status).toBe(0);
 
-    const prefix = join(work, 'prefix');
-    mkdirSync(prefix);
-    execFileSync('tar', ['-xJf', archive, '--strip-components=1', '-C', prefix]);
+    const prefix = join(home, '.local');
     const files = readdirSync(prefix, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile())
       .map((e) => relative(prefix, join(e.parentPath, e.name)))

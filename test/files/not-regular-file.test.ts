@@ -69,7 +69,7 @@ describe('a config, credentials or state path that is not a regular file', { tim
     for (const make of [mkfifo, (p: string) => mkdirSync(p)]) {
       const t = tempConfig();
       mkdirSync(t.dir, { recursive: true });
-      writeFileSync(t.configFile, '{"profiles":{"default":{"base-url":"https://acme.example.com","credential-store":"file"}}}');
+      writeFileSync(t.configFile, '{"profiles":{"default":{"base-url":"https://127.0.0.1:1","credential-store":"file"}}}');
       make(t.credentialsFile);
       const kind = make === mkfifo ? 'a FIFO' : 'a folder';
       notRegular(await runBin(['auth', 'status'], { env: t.env, ...LIMIT }), 'the credentials file', t.credentialsFile, kind);

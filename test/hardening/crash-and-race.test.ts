@@ -120,7 +120,7 @@ describe('bo killed by SIGKILL while it writes', () => {
           return run(['-p', `p${n % 7}`, 'config', 'set', 'timeout', String(n + 1)], f.env, delay)
             .then((r) => ({ r, ack: () => acknowledged.timeouts.set(`p${n % 7}`, n + 1) }));
         }
-        return run(['-p', `k${n % 5}`, '--base-url', `https://k${n % 5}.example.com`, 'auth', 'set-key', '--key', `key${n}`, '--secret-stdin', '--insecure-storage'], f.env, delay, `s${n}\n`)
+        return run(['-p', `k${n % 5}`, '--base-url', `https://127.0.0.${(n % 5) + 2}:1`, 'auth', 'set-key', '--key', `key${n}`, '--secret-stdin', '--insecure-storage'], f.env, delay, `s${n}\n`)
           .then((r) => ({ r, ack: () => acknowledged.keys.set(`k${n % 5}`, `key${n}`) }));
       });
       for (const { r, ack } of await Promise.all(batch)) {

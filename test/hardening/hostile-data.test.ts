@@ -5,7 +5,8 @@
 // output (tables, record views, tab-separated rows, error lines, login messages and
 // prompts) shows none of them raw and keeps its shape (one row a record, one tab a
 // field), batch outcome lines and the --verbose trace included; --json and --jsonl
-// write them as \u escapes and parse back to what the API sent.
+// write them as \u escapes and parse back to what the API sent. Keys written with escapes
+// (escaped-keys.ts) come out as the server's keys in every output mode.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/auth/prompter-types.js';
@@ -16,6 +17,9 @@ import { runBo } from '../helpers/run-bo.js';
 import { UNSAFE_IN_JSON, UNSAFE_IN_TEXT, allCases } from '../output/hostile-text.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
 import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
+import { escapedPage, type EscapedPage } from './escaped-keys.js';
+import { readJson } from '../../src/api/json-reader.js';
+import { neutralise } from '../../src/api/neutralise.js';
 
 let server: FaultServer;
 beforeAll(async () => {
@@ -144,7 +148,8 @@ describe('hostile data, generated, in every output', () => {
         if (leak) tally.leaks++;
         expect(leak?.[0], shown).toBeUndefined();
         expect(r.stdout, shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
-        const parsed = lines ? r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l)) : JSON.parse(r.stdout);
+        // Read with bo's reader: the Node running the suite may misread escaped keys (hostile keys have backslashes).
+        const parsed = lines ? r.stdout.trimEnd().split('\n').map((l) => readJson(l)) : readJson(r.stdout);
         expect(parsed, shown).toEqual(items);
       }),
       opts(1324),
@@ -170,6 +175,70 @@ describe('hostile data, generated, in every output', () => {
         expect(r.stderr.length, shown).toBeLessThan(2000);
       }),
       opts(1325),
+    );
+  }, 300_000);
+});
+
+describe('escaped keys, generated, in every output mode (in process, on the Node running the suite)', () => {
+  // Each case's SchemaLessData starts with a key of its own: a fresh V8 map, as the bug needs.
+  let slots = 0;
+  const page = escapedPage(() => `Slot${slots++}`);
+  const env = () => testEnv(server, { BO_API_KEY: 'key-data', BO_API_SECRET: 'secret-data' });
+  const fields = ['--fields', 'Uid,SchemaLessData'];
+  const serve = (p: EscapedPage) =>
+    server.fallback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(p.body);
+    });
+  const shownOf = (p: EscapedPage, out: string) => `keys ${JSON.stringify(p.keys)}\nbody ${p.body.slice(0, 600)}\nout ${JSON.stringify(out.slice(0, 600))}`;
+
+  it('tab-separated rows, CSV and the table on a terminal: each cell reads back as the server\'s SchemaLessData', async () => {
+    await fc.assert(
+      fc.asyncProperty(page, async (p) => {
+        serve(p);
+        const tsv = await runBo(['accounts', 'list', ...fields], { env: env() });
+        const csv = await runBo(['--csv', 'accounts', 'list', ...fields], { env: env() });
+        const tty = await runBo(['--no-color', 'accounts', 'list', ...fields], { env: env(), stdoutIsTTY: true, columns: 400 });
+        server.fallback(undefined);
+        for (const r of [tsv, csv, tty]) expect(r.code, shownOf(p, r.stderr)).toBe(0);
+        const tsvCells = tsv.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+        expect(tsvCells.map((c) => c[0]), shownOf(p, tsv.stdout)).toEqual(p.records.map((r) => r.Uid));
+        expect(tsvCells.map((c) => readJson(c[1]!)), shownOf(p, tsv.stdout)).toEqual(p.records.map((r) => r.SchemaLessData));
+        const csvRows = csv.stdout.split('\r\n').slice(1, -1);
+        const csvCell = (row: string) => {
+          const cell = row.slice(row.indexOf(',') + 1);
+          return cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell;
+        };
+        expect(csvRows.map((row) => readJson(csvCell(row))), shownOf(p, csv.stdout)).toEqual(p.records.map((r) => r.SchemaLessData));
+        const ttyRows = tty.stdout.split('\n').filter((l) => l.startsWith('│ acc_'));
+        expect(ttyRows.map((l) => readJson(l.split(' │ ')[1]!.replace(/ *│$/, ''))), shownOf(p, tty.stdout)).toEqual(p.records.map((r) => r.SchemaLessData));
+      }),
+      opts(1330),
+    );
+  }, 300_000);
+
+  it('--json, --jsonl and the record view: the server\'s keys, each record read after the others', async () => {
+    await fc.assert(
+      fc.asyncProperty(page, fc.nat(), async (p, pick) => {
+        serve(p);
+        const json = await runBo(['--json', 'accounts', 'list'], { env: env() });
+        const jsonl = await runBo(['--jsonl', 'accounts', 'list', ...fields], { env: env() });
+        // The record asked for is the server's last, as `get` reads the page its query gives.
+        const i = p.records.length - 1 - (pick % p.records.length);
+        const uid = p.records[i]!.Uid;
+        const piped = await runBo(['accounts', 'get', uid, ...fields], { env: env() });
+        const tty = await runBo(['--no-color', 'accounts', 'get', uid], { env: env(), stdoutIsTTY: true, columns: 400 });
+        server.fallback(undefined);
+        for (const r of [json, jsonl, piped, tty]) expect(r.code, shownOf(p, r.stderr)).toBe(0);
+        expect(readJson(json.stdout), shownOf(p, json.stdout)).toEqual(p.records);
+        expect(jsonl.stdout.trimEnd().split('\n').map((l) => readJson(l)), shownOf(p, jsonl.stdout)).toEqual(p.records);
+        expect(piped.stdout, shownOf(p, piped.stdout)).toMatch(/^Uid\tacc_\d+\nSchemaLessData\t/);
+        expect(readJson(piped.stdout.split('\n')[1]!.split('\t')[1]!), shownOf(p, piped.stdout)).toEqual(p.records[i]!.SchemaLessData);
+        // On a terminal each nested key has its row, shown as neutralise() shows any API text.
+        const rows = tty.stdout.split('\n').filter((l) => l.startsWith('│   ')).map((l) => l.split(' │ ')[0]!.slice(4).trimEnd());
+        expect(rows, shownOf(p, tty.stdout)).toEqual(Object.keys(p.records[i]!.SchemaLessData).map((k) => neutralise(k).trimEnd()));
+      }),
+      opts(1331),
     );
   }, 300_000);
 });

@@ -3,7 +3,9 @@
 // sees and the number of requests the server received: a GET is retried where D30
 // allows, a write only when the server refused before acting (429), never after it may
 // have acted. Then batches (`-`) under random faults per record (seeded): every record
-// reported exactly once, each sent exactly as often as the retry rules allow.
+// reported exactly once, each sent exactly as often as the retry rules allow. Keys written
+// with escapes (escaped-keys.ts) come out as the server's in every output mode and bo mcp,
+// on the Node running the suite and on a pinned release whose JSON.parse misreads them.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';
@@ -15,6 +17,10 @@ import { realClock } from '../../src/main.js';
 import type { Clock } from '../../src/context.js';
 import { fuzzRuns } from '../helpers/fuzz-runs.js';
 import { STACK_OR_JS_MESSAGE, report } from './fuzz-settings.js';
+import { escapedPage, type EscapedPage } from './escaped-keys.js';
+import { nodesToRun } from '../helpers/affected-node.js';
+import { startMcp } from '../helpers/mcp-client.js';
+import { readJson } from '../../src/api/json-reader.js';
 
 let server: FaultServer;
 let elsewhere: FaultServer;
@@ -397,6 +403,68 @@ describe('hostile server: paging faults against a whole walk (the built binary)'
       // Never more pages than the largest total needs, plus one to see the end.
       expect(server.requests.length, shown).toBeLessThanOrEqual(Math.ceil(Math.max(250, paging.later ?? 0, paging.records + (paging.inserted ?? 0)) / 100) + 1);
     }, 60_000);
+  }
+});
+
+describe('hostile server: escaped keys in every output mode (the built binary, bo mcp, a pinned affected Node)', () => {
+  // A key bo mcp passes as it is (one with a control or hidden character is made
+  // harmless its own way, and only its count is checked here).
+  const PLAIN = /^[A-Za-z0-9\\"/é😀]*$/u;
+  const page = escapedPage(() => 'Region');
+  const env = () => testEnv(server, { BO_API_KEY: 'key-hostile', BO_API_SECRET: 'secret-hostile' });
+  const fields = ['--fields', 'Uid,SchemaLessData'];
+  const serve = (p: EscapedPage) =>
+    server.fallback((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(p.body);
+    });
+
+  for (const { name, node } of nodesToRun) {
+    it.skipIf(!node)(`on ${name}: tab-separated rows, CSV, --jsonl, the record view and bo mcp give the server's keys`, async () => {
+      await fc.assert(
+        fc.asyncProperty(page, async (p) => {
+          serve(p);
+          const run = async (argv: string[]) => {
+            const r = await runBin(argv, { env: env(), node });
+            expect(r.code, `${argv.join(' ')}\n${r.stderr}`).toBe(0);
+            return r.stdout;
+          };
+          const shown = `keys ${JSON.stringify(p.keys)}\nbody ${p.body.slice(0, 600)}`;
+          const data = p.records.map((r) => r.SchemaLessData);
+          const tsv = await run(['accounts', 'list', ...fields]);
+          expect(tsv.trimEnd().split('\n').map((l) => readJson(l.split('\t')[1]!)), shown).toEqual(data);
+          const csv = await run(['--csv', 'accounts', 'list', ...fields]);
+          const cells = csv.split('\r\n').slice(1, -1).map((row) => row.slice(row.indexOf(',') + 1)).map((c) => (c.startsWith('"') ? c.slice(1, -1).replaceAll('""', '"') : c));
+          expect(cells.map((c) => readJson(c)), shown).toEqual(data);
+          const jsonl = await run(['--jsonl', 'accounts', 'list']);
+          expect(jsonl.trimEnd().split('\n').map((l) => readJson(l)), shown).toEqual(p.records);
+          const last = p.records.at(-1)!;
+          const view = await run(['accounts', 'get', last.Uid, ...fields]);
+          expect(readJson(view.split('\n')[1]!.split('\t')[1]!), shown).toEqual(last.SchemaLessData);
+          const mcp = await startMcp(['mcp'], env(), node);
+          try {
+            for (const [tool, args] of [['accounts_list', {}], ['accounts_get', { accountUid: last.Uid }]] as const) {
+              const r = (await mcp.client.callTool({ name: tool, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+              expect(r.isError ?? false, shown).toBe(false);
+              const got = readJson(r.content[0]!.text) as { items?: Array<{ SchemaLessData: object }>; SchemaLessData?: object };
+              const items = got.items ?? [got as { SchemaLessData: object }];
+              const want = got.items ? p.records : [last];
+              expect(items.length, shown).toBe(want.length);
+              items.forEach((item, i) => {
+                const keys = Object.keys(item.SchemaLessData);
+                const key = p.keys[Number(want[i]!.Uid.slice(4))]!;
+                expect(keys, shown).toHaveLength(2);
+                if (PLAIN.test(key)) expect(keys, shown).toEqual(['Region', key]);
+              });
+            }
+          } finally {
+            await mcp.close();
+          }
+        }),
+        { seed: 1340, numRuns: fuzzRuns(4), endOnFailure: true },
+      );
+      server.fallback(undefined);
+    }, 300_000);
   }
 });
 

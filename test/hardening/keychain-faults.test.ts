@@ -141,7 +141,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     const before = filesHolding(t.dir, SECRET).length;
     const started = Date.now();
     injected++;
-    const r = await runBin(['-p', 'new', '--base-url', 'https://tenant.example.com', 'auth', 'set-key', '--key', 'new-key', '--secret-stdin'], { env, stdin: `${SECRET}\n` });
+    const r = await runBin(['-p', 'new', '--base-url', 'http://127.0.0.1:1', 'auth', 'set-key', '--key', 'new-key', '--secret-stdin'], { env, stdin: `${SECRET}\n` });
     const elapsed = Date.now() - started;
     expect(r.code, r.stderr).toBe(4);
     expect(r.stdout).toBe('');
@@ -202,7 +202,7 @@ describe.each(faults)('keychain fault: $name', (fault) => {
     const t = tempConfig();
     const env = { ...t.env, ...(await fault.make(t)), BO_KEYCHAIN_TIMEOUT: String(fault.timeoutS ?? DEFAULT_TIMEOUT_S) };
     injected++;
-    const r = await runBin(['-p', 'new', '--base-url', 'https://tenant.example.com', 'auth', 'set-key', '--key', 'new-key', '--secret-stdin', '--insecure-storage'], {
+    const r = await runBin(['-p', 'new', '--base-url', 'http://127.0.0.1:1', 'auth', 'set-key', '--key', 'new-key', '--secret-stdin', '--insecure-storage'], {
       env,
       stdin: `${SECRET}\n`,
     });

@@ -29,7 +29,7 @@ describe('error text starts in lower case', () => {
   it("commander's suggestions too: a mistyped verb and -v", async () => {
     const verb = await runBin(['accounts', 'lst'], { env: env() });
     expect(verb.code).toBe(2);
-    expect(verb.stderr).toBe("error: unknown command 'lst'\n(did you mean list?)\n");
+    expect(verb.stderr).toBe("error: unknown command 'lst'\n(did you mean list?)\n(bo accounts list lists accounts; bo accounts get <accountUid> shows one account by Uid)\n");
     const version = await runBin(['-v'], { env: env() });
     expect(version.code).toBe(2);
     expect(version.stderr).toContain('(did you mean bo --version?)');

@@ -29,6 +29,8 @@ export interface RunBinOptions {
   measure?: boolean;
   /** Under strace -f -e trace=execve: the result's children and env. */
   trace?: boolean;
+  /** The Node binary that runs bo (default: the one running the tests), e.g. a pinned release with a known bug. */
+  node?: string;
 }
 
 export interface RunBinResult {
@@ -54,7 +56,7 @@ export function runBin(argv: string[], options: RunBinOptions & { measure: true 
 export function runBin(argv: string[], options: RunBinOptions & { trace: true }): Promise<TracedResult>;
 export function runBin(argv: string[], options?: RunBinOptions): Promise<RunBinResult>;
 export function runBin(argv: string[], options: RunBinOptions = {}): Promise<RunBinResult> {
-  return runProcess([process.execPath, binPath, ...argv], options);
+  return runProcess([options.node ?? process.execPath, binPath, ...argv], options);
 }
 
 /**
@@ -127,10 +129,16 @@ function measured(result: RunBinResult): MeasuredResult {
 /**
  * The built bo on a pseudo-terminal (`script`): its exit code and what the terminal
  * received (stdout and stderr as one screen), CRs removed. `env` is all it gets besides
- * PATH, HOME and TERM=xterm.
+ * PATH, HOME and TERM=xterm. `columns`: the terminal's width (stty), else none is set;
+ * `node` runs it (default: the Node running the tests).
  */
-export function runOnTerminal(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const quoted = [process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+export function runOnTerminal(
+  args: string[],
+  env: Record<string, string>,
+  options: { columns?: number; node?: string } = {},
+): Promise<{ code: number | null; out: string }> {
+  const command = [options.node ?? process.execPath, binPath, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+  const quoted = options.columns === undefined ? command : `stty cols ${options.columns} rows 50; exec ${command}`;
   const childEnv = { PATH: process.env.PATH!, HOME: process.env.HOME!, TERM: 'xterm', ...env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

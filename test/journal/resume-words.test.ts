@@ -30,6 +30,7 @@ describe('a journaled command line', () => {
 describe('the step for each record of a resumed run', () => {
   const order = (resendUnknown = false): ResumeOrder => ({
     run: '20261128T100000-ABCDEF',
+    lock: { file: '', tookOver: undefined, release() {} },
     known: new Map([
       [1, { outcome: 'done', read: 'd1' }],
       [2, { outcome: 'failed', read: 'd2' }],

@@ -4,6 +4,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { foreignFirstLine } from '../../src/input/read-text.js';
 import { checkUid } from '../../src/input/validate.js';
 import { MAX_LINE_BYTES, parseLine, readRecords, type BatchRecord } from '../../src/mutation/records.js';
 import { cutBytes } from '../helpers/cut-bytes.js';
@@ -16,14 +17,21 @@ async function collect(chunks: Buffer[], key = 'Uid'): Promise<BatchRecord[]> {
   return out;
 }
 
-/** What the lines should give: split on "\n" at once, each line parsed alone. */
-function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] {
+/** What readRecords gives, or the message it refused the input with (foreignFirstLine). */
+const settled = (chunks: Buffer[]) => collect(chunks).catch((err: Error) => ({ refused: err.message }));
+
+/** What the lines should give: split on "\n" at once, each line parsed alone; a first line in UTF-16 or UTF-32 refuses the whole. */
+function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] | { refused: string } {
   const out: BatchRecord[] = [];
   let from = 0;
   let line = 0;
   while (from < bytes.length) {
     let nl = bytes.indexOf(10, from);
     if (nl < 0) nl = bytes.length;
+    // The first line as the line reader hands it over: without its "\r".
+    const first = line === 0 ? bytes.subarray(from, bytes[nl - 1] === 13 && nl > from ? nl - 1 : nl) : undefined;
+    const foreign = first && foreignFirstLine('stdin', first);
+    if (foreign) return { refused: foreign.message };
     const rec = parseLine(bytes.subarray(from, nl), ++line, key, checkUid);
     if (rec) out.push(rec);
     from = nl + 1;
@@ -31,11 +39,13 @@ function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] {
   return out;
 }
 
-/** Pieces of a line: ASCII, multi-byte characters, JSON-looking starts, "\r", invalid bytes. */
+/** Pieces of a line: ASCII, multi-byte characters, JSON-looking starts, "\r", invalid bytes, UTF-16, a byte order mark. */
 const fragment = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 6 }).map(utf8),
   fc.constantFrom('sa_1', 'é', '€', '𝄞', '{"Uid":"u_1"}', '{"Uid":', '["a"]', '"q"', '#', ' ', '\r', '\t').map(utf8),
   fc.constantFrom(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82]), Buffer.from([0xf0, 0x9d, 0x84])),
+  // UTF-16 (a first line of it refuses the input) and a UTF-8 byte order mark.
+  fc.constantFrom(Buffer.from('sa_1', 'utf16le'), Buffer.from('sa_1', 'utf16le').swap16(), utf8('\ufeff')),
 );
 const line = fc.array(fragment, { maxLength: 6 }).map((parts) => Buffer.concat(parts.map((p) => Buffer.from(p.filter((b) => b !== 10)))));
 const input = fc
@@ -166,14 +176,48 @@ describe('readRecords', () => {
     }
   });
 
+  it('refuses UTF-16 without a byte order mark, told from its first line, naming the byte order and the iconv', async () => {
+    const cases: Array<[Buffer, string]> = [
+      [Buffer.from('sa_1\nsa_2\n', 'utf16le'), 'UTF-16LE'],
+      [Buffer.from('Uid\r\nsa_1\r\n', 'utf16le'), 'UTF-16LE'],
+      [Buffer.from('sa_1\nsa_2\n', 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from('{"Uid":"sa_é"}\n', 'utf16le').swap16(), 'UTF-16BE'],
+      [Buffer.from('s', 'utf16le'), 'UTF-16LE'],
+    ];
+    for (const [bytes, encoding] of cases) {
+      await expect(collect([bytes])).rejects.toThrow(
+        expect.objectContaining({
+          name: 'UsageError',
+          message: `stdin is ${encoding} text without a byte-order mark, not UTF-8: convert it first with iconv -f ${encoding} -t UTF-8`,
+        }),
+      );
+    }
+    // UTF-8 with a NUL here and there is not taken for UTF-16: its lines are judged one by one.
+    expect(await collect([Buffer.from('sa_1\u0000x\nsa_2\n')])).toMatchObject([{ line: 1, error: expect.any(String) }, { line: 2, target: 'sa_2' }]);
+  });
+
+  it('a byte order mark past the start of the input makes its line invalid (files joined with cat); the others go on', async () => {
+    const why = (line: number) => `line ${line}: a byte-order mark in the middle: files joined with cat?`;
+    expect(await collect([Buffer.from('\ufeffsa_1\n\ufeffsa_2\nsa_3\n')])).toEqual([
+      { line: 1, target: 'sa_1' },
+      { line: 2, error: why(2), input: 'sa_2' },
+      { line: 3, target: 'sa_3' },
+    ]);
+    // Files joined without a newline between them: the mark inside a line.
+    expect(await collect([Buffer.from('sa_1\ufeffsa_2\nsa_3\n')])).toEqual([
+      { line: 1, error: why(1), input: 'sa_1\\ufeffsa_2' },
+      { line: 2, target: 'sa_3' },
+    ]);
+  });
+
   it('gives the same records wherever the reads cut the input (inside a character, between \\r and \\n)', async () => {
     await fc.assert(
       fc.asyncProperty(input, fc.array(fc.nat(), { maxLength: 20 }), async (bytes, at) => {
-        const whole = await collect([bytes]);
+        const whole = await settled([bytes]);
         expect(whole).toEqual(expected(bytes));
-        expect(await collect(cutBytes(bytes, at))).toEqual(whole);
+        expect(await settled(cutBytes(bytes, at))).toEqual(whole);
         // One byte a read: every boundary at once.
-        expect(await collect(cutBytes(bytes, [...bytes.keys()]))).toEqual(whole);
+        expect(await settled(cutBytes(bytes, [...bytes.keys()]))).toEqual(whole);
       }),
       { numRuns: 500 },
     );

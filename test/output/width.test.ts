@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fitWidths } from '../../src/output/table.js';
 import { ListCell } from '../../src/output/list-cell.js';
 import { unicodeLocale } from '../../src/output/symbols.js';
-import { displayWidth, truncate } from '../../src/output/width.js';
+import { displayWidth, truncate, widthsFor } from '../../src/output/width.js';
+
+// Text beyond ASCII is measured once the library is loaded, as a table loads it.
+beforeAll(() => widthsFor(['é']));
 
 describe('display width', () => {
   it('counts East Asian wide characters and emoji as two cells, joiners and combining marks as none', () => {
@@ -13,6 +16,21 @@ describe('display width', () => {
     expect(displayWidth('😀')).toBe(2);
     expect(displayWidth('e\u0301')).toBe(1);
     expect(displayWidth('می\u200cخواهم')).toBe(7);
+  });
+
+  it('measures a grapheme as a terminal draws it: a ZWJ family, a flag, a skin tone and an emoji variation take two cells', () => {
+    expect(displayWidth('👨\u200d👩\u200d👧')).toBe(2);
+    expect(displayWidth('🇯🇵')).toBe(2);
+    expect(displayWidth('👍🏽')).toBe(2);
+    expect(displayWidth('⚠\ufe0f')).toBe(2);
+    expect(displayWidth('a🇯🇵b')).toBe(4);
+  });
+
+  it('never cuts a grapheme in two', () => {
+    expect(truncate('🇯🇵🇯🇵🇯🇵', 4)).toBe('🇯🇵…');
+    expect(truncate('👨\u200d👩\u200d👧 family', 4)).toBe('👨\u200d👩\u200d👧 …');
+    expect(truncate('👍🏽👍🏽', 3)).toBe('👍🏽…');
+    expect(displayWidth(truncate('⚠\ufe0f⚠\ufe0f⚠\ufe0f', 5))).toBe(5);
   });
 
   it('cuts by cells with an ellipsis, never splitting a wide character past the limit', () => {
@@ -52,6 +70,9 @@ describe('fitting columns', () => {
     expect(list.fit(14, '…')).toBe('mem_…, +3 more');
     expect(list.fit(8, '~')).toBe('4 items');
     expect(new ListCell(['only one item here']).fit(10, '…')).toBe('only one …');
+    // Items measured by their graphemes: two flags are four cells.
+    expect(new ListCell(['🇯🇵🇯🇵', '👍🏽x', 'abc']).fit(13, '…')).toBe('🇯🇵🇯🇵, +2 more');
+    expect(new ListCell(['🇯🇵🇯🇵', '👍🏽x', 'abc']).fit(14, '…')).toBe('🇯🇵🇯🇵, 👍🏽x, abc');
   });
 
   it('draws ASCII boxes under a locale that is not UTF-8', () => {

@@ -3,7 +3,7 @@
 // asks on a terminal, needs --yes otherwise and for a `-` batch.
 import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
-import { accountSummary, cancelAccountRequest } from '../../api/crm.js';
+import { accountStage, accountSummary, cancelAccountRequest } from '../../api/crm.js';
 
 export default defineMutation({
   path: ['accounts', 'cancel'],
@@ -13,7 +13,8 @@ export default defineMutation({
     'ends at its renewal date. Asks for confirmation on a terminal; pass --yes in scripts. ' +
     '--reason and --comment take @file to read the text from a file. ' +
     'With - in place of the Uid, reads Uids from stdin (a batch always needs --yes); a JSON Lines record ' +
-    'may carry its own CancelationReason (reason) and Comment (comment).',
+    'may carry its own CancelationReason (reason) and Comment (comment). A single cancel (not a batch) then ' +
+    'reads the account and shows the stage it is in now (AccountStage).',
   examples: [
     'bo accounts cancel acc_1irrfvoamo --reason "Moved to a competitor"',
     'bo accounts cancel acc_1sikv04mxo --reason "Closed" --comment @notes.txt --yes',
@@ -33,4 +34,6 @@ export default defineMutation({
   // D17, D22: the answer is the cancellation request the service stored, which proves one
   // was; any other answer (204, a sentence) cannot tell.
   changed: changedIfRecord,
+  // The stage the account moved to: one read after a single cancel (never for a batch).
+  after: { field: 'AccountStage', read: (client, u) => accountStage(client, u) },
 });

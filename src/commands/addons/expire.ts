@@ -2,6 +2,7 @@
 // ended one changes nothing and still succeeds). `-` reads the Uids from stdin.
 import { defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
 import { expireAddOnRequest } from '../../api/billing.js';
+import { uidFrom } from '../../help/uid-sources.js';
 
 export default defineMutation({
   path: ['addons', 'expire'],
@@ -16,7 +17,7 @@ export default defineMutation({
     'bo addons expire subaddon_40076rrnkv --dry-run --json',
     'cut -f1 addons.tsv | bo addons expire - --concurrency 8',
   ],
-  target: target.uid('<subscriptionAddOnUid>', 'the subscription add-on Uid', { noun: 'subscription add-on', resource: 'SubscriptionAddOn' }),
+  target: target.uid('<subscriptionAddOnUid>', `the subscription add-on Uid (${uidFrom.addon})`, { noun: 'subscription add-on', resource: 'SubscriptionAddOn' }),
   resend: 'safe', // D24: expiring again changes nothing
   action: (u) => `Expire add-on ${u}`,
   request: (u) => expireAddOnRequest(u),

@@ -3,6 +3,7 @@
 // Uids from stdin, the tag fixed.
 import { arg, defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
 import { untagArticleRequest } from '../../api/support.js';
+import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
 export default defineMutation({
   path: ['articles', 'untag'],
@@ -10,14 +11,14 @@ export default defineMutation({
   description:
     'Remove a tag from a support article. The tag itself stays; removing a tag the article does ' +
     'not have changes nothing and succeeds. With - in place of the article Uid, reads article Uids ' +
-    'from stdin, one a line (or JSON Lines with "Uid"), and removes the same tag from each.',
+    `from stdin, one a line (or JSON Lines with "Uid"), and removes the same tag from each. ${groupUidNotes.articles}`,
   examples: [
     'bo articles untag art_m0gz9lp9gc tag_lw3dpnj7ou',
     'bo articles untag art_m0gz9lp9gc tag_lxvl2oztv9 --dry-run',
     'jq -r .Uid articles.jsonl | bo articles untag - tag_lxvl2oztv9',
   ],
-  target: target.uid('<articleUid>', 'the article Uid', { noun: 'article', resource: 'Article' }),
-  args: [arg.uid('<tagUid>', 'the tag to remove')],
+  target: target.uid('<articleUid>', `the article Uid (${uidFrom.article})`, { noun: 'article', resource: 'Article' }),
+  args: [arg.uid('<tagUid>', `the Uid of the tag to remove (${uidFrom.tag})`)],
   resend: 'safe', // D26: removing a tag the article lacks changes nothing
   action: (u, [tag]) => `Remove tag ${tag} from article ${u}`,
   request: (u, _p, [tag]) => untagArticleRequest(u, tag),

@@ -4,6 +4,11 @@
 import { defineCommand } from '../../command.js';
 import { SETTING_KEYS_TEXT, SETTING_KEYS, SETTING_DEFAULTS, baseUrlName, caFileInEffect } from '../../config/settings.js';
 import { printRecord } from '../../output/print.js';
+import { parseMaxResponseMb } from '../../api/response-cap.js';
+import { journalOff } from '../../journal/open.js';
+
+/** The BO_JOURNAL values that decide over the journal setting (journalOff). */
+const JOURNAL_WORDS = new Set(['on', 'off', '0', 'false']);
 
 export default defineCommand({
   printsRecords: true,
@@ -27,6 +32,12 @@ export default defineCommand({
       } else if (name === 'timeout' && ctx.globals.timeout !== undefined) {
         value = ctx.globals.timeout;
         source = env.BO_TIMEOUT !== undefined && Number(env.BO_TIMEOUT) === value ? 'env' : 'flag';
+      } else if (name === 'max-response-mb' && env.BO_MAX_RESPONSE_MB !== undefined && env.BO_MAX_RESPONSE_MB !== '') {
+        value = parseMaxResponseMb(env.BO_MAX_RESPONSE_MB, 'BO_MAX_RESPONSE_MB');
+        source = 'env';
+      } else if (name === 'journal' && JOURNAL_WORDS.has(env.BO_JOURNAL?.trim().toLowerCase() ?? '')) {
+        value = journalOff(env, settings.journal) ? 'off' : 'on';
+        source = 'env';
       } else if (name === 'ca-file' && caFileInEffect(env, settings)?.source === 'env') {
         value = caFileInEffect(env, settings)!.path;
         source = 'env';

@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { updateDealRequest } from '../../api/crm.js';
+import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
 const INT32 = 2_147_483_647;
 
@@ -19,21 +20,21 @@ export default defineMutation({
     'With - in place of the Uid, reads deal Uids from stdin, one a line, and makes the same changes to ' +
     'each; a JSON Lines record may carry its own fields, by API name or flag name ' +
     '({"Uid":"deal_1","Amount":1200,"DueDate":"2027-01-31"} or {"Uid":"deal_1","amount":"1200"}), ' +
-    'which override the flags for that record.',
+    `which override the flags for that record. ${groupUidNotes.deals}`,
   examples: [
     'bo deals update deal_z9w6mp246 --stage stage_cyukhthtx --amount 1200',
     'bo deals update deal_1hgoryug1t --name "Renewal 2027" --due 2027-01-31 --dry-run',
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
     "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],
-  target: target.uid('<dealUid>', 'the deal Uid', { noun: 'deal', resource: 'Deal' }),
+  target: target.uid('<dealUid>', `the deal Uid (${uidFrom.deal})`, { noun: 'deal', resource: 'Deal' }),
   fields: [
     field.text('--name <name>', 'Name', 'the deal name, 1-250 characters', { max: 250 }),
     field.number('--amount <number>', 'Amount', 'the amount, a decimal number'),
     field.date('--due <date>', 'DueDate', 'the due date (date or date-time)'),
     field.integer('--weight <n>', 'Weight', 'the weight, a whole number', -INT32 - 1, INT32),
     field.text('--assigned-to <clientId>', 'AssignedToPersonClientIdentifier', 'the client identifier of the person it is assigned to'),
-    field.reference('--stage <stageUid>', 'DealPipelineStage', 'the pipeline stage Uid'),
+    field.reference('--stage <stageUid>', 'DealPipelineStage', `the pipeline stage Uid (${uidFrom.stage})`),
     field.json('--data <json>', 'SchemaLessData', 'free-form data: a JSON object (@file reads a file)', async (l, t, v) => {
       const data = await v.checkJson(l, t);
       if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new UsageError(`${l} must be a JSON object, like {"region":"EMEA"}`);

@@ -4,6 +4,7 @@
 import { defineMutation, target, CHANGED } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { addDripMessageRequest, type DripMessageInput } from '../../api/email.js';
+import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
 const MAX = 2_147_483_647;
 
@@ -14,12 +15,12 @@ export default defineMutation({
     'Add an email message to a drip campaign. --body takes the text or @file to read it from a file. ' +
     '--delay-hours is how long after the trigger the message is sent; --days-after-prior the delay ' +
     'in days after the message before it. Adding a message makes the campaign inactive until it is ' +
-    'reviewed and turned on again.',
+    `reviewed and turned on again. ${groupUidNotes.drips}`,
   examples: [
     'bo drips add-message drip_llo22xbxil --subject "Getting started" --body @day1.html --delay-hours 24',
     'bo drips add-message drip_llo22xbxil --name "Day 3" --subject "Tips" --body "<p>Hi</p>" --days-after-prior 2 --dry-run',
   ],
-  target: target.uid('<dripUid>', 'the drip campaign Uid', { noun: 'drip campaign', single: true }),
+  target: target.uid('<dripUid>', `the drip campaign Uid (${uidFrom.drip})`, { noun: 'drip campaign', single: true }),
   fields: [
     field.text('--subject <text>', 'Subject', 'the subject, 1-250 characters', { required: true, max: 250 }),
     field.text('--body <text>', 'Body', 'the body (@file reads a file)', { required: true }),

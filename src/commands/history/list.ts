@@ -1,8 +1,8 @@
 // `bo history list`: the runs that changed something, newest first, from the journal in
 // the state folder (issue 33). --json/--jsonl: one RunSummary each (src/journal/read.ts).
 import { defineCommand } from '../../command.js';
-import { readRuns, type RunSummary } from '../../journal/read.js';
-import { printList } from '../../output/print.js';
+import { readRuns, skippedWarning, type RunSummary } from '../../journal/read.js';
+import { printList, say } from '../../output/print.js';
 import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filters.js';
 import { listOf } from '../../api/record-source.js';
 
@@ -16,7 +16,8 @@ export default defineCommand<HistoryOpts>({
     '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
     'the profile and origin, the command (secret values as ***), the input file, how many changes were done (and of those, how many changed something or nothing), ' +
     'failed or unknown (sent, no answer recorded), how many records a finished batch did not attempt (after --fail-fast or ' +
-    'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running. ' +
+    'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running ' +
+    '(or was written by a newer bo: state newer). A journal file of another shape is skipped with a warning naming it, and left as it is. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
     '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "changed", "unchanged", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
     '(changed and unchanged: of the done changes, those whose answer showed a change and those whose answer said nothing changed; the rest could not tell) ' +
@@ -28,7 +29,7 @@ export default defineCommand<HistoryOpts>({
     const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
     const folder = await historyFolder(ctx);
     const profile = ctx.globals.profile;
-    const runs = (folder ? readRuns(folder) : [])
+    const runs = (folder ? readRuns(folder, (err) => say(ctx, skippedWarning(err))) : [])
       .map((r) => r.summary)
       .filter((r) => (since === undefined || Date.parse(r.startedAt) >= since.getTime()) && (!profile || r.profile === profile))
       .filter((r) => !opts.failed || r.failed + r.unknown > 0);
@@ -45,7 +46,7 @@ export default defineCommand<HistoryOpts>({
       { header: 'Unknown', get: (r: RunSummary) => r.unknown },
       // Not known for a run that did not finish; `+`: its input was not read to the end.
       { header: 'Not attempted', get: (r: RunSummary) => (r.notAttempted === null ? '-' : `${r.notAttempted}${r.unread ? '+' : ''}`) },
-      { header: 'State', get: (r: RunSummary) => (r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
+      { header: 'State', get: (r: RunSummary) => (r.state === 'newer' ? 'written by a newer bo' : r.pid === null ? r.state : `${r.state} (pid ${r.pid})`) },
       { header: 'Command', get: (r: RunSummary) => `bo ${r.command}${r.input ? ` < ${r.input.path} (${r.input.size} bytes)` : ''}` },
     ]);
   },

@@ -1,6 +1,7 @@
 // `bo history prune`: the journal's retention on demand (src/journal/prune.ts).
 import { defineCommand } from '../../command.js';
 import { overCapWarning, pruneJournal } from '../../journal/prune.js';
+import { skippedWarning } from '../../journal/read.js';
 import { say } from '../../output/print.js';
 import { historyFolder } from './filters.js';
 
@@ -16,7 +17,7 @@ export default defineCommand({
   async run(ctx) {
     const folder = await historyFolder(ctx);
     if (!folder) return;
-    const { removed, overCap, bytesLeft } = pruneJournal(folder, ctx.clock.now());
+    const { removed, overCap, bytesLeft } = pruneJournal(folder, ctx.clock.now(), (err) => say(ctx, skippedWarning(err)));
     for (const s of overCap) say(ctx, overCapWarning(s));
     say(ctx, `Removed ${removed.length} run(s); the journal holds ${(bytesLeft / 1048576).toFixed(1)} MB.`);
   },

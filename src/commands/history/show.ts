@@ -1,9 +1,9 @@
 // `bo history show <run>`: each change of one run with its outcome (issue 33); --failed
 // only the failed ones, so `bo history show <run> --failed --jsonl` feeds a retry.
 import { defineCommand } from '../../command.js';
-import { NotFoundError, UsageError } from '../../errors.js';
+import { BoError, NotFoundError, UsageError } from '../../errors.js';
 import { RUN_ID } from '../../journal/journal.js';
-import { readRun, readRuns, type ChangeRecord } from '../../journal/read.js';
+import { readRun, readRuns, skippedWarning, type ChangeRecord } from '../../journal/read.js';
 import { printList, say } from '../../output/print.js';
 import { historyFolder, type HistoryOpts } from './filters.js';
 import { listOf } from '../../api/record-source.js';
@@ -26,8 +26,11 @@ export default defineCommand({
   async run(ctx, [id], opts: HistoryOpts) {
     if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
     const folder = await historyFolder(ctx);
-    const found = folder && (id === 'last' ? readRuns(folder)[0] : readRun(folder, id));
+    const newest = () => readRuns(folder!, (err) => say(ctx, skippedWarning(err)))[0]?.summary.id;
+    const runId = folder && (id === 'last' ? newest() : id);
+    const found = folder && runId ? readRun(folder, runId) : undefined;
     if (!found) throw new NotFoundError(id === 'last' ? 'no run in the journal' : `no run ${id} in the journal`, { code: 'not_found' });
+    if (found.summary.state === 'newer') throw new BoError(`run ${found.summary.id} was written by a newer bo, whose journal this one cannot read: show it with that bo`, { code: 'failed' });
     const changes = found.changes.filter((c) => !opts.failed || c.outcome === 'failed');
     await printList(ctx, listOf(changes), [
       // The Uid first: piped rows feed a batch as they are (`… --failed | bo <verb> - …`).

@@ -1,23 +1,110 @@
 // `bo plan apply <id>`: a person applies a change an agent prepared with `bo mcp
-// --writes plan`. The plan is shown, asked about on a terminal (--yes without one),
-// refused (exit 2) when older than 24 hours or when its profile now goes to another
-// origin, then run as its command line: parsed and validated again by the verb, sent
-// by the verb's own runner, with --yes for the verb's confirmation (this was it).
+// --writes plan`. Refused (exit 2, nothing sent) when older than 24 hours, made for
+// another profile, or for another origin (a plan of the embedded sandbox is applied with
+// `bo --sandbox` only, and only such a plan is). The plan file is not trusted: its
+// command line is made into a plan again under the plan tool's rules (mcp/call.ts
+// planOf) — a dry run, nothing sent — and that fresh request must be the file's, and
+// what it acts on as the plan named it. The fresh request is shown, asked about on a
+// terminal (--yes without one), then sent by the verb's own runner with --yes (this was
+// its confirmation), through a client that sends that request and nothing else.
 
+import { isDeepStrictEqual } from 'node:util';
+import { PassThrough, Readable } from 'node:stream';
+import { CommanderError } from 'commander';
 import type { CommandDefinition } from '../../command.js';
 import { defineCommand } from '../../command.js';
+import type { Context } from '../../context.js';
 import { DeclinedError, UsageError } from '../../errors.js';
-import { neutralise } from '../../api/neutralise.js';
+import { jsonText, neutralise } from '../../api/neutralise.js';
+import { EMBEDDED_SANDBOX } from '../../mutation/confirm.js';
+import { plannedUrls, shownAs } from '../../mutation/dry-run.js';
+import { planOfLine, planOrigin } from '../../mcp/call.js';
+import { checkedClient, planSession, withFlag } from '../../mcp/run.js';
 import { PLAN_LIFETIME_MS, readPlan, removePlan, type Plan } from '../../plan/store.js';
 import { runArgv } from '../../run-verb.js';
 
-function planText(plan: Plan): string {
-  const { method, url, body } = plan.request;
+type Fresh = Awaited<ReturnType<typeof planOfLine>>;
+
+/** A request as one line: `METHOD URL {body}`. */
+function requestText(request: Record<string, unknown>): string {
+  const { method, url, body } = request;
+  return neutralise(`${String(method)} ${String(url)}${body === undefined || body === null ? '' : ` ${jsonText(body)}`}`);
+}
+
+/** What the person is shown: the plan's id, time and profile, and the request derived afresh, with what it acts on now. */
+function planText(plan: Plan, fresh: Fresh): string {
+  const { method, url, body } = fresh.request;
   const lines = [`Plan ${plan.id}, made ${plan.created} for profile "${plan.profile}":`];
-  if (plan.target) lines.push(`  on ${plan.target}`);
+  if (fresh.target) lines.push(`  on ${fresh.target}`);
   lines.push(`  ${String(method)} ${String(url)}`);
-  if (body !== undefined) lines.push(`  ${JSON.stringify(body)}`);
+  if (body !== undefined && body !== null) lines.push(`  ${JSON.stringify(body)}`);
   return lines.map((line) => neutralise(line)).join('\n');
+}
+
+/** Where the plan may go: the profile it was made for, and its origin (the embedded sandbox only under --sandbox). */
+async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
+  const made = plan.origin === EMBEDDED_SANDBOX;
+  if (made && !ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made on the embedded sandbox: apply it with bo --sandbox plan apply ${plan.id}`);
+  if (!made && ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}, not the embedded sandbox: apply it without --sandbox`);
+  const { name } = await ctx.profile();
+  if (name !== plan.profile) throw new UsageError(`plan ${plan.id} was made for profile "${plan.profile}", not "${name}"`);
+  const origin = planOrigin(ctx, (await ctx.api({ credential: null })).baseUrl);
+  if (origin !== plan.origin) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}; profile "${name}" now goes to ${origin}`);
+}
+
+/**
+ * The plan file's command made into a plan again, as the plan tool makes one; refused by
+ * name when the plan tool would refuse it, when its request is not the file's, or when
+ * what it acts on is no longer what the plan named.
+ */
+async function derive(ctx: Context, plan: Plan, defs: CommandDefinition<any>[]): Promise<Fresh> {
+  // The dry run's own notes ("Dry run on …: nothing was sent") are not for the person applying.
+  const quiet: Context = { ...ctx, io: { ...ctx.io, stderr: new PassThrough().resume() } };
+  let fresh: Fresh;
+  try {
+    fresh = await planOfLine(planSession(quiet, defs), plan.argv, ctx.signal);
+  } catch (err) {
+    if (err instanceof CommanderError || err instanceof UsageError) {
+      throw new UsageError(`plan ${plan.id} is refused: ${err.message.replace(/^error: /, '')}`, { hint: 'ask the agent to make the plan again' });
+    }
+    throw err;
+  }
+  if (!isDeepStrictEqual(fresh.request, plan.request)) {
+    throw new UsageError(
+      `plan ${plan.id} is refused: the plan file's request is not what its command sends: the file says ${requestText(plan.request)}; its command sends ${requestText(fresh.request)}`,
+      { hint: 'the plan file was changed since it was made: ask the agent to make the plan again' },
+    );
+  }
+  if (plan.target !== undefined && fresh.target !== plan.target) {
+    const now = fresh.target === undefined ? 'can no longer be read' : `is now ${JSON.stringify(fresh.target)}`;
+    throw new UsageError(`plan ${plan.id} is refused: the ${fresh.noun ?? 'target'} ${now}; the plan was made when it was ${JSON.stringify(plan.target)}`, {
+      hint: 'ask the agent to make the plan again',
+    });
+  }
+  return fresh;
+}
+
+/**
+ * `ctx` for sending the plan: no stdin, and a client that sends the request shown — as a
+ * dry run shows it: method, URL, body — once, and refuses anything else (nothing sent).
+ */
+async function sendingOnly(ctx: Context, plan: Plan, shown: Record<string, unknown>): Promise<Context> {
+  const planned = await plannedUrls(ctx);
+  let sent = false;
+  const io = { ...ctx.io, stdin: Readable.from([]), stdinIsTTY: false };
+  return {
+    ...ctx,
+    io,
+    api: async (options) =>
+      checkedClient(await ctx.api(options), (request) => {
+        const asShown: unknown = JSON.parse(JSON.stringify(shownAs(planned.plan, request)));
+        if (sent || !isDeepStrictEqual(asShown, shown)) {
+          throw new UsageError(`plan ${plan.id}: bo was about to send ${requestText(asShown as Record<string, unknown>)}, which is not the request shown; it was not sent`);
+        }
+        sent = true;
+        return request;
+      }),
+  };
 }
 
 /** `bo plan apply` over `definitions()`: the verb a plan names is found in the command tree. */
@@ -26,8 +113,10 @@ export const planApplyCommand = (definitions: () => Promise<CommandDefinition<an
     path: ['plan', 'apply'],
     summary: 'Apply a plan an agent prepared, after showing it (asks on a terminal)',
     description:
-      'Show a plan made by bo mcp --writes plan, ask on a terminal (without one, pass --yes), then check it again as the command would and send it. ' +
-      'A plan older than 24 hours, or whose profile now points at another origin, is refused (exit 2). An applied plan is removed.',
+      'Make a plan of bo mcp --writes plan again from its command, as the agent\'s tool made it (a dry run: nothing sent), show that request, ' +
+      'ask on a terminal (without one, pass --yes), and send exactly it. Refused with exit 2 and nothing sent: a plan older than 24 hours, ' +
+      'made for another profile or origin, an edited plan file (its request is not what its command sends), or one whose target changed since ' +
+      '(ask the agent to make it again). A plan made on the embedded sandbox is applied with bo --sandbox plan apply. An applied plan is removed.',
     examples: [{ example: 'bo plan apply 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
     operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
     configure: (cmd) => cmd.option('--yes', 'apply without asking (needed without a terminal)'),
@@ -35,20 +124,16 @@ export const planApplyCommand = (definitions: () => Promise<CommandDefinition<an
       const plan = readPlan(ctx.io.env, id);
       const age = ctx.clock.now().getTime() - Date.parse(plan.created);
       if (!(age >= 0 && age <= PLAN_LIFETIME_MS)) throw new UsageError(`plan ${plan.id} has expired (made ${plan.created}; plans last 24 hours)`);
-      const { name } = await ctx.profile();
-      if (name !== plan.profile) throw new UsageError(`plan ${plan.id} was made for profile "${plan.profile}", not "${name}"`);
-      const origin = new URL((await ctx.api()).baseUrl).origin;
-      if (origin !== plan.origin) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}; profile "${name}" now goes to ${origin}`);
-      const def = (await definitions()).find((d) => d.mutation !== undefined && d.mutation.secrets.length === 0 && d.path.every((w, i) => plan.argv[i] === w));
-      if (!def) throw new UsageError(`plan ${plan.id} names no command bo can apply`);
-      ctx.io.stderr.write(`${planText(plan)}\n`);
+      await checkWhere(ctx, plan);
+      const fresh = await derive(ctx, plan, await definitions());
+      ctx.io.stderr.write(`${planText(plan, fresh)}\n`);
       if (!opts.yes) {
         if (!ctx.globals.input) throw new UsageError(`applying plan ${plan.id} needs confirmation; pass --yes`);
-        const ok = await (await ctx.prompter()).confirm(`Apply this plan on profile "${name}" (${origin})?`, { default: false });
+        const where = ctx.globals.sandbox ? EMBEDDED_SANDBOX : plan.origin;
+        const ok = await (await ctx.prompter()).confirm(`Apply this plan on profile "${plan.profile}" (${where})?`, { default: false });
         if (!ok) throw new DeclinedError();
       }
-      const end = plan.argv.indexOf('--');
-      await runArgv(ctx, def, [...plan.argv.slice(0, end), '--yes', ...plan.argv.slice(end)]);
+      await runArgv(await sendingOnly(ctx, plan, fresh.request), fresh.tool.def, withFlag(fresh.line, '--yes'));
       removePlan(ctx.io.env, plan.id);
     },
   });

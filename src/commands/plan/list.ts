@@ -1,6 +1,6 @@
 import { defineCommand } from '../../command.js';
 import { listPlans, type Plan } from '../../plan/store.js';
-import { printList, type Column } from '../../output/print.js';
+import { printList, warn, type Column } from '../../output/print.js';
 import { listOf } from '../../api/record-source.js';
 
 const columns: Column<Plan>[] = [
@@ -19,6 +19,6 @@ export default defineCommand({
   summary: 'List the plans an agent prepared (bo mcp --writes plan), oldest first',
   examples: ['bo plan list', 'bo plan list --json'],
   run: async (ctx) => {
-    await printList(ctx, listOf(listPlans(ctx.io.env)), columns);
+    await printList(ctx, listOf(listPlans(ctx.io.env, (text) => warn(ctx, text))), columns);
   },
 });

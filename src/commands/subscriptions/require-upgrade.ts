@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { requireUpgradeRequest, type UpgradeRequirement } from '../../api/billing.js';
+import { uidFrom } from '../../help/uid-sources.js';
 
 export default defineMutation({
   path: ['subscriptions', 'require-upgrade'],
@@ -21,7 +22,7 @@ export default defineMutation({
     'bo subscriptions require-upgrade sub_153ftvs2bs --clear',
     'cut -f1 over-quota.tsv | bo subscriptions require-upgrade - --message @upgrade.txt',
   ],
-  target: target.uid('<subscriptionUid>', 'the subscription Uid', { noun: 'subscription', resource: 'Subscription' }),
+  target: target.uid('<subscriptionUid>', `the subscription Uid (${uidFrom.subscription})`, { noun: 'subscription', resource: 'Subscription' }),
   fields: [
     field.integer('--quantity <n>', 'NewRequiredQuantity', 'the quantity the subscription must be upgraded to', 1, 2_147_483_647),
     field.text('--message <text>', 'PlanUpgradeRequiredMessage', 'the message shown to the customer (@file reads a file)'),

@@ -7,6 +7,7 @@ import { testEnv } from '../../helpers/test-env.js';
 import { runBo } from '../../helpers/run-bo.js';
 import { startTestSandbox, type TestSandbox } from '../../helpers/sandbox.js';
 import { scriptedPrompter } from '../../helpers/scripted-prompter.js';
+import { reply, startFaultServer } from '../../helpers/fault-server.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -22,9 +23,23 @@ describe('bo accounts cancel', () => {
     const uid = account(0);
     const r = await runBo(['accounts', 'cancel', uid, '--reason', 'Moved to a competitor', '--comment', 'Call in May', '--yes'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${uid}\tok\tCancelationReason=Moved to a competitor;Comment=Call in May\n`);
+    // Then the account read back (one GET): the stage it moved to.
+    expect(r.stdout).toBe(`${uid}\tok\tCancelationReason=Moved to a competitor;Comment=Call in May;AccountStage=4 Cancelling\n`);
     expect(r.stderr).toBe('');
     expect(await stage(uid)).toBe(4);
+  });
+
+  it('a read back that fails leaves the success line as it was: the change was made, exit 0', async () => {
+    const fault = await startFaultServer();
+    try {
+      fault.script(reply.json(200, { Uid: 'cancel_1', CancelationReason: 'x' }), reply.json(400, { error: 'validation_failed', error_description: 'no' }));
+      const r = await runBo(['accounts', 'cancel', 'acc_1', '--reason', 'x', '--yes'], { env: testEnv(fault.url) });
+      expect(r).toMatchObject({ code: 0, stdout: 'acc_1\tok\tCancelationReason=x\n', stderr: '' });
+      expect(fault.requests.map((q) => q.method)).toEqual(['PUT', 'GET']);
+      fault.verify();
+    } finally {
+      await fault.close();
+    }
   });
 
   it('--json prints the saved request as the API shaped it; --reason @file reads a file', async () => {
@@ -56,7 +71,7 @@ describe('bo accounts cancel', () => {
     const ok = await runBo(['accounts', 'cancel', uid, '--reason', 'x'], { env: testEnv(sb), prompter: yes, stdinIsTTY: true, stdoutIsTTY: true });
     yes.assertDone();
     expect(ok.code).toBe(0);
-    expect(stripVTControlCharacters(ok.stdout)).toBe(`✔ Account ${uid}: CancelationReason=x\n`);
+    expect(stripVTControlCharacters(ok.stdout)).toBe(`✔ Account ${uid}: CancelationReason=x, AccountStage=4 Cancelling\n`);
     expect(await stage(uid)).toBe(4);
   });
 

@@ -1,0 +1,74 @@
+// What `bo subscriptions list` and `bo addons list` share. The API shows an account's
+// subscriptions and add-ons only inside the account (D36), so both read the account as
+// `accounts get` does (GET /crm/accounts?q=<uid>&fields=…, one request) and print the
+// records under it as every list prints: a table, TSV, CSV, --json, --jsonl. --fields
+// names the record's own paths (Plan.Name), asked for under the account's
+// (Subscriptions.Plan.Name); --limit, --all, --page and --page-size cut what was read.
+
+import { defineCommand, type CommandDefinition } from '../command.js';
+import type { Context } from '../context.js';
+import { findAccount } from '../api/crm.js';
+import type { PageMeta } from '../api/paginate.js';
+import { listOf } from '../api/record-source.js';
+import { NotFoundError } from '../errors.js';
+import type { Example } from '../help/examples.js';
+import { boCommand } from '../hints.js';
+import { addListOptions, listEndNote, parseListOptions, type RawListOptions } from '../input/list-options.js';
+import { checkUid } from '../input/validate.js';
+import { columnsFor, pick, tableFields } from '../output/columns.js';
+import { outputMode, printList, say, type Column } from '../output/print.js';
+
+export interface AccountRecords<R> {
+  path: [group: string, verb: string];
+  /** The record kind (API reference §2) of what it lists, for --fields. */
+  resource: string;
+  /** Where the records are inside an account: `Subscriptions`, `Subscriptions.SubscriptionAddOns`. */
+  under: string;
+  summary: string;
+  description: string;
+  examples: Example[];
+  /** The default columns, reading the record's own paths (`from`). */
+  columns: (ctx: Context) => Column<R>[];
+  /** What --json and --jsonl ask for: the record's own fields, and its plan's or add-on's (`Plan.*`). */
+  json: string[];
+}
+
+/** `running`, or `ended` once its EndDate or ExpirationDate has passed (D24: expiring sets both to now). */
+export function endedOrRunning(ctx: Context, record: { EndDate?: unknown; ExpirationDate?: unknown }): string {
+  const now = ctx.clock.now().getTime();
+  const past = (value: unknown) => typeof value === 'string' && Date.parse(value) <= now;
+  return past(record.EndDate) || past(record.ExpirationDate) ? 'ended' : 'running';
+}
+
+export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefinition<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]> {
+  return defineCommand<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]>({
+    printsRecords: true,
+    resource: spec.resource,
+    path: spec.path,
+    summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
+    operands: [{ name: '<accountUid>', help: 'the account Uid (bo accounts list --q <name> finds it)' }],
+    configure: (cmd) => addListOptions(cmd, 'whole'),
+    run: async (ctx, [uid], opts) => {
+      const accountUid = checkUid('<accountUid>', uid);
+      const columns = spec.columns(ctx);
+      const mode = outputMode(ctx);
+      // The record's own paths: the columns', --fields', or for JSON the whole record.
+      const own = tableFields(ctx, columns, opts.fields) ?? (opts.fields === undefined && (mode === 'json' || mode === 'jsonl') ? spec.json.join(',') : undefined);
+      const selection = parseListOptions(opts, own);
+      const paths = (selection.query.fields as string | undefined)?.split(',') ?? spec.json;
+      const fields = ['Uid', ...paths.filter((p) => p !== 'Uid')].map((p) => `${spec.under}.${p}`).join(',');
+      const account = await findAccount(await ctx.api(), accountUid, fields);
+      if (!account) throw new NotFoundError(`no account with Uid ${accountUid}`, { hint: `${boCommand(ctx.globals, 'accounts list --q <name>')} finds accounts by name` });
+      const all = [pick(account, spec.under)].flat().filter((r): r is R => r !== null && typeof r === 'object');
+      const size = selection.pageSize;
+      const shown = selection.page !== undefined ? all.slice(selection.page * size, (selection.page + 1) * size) : all.slice(0, selection.max);
+      const meta: PageMeta = { limit: size, offset: selection.page ?? 0, total: all.length };
+      opts.observePage?.(meta);
+      const printed = await printList(ctx, listOf(shown), columnsFor(ctx, columns, opts.fields));
+      const note = listEndNote(printed, selection, meta);
+      if (note) say(ctx, note);
+    },
+  });
+}

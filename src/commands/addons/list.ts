@@ -1,0 +1,33 @@
+// `bo addons list <accountUid>`: the add-ons of an account's subscriptions, read inside
+// the account (D36: the API lists them nowhere else), one request.
+import type { SubscriptionAddOn } from '../../api/types.js';
+import { accountRecordsCommand, endedOrRunning } from '../account-records.js';
+
+type Named = { Uid?: string; Name?: string } | null | undefined;
+
+export default accountRecordsCommand<SubscriptionAddOn>({
+  path: ['addons', 'list'],
+  resource: 'SubscriptionAddOn',
+  under: 'Subscriptions.SubscriptionAddOns',
+  summary: "List an account's add-ons: add-on, quantity, start, end, ended or running",
+  description:
+    "List the add-ons of an account's subscriptions: the subscription add-on Uid (what bo addons expire takes), " +
+    'the add-on, quantity, start and end, and whether each has ended (its end or expiration date has passed) or is ' +
+    'running. The API shows add-ons only inside their account, so this reads the account (one request, as bo ' +
+    'accounts get does). --fields names the add-on\'s own paths (AddOn.Name, RenewalDate); --json prints each ' +
+    'with its add-on.',
+  examples: [
+    'bo addons list acc_lvsegbmzg',
+    'bo addons list acc_lvsegbmzg --fields AddOn.Name,Rate,RenewalDate',
+    'bo addons list acc_lvsegbmzg --jsonl --jq "select(.EndDate == null) | .Uid"',
+  ],
+  columns: (ctx) => [
+    { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
+    { header: 'Add-on', get: (a) => (a.AddOn as Named)?.Name ?? (a.AddOn as Named)?.Uid, from: ['AddOn.Name'] },
+    { header: 'Quantity', get: (a) => a.Quantity, kind: 'number', from: ['Quantity'], drop: 2 },
+    { header: 'Start', get: (a) => a.StartDate, kind: 'date', from: ['StartDate'], drop: 1 },
+    { header: 'End', get: (a) => a.EndDate, kind: 'date', from: ['EndDate'], drop: 3 },
+    { header: 'Status', get: (a) => endedOrRunning(ctx, a), from: ['EndDate', 'ExpirationDate'] },
+  ],
+  json: ['*', 'AddOn.*'],
+});
