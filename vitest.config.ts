@@ -59,6 +59,7 @@ const unit = [
   'test/mutation/help.test.ts',
   'test/mutation/records.test.ts',
   'test/mutation/validate.test.ts',
+  'test/mutation/verdict.test.ts',
   'test/output/colour.test.ts',
   'test/output/jq-filter.test.ts',
   'test/output/json-stream.test.ts',

@@ -7,7 +7,8 @@
 //   line's text) and Uid, method, path, the names of the body's fields and an HMAC of the
 //   body with a random key kept 0600 beside the journal (a short secret cannot be
 //   recovered from it, as it could from a plain hash). Never a value of the body.
-// - `outcome`: after the answer: status, ok or not, the error code. A `send` with no
+// - `outcome`: after the answer: status, ok or not, the error code, and whether it
+//   changed anything (`changed`, `reason`: D32) when the verb can tell. A `send` with no
 //   `outcome` is unknown: sent, no answer recorded.
 // - `end`: the run finished (or stopped on a signal, `interrupted`). A run that sent
 //   nothing has no file once it ends.
@@ -55,6 +56,9 @@ export interface ChangeOutcome {
   status: number;
   ok: boolean;
   code?: string;
+  /** Whether it changed anything (D32), when the verb can tell; absent (older runs, `bo api`) reads as null. */
+  changed?: boolean | null;
+  reason?: string | null;
 }
 
 /** How often, at most, written entries wait for fsync. */
@@ -161,7 +165,17 @@ export class Journal {
 
   /** Records the answer to change `n`. */
   after(n: number, outcome: ChangeOutcome, now: Date): void {
-    this.write({ t: 'outcome', n, status: outcome.status, ok: outcome.ok, ...(outcome.code ? { code: outcome.code } : {}), at: now.toISOString() });
+    const { changed, reason } = outcome;
+    this.write({
+      t: 'outcome',
+      n,
+      status: outcome.status,
+      ok: outcome.ok,
+      ...(outcome.code ? { code: outcome.code } : {}),
+      ...(changed === undefined ? {} : { changed }),
+      ...(reason ? { reason } : {}),
+      at: now.toISOString(),
+    });
   }
 
   /** An HMAC of the body: equal bodies match, and no value can be read back from it. */

@@ -60,9 +60,12 @@ export function openJournal(run: JournalRun): RunJournal | undefined {
   }
 }
 
-/** `send` through the journal when there is one. */
-export function journaled<R extends { status: number }>(journal: RunJournal | undefined, change: Change, send: () => Promise<R>): Promise<R> {
-  return journal ? journal.change(change, send) : send();
+/** Whether a change changed anything (D32), from its answer (`res`) or, when it failed, its status alone. */
+export type ChangeJudge<R> = (res: R | undefined, status: number) => Pick<ChangeOutcome, 'changed' | 'reason'>;
+
+/** `send` through the journal when there is one; `judge` tells the outcome entry whether it changed anything. */
+export function journaled<R extends { status: number }>(journal: RunJournal | undefined, change: Change, send: () => Promise<R>, judge?: ChangeJudge<R>): Promise<R> {
+  return journal ? journal.change(change, send, judge) : send();
 }
 
 /** A journal write that failed in the middle of a batch: sending stops. */
@@ -91,16 +94,17 @@ export class RunJournal {
    * JournalWriteError in a batch when it cannot be written; nothing is sent then), its
    * outcome after an answer. A request with no answer (no status) stays unknown.
    */
-  async change<R extends { status: number }>(change: Change, send: () => Promise<R>): Promise<R> {
+  async change<R extends { status: number }>(change: Change, send: () => Promise<R>, judge?: ChangeJudge<R>): Promise<R> {
     const n = this.entry(() => this.journal.before(change, this.run.now()), true);
     try {
       const res = await send();
-      if (n !== undefined) this.entry(() => this.journal.after(n, { status: res.status, ok: true }, this.run.now()), false);
+      if (n !== undefined) this.entry(() => this.journal.after(n, { status: res.status, ok: true, ...judge?.(res, res.status) }, this.run.now()), false);
       return res;
     } catch (err) {
       const status = err instanceof BoError ? err.status : undefined;
       if (n !== undefined && status !== undefined) {
-        this.entry(() => this.journal.after(n, { status, ok: false, ...(err instanceof BoError && err.code ? { code: err.code } : {}) }, this.run.now()), false);
+        const code = err instanceof BoError && err.code ? { code: err.code } : {};
+        this.entry(() => this.journal.after(n, { status, ok: false, ...code, ...judge?.(undefined, status) }, this.run.now()), false);
       }
       throw err;
     }

@@ -15,7 +15,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } fro
 import { join } from 'node:path';
 import { BoError } from '../errors.js';
 import { JOURNAL_FOLDER, JOURNAL_VERSION, RUN_ID } from './journal.js';
-import { KnownLines, type KnownOutcome } from './known-lines.js';
+import { KnownLines, type KnownCounts, type KnownOutcome } from './known-lines.js';
 import { liveHolder } from './run-lock.js';
 import { openStateFile, StateFolderError, stateFolder } from '../files/state.js';
 import type { Env } from '../env.js';
@@ -32,6 +32,9 @@ export interface ChangeRecord {
   fields: string[];
   sentAt: string;
   outcome: ChangeState;
+  /** Whether it changed anything (D32): true, false with a reason, null when not known (an older run, no answer). */
+  changed: boolean | null;
+  reason: string | null;
   status: number | null;
   code: string | null;
 }
@@ -46,6 +49,9 @@ export interface RunSummary {
   batch: boolean;
   input: { path: string; size: number } | null;
   done: number;
+  /** Of the done changes, those whose answer showed a change, and those whose answer said nothing changed (D32); the rest are not known. */
+  changed: number;
+  unchanged: number;
   failed: number;
   unknown: number;
   /**
@@ -148,7 +154,7 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
   let newer = false;
   // What each line's last sending came to, compactly; changes without a line (a single change) beside it.
   const lines = new KnownLines();
-  const loose = new Map<number, ChangeState>();
+  const loose = new Map<number, { outcome: ChangeState; changed: boolean | null }>();
   // Only for `bo history show`: a record sent again (after a 429) is one change, its last sending counts.
   const changes = want.changes ? new Map<string, ChangeRecord>() : undefined;
   const byN = new Map<number, ChangeRecord>();
@@ -165,7 +171,7 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
     const why = checkEntry(e);
     if (why) throw bad(`line ${lineNo}: ${why}`);
     if (e.t === 'send') {
-      if (e.line === undefined) loose.set(e.n, 'unknown');
+      if (e.line === undefined) loose.set(e.n, { outcome: 'unknown', changed: null });
       else lines.send(e.line, e.n, e.read);
       if (changes) {
         const change: ChangeRecord = {
@@ -176,6 +182,8 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
           fields: e.fields,
           sentAt: e.at,
           outcome: 'unknown',
+          changed: null,
+          reason: null,
           status: null,
           code: null,
         };
@@ -184,10 +192,13 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
       }
     } else if (e.t === 'outcome') {
       const outcome: ChangeState = e.ok ? 'done' : 'failed';
-      if (loose.has(e.n)) loose.set(e.n, outcome);
-      else lines.outcome(e.n, outcome);
+      // An outcome written before D32 says nothing of it: not known.
+      const changed: boolean | null = typeof e.changed === 'boolean' ? e.changed : null;
+      const reason = changed === false && typeof e.reason === 'string' ? e.reason : null;
+      if (loose.has(e.n)) loose.set(e.n, { outcome, changed });
+      else lines.outcome(e.n, outcome, changed);
       const change = byN.get(e.n);
-      if (change) Object.assign(change, { outcome, status: e.status, code: e.code ?? null });
+      if (change) Object.assign(change, { outcome, changed, reason, status: e.status, code: e.code ?? null });
     } else if (e.t === 'end') end = e;
     // Resumed: the run is running (or interrupted) again until its resume writes its own end.
     else if (e.t === 'resume') end = undefined;
@@ -208,10 +219,13 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
   if (header === undefined) throw bad('it has no header');
 
   const running = !end && liveHolder(folder, id);
-  const counts = { done: 0, failed: 0, unknown: 0 };
+  const counts: KnownCounts = { done: 0, changed: 0, unchanged: 0, failed: 0, unknown: 0 };
   if (!newer) {
     lines.count(counts);
-    for (const s of loose.values()) counts[s]++;
+    for (const { outcome, changed } of loose.values()) {
+      counts[outcome]++;
+      if (outcome === 'done' && changed !== null) counts[changed ? 'changed' : 'unchanged']++;
+    }
   }
   const finished = end !== undefined && end.interrupted !== true;
   return {
@@ -305,6 +319,8 @@ function checkEntry(e: Record<string, any>): string | undefined {
     case 'outcome':
       if (!isCount(e.n, 1) || !isCount(e.status) || typeof e.ok !== 'boolean') return 'an outcome without its number, status or ok';
       if (e.code !== undefined && !isString(e.code)) return "an outcome's code is not text";
+      if (e.changed !== undefined && e.changed !== null && typeof e.changed !== 'boolean') return "an outcome's changed is not true, false or null";
+      if (e.reason !== undefined && e.reason !== null && !isString(e.reason)) return "an outcome's reason is not text";
       return undefined;
     case 'end':
       if (e.notAttempted !== undefined && !isCount(e.notAttempted)) return "an end's notAttempted is not a count";

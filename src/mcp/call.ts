@@ -153,9 +153,12 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runList(session, tool, args, signal);
     case 'plan':
       return runPlan(session, tool, args, signal);
-    case 'write':
+    case 'write': {
       refuseFileValues(args);
-      return { result: await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, {}, true) };
+      // The verb's --json outcome (run.ts): the API's answer, and whether it changed anything (D32).
+      const outcome = (await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, {}, true)) as Record<string, unknown> | null;
+      return { result: outcome?.answer ?? null, changed: outcome?.changed ?? null, reason: outcome?.reason ?? null };
+    }
   }
 }
 

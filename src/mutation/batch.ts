@@ -9,16 +9,17 @@
 
 import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
-import type { HttpClient } from '../api/http-types.js';
+import type { ApiResponse, HttpClient } from '../api/http-types.js';
 import { nextAttempt } from '../api/http-retry.js';
 import { AuthError, BoError, InterruptedError, OutputClosedError, OutputError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
 import { recordFeed } from './feed.js';
-import { doneOf, emptyTally, kindOf, leftText, outcomeWriter, summaryLine, type Done, type Outcome } from './outcomes.js';
+import { doneOf, emptyTally, leftText, outcomeWriter, summaryLine, tallied, type Done, type Outcome } from './outcomes.js';
+import { failureVerdict, UNKNOWN } from './verdict.js';
 import { startProgress } from '../output/progress.js';
 import type { Preparation } from './prepare.js';
-import type { MutationSpec, ResumeOrder } from './types.js';
+import type { MutationSpec, ResumeOrder, Verdict } from './types.js';
 import { inputDigest } from '../journal/input-digest.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
 import { changedInput, resumeStepChecked, type ResumeStep } from './resume.js';
@@ -78,7 +79,7 @@ export async function runBatch<Prep>(
     }
   };
   const report = async (o: Outcome, done?: Done) => {
-    tally[kindOf(o)]++;
+    tallied(tally, o);
     if (!o.ok && options.failFast && !ctx.signal.aborted) stopWith('failFast');
     await writing(() => writer.write(o, done));
     // --jq failed: sending stops, what was sent is still reported (outcomes.ts OutcomeWriter).
@@ -89,6 +90,7 @@ export async function runBatch<Prep>(
     ...base,
     ok: false,
     status: e.status ?? null,
+    ...failureVerdict(e.status),
     error: { code: e.code ?? 'failed', message: e.status === 404 ? 'not found' : e.message },
   });
 
@@ -106,13 +108,15 @@ export async function runBatch<Prep>(
     // Resumed, a record sent before with no answer recorded (resume.ts).
     const unknownBefore = options.resume?.known.get(rec.line)?.outcome === 'unknown';
     if (step === 'hold') {
-      return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: UNKNOWN_HELD } });
+      return await report({ ...base, ok: false, status: null, ...UNKNOWN, error: { code: 'interrupted', message: UNKNOWN_HELD } });
     }
     if (step === 'check') {
       try {
         await gate();
         if (await inPlace(rec.target, prep)) {
-          return await report({ ...base, ok: true, status: null, error: null }, { kind: '', uid: rec.target, done: `${spec.report.done(prep)} (found in place)`, fields: [] });
+          // In place, but whether this run's earlier sending put it there is not known (D32).
+          const done: Done = { kind: '', uid: rec.target, done: spec.report.done(prep), fields: [], ...UNKNOWN, note: 'found in place' };
+          return await report({ ...base, ok: true, status: null, ...UNKNOWN, error: null }, done);
         }
       } catch (err) {
         if (halt.signal.aborted) return void notAttempted++;
@@ -134,8 +138,15 @@ export async function runBatch<Prep>(
         // The batch handles 429 itself, for all records at once.
         // Sent under the batch's own signal: after Ctrl-C it still answers for a moment.
         const change = { ...req, line: rec.line, uid: rec.target, read: rec.read };
-        const res = await journaled(options.journal, change, () => client.request({ ...req, maxRetries: 0, signal: options.requests }));
-        return await report({ ...base, ok: true, status: res.status, error: null }, doneOf(spec, rec.target, prep, req, res.body));
+        // Judged once, for the journal's outcome entry and the outcome alike (D32).
+        let verdict: Verdict | undefined;
+        const judge = (answer: ApiResponse | undefined, status: number) => (verdict = answer ? spec.report.changed(rec.target, prep, answer) : failureVerdict(status));
+        const res = await journaled(options.journal, change, () => client.request({ ...req, maxRetries: 0, signal: options.requests }), judge);
+        verdict ??= spec.report.changed(rec.target, prep, res);
+        // The note a single run prints on stderr is part of a batch's line (no note of its own there).
+        const note = spec.report.note?.(rec.target, prep, res);
+        const done = { ...doneOf(spec, rec.target, prep, req, res.body, verdict), ...(note ? { note } : {}) };
+        return await report({ ...base, ok: true, status: res.status, ...verdict, error: null }, done);
       } catch (err) {
         if (err instanceof JournalWriteError) {
           // Not journaled, so not sent: the batch stops (issue 33).
@@ -144,7 +155,7 @@ export async function runBatch<Prep>(
           return stopWith('journal', err);
         }
         if (options.requests.aborted || err instanceof InterruptedError) {
-          return await report({ ...base, ok: false, status: null, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
+          return await report({ ...base, ok: false, status: null, ...UNKNOWN, error: { code: 'interrupted', message: 'interrupted: outcome unknown' } });
         }
         const e = err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err));
         if (e.status === 429) {
@@ -159,7 +170,8 @@ export async function runBatch<Prep>(
         }
         if (e.status === 401 || e.status === 403) stopWith('auth', e);
         // Deleted again after an answer that was lost: the first request did it.
-        if (e.status === 404 && unknownBefore && req.method === 'DELETE') return await report({ ...base, ok: true, status: 404, error: null });
+        // Whether it was this run's or another's deleting is not known (D32).
+        if (e.status === 404 && unknownBefore && req.method === 'DELETE') return await report({ ...base, ok: true, status: 404, ...UNKNOWN, error: null });
         return await report(refused(base, e));
       }
     }
@@ -206,14 +218,14 @@ export async function runBatch<Prep>(
       lastLine = rec.line;
       if ('error' in rec) {
         read = inputDigest(read, rec);
-        await report({ uid: null, input: rec.input, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: rec.error } });
+        await report({ uid: null, input: rec.input, line: rec.line, ok: false, status: null, ...failureVerdict(null, false), error: { code: 'invalid', message: rec.error } });
         continue;
       }
       // Its own fields over the flags': an invalid record is reported and not sent.
       const prepared = await preparation.forRecord(rec);
       if ('error' in prepared) {
         read = inputDigest(read, rec);
-        await report({ uid: rec.target, line: rec.line, ok: false, status: null, error: { code: 'invalid', message: prepared.error } });
+        await report({ uid: rec.target, line: rec.line, ok: false, status: null, ...failureVerdict(null, false), error: { code: 'invalid', message: prepared.error } });
         continue;
       }
       read = inputDigest(read, rec);
@@ -249,7 +261,8 @@ export async function runBatch<Prep>(
 
   const unread = !feed.complete;
   options.journal?.left(notAttempted, unread);
-  say(ctx, summaryLine(tally, spec.report.done(preparation.once), where, notAttempted, unread));
+  const words = { done: spec.report.done(preparation.once), ...(spec.report.neutral === undefined ? {} : { neutral: spec.report.neutral }) };
+  say(ctx, summaryLine(tally, words, where, notAttempted, unread));
   if (resume && already.done + already.failed > 0) {
     say(ctx, `run ${resume.run}: ${already.done} done and ${already.failed} failed before, not sent again`);
   }

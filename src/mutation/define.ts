@@ -14,7 +14,8 @@ import type { FieldValues, MutationField, ValuesOf } from './field.js';
 import { attributeOf, recordNameOf } from './fields.js';
 import { mutationFlags } from './flags.js';
 import { runMutation } from './run.js';
-import type { MutationFacts, MutationFlags, MutationReport, MutationRequest, MutationSpec, Resend } from './types.js';
+import type { MutationFacts, MutationFlags, MutationReport, MutationRequest, MutationSpec, Resend, Verdict } from './types.js';
+export { CHANGED, UNKNOWN, bySentence, changedIfRecord, unchanged } from './verdict.js';
 
 /** The target as declared: a Uid argument (`<accountUid>`) or an option (`--email <address>`). */
 export interface TargetDeclaration {
@@ -84,6 +85,14 @@ export interface MutationDefinition<F extends readonly MutationField[], A extend
   prepare?: (values: ValuesOf<F>, args: ArgValues<A>, ctx: Context) => Prep | Promise<Prep>;
   request: (target: string, prep: Prep, args: ArgValues<A>) => MutationRequest;
   done: string | ((prep: Prep | undefined) => string);
+  /**
+   * Whether the answer shows a change (D32; verdict.ts): `true` only when the answer
+   * proves it, `false` with a reason when it says nothing changed, `null` when it cannot
+   * tell. Every verb declares it, with why.
+   */
+  changed: (res: ApiResponse, target: string, prep: Prep, args: ArgValues<A>) => Verdict;
+  /** The word of an outcome whose answer cannot tell whether it changed (default `done`). */
+  neutral?: string;
   kind?: string;
   notFound?: (target: string, prep: Prep, args: ArgValues<A>) => string;
   /** The message for a 409 (a unique field taken), instead of the server's. */
@@ -162,6 +171,8 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
         request: (t, p) => def.request(t, p, args),
         report: {
           done: (p: Prep | undefined) => (typeof def.done === 'string' ? def.done : def.done(p)),
+          changed: (t: string, p: Prep, res: ApiResponse) => def.changed(res, t, p, args),
+          ...(def.neutral === undefined ? {} : { neutral: def.neutral }),
           ...(def.kind === undefined ? {} : { kind: def.kind }),
           ...(def.notFound ? { notFound: (t: string, p: Prep) => def.notFound!(t, p, args) } : {}),
           ...(def.conflict ? { conflict: def.conflict } : {}),

@@ -2,9 +2,11 @@
 // a batch: on a TTY `✔ <Kind> <Uid>: Field=value, …` (the fields sent, with the values
 // the server's answer holds, or as sent when the answer is a string or empty; `✔ <Kind>
 // <Uid> <done>` when nothing was sent but the target), piped `<uid>\tok\t<Field=value;…>`
-// (or the done word). A batch's failures: `✘ <uid> <message>` and
+// (or the done word). A change that changed nothing shows the reason's words instead
+// (`already ended`, and in a batch the server's note after them), one that cannot tell
+// `done` (D32: verdict.ts). A batch's failures: `✘ <uid> <message>` and
 // `<uid>\t<status>|invalid\t<message>`; with --jsonl one JSON object a line, with --json
-// one streamed array. Then the summary.
+// one streamed array. Then the summary, counting what changed apart from what did not.
 
 import type { Context } from '../context.js';
 import type { BoError } from '../errors.js';
@@ -18,10 +20,11 @@ import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
 import { jsonText } from '../api/neutralise.js';
 import { redactJson } from '../api/redact.js';
-import type { MutationRequest, MutationSpec } from './types.js';
+import type { MutationRequest, MutationSpec, Reason, Verdict } from './types.js';
+import { REASON_WORDS } from './verdict.js';
 
-/** What a success line of `spec` shows for one target, its request and the server's answer. */
-export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown): Done {
+/** What a success line of `spec` shows for one target, its request, the server's answer and its verdict (D32). */
+export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown, verdict: Verdict): Done {
   const { report } = spec;
   const noun = report.kind ?? `${spec.target.noun.charAt(0).toUpperCase()}${spec.target.noun.slice(1)}`;
   return {
@@ -29,18 +32,33 @@ export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Pre
     uid: report.shownUid ? report.shownUid(target, prep, answer) : target,
     done: report.done(prep),
     fields: doneFields(report.shown ? report.shown(target, prep) : request.body, answer),
+    ...verdict,
+    ...(report.neutral === undefined ? {} : { neutral: report.neutral }),
   };
 }
 
-/** A change that was made: what it was made to, and the fields it set. */
+/** A change that succeeded: what it was made to, the fields it set, and whether it changed anything (D32). */
 export interface Done {
   /** `Account`, `Subscription add-on`, … */
   kind: string;
   /** The Uid shown (the target, or what the answer names: a new list's Uid). */
   uid: string;
-  /** Past tense, shown when no field was sent: `expired`. */
+  /** Past tense, shown when no field was sent and it changed: `expired`. */
   done: string;
   fields: Array<[string, unknown]>;
+  changed: boolean | null;
+  reason: Reason | null;
+  /** The word when the answer cannot tell (default `done`). */
+  neutral?: string;
+  /** What the line cannot say (the verb's note), shown after it in a batch, where there is no note of its own. */
+  note?: string;
+}
+
+/** What a success line says in place of fields: the verb's word, the reason's words (nothing changed), or a neutral word (not known). */
+export function outcomeWord(d: Pick<Done, 'done' | 'changed' | 'reason' | 'neutral'>): string {
+  if (d.changed === false) return d.reason ? REASON_WORDS[d.reason] : 'unchanged';
+  if (d.changed === null) return d.neutral ?? 'done';
+  return d.done;
 }
 
 /**
@@ -75,17 +93,21 @@ const TTY_VALUE_MAX = 60;
  */
 export function doneText(d: Done, tty: boolean, ellipsis = '…'): string {
   const uid = neutralise(d.uid);
+  // Nothing changed: the fields were not set, the reason is what the line says (D32).
+  const fields = d.changed === false ? [] : d.fields;
+  // On a terminal an instant it quotes is local, as a single run's note shows it (print.ts).
+  const note = d.note ? ` (${neutralise(tty ? localTimesIn(d.note) : d.note)})` : '';
   if (!tty) {
-    const fields = d.fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(';');
-    return `${uid}\tok\t${fields || neutralise(d.done)}`;
+    const shown = fields.map(([k, v]) => `${k}=${neutralise(valueText(v))}`).join(';');
+    return `${uid}\tok\t${shown || neutralise(outcomeWord(d))}${note}`;
   }
-  if (d.fields.length === 0) return `${d.kind} ${uid} ${d.done}`;
+  if (fields.length === 0) return `${d.kind} ${uid} ${outcomeWord(d)}${note}`;
   const cut = (text: string) => {
     const chars = [...text];
     return chars.length > TTY_VALUE_MAX ? `${chars.slice(0, TTY_VALUE_MAX - 1).join('')}${ellipsis}` : text;
   };
   // Date-times local with their zone, as the tables show them; piped, as the API wrote them.
-  return `${d.kind} ${uid}: ${d.fields.map(([k, v]) => `${k}=${neutralise(cut(localTimesIn(valueText(v))))}`).join(', ')}`;
+  return `${d.kind} ${uid}: ${fields.map(([k, v]) => `${k}=${neutralise(cut(localTimesIn(valueText(v))))}`).join(', ')}${note}`;
 }
 
 /** The success line as written to stdout, mark and colour included on a TTY. */
@@ -104,6 +126,9 @@ export interface Outcome {
   ok: boolean;
   /** HTTP status when there was an answer; null otherwise. */
   status: number | null;
+  /** Whether it changed anything (D32): true, false with a reason, null when not known. */
+  changed: boolean | null;
+  reason: Reason | null;
   error: { code: string; message: string } | null;
 }
 
@@ -146,7 +171,7 @@ export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   const out = new ChunkWriter(ctx.io.stdout, until, { afterAbort: true });
   return {
     async write(o, done) {
-      if (o.ok) return out.write(doneLine(ctx, done ?? { kind: '', uid: o.uid ?? '-', done: 'ok', fields: [] }));
+      if (o.ok) return out.write(doneLine(ctx, done ?? { kind: '', uid: o.uid ?? '-', done: 'ok', fields: [], changed: o.changed, reason: o.reason }));
       const uid = neutralise(o.uid ?? '-');
       const message = neutralise(o.error?.message ?? 'failed');
       if (tty) return out.write(`${red(failMark)} ${uid} ${message}\n`);
@@ -157,25 +182,44 @@ export function outcomeWriter(ctx: Context, until: AbortSignal): OutcomeWriter {
   };
 }
 
-export type Tally = Record<OutcomeKind, number>;
+export type Tally = Record<OutcomeKind, number> & {
+  /** The successes by verdict (D32): changed, not known, and unchanged by reason. */
+  changed: number;
+  notKnown: number;
+  unchanged: Map<Reason | null, number>;
+};
 
 export function emptyTally(): Tally {
-  return { done: 0, notFound: 0, invalid: 0, failed: 0, interrupted: 0 };
+  return { done: 0, notFound: 0, invalid: 0, failed: 0, interrupted: 0, changed: 0, notKnown: 0, unchanged: new Map() };
+}
+
+/** Counts one outcome. */
+export function tallied(tally: Tally, o: Outcome): void {
+  const kind = kindOf(o);
+  tally[kind]++;
+  if (kind !== 'done') return;
+  if (o.changed === true) tally.changed++;
+  else if (o.changed === null) tally.notKnown++;
+  else tally.unchanged.set(o.reason, (tally.unchanged.get(o.reason) ?? 0) + 1);
 }
 
 /**
- * `198 expired, 1 not found, 1 failed on https://acme.example.com (profile default)`.
- * The counts add up to the records read; `unread`: the batch stopped before the end of
- * stdin, whose rest is not read just to count it.
+ * `198 expired, 1 already ended, 1 not found, 1 failed on https://acme.example.com (profile
+ * default)`: the successes by what they did (D32: changed with the verb's word, unchanged
+ * with the reason's words, not known as `done`). The counts add up to the records read;
+ * `unread`: the batch stopped before the end of stdin, whose rest is not read just to count it.
  */
 export function summaryLine(
   tally: Tally,
-  done: string,
+  words: { done: string; neutral?: string },
   where: { profile: string; origin: string },
   notAttempted = 0,
   unread = false,
 ): string {
-  const parts = [`${tally.done} ${done}`];
+  const parts: string[] = [];
+  if (tally.changed || tally.done === 0) parts.push(`${tally.changed} ${words.done}`);
+  for (const [reason, n] of tally.unchanged) parts.push(`${n} ${outcomeWord({ done: words.done, changed: false, reason })}`);
+  if (tally.notKnown) parts.push(`${tally.notKnown} ${words.neutral ?? 'done'}`);
   if (tally.notFound) parts.push(`${tally.notFound} not found`);
   if (tally.invalid) parts.push(`${tally.invalid} invalid`);
   if (tally.failed) parts.push(`${tally.failed} failed`);

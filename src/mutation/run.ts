@@ -18,8 +18,9 @@ import { checkInteger, stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 import { redactJson } from '../api/redact.js';
-import type { MutationFlags, MutationRequest, MutationSpec, ResumeOrder } from './types.js';
-import type { HttpClient } from '../api/http-types.js';
+import type { MutationFlags, MutationRequest, MutationSpec, ResumeOrder, Verdict } from './types.js';
+import type { ApiResponse, HttpClient } from '../api/http-types.js';
+import { failureVerdict } from './verdict.js';
 import { journaled, type RunJournal } from '../journal/open.js';
 import { inputDigest } from '../journal/input-digest.js';
 import { resumeStepChecked } from './resume.js';
@@ -94,8 +95,11 @@ export async function runMutation<Prep>(
 async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep, target: string, client: HttpClient, journal: RunJournal | undefined): Promise<void> {
   const request = spec.request(target, prep);
   let res;
+  // Judged once, for the journal's outcome entry and what is printed alike (D32).
+  let verdict: Verdict | undefined;
+  const judge = (answer: ApiResponse | undefined, status: number) => (verdict = answer ? spec.report.changed(target, prep, answer) : failureVerdict(status));
   try {
-    res = await journaled(journal, { ...request, uid: target }, () => client.request({ ...request, signal: ctx.signal }));
+    res = await journaled(journal, { ...request, uid: target }, () => client.request({ ...request, signal: ctx.signal }), judge);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       // The server's own words when it gave some (`pipeline stage "x" not found`): it
@@ -108,11 +112,13 @@ async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep,
     }
     throw err;
   }
-  // One rule for every mutation (outcomes.ts): --json and --jsonl print the API's answer
+  verdict ??= spec.report.changed(target, prep, res);
+  // One rule for every mutation (outcomes.ts): --json and --jsonl print the outcome, as a
+  // batch's (without its line), with whether it changed anything (D32) and the API's answer
   // (secret-named fields redacted, should a server echo one); otherwise one success line.
   const mode = outputMode(ctx);
-  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, redactJson(res.body));
-  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, spec, client, target, doneOf(spec, target, prep, request, res.body))), ctx.signal);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, { uid: target, ok: true, status: res.status, ...verdict, error: null, answer: redactJson(res.body) });
+  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, spec, client, target, doneOf(spec, target, prep, request, res.body, verdict))), ctx.signal);
   const note = spec.report.note?.(target, prep, res);
   if (note) sayNote(ctx, note);
 }

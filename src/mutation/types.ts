@@ -79,10 +79,32 @@ export interface ReadBack<Prep> {
   inPlace: (target: string, prep: Prep, answer: unknown) => boolean;
 }
 
+/**
+ * Why a change's outcome changed nothing (D32), one vocabulary for every verb and every
+ * form (line, summary, --json, the journal, `bo history`, `bo mcp`): `already-ended`,
+ * `no-such-tag` and `already-subscribed` when the answer says so; `refused` (a 4xx
+ * answer) and `not-sent` (an invalid record) for a failure. `already-holds` is reserved
+ * for the outcome `skipped` (a record not sent because a read showed its values hold).
+ */
+export type Reason = 'already-ended' | 'no-such-tag' | 'already-subscribed' | 'refused' | 'not-sent' | 'already-holds';
+
+/**
+ * Whether a change changed anything (D32): true; false with a reason; or null when it
+ * cannot be known (the answer does not say, and nothing can be read back).
+ */
+export type Verdict = { changed: true; reason: null } | { changed: false; reason: Reason } | { changed: null; reason: null };
+
 /** The words of a success line and of a 404. */
 export interface MutationReport<Prep> {
   /** Past tense for outcomes and the summary, e.g. 'expired' (the flags' preparation may choose). */
   done: (prep: Prep | undefined) => string;
+  /**
+   * Whether the server's answer shows a change (D32), declared by each verb: true only
+   * when the answer proves it, false with a reason when it says nothing changed, else null.
+   */
+  changed: (target: string, prep: Prep, res: ApiResponse) => Verdict;
+  /** The word of an outcome whose answer cannot tell (default `done`), e.g. `requested`. */
+  neutral?: string;
   /** The kind of record in success lines, e.g. 'Account' (default: the noun, capitalised). */
   kind?: string;
   /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */

@@ -41,8 +41,9 @@ describe('"." and ".." are never Uids', () => {
       '-\tinvalid\tline 1 cannot be "..": "." and ".." are not Uids',
       '-\tinvalid\tline 3 cannot be "%2e%2E": "." and ".." are not Uids',
       '-\tinvalid\tline 4 cannot be ".": "." and ".." are not Uids',
-      'sa_1\tok\texpired',
-      'sa_2\tok\texpired',
+      // The server's answer is not the sentence that tells an add-on was expired (D32): done.
+      'sa_1\tok\tdone',
+      'sa_2\tok\tdone',
     ]);
     expect(sent()).toEqual([
       'PUT /api/v1/billing/subscriptionaddons/sa_1/expire',
@@ -87,7 +88,7 @@ describe('invisible and bidirectional characters are refused in a Uid, as spaces
     expect(r.code).toBe(1);
     const out = r.stdout.trimEnd().split('\n');
     expect(out.filter((l) => /^-\tinvalid\tline \d+ must be a Uid without spaces/.test(l))).toHaveLength(hidden.length);
-    expect(out).toContain('sa_ok\tok\texpired');
+    expect(out).toContain('sa_ok\tok\tdone');
     expect(sent()).toEqual(['PUT /api/v1/billing/subscriptionaddons/sa_ok/expire']);
   });
 });

@@ -192,7 +192,7 @@ describe('date-times on a terminal name their zone (item 14)', () => {
     const addOn = 'subaddon_xr1vbf95k';
     await onTerminal(`--sandbox addons expire ${addOn} --yes`, env);
     const again = await onTerminal(`--sandbox addons expire ${addOn} --yes`, env);
-    expect(again).toMatch(/^✔ Subscription add-on subaddon_xr1vbf95k expired\nAdd-on already ended at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? \(UTC\+09:00\)\n$/);
+    expect(again).toMatch(/^✔ Subscription add-on subaddon_xr1vbf95k already ended\nAdd-on already ended at \d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)? \(UTC\+09:00\)\n$/);
     // The same note on a pipe: the API's text unchanged.
     const r = await runShell(`$BO --sandbox addons expire ${addOn} --yes`, { env });
     expect(r.stderr).toMatch(/^Add-on already ended at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m);

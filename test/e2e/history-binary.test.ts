@@ -12,8 +12,8 @@ import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'failed', 'unknown', 'notAttempted', 'unread', 'state', 'pid', 'bytes'];
-const CHANGE_KEYS = ['line', 'uid', 'method', 'path', 'fields', 'sentAt', 'outcome', 'status', 'code'];
+const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'changed', 'unchanged', 'failed', 'unknown', 'notAttempted', 'unread', 'state', 'pid', 'bytes'];
+const CHANGE_KEYS = ['line', 'uid', 'method', 'path', 'fields', 'sentAt', 'outcome', 'changed', 'reason', 'status', 'code'];
 
 describe('bo history, on the built binary', () => {
   const suite = sandboxForSuite<{ accounts: string[]; apiKey: { key: string; secret: string } }>(root);
@@ -43,13 +43,13 @@ describe('bo history, on the built binary', () => {
     const runs = JSON.parse(list.stdout) as Array<Record<string, unknown>>;
     expect(runs).toHaveLength(2);
     for (const r of runs) expect(Object.keys(r)).toEqual(RUN_KEYS);
-    expect(runs[0]).toMatchObject({ command: `accounts extend-trial ${trial[2]} --to 2031-02-28`, batch: false, done: 1, failed: 0, unknown: 0, state: 'finished', pid: null });
-    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: suite.url, done: 2, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
+    expect(runs[0]).toMatchObject({ command: `accounts extend-trial ${trial[2]} --to 2031-02-28`, batch: false, done: 1, changed: 1, unchanged: 0, failed: 0, unknown: 0, state: 'finished', pid: null });
+    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: suite.url, done: 2, changed: 2, unchanged: 0, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
 
     const table = await runBin(['history', 'list'], { env });
     expect(table.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(4))).toEqual([
-      ['1', '0', '0', '0', 'finished', `bo accounts extend-trial ${trial[2]} --to 2031-02-28`],
-      ['2', '1', '0', '0', 'finished', 'bo accounts extend-trial - --to 2031-01-31'],
+      ['1', '1', '0', '0', '0', '0', 'finished', `bo accounts extend-trial ${trial[2]} --to 2031-02-28`],
+      ['2', '2', '0', '1', '0', '0', 'finished', 'bo accounts extend-trial - --to 2031-01-31'],
     ]);
 
     const id = runs[1]!.id as string;
@@ -57,12 +57,13 @@ describe('bo history, on the built binary', () => {
     expect(show.code).toBe(0);
     const changes = show.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const c of changes) expect(Object.keys(c)).toEqual(CHANGE_KEYS);
-    expect(changes.map((c) => [c.line, c.uid, c.outcome, c.status])).toEqual([
-      [1, records[0], 'done', 200],
-      [2, records[1], 'failed', 400],
-      [3, records[2], 'done', 200],
+    // D32: an extension accepted moved the trial; a refusal (400) changed nothing.
+    expect(changes.map((c) => [c.line, c.uid, c.outcome, c.changed, c.reason, c.status])).toEqual([
+      [1, records[0], 'done', true, null, 200],
+      [2, records[1], 'failed', false, 'refused', 400],
+      [3, records[2], 'done', true, null, 200],
     ]);
-    expect(show.stderr).toBe(`Run ${id} (finished): 2 done, 1 failed, 0 unknown.\n`);
+    expect(show.stderr).toBe(`Run ${id} (finished): 2 done (2 changed), 1 failed, 0 unknown.\n`);
 
     const failed = await runBin(['history', 'show', id, '--failed', '--jsonl'], { env });
     expect(failed.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { uid: string }).uid)).toEqual([notTrial[0]]);
@@ -139,7 +140,7 @@ describe('bo history, on the built binary', () => {
     const [run] = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
     expect(run).toMatchObject({ done: 0, failed: 1, unknown: 0, notAttempted, unread, state: 'finished' });
     const table = await runBin(['history', 'list'], { env });
-    expect(table.stdout.trimEnd().split('\t').slice(4, 9)).toEqual(['0', '1', '0', `${notAttempted}${unread ? '+' : ''}`, 'finished']);
+    expect(table.stdout.trimEnd().split('\t').slice(4, 11)).toEqual(['0', '0', '0', '1', '0', `${notAttempted}${unread ? '+' : ''}`, 'finished']);
   }, 60_000);
 
   it('BO_JOURNAL=off: history says so on stderr, and lists what was journaled before', async () => {

@@ -77,7 +77,7 @@ describe('concurrent writers', () => {
       ...Array.from({ length: N }, (_, i) => run(['-p', `p${i}`, 'config', 'set', 'timeout', String(10 + i)], f.env)),
     ]);
     for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, signal: null });
-    const created = results.slice(0, N).map((r) => JSON.parse(r.stdout) as { Uid: string; Name: string });
+    const created = results.slice(0, N).map((r) => (JSON.parse(r.stdout) as { answer: { Uid: string; Name: string } }).answer);
     expect(new Set(created.map((c) => c.Uid)).size).toBe(N);
     tally.acknowledged += 2 * N;
 

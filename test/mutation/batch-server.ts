@@ -1,10 +1,13 @@
 // A loopback server for batch tests: answers each `PUT …/subscriptionaddons/<uid>/expire`
-// by a rule on the uid, and records what it received, how many requests were in flight
+// by a rule on the uid (a success answers as the sandbox does), and records what it received, how many requests were in flight
 // at most, and how many connections carried them.
 
 import * as http from 'node:http';
 import { afterEach } from 'vitest';
 import type { AddressInfo } from 'node:net';
+
+/** A success's answer: the sandbox's sentence, which tells that the add-on was expired (D32). */
+export const EXPIRED = 'Add-on expired at 2026-11-28T05:03:47.000Z';
 
 export interface Answer {
   status: number;
@@ -68,7 +71,7 @@ export async function startBatchServer(rule: (uid: string, attempt: number) => A
       const done = () => {
         inFlight--;
         res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-        res.end(JSON.stringify(answer.body ?? (answer.status < 300 ? `Add-on ${uid} expired` : { error: 'x', error_description: `refused ${uid}` })));
+        res.end(JSON.stringify(answer.body ?? (answer.status < 300 ? EXPIRED : { error: 'x', error_description: `refused ${uid}` })));
       };
       if (answer.hang) {
         res.on('close', () => inFlight--);

@@ -47,9 +47,9 @@ describe('a batch from a spreadsheet export', () => {
     const r = await expireOn(server, `sa_1;Globex\n${long}\nsa_2\n`, ['--json', '--concurrency', '1']);
     const outcomes = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(outcomes).toEqual([
-      { uid: null, input: 'sa_1;Globex', line: 1, ok: false, status: null, error: { code: 'invalid', message: csv(1, "cut -d';' -f1") } },
-      { uid: null, input: 'x'.repeat(200), line: 2, ok: false, status: null, error: { code: 'invalid', message: csv(2, "cut -d';' -f1") } },
-      { uid: 'sa_2', line: 3, ok: true, status: 200, error: null },
+      { uid: null, input: 'sa_1;Globex', line: 1, ok: false, status: null, changed: false, reason: 'not-sent', error: { code: 'invalid', message: csv(1, "cut -d';' -f1") } },
+      { uid: null, input: 'x'.repeat(200), line: 2, ok: false, status: null, changed: false, reason: 'not-sent', error: { code: 'invalid', message: csv(2, "cut -d';' -f1") } },
+      { uid: 'sa_2', line: 3, ok: true, status: 200, changed: true, reason: null, error: null },
     ]);
     expect(outcomes.filter((o) => !o.ok).map((o) => o.uid)).toEqual([null, null]);
     expect(r.code).toBe(1);

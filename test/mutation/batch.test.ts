@@ -61,13 +61,14 @@ describe('batches from stdin', () => {
     expect(r.stderr).toMatch(/error: 2 of 5 record\(s\) failed\n$/);
   });
 
-  it('--jsonl prints one {uid,line,ok,status,error} a line; --json one array of them', async () => {
+  it('--jsonl prints one {uid,line,ok,status,changed,reason,error} a line; --json one array of them', async () => {
     const s = await serve((uid) => (uid === 'sa_2' ? { status: 404 } : { status: 200 }));
     const r = await expire(s, 'sa_1\nsa_2\n', ['--jsonl', '--concurrency', '1']);
     expect(r.code).toBe(1);
     const records = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(records[0]).toEqual({ uid: 'sa_1', line: 1, ok: true, status: 200, error: null });
-    expect(records[1]).toMatchObject({ uid: 'sa_2', line: 2, ok: false, status: 404, error: { code: 'x', message: 'not found' } });
+    expect(records[0]).toEqual({ uid: 'sa_1', line: 1, ok: true, status: 200, changed: true, reason: null, error: null });
+    // A refusal changed nothing (D32).
+    expect(records[1]).toMatchObject({ uid: 'sa_2', line: 2, ok: false, status: 404, changed: false, reason: 'refused', error: { code: 'x', message: 'not found' } });
     const j = await expire(s, 'sa_1\nbad uid\n', ['--json', '--concurrency', '1']);
     const array = JSON.parse(j.stdout);
     expect(array).toHaveLength(2);
@@ -79,6 +80,8 @@ describe('batches from stdin', () => {
       line: 2,
       ok: false,
       status: null,
+      changed: false,
+      reason: 'not-sent',
       error: { code: 'invalid', message: 'line 2 must be a Uid without spaces, "/" or control characters, got "bad uid"' },
     });
   });

@@ -1,8 +1,8 @@
 // One rule for what every mutation prints when it succeeds (a sandbox over HTTP): on a
 // terminal `✔ <Kind> <Uid>: Field=value, …` (the fields sent, with the values the
 // server's answer holds, or as sent when it answered a string or nothing), piped
-// `<uid>\tok\t<Field=value;…>` as a batch outcome line, `--json` the API's answer
-// unchanged; nothing else on stderr, except a note of true information (nothing changed,
+// `<uid>\tok\t<Field=value;…>` as a batch outcome line, `--json` the outcome with the
+// API's answer unchanged in it; nothing else on stderr, except a note of true information (nothing changed,
 // a campaign now inactive). The same formatter writes a batch's outcome lines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../helpers/test-env.js';
@@ -26,9 +26,9 @@ describe('a single mutation on a terminal: one ✔ line on stdout, nothing on st
     const uid = sb.fixtures.subscriptionAddOns[2]!;
     const r = await bo(['addons', 'expire', uid], tty);
     expect(r).toEqual({ code: 0, stdout: `✔ Subscription add-on ${uid} expired\n`, stderr: '' });
-    // Again: the add-on had already ended, which the server says, as a note.
+    // Again: the add-on had already ended: the line says so (D32), the server's words are a note.
     const again = await bo(['addons', 'expire', uid], tty);
-    expect(again.stdout).toBe(`✔ Subscription add-on ${uid} expired\n`);
+    expect(again.stdout).toBe(`✔ Subscription add-on ${uid} already ended\n`);
     expect(again.stderr).toMatch(/^Add-on already ended at \S+\n$/);
   });
 
@@ -72,8 +72,9 @@ describe('a single mutation on a terminal: one ✔ line on stdout, nothing on st
     const tag = tagUids[0]!;
     const first = await bo(['articles', 'untag', uid, tag], tty);
     expect(first).toEqual({ code: 0, stdout: `✔ Article ${uid}: RemovedTag=${tag}\n`, stderr: '' });
+    // The tag was not there: no tag was removed (D32), so the line names no RemovedTag.
     const second = await bo(['articles', 'untag', uid, tag], tty);
-    expect(second.stdout).toBe(`✔ Article ${uid}: RemovedTag=${tag}\n`);
+    expect(second.stdout).toBe(`✔ Article ${uid} had no such tag\n`);
     expect(second.stderr).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
     expect(second.stderr).not.toContain('no longer has');
   });
@@ -134,12 +135,14 @@ describe('piped: one outcome line, as a batch writes it', () => {
   });
 });
 
-describe('--json: the API answer unchanged', () => {
+describe('--json: the outcome, with the API answer unchanged', () => {
   it('deals update prints the record the server answered', async () => {
     const deal = sb.fixtures.deals[4]!;
     const r = await bo(['--json', 'deals', 'update', deal, '--amount', '99']);
     expect(r.code).toBe(0);
-    const answer = JSON.parse(r.stdout);
+    const outcome = JSON.parse(r.stdout);
+    expect(outcome).toMatchObject({ uid: deal, ok: true, status: 200, changed: true, reason: null, error: null });
+    const answer = outcome.answer;
     // The whole record as the API sends it, its own bookkeeping fields included.
     expect(answer).toMatchObject({ Uid: deal, Amount: 99, _objectType: expect.any(String) });
     expect(Object.keys(answer).length).toBeGreaterThan(10);
@@ -150,7 +153,10 @@ describe('--json: the API answer unchanged', () => {
     const uid = sb.fixtures.subscriptionAddOns[6]!;
     const r = await bo(['--json', 'addons', 'expire', uid]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatch(/^Add-on expired at /);
+    const outcome = JSON.parse(r.stdout);
+    expect(Object.keys(outcome)).toEqual(['uid', 'ok', 'status', 'changed', 'reason', 'error', 'answer']);
+    expect(outcome).toMatchObject({ uid, ok: true, status: 200, changed: true, reason: null });
+    expect(outcome.answer).toMatch(/^Add-on expired at /);
     expect(r.stderr).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 // `bo accounts cancel <accountUid> --reason <text> [--comment <text>]`: submits a
 // cancellation request (D22); the account moves to its cancelling stage. Destructive:
 // asks on a terminal, needs --yes otherwise and for a `-` batch.
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { accountStage, accountSummary, cancelAccountRequest } from '../../api/crm.js';
 
@@ -31,6 +31,9 @@ export default defineMutation({
   describe: (client, u) => accountSummary(client, u),
   request: (u, body) => cancelAccountRequest(u, body),
   done: 'cancelled',
+  // D17, D22: the answer is the cancellation request the service stored, which proves one
+  // was; any other answer (204, a sentence) cannot tell.
+  changed: changedIfRecord,
   // The stage the account moved to: one read after a single cancel (never for a batch).
   after: { field: 'AccountStage', read: (client, u) => accountStage(client, u) },
 });

@@ -1,7 +1,7 @@
 // `bo accounts extend-trial <accountUid> --to <date> [--expiration <date>]`: moves the
 // trial end (D21). A bare date means 23:59:59 UTC that day; the instant sent is printed
 // back. `-` reads account Uids from stdin.
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, CHANGED } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { accountSummary, extendTrialRequest, trialEndRequest, trialEndsAt } from '../../api/crm.js';
 
@@ -32,4 +32,7 @@ export default defineMutation({
   describe: (client, u) => accountSummary(client, u),
   request: (u, changes) => extendTrialRequest(u, changes),
   done: 'extended',
+  // The API's transition (§3) and D21: a trial is extended only to a later end (else 400),
+  // so an accepted extension moved it, whatever sentence comes back.
+  changed: () => CHANGED,
 });

@@ -1,6 +1,6 @@
 // `bo addons expire <subscriptionAddOnUid>`: ends a running add-on now (D24: expiring an
 // ended one changes nothing and still succeeds). `-` reads the Uids from stdin.
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
 import { expireAddOnRequest } from '../../api/billing.js';
 import { uidFrom } from '../../help/uid-sources.js';
 
@@ -22,6 +22,9 @@ export default defineMutation({
   action: (u) => `Expire add-on ${u}`,
   request: (u) => expireAddOnRequest(u),
   done: 'expired',
+  // D24: the answer is a sentence the API does not specify; the sandbox's tell (expired at,
+  // already ended at); another tenant's cannot, and an add-on cannot be read back (D36).
+  changed: (res) => bySentence(res, { changed: /^Add-on expired at \S+$/, unchanged: /^Add-on already ended at \S+$/, reason: 'already-ended' }),
   // An add-on that had already ended is left as it was: the server's sentence says so.
   note: (_u, _p, res) => (typeof res.body === 'string' && /already/i.test(res.body) ? res.body : undefined),
 });

@@ -1,7 +1,7 @@
 // `bo articles untag <articleUid> <tagUid>`: removes a tag from an article; the tag
 // itself stays, and an article without the tag still succeeds (D26). `-` reads article
 // Uids from stdin, the tag fixed.
-import { arg, defineMutation, target } from '../../mutation/define.js';
+import { arg, defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
 import { untagArticleRequest } from '../../api/support.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
@@ -23,6 +23,9 @@ export default defineMutation({
   action: (u, [tag]) => `Remove tag ${tag} from article ${u}`,
   request: (u, _p, [tag]) => untagArticleRequest(u, tag),
   done: 'untagged',
+  // D26: the answer is a sentence the API does not specify; the sandbox's tell (removed,
+  // has no tag); another tenant's cannot, and an article's tags cannot be read (D36).
+  changed: (res) => bySentence(res, { changed: /^Tag \S+ removed from article \S+$/, unchanged: /^Article \S+ has no tag \S+; nothing changed$/, reason: 'no-such-tag' }),
   shown: (_u, _p, [tag]) => ({ RemovedTag: tag }),
   note: (_u, _p, res) => (typeof res.body === 'string' && /nothing changed/i.test(res.body) ? res.body : undefined),
 });

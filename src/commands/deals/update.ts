@@ -3,7 +3,7 @@
 // are sent and changed. `-` reads deal Uids from stdin, the same changes for each, or
 // JSON Lines records that carry their own (the runner's per-record fields).
 import { UsageError } from '../../errors.js';
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { updateDealRequest } from '../../api/crm.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
@@ -47,5 +47,7 @@ export default defineMutation({
   // The values are the deal's fields by their API names: the merge (D18) sends just them.
   request: (u, changes) => updateDealRequest(u, changes),
   done: 'updated',
+  // The answer is the updated deal: the merge (D18) was applied; any other answer cannot tell.
+  changed: changedIfRecord,
   notFound: (u, changes) => `no deal with Uid ${u}${changes.DealPipelineStage ? ` (or no pipeline stage with Uid ${changes.DealPipelineStage.Uid})` : ''}`,
 });

@@ -1,7 +1,7 @@
 // `bo drips add-message <dripUid> --subject <s> --body <text|@file> [--name]
 // [--delay-hours <n>] [--days-after-prior <n>]`: adds a message to a drip campaign. The
 // service then holds the campaign inactive until someone reviews it (D25): said on stderr.
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, CHANGED } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { addDripMessageRequest, type DripMessageInput } from '../../api/email.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
@@ -37,6 +37,8 @@ export default defineMutation({
   action: (d) => `Add a message to drip campaign ${d}`,
   request: (d, message) => addDripMessageRequest(d, message),
   done: 'added',
+  // Every accepted message is a new one (D17: 201 with the created message).
+  changed: () => CHANGED,
   kind: 'Drip message',
   shownUid: (d, _m, answer) => {
     const uid = (answer as { Uid?: unknown } | undefined)?.Uid;

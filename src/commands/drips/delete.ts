@@ -1,6 +1,6 @@
 // `bo drips delete <dripUid>`: removes a drip campaign and its messages (D25: a second
 // delete is 404). Destructive: asks on a terminal, needs --yes otherwise and for a batch.
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, CHANGED } from '../../mutation/define.js';
 import { deleteDripRequest } from '../../api/email.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
@@ -22,4 +22,6 @@ export default defineMutation({
   action: (u) => `Delete drip campaign ${u} and its messages`,
   request: (u) => deleteDripRequest(u),
   done: 'deleted',
+  // D25: a campaign that is already gone is a 404, so an accepted delete removed one.
+  changed: () => CHANGED,
 });

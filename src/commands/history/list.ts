@@ -14,12 +14,13 @@ export default defineCommand<HistoryOpts>({
   description:
     'List the runs recorded in the journal (every change bo sends is journaled in the state folder: ' +
     '$BO_STATE_DIR, else $XDG_STATE_HOME/bo, else ~/.local/state/bo), newest first: the run id, when it started, ' +
-    'the profile and origin, the command (secret values as ***), the input file, how many changes were done, ' +
+    'the profile and origin, the command (secret values as ***), the input file, how many changes were done (and of those, how many changed something or nothing), ' +
     'failed or unknown (sent, no answer recorded), how many records a finished batch did not attempt (after --fail-fast or ' +
     'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running ' +
     '(or was written by a newer bo: state newer). A journal file of another shape is skipped with a warning naming it, and left as it is. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
-    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
+    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "changed", "unchanged", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
+    '(changed and unchanged: of the done changes, those whose answer showed a change and those whose answer said nothing changed; the rest could not tell) ' +
     '(notAttempted and unread are null for a run that did not finish). ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
   examples: ['bo history', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
@@ -38,6 +39,9 @@ export default defineCommand<HistoryOpts>({
       { header: 'Profile', get: (r: RunSummary) => r.profile },
       { header: 'Origin', get: (r: RunSummary) => r.origin },
       { header: 'Done', get: (r: RunSummary) => r.done },
+      // Of those done, what the answers said (D32); the rest could not tell.
+      { header: 'Changed', get: (r: RunSummary) => r.changed },
+      { header: 'Unchanged', get: (r: RunSummary) => r.unchanged },
       { header: 'Failed', get: (r: RunSummary) => r.failed },
       { header: 'Unknown', get: (r: RunSummary) => r.unknown },
       // Not known for a run that did not finish; `+`: its input was not read to the end.

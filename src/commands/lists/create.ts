@@ -2,7 +2,7 @@
 // Names are unique: a taken one is 409, reported naming the name. `-` reads a batch of
 // creations: JSON Lines records with the Name (or name) and their own fields.
 import { UsageError } from '../../errors.js';
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, CHANGED } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { createListRequest, listNamedRequest, listNamed } from '../../api/email.js';
 
@@ -45,6 +45,8 @@ export default defineMutation({
   action: (name) => `Create email list ${JSON.stringify(name)}`,
   request: (name, fields) => createListRequest({ Name: name, ...fields }),
   done: 'created',
+  // D17: 201 with the created list (a taken name is a 409), so an accepted create made one.
+  changed: () => CHANGED,
   notFound: () => 'the email lists endpoint was not found on this server',
   conflict: (name) => `an email list named ${JSON.stringify(name)} already exists; choose another --name`,
   shownUid: (name, _f, answer) => {

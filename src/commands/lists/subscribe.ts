@@ -3,7 +3,7 @@
 // (D4); subscribing an address twice gives the existing subscription back (D20).
 // `--email -` reads addresses from stdin (lines, or JSON Lines with "Email").
 import { checkEmail } from '../../input/validate.js';
-import { arg, defineMutation, target } from '../../mutation/define.js';
+import { arg, defineMutation, target, CHANGED, UNKNOWN, unchanged } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { subscribeToListRequest } from '../../api/email.js';
 
@@ -44,6 +44,9 @@ export default defineMutation({
       ...(p.Source === undefined ? {} : { Source: p.Source }),
     }),
   done: 'subscribed',
+  // D17, D20: 201 with a new subscription; 200 with the one that existed (nothing changed);
+  // any other answer (204, empty) cannot tell.
+  changed: (res) => (res.status === 201 ? CHANGED : res.status === 200 && res.body !== undefined ? unchanged('already-subscribed') : UNKNOWN),
   kind: 'Subscriber',
   notFound: (_e, _p, [listUid]) => `no email list with Uid ${listUid}`,
   shown: (_e, p, [listUid]) => ({ EmailList: listUid, ...Object.fromEntries(Object.entries(p).filter(([, value]) => value !== undefined && value !== false)) }),

@@ -1,7 +1,7 @@
 // `bo memberships update <accountUid> <membershipUid> [--primary|--no-primary]
 // [--receive-invoices|--no-receive-invoices] [--role <n>]`: PUT merges (D18), so only
 // the flags given are sent. One membership at a time.
-import { defineMutation, arg, target } from '../../mutation/define.js';
+import { defineMutation, arg, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { membershipRequest, membershipIs, updateMembershipRequest } from '../../api/crm.js';
 
@@ -29,6 +29,8 @@ export default defineMutation({
   action: (a, [membership]) => `Update membership ${membership} of account ${a}`,
   request: (a, changes, [membership]) => updateMembershipRequest(a, membership, changes),
   done: 'updated',
+  // D17: the answer is the updated membership (the merge applied); any other cannot tell.
+  changed: changedIfRecord,
   kind: 'Membership',
   notFound: (a, _c, [membership]) => `no membership with Uid ${membership} in account ${a} (or no such account)`,
   shownUid: (_a, _c, _answer, [membership]) => membership,

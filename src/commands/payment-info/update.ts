@@ -2,7 +2,7 @@
 // information made elsewhere (a payment provider's token). Never a card number: a token
 // that looks like one is refused. The token is a secret: `-` reads it from stdin so it
 // stays out of argv, and it is never printed (--dry-run shows it redacted).
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { updatePaymentInformationRequest, type PaymentInformationInput } from '../../api/billing.js';
 import * as token from './token.js';
@@ -42,6 +42,8 @@ export default defineMutation({
   action: (a) => `Save payment information for account ${a}`,
   request: (a, info) => updatePaymentInformationRequest(a, info),
   done: 'saved',
+  // D17: the answer is the saved payment information; any other answer cannot tell.
+  changed: changedIfRecord,
   kind: 'Payment information of account',
   shown: (_a, { PaymentToken: _token, ...shown }) => shown,
 });

@@ -2,7 +2,7 @@
 // Authorization header (D4); the answer is the same whether or not the address belongs
 // to a person (D19), so the message says "if".
 import { checkEmail } from '../../input/validate.js';
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, UNKNOWN } from '../../mutation/define.js';
 import { magicLinkRequest } from '../../api/crm.js';
 
 export default defineMutation({
@@ -19,6 +19,9 @@ export default defineMutation({
   action: (e) => `Email a sign-in link to ${e}`,
   request: (e) => magicLinkRequest(e),
   done: 'requested',
+  // D19: the answer is the same whether or not a link is emailed: it never tells.
+  changed: () => UNKNOWN,
+  neutral: 'requested',
   kind: 'Sign-in link for',
   notFound: () => 'the sign-in link endpoint was not found on this server',
   shown: () => ({}),

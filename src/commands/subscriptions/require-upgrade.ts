@@ -2,7 +2,7 @@
 // [--clear]`: sets (or with --clear lifts) the plan-upgrade requirement. PUT merges
 // (D18): --clear sends only IsPlanUpgradeRequired=false. `-` reads Uids from stdin.
 import { UsageError } from '../../errors.js';
-import { defineMutation, target } from '../../mutation/define.js';
+import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { requireUpgradeRequest, type UpgradeRequirement } from '../../api/billing.js';
 import { uidFrom } from '../../help/uid-sources.js';
@@ -41,4 +41,6 @@ export default defineMutation({
   action: (u, _a, body) => (body?.IsPlanUpgradeRequired === false ? `Lift the upgrade requirement of subscription ${u}` : `Require a plan upgrade of subscription ${u}`),
   request: (u, body) => requireUpgradeRequest(u, body),
   done: (body) => (body?.IsPlanUpgradeRequired === false ? 'cleared' : 'marked'),
+  // D17: the answer is the updated subscription (the merge applied); any other cannot tell.
+  changed: changedIfRecord,
 });

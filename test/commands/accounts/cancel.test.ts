@@ -49,7 +49,7 @@ describe('bo accounts cancel', () => {
     writeFileSync(file, 'Budget cuts');
     const r = await runBo(['accounts', 'cancel', uid, '--reason', `@${file}`, '--yes', '--json'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    const saved = JSON.parse(r.stdout);
+    const saved = JSON.parse(r.stdout).answer;
     expect(saved.CancelationReason).toBe('Budget cuts');
     expect((await sb.record('CancellationRequest', saved.Uid)).CancelationReason).toBe('Budget cuts');
   });
@@ -102,8 +102,8 @@ describe('bo accounts cancel', () => {
     expect(planned).toEqual({ method: 'PUT', url: `${sb.url}/api/v1/crm/accounts/${uid}/cancel`, body: { CancelationReason: 'Too expensive' } });
     expect(await sb.activity()).toHaveLength(before);
     const real = await runBo(['accounts', 'cancel', uid, '--reason', 'Too expensive', '--yes', '--json'], { env: testEnv(sb) });
-    expect(JSON.parse(real.stdout)).toMatchObject(planned.body);
-    expect(JSON.parse(real.stdout).Comment).toBeNull();
+    expect(JSON.parse(real.stdout).answer).toMatchObject(planned.body);
+    expect(JSON.parse(real.stdout).answer.Comment).toBeNull();
   });
 
   it('exits 2 for an empty reason, a missing --reason or an unreadable @file; 3 for an unknown account', async () => {

@@ -33,7 +33,7 @@ describe('bo accounts extend-trial', () => {
     const uid = trial(1);
     const r = await runBo(['accounts', 'extend-trial', uid, '--to', '2031-02-01T10:00:00+02:00', '--expiration', '2031-03-01', '--json'], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toBe('Trial extended to 2031-02-01T08:00:00.000Z');
+    expect(JSON.parse(r.stdout).answer).toBe('Trial extended to 2031-02-01T08:00:00.000Z');
     const sub = await trialEnd(uid);
     expect(sub.EndDate).toBe('2031-02-01T08:00:00.000Z');
     expect(sub.ExpirationDate).toBe('2031-03-01T23:59:59.000Z');

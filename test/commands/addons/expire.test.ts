@@ -26,22 +26,27 @@ describe('bo addons expire', () => {
     expect(stored.ExpirationDate).toBe(stored.EndDate);
   });
 
-  it('is idempotent: expiring an ended add-on exits 0; the server saying so is a note (TTY)', async () => {
+  it('is idempotent: expiring an ended add-on exits 0; the line says it had already ended, the server\'s words are a note (TTY)', async () => {
     const uid = addOn(0);
     const before = await sb.record('SubscriptionAddOn', uid);
     const r = await runBo(['--no-color', 'addons', 'expire', uid], { env: testEnv(sb), stdoutIsTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`✔ Subscription add-on ${uid} expired\n`);
+    expect(r.stdout).toBe(`✔ Subscription add-on ${uid} already ended\n`);
     expect(r.stderr).toMatch(/^Add-on already ended at /);
     expect(await sb.record('SubscriptionAddOn', uid)).toEqual(before);
   });
 
-  it('--json prints the answer as a JSON string', async () => {
+  it('--json prints the outcome: changed, and the answer as a JSON string; again, unchanged with the reason (D32)', async () => {
     const uid = addOn(1);
     const r = await runBo(['--json', 'addons', 'expire', uid], { env: testEnv(sb) });
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatch(/^Add-on expired at /);
+    const outcome = JSON.parse(r.stdout);
+    expect(outcome).toMatchObject({ uid, ok: true, status: 200, changed: true, reason: null, error: null });
+    expect(outcome.answer).toMatch(/^Add-on expired at /);
     expect(ended(await sb.record('SubscriptionAddOn', uid))).toBe(true);
+    const again = await runBo(['--json', 'addons', 'expire', uid], { env: testEnv(sb) });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ uid, ok: true, changed: false, reason: 'already-ended', answer: expect.stringMatching(/^Add-on already ended at /) });
   });
 
   it('--dry-run prints the request a real run then sends, and sends nothing', async () => {

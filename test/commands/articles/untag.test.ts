@@ -24,17 +24,25 @@ describe('bo articles untag', () => {
     expect(await sb.record('Tag', tag)).not.toBeNull();
   });
 
-  it('is idempotent: an absent tag exits 0; that nothing changed is a note (TTY), --json the server answer', async () => {
+  it('is idempotent: an absent tag exits 0; the line says it had no such tag, the server\'s words are a note (TTY); --json changed false, no-such-tag', async () => {
     const { uid, tagUids } = tagged()[0]!;
     const tag = tagUids[0]!;
     const before = await tagsOf(uid);
     const tty = await runBo(['--no-color', 'articles', 'untag', uid, tag], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
-    expect(tty.stdout).toBe(`✔ Article ${uid}: RemovedTag=${tag}\n`);
+    expect(tty.stdout).toBe(`✔ Article ${uid} had no such tag\n`);
     expect(tty.stderr).toBe(`Article ${uid} has no tag ${tag}; nothing changed\n`);
     const json = await runBo(['articles', 'untag', uid, tag, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toBe(`Article ${uid} has no tag ${tag}; nothing changed`);
+    expect(JSON.parse(json.stdout)).toEqual({
+      uid,
+      ok: true,
+      status: 200,
+      changed: false,
+      reason: 'no-such-tag',
+      error: null,
+      answer: `Article ${uid} has no tag ${tag}; nothing changed`,
+    });
     expect(await tagsOf(uid)).toEqual(before);
   });
 

@@ -38,7 +38,7 @@ describe('bo deals update', () => {
     expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Deal ${uid}: Name=Renewal 🎯, SchemaLessData={"region":"EMEA","tier":2}\n`);
     const json = await runBo(['deals', 'update', uid, '--weight', '7', '--assigned-to', 'rep-42', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42', Name: 'Renewal 🎯' });
+    expect(JSON.parse(json.stdout).answer).toMatchObject({ Uid: uid, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42', Name: 'Renewal 🎯' });
     expect(await sb.record('Deal', uid)).toMatchObject({ Name: 'Renewal 🎯', SchemaLessData: { region: 'EMEA', tier: 2 }, Weight: 7, AssignedToPersonClientIdentifier: 'rep-42' });
   });
 

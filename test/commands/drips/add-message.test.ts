@@ -43,7 +43,7 @@ describe('bo drips add-message', () => {
     expect(tty.stderr).toMatch(new RegExp(`Campaign ${uid} is now inactive until it is reviewed\\n$`));
     const json = await runBo(['drips', 'add-message', uid, '--subject', 'Again', '--body', 'B', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    const message = JSON.parse(json.stdout);
+    const message = JSON.parse(json.stdout).answer;
     expect(message).toMatchObject({ DripCampaign: { Uid: uid }, Message: { Subject: 'Again', Body: 'B' } });
     expect((await sb.record('DripCampaignMessage', message.Uid)).Message.Subject).toBe('Again');
   });
@@ -62,7 +62,7 @@ describe('bo drips add-message', () => {
     const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
-    expect(await sb.record('DripCampaignMessage', JSON.parse(real.stdout).Uid)).toMatchObject(planned.body);
+    expect(await sb.record('DripCampaignMessage', JSON.parse(real.stdout).answer.Uid)).toMatchObject(planned.body);
   });
 
   it('exits 2 naming the flag, sending nothing', async () => {

@@ -42,8 +42,10 @@ describe('bo drips delete', () => {
     yes.assertDone();
     expect(r.code).toBe(0);
     // On a terminal the JSON is coloured: the same JSON without its colours.
-    expect(r.stdout).toMatch(/^\u001b\[32m"/);
-    expect(typeof JSON.parse(r.stdout.replace(/\u001b\[[0-9;]*m/g, ''))).toBe('string');
+    expect(r.stdout).toMatch(/^\{\n {2}\u001b\[1;34m"uid"/);
+    const outcome = JSON.parse(r.stdout.replace(/\u001b\[[0-9;]*m/g, ''));
+    expect(outcome).toMatchObject({ uid, ok: true, changed: true, reason: null });
+    expect(typeof outcome.answer).toBe('string');
     expect(await sb.record('DripCampaign', uid)).toBeNull();
   });
 

@@ -43,7 +43,7 @@ describe('bo lists create', () => {
     expect(stripVTControlCharacters(tty.stdout)).toMatch(/^✔ Email list list_\S+: Name=Webinar 📺\n$/);
     const json = await runBo(['lists', 'create', '--name', 'Partners', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    const list = JSON.parse(json.stdout);
+    const list = JSON.parse(json.stdout).answer;
     expect(list).toMatchObject({ Name: 'Partners', RequiresDoubleOptIn: false, IsInternal: false });
     expect((await sb.record('EmailList', list.Uid)).Name).toBe('Partners');
   });
@@ -68,7 +68,7 @@ describe('bo lists create', () => {
     const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
-    expect(await sb.record('EmailList', JSON.parse(real.stdout).Uid)).toMatchObject(planned.body);
+    expect(await sb.record('EmailList', JSON.parse(real.stdout).answer.Uid)).toMatchObject(planned.body);
   });
 
   it('exits 2 naming the flag, sending nothing', async () => {

@@ -28,7 +28,7 @@ describe('bo lists subscribe', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${email}\tok\tEmailList=${newsletter};FirstName=Grace;LastName=Hopper;SendWelcomeEmail=true;Source=signup-form\n`);
     const again = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--json'], { env: testEnv(sb) });
-    const stored = await sb.record('EmailListPerson', JSON.parse(again.stdout).Uid);
+    const stored = await sb.record('EmailListPerson', JSON.parse(again.stdout).answer.Uid);
     expect(stored).toMatchObject({ EmailList: { Uid: newsletter }, Source: 'signup-form', SendWelcomeEmail: true, EmailListSubscriberStatus: 1 });
     expect(await sb.record('Person', stored.Person.Uid)).toMatchObject({ Email: email, FirstName: 'Grace', LastName: 'Hopper' });
     expect((await sb.outbox()).slice(mails).map((m) => [m.to, m.subject])).toEqual([[email, 'Welcome to the newsletter']]);
@@ -43,17 +43,18 @@ describe('bo lists subscribe', () => {
     const tty = await runBo(['lists', 'subscribe', newsletter, '--email', email], { env: testEnv(sb), stdoutIsTTY: true });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toBe(`${email} was already subscribed to list ${newsletter}; nothing changed\n`);
-    // The answer's Source (the stored subscription's) where none was sent: the fields sent only.
-    expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Subscriber ${email}: EmailList=${newsletter}\n`);
+    // Nothing changed (D32): the line says so rather than list fields that were not set.
+    expect(stripVTControlCharacters(tty.stdout)).toBe(`✔ Subscriber ${email} already subscribed\n`);
     const json = await runBo(['lists', 'subscribe', newsletter, '--email', email, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ EmailList: { Uid: newsletter }, Source: 'signup-form' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ uid: email, ok: true, status: 200, changed: false, reason: 'already-subscribed' });
+    expect(JSON.parse(json.stdout).answer).toMatchObject({ EmailList: { Uid: newsletter }, Source: 'signup-form' });
   });
 
   it('works with no credential configured at all; a double opt-in list stores NotConfirmed', async () => {
     const r = await runBo(['lists', 'subscribe', doubleOptIn, '--email', 'alan@example.com', '--json'], { env: { ...tempConfig().env, BO_BASE_URL: sb.url } });
     expect(r.code).toBe(0);
-    const saved = JSON.parse(r.stdout);
+    const saved = JSON.parse(r.stdout).answer;
     expect((await sb.record('EmailListPerson', saved.Uid)).EmailListSubscriberStatus).toBe(2);
   });
 
@@ -72,7 +73,7 @@ describe('bo lists subscribe', () => {
     const real = await runBo([...argv, '--json'], { env: testEnv(sb) });
     expect(real.code).toBe(0);
     expect((await sb.activity()).slice(before).map((a) => `${a.method} ${sb.url}${a.path}`)).toEqual([`POST ${planned.url}`]);
-    const stored = await sb.record('EmailListPerson', JSON.parse(real.stdout).Uid);
+    const stored = await sb.record('EmailListPerson', JSON.parse(real.stdout).answer.Uid);
     expect(stored).toMatchObject({ EmailList: planned.body.EmailList, Source: planned.body.Source, SendWelcomeEmail: false });
     expect(await sb.record('Person', stored.Person.Uid)).toMatchObject(planned.body.Person);
   });

@@ -35,7 +35,7 @@ describe('bo memberships update', () => {
     expect(await stored(uid)).toMatchObject({ IsPrimary: true, ReceiveInvoices: true });
     const json = await runBo(['memberships', 'update', accountUid, uid, '--no-primary', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, IsPrimary: false, ReceiveInvoices: true });
+    expect(JSON.parse(json.stdout).answer).toMatchObject({ Uid: uid, IsPrimary: false, ReceiveInvoices: true });
     expect(await stored(uid)).toMatchObject({ IsPrimary: false, ReceiveInvoices: true });
   });
 

@@ -47,7 +47,7 @@ describe('bo payment-info update', () => {
     expect(verbose.code).toBe(0);
     expect(verbose.stderr).toMatch(/> POST .*\/api\/v1\/billing\/paymentinformation/);
     expect(verbose.stderr).toMatch(/"PaymentToken":"\[redacted\]"/);
-    expect(JSON.parse(verbose.stdout)).toMatchObject({ Account: { Uid: uid }, LastFourDigits: '1881' });
+    expect(JSON.parse(verbose.stdout).answer).toMatchObject({ Account: { Uid: uid }, LastFourDigits: '1881' });
     expect(verbose.stdout + verbose.stderr).not.toContain(token);
     expect((await savedFor(uid)).PaymentToken).toBe(token);
   });
@@ -125,7 +125,7 @@ describe('bo payment-info update', () => {
       const env2 = { ...tempConfig().env, BO_BASE_URL: server.url, BO_API_KEY: 'k', BO_API_SECRET: 's' };
       const r = await runBo(['payment-info', 'update', '--account', 'acc_1', '--payment-token', '-', '--json'], { env: env2, stdin: `${token}\n` });
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual({ Uid: 'pay_1', PaymentToken: '[redacted]', LastFourDigits: '4242' });
+      expect(JSON.parse(r.stdout).answer).toEqual({ Uid: 'pay_1', PaymentToken: '[redacted]', LastFourDigits: '4242' });
       expect(r.stdout + r.stderr).not.toContain(token);
       expect(JSON.parse(server.requests.at(-1)!.body)).toEqual({ PaymentToken: token, Account: { Uid: 'acc_1' } });
     } finally {

@@ -36,7 +36,7 @@ describe('bo people magic-link', () => {
     expect(tty.stderr).toBe(NOTE);
     const json = await runBo(['people', 'magic-link', 'nobody@example.com', '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({});
+    expect(JSON.parse(json.stdout).answer).toEqual({});
     expect((await sb.outbox()).length).toBe(mails);
   });
 

@@ -35,7 +35,7 @@ describe('bo subscriptions require-upgrade', () => {
     expect(await upgrade(uid)).toEqual({ IsPlanUpgradeRequired: false, NewRequiredQuantity: 25, PlanUpgradeRequiredMessage: 'Seats exceeded' });
     const json = await runBo(['subscriptions', 'require-upgrade', uid, '--json'], { env: testEnv(sb) });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ Uid: uid, IsPlanUpgradeRequired: true, NewRequiredQuantity: 25 });
+    expect(JSON.parse(json.stdout).answer).toMatchObject({ Uid: uid, IsPlanUpgradeRequired: true, NewRequiredQuantity: 25 });
   });
 
   it('--dry-run prints the body a real run then sends and stores, and sends nothing', async () => {
