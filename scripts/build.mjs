@@ -8,13 +8,14 @@
 // without the ESM loader and keeps in its compile cache (bin/bo.js).
 //
 // What only some commands need and is big stays out of it, in dist/lazy/ (built in a
-// second pass, one file per group): the sandbox server, @inquirer/prompts, bo's side of
+// second pass, one file per group): the sandbox server, inquirer's prompts, bo's side of
 // the MCP SDK (dist/lazy/mcp.cjs: src/mcp/sdk.ts, for `bo mcp` only), and jq
 // (dist/lazy/jq.cjs, CommonJS too, with jq.wasm copied beside it: it reads the file
 // from its own folder, so nothing at run time needs node_modules).
 // The sandbox is dist/lazy/sandbox.cjs, CommonJS like dist/bo.cjs, which loads it with
 // a plain require() when a command first needs it (the ESM loader would cost a
-// `--sandbox` run ~10 ms). @inquirer/prompts is an ESM package and its group stays ESM
+// `--sandbox` run ~10 ms). Inquirer's prompts (src/auth/prompts.ts: @inquirer/input,
+// password, confirm, select) are ESM packages and their group stays ESM
 // (dist/lazy/inquirer.js, loaded with import()). Nothing there may hand a project error
 // class back to the main bundle (its copy of the class would differ); the sandbox
 // talks HTTP, the libraries are third-party. Native modules stay external.
@@ -46,13 +47,15 @@ if (binary && !process.argv[binaryAt + 1]) throw new Error('usage: node scripts/
  * group is one file in dist/lazy/ re-exporting its modules (their export names differ).
  */
 const lazy = {
-  inquirer: ['@inquirer/prompts'],
+  inquirer: ['src/auth/prompts.ts'],
   sandbox: ['src/sandbox/embedded.ts', 'src/sandbox/seed.ts', 'src/sandbox/store.ts', 'src/sandbox/server.ts', 'src/sandbox/serve-banner.ts'],
   jq: ['src/output/jq-engine.ts'],
   mcp: ['src/mcp/sdk.ts'],
+  // The terminal QR of a two-factor enrolment with its encoder (qrcode-generator).
+  qr: ['src/auth/qr.ts'],
 };
 /** Groups built as CommonJS (see above); the others are ESM. In a binary: all of them. */
-const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq', 'mcp']);
+const cjsGroups = new Set(binary ? Object.keys(lazy) : ['sandbox', 'jq', 'mcp', 'qr']);
 const groupOf = new Map(Object.entries(lazy).flatMap(([name, specs]) => specs.map((spec) => [spec, name])));
 const lazyFile = (name) => `${name}${cjsGroups.has(name) ? '.cjs' : '.js'}`;
 
@@ -63,13 +66,13 @@ const common = {
   target: 'node20',
   sourcemap: false,
   legalComments: 'none',
-  // Native modules stay external; so does @inquirer/prompts (with iconv-lite, over half
-  // of the bundle), loaded only when a prompt shows: a declared dependency that npm
-  // installs, so the package does not ship a second copy of it.
+  // Native modules stay external; so do inquirer's prompts (@inquirer/*), loaded only
+  // when a prompt shows: declared dependencies that npm installs, so the package does
+  // not ship a second copy of them.
   // A binary has no node_modules: there it is bundled like the rest.
   // The MCP SDK likewise (`bo mcp` only): dist/lazy/mcp.cjs holds src/mcp/sdk.ts and
   // requires the installed SDK (its CommonJS build).
-  external: binary ? ['@napi-rs/keyring'] : ['@napi-rs/keyring', '@inquirer/prompts', '@modelcontextprotocol/server'],
+  external: binary ? ['@napi-rs/keyring'] : ['@napi-rs/keyring', '@inquirer/*', '@modelcontextprotocol/server'],
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: { js: "import { createRequire as __bo_cr } from 'node:module'; const require = __bo_cr(import.meta.url);" },
   logLevel: 'warning',

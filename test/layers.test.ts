@@ -121,12 +121,11 @@ const LOADED_ON_FIRST_USE: Record<string, string> = {
   'src/auth/credentials.ts': 'the credential stores: ctx.credentials(), for the commands that read or store one',
   'src/auth/prompter.ts': 'the prompts: ctx.prompter(), for a question asked on a terminal',
   'src/output/jq.ts': 'the --jq filter, for runs that give one',
-  'src/auth/qr.ts': 'the bundled QR code library, evaluated on load: only a two-factor enrolment draws one',
 };
 
 /**
  * What scripts/build.mjs keeps out of dist/bo.cjs (its `lazy` groups: the sandbox,
- * @inquirer/prompts): the only modules a command file may still import with import().
+ * inquirer's prompts): the only modules a command file may still import with import().
  */
 function lazyGroupModules(): string[] {
   const build = readFileSync(join(repo, 'scripts/build.mjs'), 'utf8');
@@ -168,7 +167,7 @@ describe('command files', () => {
       "// const no = await import('./comment.js');",
     ].join('\n');
     expect(dynamicImportsOf('src/commands/x.ts', text)).toEqual(['src/b.ts', 'src/commands/c.ts', 'src/d.ts', 'node:tls']);
-    expect(lazyGroupModules()).toEqual(expect.arrayContaining(['@inquirer/prompts', 'src/sandbox/server.ts']));
+    expect(lazyGroupModules()).toEqual(expect.arrayContaining(['src/auth/prompts.ts', 'src/sandbox/server.ts']));
   });
 
   // A module reads top-down: what it uses is imported at its top. Loading verbs lazily is

@@ -1,4 +1,4 @@
-// The terminal Prompter: @inquirer/prompts reading io.stdin and drawing on io.stderr
+// The terminal Prompter: inquirer's prompts (./prompts.ts) reading io.stdin and drawing on io.stderr
 // (stdout stays data only). Ctrl-C in a prompt (ExitPromptError), the run's abort
 // signal (AbortPromptError) and a closed prompt all become InterruptedError, exit 130;
 // inquirer restores the cursor and raw mode itself before rejecting.
@@ -24,7 +24,7 @@ async function guard<T>(signal: AbortSignal, ask: () => Promise<T>): Promise<T> 
 const asciiKey = (key: string) => ({ '↑↓': 'up/down', '⏎': 'enter' })[key] ?? key;
 
 export async function createPrompter(io: Io, signal: AbortSignal): Promise<Prompter> {
-  const prompts = await import('@inquirer/prompts');
+  const prompts = await import('./prompts.js');
   const context = { input: io.stdin, output: io.stderr, signal } as Parameters<typeof prompts.input>[1];
   // The marks in bo's own glyphs: ASCII under a locale that is not UTF-8 (inquirer asks
   // the terminal type only, and would draw ✔ and ❯ as mojibake under LANG=C).

@@ -1,32 +1,18 @@
 // Draws an otpauth URI as a QR code in the terminal that a phone can scan on dark and
-// light themes alike. qrcode-terminal's own output leaves light modules in the
-// terminal's background colour, which inverts the code on a dark theme; here every
-// cell carries explicit colours: black on white from the 256-colour cube (16 = #000000,
-// 231 = #ffffff), which themes leave alone, unlike the 16 base colours they remap.
+// light themes alike. A QR whose light modules are left in the terminal's background
+// colour inverts on a dark theme; here every cell carries explicit colours: black on
+// white from the 256-colour cube (16 = #000000, 231 = #ffffff), which themes leave
+// alone, unlike the 16 base colours they remap.
 // Two modules share one character cell ('▀': top in the foreground, bottom in the
 // background), and a 4-module white quiet zone surrounds the code, as the QR standard asks.
 
-import QRCode from 'qrcode-terminal/vendor/QRCode/index.js';
+import { qrMatrix } from './qr-matrix.js';
 import { colours256, RESET } from '../output/style.js';
 
-/**
- * Error-correction level L, as qrcode-terminal and the sandbox's PNG use: the smallest
- * symbol, so a long otpauth URI still fits a terminal; a screen is never smudged.
- */
-const LEVEL_L = 1;
+export { qrMatrix };
 export const QUIET_ZONE = 4;
 export const DARK = 16;
 export const LIGHT = 231;
-
-/** The module matrix, true = dark, without quiet zone. */
-export function qrMatrix(text: string): boolean[][] {
-  const qr = new QRCode(-1, LEVEL_L);
-  // The vendored encoder writes one byte per UTF-16 unit: hand it the UTF-8 bytes.
-  qr.addData(Buffer.from(text, 'utf8').toString('latin1'));
-  qr.make();
-  const n = qr.getModuleCount();
-  return Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => qr.isDark(r, c)));
-}
 
 /** How the terminal can show the QR: its width, whether it has block characters and colour. */
 export interface QrTerminal {

@@ -3,7 +3,7 @@
 
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { qrMatrix } from '../../src/sandbox/auth/qr-matrix.js';
+import { qrMatrix } from '../../src/auth/qr-matrix.js';
 import { crc32, qrPng } from '../../src/sandbox/auth/qr-png.js';
 import { decodeQrPng } from '../helpers/zbar.js';
 

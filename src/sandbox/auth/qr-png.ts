@@ -2,7 +2,7 @@
 // IEND) with node:zlib, to avoid an image dependency. 8-bit grayscale, no interlace.
 
 import { deflateSync } from 'node:zlib';
-import { qrMatrix } from './qr-matrix.js';
+import { qrMatrix } from '../../auth/qr-matrix.js';
 
 const PIXELS_PER_MODULE = 8;
 /** The quiet zone the QR standard requires around the symbol, in modules. */
