@@ -23,7 +23,7 @@ import { runVerb } from './run-verb.js';
 
 export interface RunOptions {
   io?: Io;
-  /** Tests inject scripted answers; otherwise @inquirer/prompts on the terminal. */
+  /** Tests inject scripted answers; otherwise inquirer's prompts on the terminal. */
   prompter?: Prompter;
   /** Tests inject a memory store; otherwise the profile's backend. */
   credentials?: CredentialStore;

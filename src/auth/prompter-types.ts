@@ -1,4 +1,4 @@
-// Prompts behind an interface: the real one uses @inquirer/prompts on the terminal,
+// Prompts behind an interface: the real one uses inquirer's prompts on the terminal,
 // tests script the answers. All questions and talk go to stderr.
 
 export interface Choice<T> {

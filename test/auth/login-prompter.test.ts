@@ -1,4 +1,4 @@
-// The terminal prompter (@inquirer/prompts on io.stdin/io.stderr): answers come from the
+// The terminal prompter (inquirer's prompts on io.stdin/io.stderr): answers come from the
 // input stream, prompts are drawn on stderr, and both an aborted run (ctx.signal, as
 // Ctrl-C outside a prompt does) and a prompt closed with Ctrl-C become InterruptedError.
 

@@ -2,7 +2,7 @@
 // QR: it would wrap and not scan; the secret and --qr-png instead), a locale that is not
 // UTF-8 (spaces on explicit background colours, read back and decoded by zbarimg), no
 // colour at all (no QR). The prompt marks under LANG=C are ASCII.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** Enrols the `enroll` user with an authenticator on a terminal `columns` wide, in `env`. */
-async function enroll(columns: number | undefined, env: Record<string, string>) {
+async function enroll(columns: number | undefined, env: Record<string, string>, args: string[] = []) {
   const user = await sandbox.user('enroll');
   const live: Live = { stderr: '' };
   const prompter = scriptedPrompter([
@@ -33,7 +33,7 @@ async function enroll(columns: number | undefined, env: Record<string, string>) 
     { select: 'How do you want to receive sign-in codes?', answer: 'totp' },
     { input: 'Code from your authenticator app', answer: async () => totpCode(secretOnScreen(live.stderr), await sandbox.now()) },
   ]);
-  const r = await boLogin(sandbox, ['--username', user.username, '--recovery-codes-file', join(mkdtempSync(join(tmpdir(), 'bo-qr-')), 'codes.txt')], {
+  const r = await boLogin(sandbox, ['--username', user.username, '--recovery-codes-file', join(mkdtempSync(join(tmpdir(), 'bo-qr-')), 'codes.txt'), ...args], {
     stdinIsTTY: true,
     stderrIsTTY: true,
     stdoutIsTTY: true,
@@ -91,6 +91,20 @@ describe('the enrollment QR on a terminal', () => {
     expect(matrix.length).toBe(qrMatrix(uri).length + 2 * QUIET_ZONE);
     for (const row of matrix) expect(row.length).toBe(matrix.length);
     expect(decodeWithZbar(join(mkdtempSync(join(tmpdir(), 'bo-qr-')), 'qr.png'), pngFromMatrix(matrix))).toBe(uri);
+  });
+
+  // One encoder (src/auth/qr-matrix.ts) draws both: the code a phone scans off the
+  // terminal and the sandbox's PNG that --qr-png writes hold the same setup URI.
+  it('the terminal QR and the PNG --qr-png writes decode to the same otpauth URI', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bo-qr-'));
+    const { stderr, uri } = await enroll(200, { LANG: 'C' }, ['--qr-png', join(dir, 'setup.png')]);
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
+    expect(stderr).toContain(`Wrote the QR code to ${join(dir, 'setup.png')}`);
+    const matrix = matrixFromSpaces(stderr.split('\n').filter((l) => l.startsWith('  \u001b[38;5;')).map((l) => l.slice(2)));
+    const fromTerminal = decodeWithZbar(join(dir, 'terminal.png'), pngFromMatrix(matrix));
+    const fromPng = decodeWithZbar(join(dir, 'copy.png'), readFileSync(join(dir, 'setup.png')));
+    expect(fromTerminal).toBe(uri);
+    expect(fromPng).toBe(fromTerminal);
   });
 
   it.each([[{ NO_COLOR: '1' }], [{ TERM: 'dumb' }]])('with no colour (%j): no QR; the secret and --qr-png instead', async (env) => {

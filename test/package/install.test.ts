@@ -38,6 +38,8 @@ interface Packed {
 let root: string;
 let packed: Packed;
 let installed: string;
+/** What `npm install -g` of the tarball said on stderr. */
+let installStderr: string;
 let prefixBin: string;
 /** The installed bo's environment: nothing from the developer's own folders. */
 let boEnv: Record<string, string | undefined>;
@@ -74,6 +76,7 @@ beforeAll(async () => {
     { cwd: home, env: npmEnv },
   );
   if (install.code !== 0) throw new Error(`npm install -g failed: ${install.stderr}`);
+  installStderr = install.stderr;
   installed = join(prefix, 'lib', 'node_modules', 'bo');
   prefixBin = join(prefix, 'bin');
   boEnv = {
@@ -158,6 +161,12 @@ describe('the npm package', () => {
     );
     expect(check.stderr).toBe('');
     expect(check.code).toBe(0);
+  });
+
+  // A deprecated package among bo's dependencies is one nobody maintains any more: npm
+  // warns of it (from the registry's record of each version) at every install.
+  it('installs no package its registry marks deprecated', () => {
+    expect(installStderr.split('\n').filter((line) => /npm warn deprecated/i.test(line))).toEqual([]);
   });
 
   it('runs bo --version from the installed copy', async () => {
