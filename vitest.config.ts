@@ -12,6 +12,7 @@ const unit = [
   'test/argv-scan.test.ts',
   'test/env.test.ts',
   'test/layers.test.ts',
+  'test/module-state.test.ts',
   'test/program.test.ts',
   'test/stands-alone.test.ts',
   'test/api/json-depth.test.ts',
