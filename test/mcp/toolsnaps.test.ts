@@ -122,6 +122,8 @@ describe('bo mcp tools/list against its snapshots (UPDATE_TOOLSNAPS=1 rewrites t
   });
 
   it('offers a read tool for every verb marked so that changes nothing, and no other read tool', () => {
+    // A change is never a read tool (it has a plan or write tool under --writes): marking one is a mistake.
+    expect(defs.filter((d) => d.mcp === 'read' && (d.mutation !== undefined || d.fields !== undefined)).map((d) => d.path.join(' '))).toEqual([]);
     const marked = defs.filter((d) => d.mcp === 'read' && d.mutation === undefined).map((d) => toolName(d.path));
     expect(marked.length).toBeGreaterThan(0);
     const names = listed.get('none all')!.map((t) => t.name);
