@@ -959,7 +959,7 @@ complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo mcp
-complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, coupons, lists, broadcasts, api (default: all)'
+complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, addons, coupons, lists, broadcasts, subscriptions, api; with --writes also drips, articles, deals, memberships, people (default: all)'
 complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)'
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
 

@@ -64,12 +64,36 @@ export interface CommandDefinition<Opts = Record<string, unknown>, O extends rea
    * it with the first byte). Default: printsRecords. Never for batches.
    */
   paged?: boolean;
+  /**
+   * `'read'`: `bo mcp` offers the verb as a read tool (mcp/tools.ts), in the tool group its
+   * path's first word names. Never on a verb that changes data (a mutation has its own
+   * tools under --writes) or that prints credentials or local settings.
+   */
+  mcp?: 'read';
+  /**
+   * Its help is made from what the other verbs declare (bo mcp's tool groups): a command
+   * line naming it builds the program with every verb (main.ts), so `configure` sees them.
+   */
+  helpFromAll?: boolean;
   /** Required positional arguments, in order (program.ts adds them before `configure`). */
   operands?: O;
-  /** Add options, and arguments other than `operands` (optional, variadic): commander API. */
-  configure?: (cmd: Command) => Command | void;
+  /**
+   * Add options, and arguments other than `operands` (optional, variadic): commander API.
+   * `all`: the definitions the program is built from.
+   */
+  configure?: (cmd: Command, all: readonly CommandDefinition<any>[]) => Command | void;
   /** Positional arguments (typed when declared in `operands`), then the options. */
   run(ctx: Context, args: Args<O>, opts: Opts): Promise<void>;
+}
+
+declare module './context.js' {
+  interface Context {
+    /**
+     * Every verb's definition, in help order, for a verb that works over the others (bo mcp,
+     * plan apply, batch resume, completion): the registry loads them on the first call only.
+     */
+    definitions(): Promise<CommandDefinition<any>[]>;
+  }
 }
 
 export function defineCommand<Opts = Record<string, unknown>, const O extends readonly Operand[] | undefined = undefined>(

@@ -104,4 +104,6 @@ export interface Context {
   secrets: SecretValues;
   /** --jq's compiled filter, which the JSON writer (output/json-stream.ts) hands its text. */
   jq?: JqFilter;
+  // definitions(): every verb's definition, declared beside CommandDefinition in command.ts
+  // (this file imports nothing of the command layer).
 }

@@ -171,7 +171,13 @@ function configureOutput(program: Command, io: Io): void {
  * its list); all of them for help, an unknown word or none, so that commander's lists
  * and suggestions see every command.
  */
-function commandsFor(argv: string[]): Promise<CommandDefinition<any>[]> {
+async function commandsFor(argv: string[]): Promise<CommandDefinition<any>[]> {
+  const named = await namedCommands(argv);
+  // A verb whose help is made from the others' definitions (bo mcp's tool groups) comes with all of them.
+  return named.some((def) => def.helpFromAll === true) && named.length < verbPaths.length ? loadCommands() : named;
+}
+
+function namedCommands(argv: string[]): Promise<CommandDefinition<any>[]> {
   const { command, verb } = scanArgv(argv);
   const all = () => true;
   if (command === undefined || command === 'help') return loadCommands(all);
@@ -197,6 +203,7 @@ function createContext(
   let profile: Promise<Profile> | undefined;
   let store: Promise<CredentialStore> | undefined;
   let prompter: Promise<Prompter> | undefined;
+  let definitions: Promise<CommandDefinition<any>[]> | undefined;
   const ctx: Context = {
     io,
     globals,
@@ -217,6 +224,7 @@ function createContext(
       closers.push(() => client.close());
       return client;
     },
+    definitions: () => (definitions ??= loadCommands()),
   };
   return ctx;
 }

@@ -109,7 +109,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     if (def.printsRecords && parent !== program) readers.set(parent, [...(readers.get(parent) ?? []), [def, cmd]]);
     for (const { name, help, choices } of def.operands ?? []) cmd.addArgument(choices ? new Argument(name, help).choices(choices) : new Argument(name, help));
-    def.configure?.(cmd);
+    def.configure?.(cmd, defs);
     if (def.groupDefault === true) unknownWordsAreCommands(parent, cmd);
     unknownOptionFirst(cmd, def);
     if (def.resource !== undefined) {

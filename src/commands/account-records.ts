@@ -20,6 +20,8 @@ import { outputMode, printList, say, type Column } from '../output/print.js';
 
 export interface AccountRecords<R> {
   path: [group: string, verb: string];
+  /** As a definition's: `'read'` offers it as a `bo mcp` read tool. */
+  mcp?: 'read';
   /** The record kind (API reference §2) of what it lists, for --fields. */
   resource: string;
   /** Where the records are inside an account: `Subscriptions`, `Subscriptions.SubscriptionAddOns`. */
@@ -45,6 +47,7 @@ export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefini
     printsRecords: true,
     resource: spec.resource,
     path: spec.path,
+    mcp: spec.mcp,
     summary: spec.summary,
     description: spec.description,
     examples: spec.examples,

@@ -35,6 +35,7 @@ interface Opts {
 
 export default defineCommand({
   path: ['api'],
+  mcp: 'read',
   paged: true,
   summary: 'Send a raw request under /api/v1 and print the JSON body',
   description:

@@ -1,13 +1,13 @@
 // `bo completion bash|zsh|fish`: prints the completion script for the shell. The
-// command definitions come from the registry (commands/index.ts), which hands them
-// over, so this file never imports it.
+// command definitions come from the registry (commands/index.ts) through the context
+// (ctx.definitions()), so this file never imports it.
 
-import { defineCommand, type CommandDefinition } from '../command.js';
+import { defineCommand } from '../command.js';
 import { completionScript } from '../completion/script.js';
 import { buildProgram } from '../program.js';
 
-/** The completion command over `definitions()`: every command, read when the script is written. */
-export const completionCommand = (definitions: () => Promise<CommandDefinition<any>[]>) => defineCommand({
+/** The completion command: every command, read when the script is written. */
+export default defineCommand({
   path: ['completion'],
   summary: 'Print the shell completion script for bash, zsh or fish',
   description:
@@ -24,7 +24,7 @@ export const completionCommand = (definitions: () => Promise<CommandDefinition<a
   operands: [{ name: '<shell>', help: 'the shell to complete for', choices: ['bash', 'zsh', 'fish'] }],
   run: async (ctx, [shell]) => {
     // The same tree main.ts dispatches with; its actions are never called here.
-    const program = buildProgram(await definitions(), async () => {});
+    const program = buildProgram(await ctx.definitions(), async () => {});
     ctx.io.stdout.write(completionScript(shell, program));
   },
 });

@@ -1,9 +1,8 @@
 import { Option } from 'commander';
-import type { CommandDefinition } from '../command.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, type CommandDefinition } from '../command.js';
 import { UsageError } from '../errors.js';
 import { serveMcp } from '../mcp/server.js';
-import { TOOLSETS, parseToolsets } from '../mcp/tools.js';
+import { parseToolsets, toolGroups } from '../mcp/tools.js';
 
 /** How an MCP client starts bo: printed by `bo mcp --help` (docs/agents.md says more). */
 const CLIENT_CONFIG = `
@@ -12,8 +11,14 @@ Client configuration (e.g. an editor's or desktop agent's MCP settings):
 Without --writes no tool can change anything. Results are JSON data; text from
 the server is neutralised and the run's secrets are scrubbed from every message.`;
 
-/** `bo mcp` over `definitions()`: the tools come from the command tree. */
-export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
+/** The groups --tools names: those with read tools, then those offered with --writes only. */
+function toolsHelp(defs: readonly CommandDefinition<any>[]): string {
+  const { read, writes } = toolGroups(defs);
+  return writes.length > 0 ? `${read.join(', ')}; with --writes also ${writes.join(', ')}` : read.join(', ');
+}
+
+/** `bo mcp`: the tools come from the command tree, which the context hands over. */
+const mcpCommand =
   defineCommand<{ tools?: string; writes?: 'plan' | 'direct' }>({
     path: ['mcp'],
     summary: 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)',
@@ -28,9 +33,11 @@ export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>)
       { example: ['bo -p staging mcp', 'what an MCP client runs'], needs: 'an MCP client on stdin' },
       { example: ['bo --sandbox mcp --tools accounts,coupons', 'only the accounts and coupons tools'], needs: 'an MCP client on stdin' },
     ],
-    configure: (cmd) =>
+    // The groups --tools names come from the definitions (each verb's first word): every verb is loaded for this help.
+    helpFromAll: true,
+    configure: (cmd, all) =>
       cmd
-        .option('--tools <toolsets>', `comma-separated tool groups to offer: ${TOOLSETS.join(', ')} (default: all)`)
+        .option('--tools <toolsets>', `comma-separated tool groups to offer: ${toolsHelp(all)} (default: all)`)
         .addOption(
           new Option(
             '--writes <mode>',
@@ -40,7 +47,8 @@ export const mcpCommand = (definitions: () => Promise<CommandDefinition<any>[]>)
         .addHelpText('after', CLIENT_CONFIG),
     run: async (ctx, _args, opts) => {
       if (opts.writes === 'direct' && opts.tools === undefined) throw new UsageError('--writes direct needs --tools naming the tool groups the agent may change');
-      const toolsets = parseToolsets(opts.tools);
-      await serveMcp(ctx, await definitions(), toolsets, opts.writes ?? 'none');
+      const defs = await ctx.definitions();
+      await serveMcp(ctx, defs, parseToolsets(opts.tools, defs), opts.writes ?? 'none');
     },
   });
+export default mcpCommand;

@@ -41,7 +41,7 @@ export function sharedClient(ctx: Context): () => Promise<HttpClient> {
 
 /** The session of `bo plan apply`: the plan tools of every group (`--writes plan`'s), run in `ctx`. */
 export function planSession(ctx: Context, defs: CommandDefinition<any>[]): Session {
-  const tools = planTools(defs, buildProgram(defs, async () => {}), parseToolsets(undefined));
+  const tools = planTools(defs, buildProgram(defs, async () => {}), parseToolsets(undefined, defs));
   return { ctx, tools: new Map(tools.map((t) => [t.name, t])), writes: writeToolNames(defs), client: sharedClient(ctx) };
 }
 

@@ -1,8 +1,9 @@
-// The tools `bo mcp` offers, derived from the command tree: which verbs have a read
-// tool is the one list below (issue 34); everything else about a tool (its name,
-// description, input schema) comes from the verb's definition and its commander
-// declaration. Verbs that change data, print credentials or local settings (auth,
-// config, profiles, sandbox, login, completion) have no read tool.
+// The tools `bo mcp` offers, derived from the command tree: a verb has a read tool when
+// its definition says so (`mcp: 'read'`), a mutation a plan or write tool under
+// --writes, and a tool's group (what --tools names) is its verb's first word; everything
+// else about a tool (its name, description, input schema) comes from the verb's
+// definition and its commander declaration. Verbs that change data, print credentials or
+// local settings (auth, config, profiles, sandbox, login, completion) have no read tool.
 
 import type { Command } from 'commander';
 import type { CommandDefinition } from '../command.js';
@@ -15,8 +16,6 @@ import type { ToolListing } from './sdk.js';
 /** Records a list tool returns when the call names no limit. */
 export const DEFAULT_TOOL_PAGE = 25;
 
-/** The verbs with a read tool, and the `bo api` tool (GET only, under /api/v1). */
-const READ_VERBS = ['accounts list', 'accounts get', 'subscriptions list', 'addons list', 'coupons list', 'coupons redemptions', 'lists list', 'broadcasts get', 'api'];
 /** The list options a cursor replaces: a list tool pages with `limit` and `cursor`. */
 const PAGING = new Set(['limit', 'all', 'page', 'pageSize', 'concurrency']);
 /** `bo api`'s parameters a tool may set: the path and text query fields (never -F's @file, --input or headers). */
@@ -83,7 +82,7 @@ function readTool(def: CommandDefinition<any>, cmd: Command): Tool {
     ...(kind === 'list' ? { outputSchema: LIST_OUTPUT } : kind === 'get' ? { outputSchema: RECORD_OUTPUT } : {}),
     annotations: READ_ONLY,
   };
-  return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
+  return { name, toolset: groupOf(def), kind, def, cmd, params, listing };
 }
 
 /** The field-discovery tool over the offered tools whose command prints a resource. */
@@ -113,18 +112,40 @@ function commandAt(program: Command, path: readonly string[]): Command | undefin
   return cmd;
 }
 
-/** The toolsets --tools can name. */
-export const TOOLSETS = ['accounts', 'coupons', 'lists', 'broadcasts', 'api'];
-/** The groups of the mutation verbs, which --tools also names with --writes. */
-export const WRITE_TOOLSETS = ['addons', 'drips', 'articles', 'deals', 'subscriptions', 'memberships', 'people'];
+/** A verb with a read tool (`bo api`'s is GET only, under /api/v1): marked so, and no change. */
+function isRead(def: CommandDefinition<any>): boolean {
+  return def.mcp === 'read' && def.mutation === undefined && def.fields === undefined;
+}
 
-/** `--tools a,b`: the toolsets asked for (all when not given); an unknown one is exit 2. */
-export function parseToolsets(text: string | undefined): Set<string> {
-  if (text === undefined) return new Set([...TOOLSETS, ...WRITE_TOOLSETS]);
+/** A mutation with a plan or write tool: every one but those with a secret field (no tool in any mode). */
+function isPlanned(def: CommandDefinition<any>): boolean {
+  return def.mutation !== undefined && def.mutation.secrets.length === 0;
+}
+
+/** A tool's group, which --tools names: its verb's first word. */
+function groupOf(def: CommandDefinition<any>): string {
+  return def.path[0]!;
+}
+
+/**
+ * The groups --tools can name, in help order: `read`, those with a read tool; `writes`,
+ * those whose tools all change data (offered with --writes only).
+ */
+export function toolGroups(defs: readonly CommandDefinition<any>[]): { read: string[]; writes: string[] } {
+  const read = [...new Set(defs.filter(isRead).map(groupOf))];
+  const writes = [...new Set(defs.filter(isPlanned).map(groupOf))].filter((g) => !read.includes(g));
+  return { read, writes };
+}
+
+/** `--tools a,b`: the toolsets asked for (all when not given); one not among `defs`' groups is exit 2. */
+export function parseToolsets(text: string | undefined, defs: readonly CommandDefinition<any>[]): Set<string> {
+  const { read, writes } = toolGroups(defs);
+  const known = [...read, ...writes];
+  if (text === undefined) return new Set(known);
   const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
-  const unknown = names.filter((n) => !TOOLSETS.includes(n) && !WRITE_TOOLSETS.includes(n));
+  const unknown = names.filter((n) => !known.includes(n));
   if (names.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--tools must be comma-separated toolsets from ${[...TOOLSETS, ...WRITE_TOOLSETS].join(', ')}, not "${text}"`);
+    throw new UsageError(`--tools must be comma-separated toolsets from ${known.join(', ')}, not "${text}"`);
   }
   return new Set(names);
 }
@@ -135,7 +156,7 @@ export function parseToolsets(text: string | undefined): Set<string> {
  */
 export function readTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>): Tool[] {
   const tools = defs
-    .filter((def) => READ_VERBS.includes(def.path.join(' ')) && toolsets.has(def.path[0]!))
+    .filter((def) => isRead(def) && toolsets.has(groupOf(def)))
     .map((def) => readTool(def, commandAt(program, def.path)!));
   const fields = fieldsTool(tools);
   return fields ? [...tools, fields] : tools;
@@ -162,7 +183,7 @@ const PLAN_OUTPUT: JsonSchema = {
  */
 export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>, kind: 'plan' | 'write' = 'plan'): Tool[] {
   return defs
-    .filter((def) => def.mutation !== undefined && def.mutation.secrets.length === 0 && toolsets.has(def.path[0]!))
+    .filter((def) => isPlanned(def) && toolsets.has(groupOf(def)))
     .map((def) => {
       const cmd = commandAt(program, def.path)!;
       const params = paramsOf(cmd, (name) => !NOT_PLANNED.has(name));
@@ -183,7 +204,7 @@ export function planTools(defs: CommandDefinition<any>[], program: Command, tool
               // Safe to send again exactly when `bo batch resume` sends it again unasked (the verb's `resend`).
               annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, idempotentHint: def.mutation!.resend === 'safe', openWorldHint: false },
             };
-      return { name, toolset: def.path[0]!, kind, def, cmd, params, listing };
+      return { name, toolset: groupOf(def), kind, def, cmd, params, listing };
     });
 }
 

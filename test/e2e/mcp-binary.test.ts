@@ -187,7 +187,7 @@ describe('bo mcp: start and end', () => {
     const r = await runBin(['mcp', '--tools', 'accounts,auth'], { env: testEnv(sb), stdin: '' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: --tools must be comma-separated toolsets from accounts, coupons, lists, broadcasts, api, [a-z, -]+, not "accounts,auth"\n$/);
+    expect(r.stderr).toMatch(/^error: --tools must be comma-separated toolsets from accounts, addons, coupons, lists, broadcasts, subscriptions, api, [a-z, -]+, not "accounts,auth"\n$/);
   });
 
   it('ends with exit 0 when the client closes stdin', async () => {

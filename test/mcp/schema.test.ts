@@ -13,13 +13,13 @@ import { schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema
 
 const defs = await loadCommands();
 const program = buildProgram(defs, async () => {});
-const tools = readTools(defs, program, parseToolsets(undefined));
+const tools = readTools(defs, program, parseToolsets(undefined, defs));
 const tool = (name: string) => tools.find((t) => t.name === name)!;
 const schemaOf = (t: Tool) => t.listing.inputSchema as unknown as ToolSchema;
 
 describe('MCP tool schemas come from the commands', () => {
   it('every property of every command tool is an argument or option of its command, of the type its flags say', () => {
-    for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined))]) {
+    for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined, defs))]) {
       const { actual, expected } = schemaAgainstCommand(t.name, schemaOf(t), t.cmd, t.kind === 'list');
       expect(actual).toEqual(expected);
       expect(t.listing.description).toContain(t.def.summary);
@@ -60,7 +60,7 @@ describe('MCP tool schemas come from the commands', () => {
   });
 
   it('plan tools: one per mutation verb without a secret field, without --dry-run, --yes or batch flags', () => {
-    const plans = planTools(defs, program, parseToolsets(undefined));
+    const plans = planTools(defs, program, parseToolsets(undefined, defs));
     const mutations = defs.filter((d) => d.mutation !== undefined);
     expect(plans.map((t) => t.def.path.join(' '))).toEqual(mutations.filter((d) => d.mutation!.secrets.length === 0).map((d) => d.path.join(' ')));
     expect(plans.map((t) => t.name)).not.toContain('payment_info_update');
@@ -77,9 +77,9 @@ describe('MCP tool schemas come from the commands', () => {
   });
 
   it('--tools names toolsets; an unknown one is a usage error naming --tools', () => {
-    expect(readTools(defs, program, parseToolsets('lists')).map((t) => t.name)).toEqual(['lists_list', 'fields']);
-    expect(readTools(defs, program, parseToolsets('api')).map((t) => t.name)).toEqual(['api_get']);
-    expect(() => parseToolsets('accounts,config')).toThrow(/--tools/);
-    expect(() => parseToolsets('')).toThrow(/--tools/);
+    expect(readTools(defs, program, parseToolsets('lists', defs)).map((t) => t.name)).toEqual(['lists_list', 'fields']);
+    expect(readTools(defs, program, parseToolsets('api', defs)).map((t) => t.name)).toEqual(['api_get']);
+    expect(() => parseToolsets('accounts,config', defs)).toThrow(/--tools/);
+    expect(() => parseToolsets('', defs)).toThrow(/--tools/);
   });
 });

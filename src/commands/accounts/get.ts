@@ -10,6 +10,7 @@ export default defineCommand({
   printsRecords: true,
   resource: 'Account',
   path: ['accounts', 'get'],
+  mcp: 'read',
   summary: 'Show one account by Uid (exit 3 when absent)',
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',
   examples: ['bo accounts get acc_lvsegbmzg', 'bo accounts get acc_lvsegbmzg --json | jq .PrimaryContact', 'bo accounts get acc_lvsegbmzg --fields "Name,CurrentSubscription.Plan.Name"'],

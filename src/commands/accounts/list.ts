@@ -27,6 +27,7 @@ export default defineCommand<Opts>({
   printsRecords: true,
   resource: 'Account',
   path: ['accounts', 'list'],
+  mcp: 'read',
   summary: 'List accounts (GET /crm/accounts)',
   description:
     'List accounts in the order the API returns them. --q matches part of a name or an exact Uid; ' +

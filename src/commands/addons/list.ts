@@ -7,6 +7,7 @@ type Named = { Uid?: string; Name?: string } | null | undefined;
 
 export default accountRecordsCommand<SubscriptionAddOn>({
   path: ['addons', 'list'],
+  mcp: 'read',
   resource: 'SubscriptionAddOn',
   under: 'Subscriptions.SubscriptionAddOns',
   summary: "List an account's add-ons: add-on, quantity, start, end, ended or running",

@@ -10,7 +10,6 @@
 
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandDefinition } from '../../command.js';
 import { defineCommand } from '../../command.js';
 import { BoError, NotFoundError, UsageError } from '../../errors.js';
 import { RUN_ID } from '../../journal/journal.js';
@@ -28,7 +27,7 @@ interface ResumeOpts {
   resendUnknown?: boolean;
 }
 
-export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
+const batchResumeCommand =
   defineCommand({
     path: ['batch', 'resume'],
     summary: 'Finish an interrupted - batch from its journal, sending nothing known to be done',
@@ -66,16 +65,17 @@ export const batchResumeCommand = (definitions: () => Promise<CommandDefinition<
       if (!('release' in lock)) throw new BoError(heldMessage(runId, lock), { code: 'failed' });
       try {
         if (lock.tookOver) say(ctx, `note: run ${runId} was left locked by process ${lock.tookOver.pid}, which has ended: its lock is taken over`);
-        await resumeHeld(ctx, folder, runId, opts, lock, definitions);
+        await resumeHeld(ctx, folder, runId, opts, lock);
       } finally {
         // Handed to the run's journal when one opened (it lets go as it closes); else let go here.
         lock.release();
       }
     },
   });
+export default batchResumeCommand;
 
 /** The resume, holding the run's lock: the run read under it, checked, and run again with what its journal knows. */
-async function resumeHeld(ctx: Context, folder: string, id: string, opts: ResumeOpts, lock: RunLock, definitions: () => Promise<CommandDefinition<any>[]>) {
+async function resumeHeld(ctx: Context, folder: string, id: string, opts: ResumeOpts, lock: RunLock) {
   const found = readRun(folder, id, { known: true });
   if (!found) throw new NotFoundError(`no run ${id} in the journal`, { code: 'not_found' });
   const { summary } = found;
@@ -90,7 +90,7 @@ async function resumeHeld(ctx: Context, folder: string, id: string, opts: Resume
   if (origin !== summary.origin) throw new UsageError(`run ${summary.id} sent to ${summary.origin}; profile "${name}" now goes to ${origin}`);
 
   const argv = splitCommand(summary.command);
-  const def = (await definitions()).find((d) => d.mutation !== undefined && d.path.every((w, i) => argv[i] === w));
+  const def = (await ctx.definitions()).find((d) => d.mutation !== undefined && d.path.every((w, i) => argv[i] === w));
   if (!def) throw new UsageError(`run ${summary.id} ran "${summary.command}", which bo batch resume cannot run again`);
   if (def.mutation!.secrets.length > 0) throw new UsageError(`run ${summary.id} sent a secret bo never kept: run its command again yourself`);
 

@@ -63,6 +63,7 @@ export function broadcastPairs(b: Record<string, unknown>): Pair[] {
 export default defineCommand({
   printsRecords: true,
   path: ['broadcasts', 'get'],
+  mcp: 'read',
   summary: 'Show one broadcast campaign by Uid (exit 3 when absent)',
   description: 'Show one broadcast campaign. Its Status prints with its name, e.g. "3 Sent"; --json prints the record as the API sent it.',
   examples: ['bo broadcasts get bcast_lbhuomyvex', 'bo broadcasts get bcast_lbhuomyvex --json | jq .Message.Subject'],

@@ -43,6 +43,7 @@ export default defineCommand<Opts>({
   printsRecords: true,
   resource: 'DiscountCoupon',
   path: ['coupons', 'list'],
+  mcp: 'read',
   summary: 'List discount coupons (GET /billing/discountcoupons)',
   description:
     'List discount coupons. --active keeps the coupons that can be redeemed now, --search matches part of ' +

@@ -32,6 +32,7 @@ export default defineCommand({
   printsRecords: true,
   resource: 'DiscountCouponSubscription',
   path: ['coupons', 'redemptions'],
+  mcp: 'read',
   summary: 'List the redemptions of a coupon (exit 3 when the coupon is absent)',
   description:
     'List who redeemed a coupon: one subscription per redemption, by account and plan name. --search matches part of the account or ' +

@@ -20,6 +20,7 @@ export default defineCommand<RawListOptions>({
   printsRecords: true,
   resource: 'EmailList',
   path: ['lists', 'list'],
+  mcp: 'read',
   summary: 'List email lists (GET /email/lists)',
   description: 'List email lists with their subscriber counts. The list options page through the API for you.',
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],

@@ -107,8 +107,8 @@ async function sendingOnly(ctx: Context, plan: Plan, shown: Record<string, unkno
   };
 }
 
-/** `bo plan apply` over `definitions()`: the verb a plan names is found in the command tree. */
-export const planApplyCommand = (definitions: () => Promise<CommandDefinition<any>[]>) =>
+/** `bo plan apply`: the verb a plan names is found in the command tree, which the context hands over. */
+const planApplyCommand =
   defineCommand({
     path: ['plan', 'apply'],
     summary: 'Apply a plan an agent prepared, after showing it (asks on a terminal)',
@@ -125,7 +125,7 @@ export const planApplyCommand = (definitions: () => Promise<CommandDefinition<an
       const age = ctx.clock.now().getTime() - Date.parse(plan.created);
       if (!(age >= 0 && age <= PLAN_LIFETIME_MS)) throw new UsageError(`plan ${plan.id} has expired (made ${plan.created}; plans last 24 hours)`);
       await checkWhere(ctx, plan);
-      const fresh = await derive(ctx, plan, await definitions());
+      const fresh = await derive(ctx, plan, await ctx.definitions());
       ctx.io.stderr.write(`${planText(plan, fresh)}\n`);
       if (!opts.yes) {
         if (!ctx.globals.input) throw new UsageError(`applying plan ${plan.id} needs confirmation; pass --yes`);
@@ -137,3 +137,4 @@ export const planApplyCommand = (definitions: () => Promise<CommandDefinition<an
       removePlan(ctx.io.env, plan.id);
     },
   });
+export default planApplyCommand;

@@ -7,6 +7,7 @@ type Named = { Uid?: string; Name?: string } | null | undefined;
 
 export default accountRecordsCommand<Subscription>({
   path: ['subscriptions', 'list'],
+  mcp: 'read',
   resource: 'Subscription',
   under: 'Subscriptions',
   summary: "List an account's subscriptions: plan, quantity, start, end, ended or running",
