@@ -104,4 +104,6 @@ export interface Context {
   secrets: SecretValues;
   /** --jq's compiled filter, which the JSON writer (output/json-stream.ts) hands its text. */
   jq?: JqFilter;
+  /** Told the run id of the journal a change opens (`bo plan apply` records it: D33). */
+  journalOpened?: (runId: string) => void;
 }

@@ -48,6 +48,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['mcp', async () => (await import('./mcp.js')).mcpCommand(() => loadCommands())],
   ['plan list', () => import('./plan/list.js')],
   ['plan show', () => import('./plan/show.js')],
+  ['plan discard', () => import('./plan/discard.js')],
   ['plan apply', async () => (await import('./plan/apply.js')).planApplyCommand(() => loadCommands())],
   ['history list', () => import('./history/list.js')],
   ['history show', () => import('./history/show.js')],
