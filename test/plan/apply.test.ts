@@ -129,7 +129,7 @@ describe('bo plan apply, in process', () => {
       [(p) => ({ ...p, request: { ...p.request, url: `${sb.url}/api/v1/email/lists/x` } }), "the plan file's request is not what its command sends"],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Other', '--'] }), "the plan file's request is not what its command sends"],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--description=@/etc/hostname', '--'] }), 'argument description cannot start with @ here'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--', '-'] }), 'argument - cannot be - here (bo would read stdin)'],
+      [(p) => ({ ...p, argv: ['lists', 'create', '--', '-'] }), 'its command has an argument too many: "-"'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later'] }), 'its command has no "--" before its arguments'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--name=Twice', '--'] }), '--name is given twice'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--yes', '--'] }), '"--yes" is not an option the plan tool offers for lists create'],
