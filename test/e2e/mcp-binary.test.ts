@@ -207,7 +207,8 @@ describe('bo mcp: start and end', () => {
   it('--help prints a client configuration snippet', async () => {
     const r = await runBin(['mcp', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('{"mcpServers": {"bo": {"command": "bo", "args": ["-p", "<profile>", "mcp"]}}}');
+    // Claude Desktop's form from the one table of client forms (src/mcp/clients.ts), with an absolute path: a client gets no PATH.
+    expect(r.stdout).toContain('{ "mcpServers": { "bo": { "command": "/path/to/bo", "args": ["-p", "<profile>", "mcp"] } } }');
   });
 });
 
