@@ -182,6 +182,8 @@ function __bo_child -a path word
             echo 'bo plan list'
         case 'bo plan/show'
             echo 'bo plan show'
+        case 'bo plan/discard'
+            echo 'bo plan discard'
         case 'bo plan/apply'
             echo 'bo plan apply'
         case 'bo plan/help'
@@ -964,17 +966,22 @@ complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan:
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
 
 # bo plan
-complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the plans an agent prepared (bo mcp --writes plan), oldest first'
-complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: the command it runs and the request its dry run made'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the pending plans an agent prepared (bo mcp --writes plan), oldest first'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: its state, the command it runs and the request its dry run made'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'discard'" -d 'Discard a plan an agent prepared, so it can no longer be applied'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'apply'" -d 'Apply a plan an agent prepared, after showing it (asks on a terminal)'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo plan'" -s h -l help -d 'help with examples'
 
 # bo plan list
+complete -c bo -n "__bo_at 'bo plan list'" -l all -d 'also the plans applied, discarded or expired in the last 7 days'
 complete -c bo -n "__bo_at 'bo plan list'" -s h -l help -d 'help with examples'
 
 # bo plan show
 complete -c bo -n "__bo_at 'bo plan show'" -s h -l help -d 'help with examples'
+
+# bo plan discard
+complete -c bo -n "__bo_at 'bo plan discard'" -s h -l help -d 'help with examples'
 
 # bo plan apply
 complete -c bo -n "__bo_at 'bo plan apply'" -l yes -d 'apply without asking (needed without a terminal)'
@@ -982,7 +989,7 @@ complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
 
 # bo plan help
 complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'apply'" -d 'command'
+complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'discard' 'apply'" -d 'command'
 
 # bo history
 complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first (also bo history)'

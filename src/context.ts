@@ -104,6 +104,8 @@ export interface Context {
   secrets: SecretValues;
   /** --jq's compiled filter, which the JSON writer (output/json-stream.ts) hands its text. */
   jq?: JqFilter;
+  /** Told the run id of the journal a change opens (`bo plan apply` records it: D33). */
+  journalOpened?: (runId: string) => void;
   // definitions(): every verb's definition, declared beside CommandDefinition in command.ts
   // (this file imports nothing of the command layer).
 }

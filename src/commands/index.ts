@@ -48,6 +48,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['mcp', () => import('./mcp.js')],
   ['plan list', () => import('./plan/list.js')],
   ['plan show', () => import('./plan/show.js')],
+  ['plan discard', () => import('./plan/discard.js')],
   ['plan apply', () => import('./plan/apply.js')],
   ['history list', () => import('./history/list.js')],
   ['history show', () => import('./history/show.js')],

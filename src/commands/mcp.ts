@@ -1,13 +1,15 @@
 import { Option } from 'commander';
 import { defineCommand, type CommandDefinition } from '../command.js';
 import { UsageError } from '../errors.js';
+import { CLIENTS, DOC_BO_ARGS, serverCommand } from '../mcp/clients.js';
 import { serveMcp } from '../mcp/server.js';
 import { parseToolsets, toolGroups } from '../mcp/tools.js';
 
 /** How an MCP client starts bo: printed by `bo mcp --help` (docs/agents.md says more). */
 const CLIENT_CONFIG = `
-Client configuration (e.g. an editor's or desktop agent's MCP settings):
-  {"mcpServers": {"bo": {"command": "bo", "args": ["-p", "<profile>", "mcp"]}}}
+Client configuration (Claude Desktop's and Cursor's form; the command is bo's absolute
+path, as command -v bo prints it: a client gets no PATH; docs/agents.md has the others):
+  ${CLIENTS[0]!.render(serverCommand({ kind: 'executable', bo: '/path/to/bo' }, DOC_BO_ARGS)).replace(/\n\s*/g, ' ')}
 Without --writes no tool can change anything. Results are JSON data; text from
 the server is neutralised and the run's secrets are scrubbed from every message.`;
 

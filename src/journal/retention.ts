@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { RUN_ID } from './journal.js';
 import { isOwnHeader } from './read.js';
 import { applyRetention, overCapWarning, type RunFacts } from './prune.js';
+import { retainPlans } from '../plan/store.js';
 
 /** Enough for the `end` entry, whole. */
 const TAIL_BYTES = 512;
@@ -45,6 +46,8 @@ export function retainJournal(folder: string, now: Date, current: string, warn: 
     const file = (r: RunFacts) => join(folder, `${r.id}.jsonl`);
     const { overCap } = applyRetention(runs, now, (r) => endedWhole(file(r)), (r) => rmSync(file(r), { force: true }));
     for (const r of overCap) warn(overCapWarning(r));
+    // The records of plans applied, discarded or expired 7 days ago go with the same retention (D33).
+    retainPlans(join(folder, '..', 'plans'), now);
   } catch {
     // Retention is housekeeping: a folder it cannot read or clean never stops a run.
   }

@@ -8,6 +8,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { integerBounds, isRepeatable } from '../input/option-types.js';
 import { UID_PATTERN } from '../input/validate.js';
+import { toolText } from './tool-text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ export type JsonSchema = Record<string, unknown>;
 const isUidName = (name: string) => /(?:^u|U)id$/.test(name);
 
 export function optionSchema(option: Option): JsonSchema {
-  const description = option.description;
+  const description = toolText(option.description);
   if (!option.required && !option.optional) return { type: 'boolean', description };
   if (isRepeatable(option)) return { type: 'array', items: { type: 'string' }, description };
   const bounds = integerBounds(option);
@@ -26,7 +27,7 @@ export function optionSchema(option: Option): JsonSchema {
 }
 
 export function argumentSchema(argument: Argument): JsonSchema {
-  const description = argument.description;
+  const description = toolText(argument.description);
   if (argument.variadic) return { type: 'array', items: { type: 'string' }, description };
   return isUidName(argument.name()) ? { type: 'string', pattern: UID_PATTERN, description } : { type: 'string', description };
 }
@@ -39,10 +40,11 @@ export type Param =
 /**
  * The command's arguments and options as tool parameters, keyed as commander keys them
  * (argument name, option attribute name): those `keep` accepts. Help and negated
- * switches (`--no-auth`) are never parameters.
+ * switches (`--no-auth`) are never parameters; descriptions are in a tool's words (tool-text.ts).
  */
 export function paramsOf(cmd: Command, keep: (name: string) => boolean): Param[] {
-  const args: Param[] = cmd.registeredArguments.map((argument) => ({ kind: 'argument', name: argument.name(), argument }));
+  // `[-]` (read a batch from stdin) is no parameter: a tool never reads stdin.
+  const args: Param[] = cmd.registeredArguments.filter((argument) => argument.name() !== '-').map((argument) => ({ kind: 'argument', name: argument.name(), argument }));
   const options: Param[] = cmd.options
     .filter((option) => !option.negate && option.long !== '--help')
     .map((option) => ({ kind: 'option', name: option.attributeName(), option }));

@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../input/list-options.js';
 import { integerBounds } from '../input/option-types.js';
 import { inputSchema, paramsOf, type JsonSchema, type Param } from './schema.js';
+import { toolText } from './tool-text.js';
 import type { ToolListing } from './sdk.js';
 
 /** Records a list tool returns when the call names no limit. */
@@ -74,7 +75,7 @@ function readTool(def: CommandDefinition<any>, cmd: Command): Tool {
   const kind: ToolKind = api ? 'api' : list ? 'list' : 'get';
   const params = paramsOf(cmd, (name) => (api ? API_PARAMS.has(name) : !(list && PAGING.has(name))));
   const name = toolName(def.path);
-  const description = api ? `${def.summary} (GET only)` : def.summary;
+  const description = toolText(api ? `${def.summary} (GET only)` : def.summary)!;
   const listing: ToolListing = {
     name,
     description,
@@ -192,14 +193,14 @@ export function planTools(defs: CommandDefinition<any>[], program: Command, tool
         kind === 'plan'
           ? {
               name,
-              description: `Plan: ${def.summary}. Sends nothing; returns the plan`,
+              description: `Plan: ${toolText(def.summary)}. Sends nothing; returns the plan`,
               inputSchema: inputSchema(params),
               outputSchema: PLAN_OUTPUT,
               annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
             }
           : {
               name,
-              description: def.summary,
+              description: toolText(def.summary)!,
               inputSchema: inputSchema(params),
               // Safe to send again exactly when `bo batch resume` sends it again unasked (the verb's `resend`).
               annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, idempotentHint: def.mutation!.resend === 'safe', openWorldHint: false },

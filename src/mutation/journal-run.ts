@@ -15,7 +15,7 @@ import type { MutationField, MutationFlags } from './types.js';
 /** Opens the run's journal (undefined: off, or a single change that cannot have one); a batch that cannot throws before sending. */
 export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>, resume?: { run: string; lock: RunLock }): Promise<RunJournal | undefined> {
   const { settings } = await ctx.profile();
-  return openJournal({
+  const journal = openJournal({
     env: ctx.io.env,
     setting: settings.journal,
     header: { profile: where.profile, origin: where.origin, ...header, ...(header.batch ? stdinFile(ctx) : {}) },
@@ -24,6 +24,8 @@ export async function startJournal(ctx: Context, where: Where, header: Omit<RunH
     signal: ctx.signal,
     ...(resume === undefined ? {} : { resume }),
   });
+  if (journal) ctx.journalOpened?.(journal.id);
+  return journal;
 }
 
 /** `accounts extend-trial - --to 2031-01-31`: the verb, its target and the flags given, a secret field's value as `***`. */

@@ -13,9 +13,17 @@ import { parseJson } from '../api/json-parse.js';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
 import { readStateFile, StateFolderError, statePart } from '../files/state.js';
+import { RUN_ID } from '../journal/journal.js';
 
 /** A plan is applied within this long of being made, never later. */
 export const PLAN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** The record of an applied, discarded or expired plan is kept this long, then removed with the journal's retention (D33). */
+export const PLAN_RECORD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** What a plan file says of its state (D33); `expired` is not written: a pending plan is expired 24 h after it was made. */
+export type StoredState = 'pending' | 'applied' | 'discarded';
+export type PlanState = StoredState | 'expired';
+const STORED_STATES: readonly string[] = ['pending', 'applied', 'discarded'];
 
 export interface Plan {
   id: string;
@@ -30,6 +38,37 @@ export interface Plan {
   request: Record<string, unknown>;
   /** What the change acts on as its confirmation names it (`Acme Inc, 2 Trial`), neutralised; absent when unknown. */
   target?: string;
+  /** Pending until applied or discarded (a file without it, made before states, is pending). */
+  state?: StoredState;
+  /** ISO time it was applied or discarded. */
+  at?: string;
+  /** The journal's run of the apply (`bo history show <runId>`), when the change was journaled. */
+  runId?: string;
+}
+
+/** A plan's state now: a pending plan 24 hours old is expired. */
+export function planState(plan: Plan, now: Date): PlanState {
+  const state = plan.state ?? 'pending';
+  if (state !== 'pending') return state;
+  const age = now.getTime() - Date.parse(plan.created);
+  return age >= 0 && age <= PLAN_LIFETIME_MS ? 'pending' : 'expired';
+}
+
+/** The state as a person reads it: `was applied at … (run …)`, `was discarded at …`, `has expired (made …; plans last 24 hours)`. */
+function stateText(plan: Plan, now: Date): string {
+  const state = planState(plan, now);
+  if (state === 'applied') return `was applied at ${plan.at}${plan.runId ? ` (run ${plan.runId})` : ''}`;
+  if (state === 'discarded') return `was discarded at ${plan.at}`;
+  if (state === 'expired') return `has expired (made ${plan.created}; plans last 24 hours)`;
+  return 'is pending';
+}
+
+/** A plan that is not pending refused, saying its state (exit 2, D33). */
+export function refuseUnlessPending(plan: Plan, now: Date, doing: 'applied' | 'discarded'): void {
+  const state = planState(plan, now);
+  if (state === 'pending') return;
+  const hint = state === 'applied' && plan.runId ? `bo history show ${plan.runId} shows what it did` : state === 'expired' ? 'ask the agent to make the plan again' : undefined;
+  throw new UsageError(`plan ${plan.id} ${stateText(plan, now)}: it cannot be ${doing}`, hint ? { hint } : {});
 }
 
 /** 128 random bits, as 32 hex digits. */
@@ -43,7 +82,7 @@ function plansDir(env: Record<string, string | undefined>): string {
 }
 
 export function savePlan(env: Record<string, string | undefined>, plan: Omit<Plan, 'id'>): Plan {
-  const saved = { id: randomBytes(16).toString('hex'), ...plan };
+  const saved: Plan = { id: randomBytes(16).toString('hex'), ...plan, state: 'pending' };
   writeFileAtomic(join(plansDir(env), `${saved.id}.json`), `${JSON.stringify(saved, null, 2)}\n`);
   return saved;
 }
@@ -79,6 +118,11 @@ export function checkPlan(id: string, text: string): Plan {
   if (!isObject(request)) throw refuse('"request" is not an object');
   if (typeof request.method !== 'string' || typeof request.url !== 'string') throw refuse('"request" has no method and url strings');
   if (value.target !== undefined && typeof value.target !== 'string') throw refuse('"target" is not a string');
+  const { state } = value;
+  if (state !== undefined && !(typeof state === 'string' && STORED_STATES.includes(state))) throw refuse('"state" is not pending, applied or discarded');
+  if (value.at !== undefined && (typeof value.at !== 'string' || Number.isNaN(Date.parse(value.at)))) throw refuse('"at" is not a time');
+  if ((state === 'applied' || state === 'discarded') && value.at === undefined) throw refuse(`"at" is missing for a plan ${state}`);
+  if (value.runId !== undefined && (typeof value.runId !== 'string' || !RUN_ID.test(value.runId))) throw refuse('"runId" is not a run id');
   return value as unknown as Plan;
 }
 
@@ -107,6 +151,44 @@ export function listPlans(env: Record<string, string | undefined>, warn: (text: 
   return plans.sort((a, b) => a.created.localeCompare(b.created));
 }
 
-export function removePlan(env: Record<string, string | undefined>, id: string): void {
-  rmSync(join(plansDir(env), `${id}.json`), { force: true });
+/**
+ * The plan recorded as applied or discarded, now: its request's body is dropped (the
+ * record says what it was, not what it sent), kept 7 days (D33).
+ */
+export function settlePlan(env: Record<string, string | undefined>, plan: Plan, state: 'applied' | 'discarded', at: Date, runId?: string): Plan {
+  const { body: _body, ...request } = plan.request;
+  const settled: Plan = { ...plan, request, state, at: at.toISOString(), ...(runId === undefined ? {} : { runId }) };
+  writeFileAtomic(join(plansDir(env), `${plan.id}.json`), `${JSON.stringify(settled, null, 2)}\n`);
+  return settled;
+}
+
+/** When a plan's record goes: 7 days after it was applied or discarded, or after it expired. */
+function recordEnds(plan: Plan): number {
+  const from = plan.state === 'applied' || plan.state === 'discarded' ? Date.parse(plan.at!) : Date.parse(plan.created) + PLAN_LIFETIME_MS;
+  return from + PLAN_RECORD_MS;
+}
+
+/**
+ * The journal's retention for plans (journal/retention.ts calls it as a run's journal
+ * opens, at most once an hour): the record of a plan applied, discarded or expired 7
+ * days ago is removed. A file bo cannot read is left alone. Never throws.
+ */
+export function retainPlans(dir: string, now: Date): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      const id = name.slice(0, -'.json'.length);
+      if (!name.endsWith('.json') || !PLAN_ID.test(id)) continue;
+      try {
+        const file = join(dir, name);
+        const text = readStateFile(file, 'the plan file');
+        if (text === undefined) continue;
+        const plan = checkPlan(id, text);
+        if (planState(plan, now) !== 'pending' && recordEnds(plan) < now.getTime()) rmSync(file, { force: true });
+      } catch {
+        // A file bo cannot read is not bo's to remove.
+      }
+    }
+  } catch {
+    // Housekeeping never stops a run.
+  }
 }

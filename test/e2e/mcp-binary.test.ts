@@ -10,6 +10,7 @@ import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { testEnv } from '../helpers/test-env.js';
+import { toolText } from '../../src/mcp/tool-text.js';
 import { commandAt, schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
@@ -60,7 +61,7 @@ describe('bo mcp (built binary, SDK client over stdio)', () => {
       const { actual, expected } = schemaAgainstCommand(name, tool.inputSchema as unknown as ToolSchema, commandAt(program, [...path]), list);
       expect(actual).toEqual(expected);
       expect(actual.properties.length).toBeGreaterThan(0);
-      expect(tool.description).toContain(defs.find((d) => d.path.join(' ') === path.join(' '))!.summary);
+      expect(tool.description).toContain(toolText(defs.find((d) => d.path.join(' ') === path.join(' '))!.summary));
     }
     expect(listed.get('accounts_list')!.inputSchema.properties).toMatchObject({ limit: { type: 'integer', minimum: 1, maximum: 100 }, cursor: { type: 'string' } });
     expect(listed.get('accounts_get')!.inputSchema.required).toEqual(['accountUid']);
@@ -206,7 +207,8 @@ describe('bo mcp: start and end', () => {
   it('--help prints a client configuration snippet', async () => {
     const r = await runBin(['mcp', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('{"mcpServers": {"bo": {"command": "bo", "args": ["-p", "<profile>", "mcp"]}}}');
+    // Claude Desktop's form from the one table of client forms (src/mcp/clients.ts), with an absolute path: a client gets no PATH.
+    expect(r.stdout).toContain('{ "mcpServers": { "bo": { "command": "/path/to/bo", "args": ["-p", "<profile>", "mcp"] } } }');
   });
 });
 

@@ -21,8 +21,13 @@ export interface McpRun {
 }
 
 /** `node` runs bo (default: the Node running the tests). */
-export async function startMcp(argv: string[], env: Record<string, string | undefined>, node = process.execPath): Promise<McpRun> {
-  const child = spawn(node, [binPath, ...argv], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startMcp(argv: string[], env: Record<string, string | undefined>, node = process.execPath): Promise<McpRun> {
+  return startMcpServer(node, [binPath, ...argv], env);
+}
+
+/** The server as a client configuration names it: `command` and `args`, as they are. */
+export async function startMcpServer(command: string, args: string[], env: Record<string, string | undefined>): Promise<McpRun> {
+  const child = spawn(command, args, { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

@@ -9,6 +9,7 @@ import { buildProgram } from '../../src/program.js';
 import { planTools, readTools, parseToolsets, writeToolNames, type Tool } from '../../src/mcp/tools.js';
 import { UID_PATTERN, checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';
+import { toolText } from '../../src/mcp/tool-text.js';
 import { schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
 
 const defs = await loadCommands();
@@ -22,7 +23,7 @@ describe('MCP tool schemas come from the commands', () => {
     for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined, defs))]) {
       const { actual, expected } = schemaAgainstCommand(t.name, schemaOf(t), t.cmd, t.kind === 'list');
       expect(actual).toEqual(expected);
-      expect(t.listing.description).toContain(t.def.summary);
+      expect(t.listing.description).toContain(toolText(t.def.summary));
     }
   });
 

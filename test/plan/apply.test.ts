@@ -13,6 +13,7 @@ import { checkPlan } from '../../src/plan/store.js';
 import { seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
 import { runBo } from '../helpers/run-bo.js';
+import { scriptedPrompter } from '../helpers/scripted-prompter.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { testEnv } from '../helpers/test-env.js';
 
@@ -96,6 +97,17 @@ describe('bo plan apply, in process', () => {
     expect(await writesSince(before)).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/email/lists', status: 201 })]);
   });
 
+  it('answered no on a terminal: nothing sent, and the plan stays pending (D33)', async () => {
+    const { planId } = await planTool('lists_create', { name: 'Answered no' });
+    const before = (await sb.activity()).length;
+    const r = await runBo(['plan', 'apply', planId], { env, stdinIsTTY: true, prompter: scriptedPrompter([{ confirm: /Apply this plan/, answer: false }]) });
+    expect(r.code).not.toBe(0);
+    expect(await writesSince(before)).toEqual([]);
+    expect(JSON.parse(readFileSync(planFile(planId), 'utf8'))).toMatchObject({ state: 'pending', request: { body: { Name: 'Answered no' } } });
+    const listed = await runBo(['plan', 'list', '--json'], { env });
+    expect(JSON.parse(listed.stdout)).toContainEqual(expect.objectContaining({ id: planId, state: 'pending' }));
+  });
+
   it('refuses a request the verb builds differently when it sends: nothing sent', async () => {
     const { planId } = await planTool('lists_create', { name: 'Shown, not swapped' });
     const before = (await sb.activity()).length;
@@ -117,7 +129,7 @@ describe('bo plan apply, in process', () => {
       [(p) => ({ ...p, request: { ...p.request, url: `${sb.url}/api/v1/email/lists/x` } }), "the plan file's request is not what its command sends"],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Other', '--'] }), "the plan file's request is not what its command sends"],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--description=@/etc/hostname', '--'] }), 'argument description cannot start with @ here'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--', '-'] }), 'argument - cannot be - here (bo would read stdin)'],
+      [(p) => ({ ...p, argv: ['lists', 'create', '--', '-'] }), 'its command has an argument too many: "-"'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later'] }), 'its command has no "--" before its arguments'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--name=Twice', '--'] }), '--name is given twice'],
       [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--yes', '--'] }), '"--yes" is not an option the plan tool offers for lists create'],
@@ -177,6 +189,8 @@ describe('checkPlan: a plan file read field by field', () => {
   it('takes a plan whose fields are of their types, target or not', () => {
     expect(checkPlan(id, JSON.stringify(good))).toEqual(good);
     expect(checkPlan(id, JSON.stringify({ ...good, target: 'Acme Inc, 2 Trialing' }))).toMatchObject({ target: 'Acme Inc, 2 Trialing' });
+    const applied = { ...good, state: 'applied', at: '2026-01-01T01:00:00.000Z', runId: '20260101T010000-abcdef' };
+    expect(checkPlan(id, JSON.stringify(applied))).toEqual(applied);
   });
 
   it.each([
@@ -191,6 +205,11 @@ describe('checkPlan: a plan file read field by field', () => {
     ['request', [], '"request" is not an object'],
     ['request', { method: 'POST', url: 1 }, '"request" has no method and url strings'],
     ['target', false, '"target" is not a string'],
+    ['state', 'expired', '"state" is not pending, applied or discarded'],
+    ['state', 1, '"state" is not pending, applied or discarded'],
+    ['state', 'applied', '"at" is missing for a plan applied'],
+    ['at', 'later', '"at" is not a time'],
+    ['runId', '../../etc', '"runId" is not a run id'],
   ])('refuses %s = %j: %s', (field, value, message) => {
     expect(() => checkPlan(id, JSON.stringify({ ...good, [field]: value }))).toThrow(`plan ${id} is not a plan bo can read: ${message}`);
   });

@@ -6,7 +6,8 @@
 // planOf) — a dry run, nothing sent — and that fresh request must be the file's, and
 // what it acts on as the plan named it. The fresh request is shown, asked about on a
 // terminal (--yes without one), then sent by the verb's own runner with --yes (this was
-// its confirmation), through a client that sends that request and nothing else.
+// its confirmation), through a client that sends that request and nothing else; the
+// plan is then recorded as applied, with its time and the journal's run id (D33).
 
 import { isDeepStrictEqual } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
@@ -20,7 +21,7 @@ import { EMBEDDED_SANDBOX } from '../../mutation/confirm.js';
 import { plannedUrls, shownAs } from '../../mutation/dry-run.js';
 import { planOfLine, planOrigin } from '../../mcp/call.js';
 import { checkedClient, planSession, withFlag } from '../../mcp/run.js';
-import { PLAN_LIFETIME_MS, readPlan, removePlan, type Plan } from '../../plan/store.js';
+import { readPlan, refuseUnlessPending, settlePlan, type Plan } from '../../plan/store.js';
 import { runArgv } from '../../run-verb.js';
 
 type Fresh = Awaited<ReturnType<typeof planOfLine>>;
@@ -47,7 +48,9 @@ async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
   if (made && !ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made on the embedded sandbox: apply it with bo --sandbox plan apply ${plan.id}`);
   if (!made && ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}, not the embedded sandbox: apply it without --sandbox`);
   const { name } = await ctx.profile();
-  if (name !== plan.profile) throw new UsageError(`plan ${plan.id} was made for profile "${plan.profile}", not "${name}"`);
+  if (name !== plan.profile) {
+    throw new UsageError(`plan ${plan.id} was made for profile "${plan.profile}", not "${name}"`, { hint: `pass -p ${plan.profile}: bo -p ${plan.profile} plan apply ${plan.id}` });
+  }
   const origin = planOrigin(ctx, (await ctx.api({ credential: null })).baseUrl);
   if (origin !== plan.origin) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}; profile "${name}" now goes to ${origin}`);
 }
@@ -116,14 +119,16 @@ const planApplyCommand =
       'Make a plan of bo mcp --writes plan again from its command, as the agent\'s tool made it (a dry run: nothing sent), show that request, ' +
       'ask on a terminal (without one, pass --yes), and send exactly it. Refused with exit 2 and nothing sent: a plan older than 24 hours, ' +
       'made for another profile or origin, an edited plan file (its request is not what its command sends), or one whose target changed since ' +
-      '(ask the agent to make it again). A plan made on the embedded sandbox is applied with bo --sandbox plan apply. An applied plan is removed.',
+      '(ask the agent to make it again), or a plan already applied or discarded (it says which). A plan made for a profile is applied with that ' +
+      'profile (bo -p <profile> plan apply); one made on the embedded sandbox with bo --sandbox plan apply. An applied plan is recorded as applied, ' +
+      'with its time and journal run, for 7 days; answered no, it stays pending.',
     examples: [{ example: 'bo plan apply 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
     operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
     configure: (cmd) => cmd.option('--yes', 'apply without asking (needed without a terminal)'),
     run: async (ctx, [id], opts: { yes?: boolean }) => {
       const plan = readPlan(ctx.io.env, id);
-      const age = ctx.clock.now().getTime() - Date.parse(plan.created);
-      if (!(age >= 0 && age <= PLAN_LIFETIME_MS)) throw new UsageError(`plan ${plan.id} has expired (made ${plan.created}; plans last 24 hours)`);
+      // Applied, discarded or expired: refused, saying which (D33). Answered "n", it stays pending.
+      refuseUnlessPending(plan, ctx.clock.now(), 'applied');
       await checkWhere(ctx, plan);
       const fresh = await derive(ctx, plan, await ctx.definitions());
       ctx.io.stderr.write(`${planText(plan, fresh)}\n`);
@@ -133,8 +138,10 @@ const planApplyCommand =
         const ok = await (await ctx.prompter()).confirm(`Apply this plan on profile "${plan.profile}" (${where})?`, { default: false });
         if (!ok) throw new DeclinedError();
       }
-      await runArgv(await sendingOnly(ctx, plan, fresh.request), fresh.tool.def, withFlag(fresh.line, '--yes'));
-      removePlan(ctx.io.env, plan.id);
+      let runId: string | undefined;
+      const sending = { ...(await sendingOnly(ctx, plan, fresh.request)), journalOpened: (run: string) => (runId = run) };
+      await runArgv(sending, fresh.tool.def, withFlag(fresh.line, '--yes'));
+      settlePlan(ctx.io.env, plan, 'applied', ctx.clock.now(), runId);
     },
   });
 export default planApplyCommand;

@@ -1,11 +1,15 @@
 import { defineCommand } from '../../command.js';
-import { listPlans, type Plan } from '../../plan/store.js';
+import { listPlans, planState, type Plan, type PlanState } from '../../plan/store.js';
 import { printList, warn, type Column } from '../../output/print.js';
 import { listOf } from '../../api/record-source.js';
 
-const columns: Column<Plan>[] = [
+/** A plan as listed: its state now (D33) with it. */
+type Listed = Omit<Plan, 'state'> & { state: PlanState };
+
+const columns: Column<Listed>[] = [
   { header: 'Id', get: (p) => p.id },
   { header: 'Created', get: (p) => p.created, kind: 'date' },
+  { header: 'State', get: (p) => p.state },
   { header: 'Profile', get: (p) => p.profile },
   // What it changes, as a confirmation names it (a plan made before names none).
   { header: 'Target', get: (p) => p.target ?? '' },
@@ -16,9 +20,17 @@ const columns: Column<Plan>[] = [
 export default defineCommand({
   printsRecords: true,
   path: ['plan', 'list'],
-  summary: 'List the plans an agent prepared (bo mcp --writes plan), oldest first',
-  examples: ['bo plan list', 'bo plan list --json'],
-  run: async (ctx) => {
-    await printList(ctx, listOf(listPlans(ctx.io.env, (text) => warn(ctx, text))), columns);
+  summary: 'List the pending plans an agent prepared (bo mcp --writes plan), oldest first',
+  description:
+    'List the plans waiting for a person: pending, made less than 24 hours ago. --all lists also the plans applied, ' +
+    'discarded or expired in the last 7 days, with their state.',
+  examples: ['bo plan list', 'bo plan list --all', 'bo plan list --json'],
+  configure: (cmd) => cmd.option('--all', 'also the plans applied, discarded or expired in the last 7 days'),
+  run: async (ctx, _operands, opts: { all?: boolean }) => {
+    const now = ctx.clock.now();
+    const plans = listPlans(ctx.io.env, (text) => warn(ctx, text))
+      .map((plan): Listed => ({ ...plan, state: planState(plan, now) }))
+      .filter((plan) => opts.all || plan.state === 'pending');
+    await printList(ctx, listOf(plans), columns);
   },
 });

@@ -1,13 +1,17 @@
 import { defineCommand } from '../../command.js';
-import { readPlan } from '../../plan/store.js';
+import { planState, readPlan } from '../../plan/store.js';
 import { printValue } from '../../output/print.js';
 
 export default defineCommand({
   path: ['plan', 'show'],
-  summary: 'Show a plan: the command it runs and the request its dry run made',
+  summary: 'Show a plan: its state, the command it runs and the request its dry run made',
+  description:
+    'Show a plan as JSON: its state (pending; applied, with the time and the journal run; discarded, with the time; ' +
+    'or expired, 24 hours after it was made), the command it runs and the request its dry run made.',
   examples: [{ example: 'bo plan show 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
   operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
   run: async (ctx, [id]) => {
-    await printValue(ctx, readPlan(ctx.io.env, id), { asJson: true });
+    const plan = readPlan(ctx.io.env, id);
+    await printValue(ctx, { ...plan, state: planState(plan, ctx.clock.now()) }, { asJson: true });
   },
 });
