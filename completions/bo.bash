@@ -172,7 +172,7 @@ _bo_node() {
     70) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
-    73) _bo_cmds=(); _bo_flags=('--since' '--failed' '-h' '--help') ;;
+    73) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
     74) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     75) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     76) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
@@ -443,6 +443,8 @@ _bo_flag() {
     '72 -h'|'72 --help') REPLY=none ;;
     '73 --since') REPLY=text ;;
     '73 --failed') REPLY=none ;;
+    '73 --limit') REPLY=text ;;
+    '73 --all') REPLY=none ;;
     '73 -h'|'73 --help') REPLY=none ;;
     '74 --failed') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;

@@ -427,6 +427,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo history list/--since'
             return 0
+        case 'bo history list/--limit'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -994,6 +996,8 @@ complete -c bo -n "__bo_at 'bo history'" -s h -l help -d 'help with examples'
 # bo history list
 complete -c bo -n "__bo_at 'bo history list'" -l since -x -d 'only runs started since then: a date, a date-time with a zone, or a duration such as 2h or 7d'
 complete -c bo -n "__bo_at 'bo history list'" -l failed -d 'only runs with a failed or unknown change'
+complete -c bo -n "__bo_at 'bo history list'" -l limit -x -d 'only the newest n runs'
+complete -c bo -n "__bo_at 'bo history list'" -l all -d 'every run (the default)'
 complete -c bo -n "__bo_at 'bo history list'" -s h -l help -d 'help with examples'
 
 # bo history show
