@@ -189,7 +189,7 @@ _bo_node() {
     87) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     88) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
-  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
+  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--csv-separator' '--bom' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
 # _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
@@ -483,6 +483,8 @@ _bo_flag() {
     *\ '--json') REPLY=none ;;
     *\ '--jsonl') REPLY=none ;;
     *\ '--csv') REPLY=none ;;
+    *\ '--csv-separator') REPLY=text ;;
+    *\ '--bom') REPLY=none ;;
     *\ '--jq') REPLY=text ;;
     *\ '--no-color') REPLY=none ;;
     *\ '--no-input') REPLY=none ;;
