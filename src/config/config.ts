@@ -21,7 +21,7 @@ import { makeFolder, type BoFolder } from '../files/bo-folder.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
-import { CSV_SEPARATORS, parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
+import { CSV_SEPARATOR_SETTINGS, parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 import type { Env } from '../env.js';
 
 export interface ProfileSettings {
@@ -182,8 +182,8 @@ function checkSettings(cfg: BoConfig, path: string): void {
     });
     check('csv-separator', () => {
       const separator = settings['csv-separator'];
-      if (typeof separator !== 'string' || !(CSV_SEPARATORS as readonly string[]).includes(separator)) {
-        throw new UsageError(`${key('csv-separator')} must be ",", ";" or "\\t", ${got('csv-separator')}`);
+      if (typeof separator !== 'string' || !(CSV_SEPARATOR_SETTINGS as readonly string[]).includes(separator)) {
+        throw new UsageError(`${key('csv-separator')} must be ",", ";" or "tab", ${got('csv-separator')}`);
       }
     });
     check('csv-bom', () => {

@@ -142,6 +142,15 @@ export function parseCsvSeparator(text: string, name = 'csv-separator'): string 
   throw new UsageError(`${name} must be , or ; or tab, got ${JSON.stringify(text)}`);
 }
 
+/** The csv-separator setting as stored (`,`, `;` or `tab`), and back to the character. */
+export const CSV_SEPARATOR_SETTINGS = [',', ';', 'tab'] as const;
+export function csvSeparatorSetting(separator: string): string {
+  return separator === '\t' ? 'tab' : separator;
+}
+export function csvSeparatorOf(setting: string): string {
+  return setting === 'tab' ? '\t' : setting;
+}
+
 /** `csv-bom`: --csv output starts with a UTF-8 byte order mark (Excel needs it for non-ASCII text). */
 export function parseCsvBom(text: string, name = 'csv-bom'): boolean {
   return parseProtected(text, name);
@@ -165,7 +174,8 @@ export function parseSetting(key: SettingKey, text: string): string | number | b
     case 'journal':
       return parseJournal(text);
     case 'csv-separator':
-      return parseCsvSeparator(text);
+      // Stored as the config file and `config get` show it: a tab as the word.
+      return csvSeparatorSetting(parseCsvSeparator(text));
     case 'csv-bom':
       return parseCsvBom(text);
   }

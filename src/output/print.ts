@@ -12,6 +12,7 @@ import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 import { writeTable } from './table.js';
 import { startProgress } from './progress.js';
 import { csvRow, flattenRecord, UTF8_BOM, type CsvFormat } from './csv.js';
+import { csvSeparatorOf } from '../config/settings.js';
 import { ListCell, type Cell } from './list-cell.js';
 import { symbols, unicodeLocale } from './symbols.js';
 import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
@@ -266,7 +267,7 @@ async function csvFormat(ctx: Context): Promise<CsvFormat> {
   const { settings } = await ctx.profile();
   const saved = settings['csv-separator'];
   return {
-    separator: ctx.globals.csvSeparator ?? (typeof saved === 'string' ? saved : ','),
+    separator: ctx.globals.csvSeparator ?? (typeof saved === 'string' ? csvSeparatorOf(saved) : ','),
     bom: ctx.globals.bom ?? settings['csv-bom'] === true,
   };
 }

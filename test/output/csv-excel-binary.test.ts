@@ -48,6 +48,10 @@ describe('--csv for Excel', () => {
     expect(r.stdout.startsWith('\ufeffUid;Name;Stage;')).toBe(true);
     const flags = await runBin(['accounts', 'list', '--csv', '--csv-separator', ','], { env });
     expect(flags.stdout.startsWith('\ufeffUid,Name,Stage,')).toBe(true);
+    // A tab is stored and shown as the word.
+    expect((await runBin(['config', 'set', 'csv-separator', 'tab'], { env })).code).toBe(0);
+    expect((await runBin(['config', 'get', 'csv-separator'], { env })).stdout).toBe('tab\n');
+    expect((await runBin(['accounts', 'list', '--csv'], { env })).stdout.startsWith('\ufeffUid\tName\tStage\t')).toBe(true);
 
     const bad = await runBin(['config', 'set', 'csv-separator', ':'], { env });
     expect([bad.code, bad.stderr]).toEqual([2, 'error: csv-separator must be , or ; or tab, got ":"\n']);
