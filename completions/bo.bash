@@ -24,11 +24,11 @@ _bo_child() {
     '0 api') REPLY=65 ;;
     '0 mcp') REPLY=66 ;;
     '0 plan') REPLY=67 ;;
-    '0 history') REPLY=73 ;;
-    '0 batch') REPLY=78 ;;
-    '0 sandbox') REPLY=81 ;;
-    '0 completion') REPLY=88 ;;
-    '0 help') REPLY=89 ;;
+    '0 history') REPLY=72 ;;
+    '0 batch') REPLY=77 ;;
+    '0 sandbox') REPLY=80 ;;
+    '0 completion') REPLY=87 ;;
+    '0 help') REPLY=88 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -78,21 +78,20 @@ _bo_child() {
     '62 help') REPLY=64 ;;
     '67 list') REPLY=68 ;;
     '67 show') REPLY=69 ;;
-    '67 discard') REPLY=70 ;;
-    '67 apply') REPLY=71 ;;
-    '67 help') REPLY=72 ;;
-    '73 list') REPLY=74 ;;
-    '73 show') REPLY=75 ;;
-    '73 prune') REPLY=76 ;;
-    '73 help') REPLY=77 ;;
-    '78 resume') REPLY=79 ;;
-    '78 help') REPLY=80 ;;
-    '81 serve') REPLY=82 ;;
-    '81 users') REPLY=83 ;;
-    '81 fixtures') REPLY=84 ;;
-    '81 outbox') REPLY=85 ;;
-    '81 reset') REPLY=86 ;;
-    '81 help') REPLY=87 ;;
+    '67 apply') REPLY=70 ;;
+    '67 help') REPLY=71 ;;
+    '72 list') REPLY=73 ;;
+    '72 show') REPLY=74 ;;
+    '72 prune') REPLY=75 ;;
+    '72 help') REPLY=76 ;;
+    '77 resume') REPLY=78 ;;
+    '77 help') REPLY=79 ;;
+    '80 serve') REPLY=81 ;;
+    '80 users') REPLY=82 ;;
+    '80 fixtures') REPLY=83 ;;
+    '80 outbox') REPLY=84 ;;
+    '80 reset') REPLY=85 ;;
+    '80 help') REPLY=86 ;;
     *) return 1 ;;
   esac
 }
@@ -167,31 +166,30 @@ _bo_node() {
     64) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     65) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('--tools' '--writes' '-h' '--help') ;;
-    67) _bo_cmds=('list' 'show' 'discard' 'apply' 'help'); _bo_flags=('-h' '--help') ;;
-    68) _bo_cmds=(); _bo_flags=('--all' '-h' '--help') ;;
+    67) _bo_cmds=('list' 'show' 'apply' 'help'); _bo_flags=('-h' '--help') ;;
+    68) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     69) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    70) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    71) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
-    72) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    73) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
-    74) _bo_cmds=(); _bo_flags=('--since' '--failed' '-h' '--help') ;;
-    75) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
+    70) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
+    71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    72) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
+    73) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
+    74) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
+    75) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     76) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    78) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
-    79) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
-    80) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    81) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    82) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
+    77) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
+    78) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
+    79) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    80) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    81) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
+    82) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     83) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    84) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    85) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    84) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    85) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     86) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     87) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     88) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    89) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
-  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
+  _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--csv-separator' '--bom' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
 
 # _bo_flag NODE FLAG: REPLY = none|text|choices|file|atfile|profiles|settings, plus "?" when the value
@@ -437,47 +435,47 @@ _bo_flag() {
     '66 --writes') REPLY=choices; _bo_vals=('plan' 'direct') ;;
     '66 -h'|'66 --help') REPLY=none ;;
     '67 -h'|'67 --help') REPLY=none ;;
-    '68 --all') REPLY=none ;;
     '68 -h'|'68 --help') REPLY=none ;;
     '69 -h'|'69 --help') REPLY=none ;;
+    '70 --yes') REPLY=none ;;
     '70 -h'|'70 --help') REPLY=none ;;
-    '71 --yes') REPLY=none ;;
     '71 -h'|'71 --help') REPLY=none ;;
     '72 -h'|'72 --help') REPLY=none ;;
+    '73 --since') REPLY=text ;;
+    '73 --failed') REPLY=none ;;
+    '73 --limit') REPLY=text ;;
+    '73 --all') REPLY=none ;;
     '73 -h'|'73 --help') REPLY=none ;;
-    '74 --since') REPLY=text ;;
     '74 --failed') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;
-    '75 --failed') REPLY=none ;;
     '75 -h'|'75 --help') REPLY=none ;;
     '76 -h'|'76 --help') REPLY=none ;;
     '77 -h'|'77 --help') REPLY=none ;;
+    '78 --dry-run') REPLY=none ;;
+    '78 --resend-unknown') REPLY=none ;;
+    '78 --yes') REPLY=none ;;
     '78 -h'|'78 --help') REPLY=none ;;
-    '79 --dry-run') REPLY=none ;;
-    '79 --resend-unknown') REPLY=none ;;
-    '79 --yes') REPLY=none ;;
     '79 -h'|'79 --help') REPLY=none ;;
     '80 -h'|'80 --help') REPLY=none ;;
+    '81 --port') REPLY=text ;;
+    '81 --host') REPLY=text ;;
+    '81 --allow-remote') REPLY=none ;;
+    '81 --state') REPLY=file ;;
+    '81 --memory') REPLY=none ;;
+    '81 --seed') REPLY=text ;;
+    '81 --accounts') REPLY=text ;;
+    '81 --api-key-scheme') REPLY=text ;;
+    '81 --tls-cert') REPLY=file ;;
+    '81 --tls-key') REPLY=file ;;
     '81 -h'|'81 --help') REPLY=none ;;
-    '82 --port') REPLY=text ;;
-    '82 --host') REPLY=text ;;
-    '82 --allow-remote') REPLY=none ;;
-    '82 --state') REPLY=file ;;
-    '82 --memory') REPLY=none ;;
-    '82 --seed') REPLY=text ;;
-    '82 --accounts') REPLY=text ;;
-    '82 --api-key-scheme') REPLY=text ;;
-    '82 --tls-cert') REPLY=file ;;
-    '82 --tls-key') REPLY=file ;;
     '82 -h'|'82 --help') REPLY=none ;;
     '83 -h'|'83 --help') REPLY=none ;;
+    '84 --last') REPLY=none ;;
     '84 -h'|'84 --help') REPLY=none ;;
-    '85 --last') REPLY=none ;;
     '85 -h'|'85 --help') REPLY=none ;;
     '86 -h'|'86 --help') REPLY=none ;;
     '87 -h'|'87 --help') REPLY=none ;;
     '88 -h'|'88 --help') REPLY=none ;;
-    '89 -h'|'89 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -485,6 +483,8 @@ _bo_flag() {
     *\ '--json') REPLY=none ;;
     *\ '--jsonl') REPLY=none ;;
     *\ '--csv') REPLY=none ;;
+    *\ '--csv-separator') REPLY=text ;;
+    *\ '--bom') REPLY=none ;;
     *\ '--jq') REPLY=text ;;
     *\ '--no-color') REPLY=none ;;
     *\ '--no-input') REPLY=none ;;
@@ -663,38 +663,34 @@ _bo_arg() {
       *) return 1 ;;
     esac ;;
     71) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'apply') ;;
+      *) return 1 ;;
+    esac ;;
+    74) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    72) case $2 in
-      0|*) REPLY=choices; _bo_vals=('list' 'show' 'discard' 'apply') ;;
-      *) return 1 ;;
-    esac ;;
-    75) case $2 in
-      0) REPLY=text ;;
-      *) return 1 ;;
-    esac ;;
-    77) case $2 in
+    76) case $2 in
       0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
       *) return 1 ;;
     esac ;;
-    79) case $2 in
+    78) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    80) case $2 in
+    79) case $2 in
       0|*) REPLY=choices; _bo_vals=('resume') ;;
       *) return 1 ;;
     esac ;;
-    87) case $2 in
+    86) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    88) case $2 in
+    87) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    89) case $2 in
+    88) case $2 in
       0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;

@@ -429,6 +429,8 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo history list/--since'
             return 0
+        case 'bo history list/--limit'
+            return 0
         case 'bo sandbox serve/--port'
             return 0
         case 'bo sandbox serve/--host'
@@ -445,7 +447,7 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo sandbox serve/--tls-key'
             return 0
-        case '*/-p' '*/--profile' '*/--base-url' '*/--jq' '*/--timeout' '*/--max-retries'
+        case '*/-p' '*/--profile' '*/--base-url' '*/--csv-separator' '*/--jq' '*/--timeout' '*/--max-retries'
             return 0
     end
     return 1
@@ -492,6 +494,8 @@ complete -c bo -l sandbox -d 'use the embedded sandbox (env BO_SANDBOX=1)'
 complete -c bo -l json -d 'JSON on stdout'
 complete -c bo -l jsonl -d 'one JSON record per line'
 complete -c bo -l csv -d "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula"
+complete -c bo -l csv-separator -x -d "with --csv: the separator, , (the default) or ; or tab, as the spreadsheet's locale reads it (setting csv-separator)"
+complete -c bo -l bom -d 'with --csv: start with a UTF-8 byte order mark, so Excel reads non-ASCII text (setting csv-bom)'
 complete -c bo -l jq -x -d 'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line'
 complete -c bo -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)'
 complete -c bo -l no-input -d 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)'
@@ -1001,6 +1005,8 @@ complete -c bo -n "__bo_at 'bo history'" -s h -l help -d 'help with examples'
 # bo history list
 complete -c bo -n "__bo_at 'bo history list'" -l since -x -d 'only runs started since then: a date, a date-time with a zone, or a duration such as 2h or 7d'
 complete -c bo -n "__bo_at 'bo history list'" -l failed -d 'only runs with a failed or unknown change'
+complete -c bo -n "__bo_at 'bo history list'" -l limit -x -d 'only the newest n runs'
+complete -c bo -n "__bo_at 'bo history list'" -l all -d 'every run (the default)'
 complete -c bo -n "__bo_at 'bo history list'" -s h -l help -d 'help with examples'
 
 # bo history show

@@ -40,6 +40,10 @@ export interface Globals {
   jsonl: boolean;
   /** RFC 4180 on stdout (only commands that print records take it). */
   csv?: boolean;
+  /** --csv-separator (checked); else the profile's csv-separator, else a comma. */
+  csvSeparator?: string;
+  /** --bom; else the profile's csv-bom. */
+  bom?: boolean;
   /** Colour on stdout/stderr: off with --no-color, NO_COLOR, TERM=dumb, or no TTY. */
   color: boolean;
   /**

@@ -3,7 +3,7 @@
 
 import type { Globals, Io } from './context.js';
 import { UsageError } from './errors.js';
-import { parseTimeout } from './config/settings.js';
+import { parseCsvSeparator, parseTimeout } from './config/settings.js';
 import { envFlag } from './env.js';
 
 /** Merges flags with the environment (COMMANDS.md "Global options"). */
@@ -26,6 +26,11 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
   const colorAllowed =
     opts.color !== false && env.NO_COLOR === undefined && env.TERM !== 'dumb' && io.stdoutIsTTY;
   const jq = opts.jq as string | undefined;
+  const separatorText = opts.csvSeparator as string | undefined;
+  const csvSeparator = separatorText === undefined ? undefined : parseCsvSeparator(separatorText, '--csv-separator');
+  for (const [flag, given] of [['--csv-separator', separatorText !== undefined], ['--bom', opts.bom === true]] as const) {
+    if (given && opts.csv !== true) throw new UsageError(`${flag} applies with --csv`);
+  }
   return {
     // '' = not chosen: the config's current profile, else 'default' (or 'sandbox' with
     // --sandbox, so a sandbox login never replaces a real tenant's credential).
@@ -37,6 +42,8 @@ export function resolveGlobals(opts: Record<string, unknown>, io: Io): Globals {
     json: opts.json === true || (jq !== undefined && opts.jsonl !== true),
     jsonl: opts.jsonl === true,
     csv: opts.csv === true,
+    csvSeparator,
+    bom: opts.bom === true ? true : undefined,
     color: colorAllowed,
     colorJson: colorAllowed || (opts.color !== false && env.NO_COLOR === undefined && envFlag(env.CLICOLOR_FORCE)),
     jq,

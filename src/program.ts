@@ -28,6 +28,8 @@ export function addGlobalOptions(program: Command): Command {
         "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
       ).conflicts(['json', 'jsonl', 'jq']),
     )
+    .addOption(new Option('--csv-separator <char>', 'with --csv: the separator, , (the default) or ; or tab, as the spreadsheet\'s locale reads it (setting csv-separator)'))
+    .addOption(new Option('--bom', 'with --csv: start with a UTF-8 byte order mark, so Excel reads non-ASCII text (setting csv-bom)'))
     .addOption(
       new Option(
         '--jq <expression>',

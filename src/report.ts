@@ -79,7 +79,7 @@ function safeGlobals(opts: Record<string, unknown>, io: Io): Globals {
   try {
     return resolveGlobals(opts, io);
   } catch {
-    return resolveGlobals({ ...opts, timeout: undefined, maxRetries: undefined }, { ...io, env: { ...io.env, BO_TIMEOUT: undefined } });
+    return resolveGlobals({ ...opts, timeout: undefined, maxRetries: undefined, csvSeparator: undefined, bom: undefined }, { ...io, env: { ...io.env, BO_TIMEOUT: undefined } });
   }
 }
 

@@ -21,7 +21,7 @@ import { makeFolder, type BoFolder } from '../files/bo-folder.js';
 import { readTextIfExists } from '../files/regular-file.js';
 import { SHORT_LOCK, withFileLockSync } from '../files/locked-file.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
-import { parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
+import { CSV_SEPARATOR_SETTINGS, parseApiKeyScheme, parseBaseUrl, parseProfileName, parseTimeout } from './settings.js';
 import type { Env } from '../env.js';
 
 export interface ProfileSettings {
@@ -179,6 +179,15 @@ function checkSettings(cfg: BoConfig, path: string): void {
     check('journal', () => {
       // Exactly as `config set` stores it: the journal is off for "off" alone.
       if (settings.journal !== 'on' && settings.journal !== 'off') throw new UsageError(`${key('journal')} must be "on" or "off", ${got('journal')}`);
+    });
+    check('csv-separator', () => {
+      const separator = settings['csv-separator'];
+      if (typeof separator !== 'string' || !(CSV_SEPARATOR_SETTINGS as readonly string[]).includes(separator)) {
+        throw new UsageError(`${key('csv-separator')} must be ",", ";" or "tab", ${got('csv-separator')}`);
+      }
+    });
+    check('csv-bom', () => {
+      if (typeof settings['csv-bom'] !== 'boolean') throw new UsageError(`${key('csv-bom')} must be true or false, without quotes, ${got('csv-bom')}`);
     });
     check('credential-store', () => {
       const store = settings['credential-store'];

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { checkNotApiRoot, redactUserInfo } from '../api/base-url.js';
 import { parseMaxResponseMb } from '../api/response-cap.js';
 
-export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected', 'ca-file', 'journal'] as const;
+export const SETTING_KEYS = ['base-url', 'api-key-scheme', 'timeout', 'max-response-mb', 'protected', 'ca-file', 'journal', 'csv-separator', 'csv-bom'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
 /** "base-url, api-key-scheme, … or protected", for help texts that name every key. */
@@ -19,6 +19,8 @@ export const SETTING_DEFAULTS: Partial<Record<SettingKey, string | number | bool
   'max-response-mb': 32,
   protected: false,
   journal: 'on',
+  'csv-separator': ',',
+  'csv-bom': false,
 };
 
 export function isSettingKey(key: string): key is SettingKey {
@@ -130,6 +132,30 @@ export function parseJournal(text: string, name = 'journal'): 'on' | 'off' {
   throw new UsageError(`${name} must be on or off, got "${text}"`);
 }
 
+/** The separators --csv may use: Excel reads `,` in en-US, `;` in de-DE and others; tab everywhere. */
+export const CSV_SEPARATORS = [',', ';', '\t'] as const;
+
+/** `csv-separator` / --csv-separator: `,`, `;` or a tab (typed as a tab, `tab` or `\t`). */
+export function parseCsvSeparator(text: string, name = 'csv-separator'): string {
+  const value = text === '\t' || text.trim().toLowerCase() === 'tab' || text === '\\t' ? '\t' : text.trim();
+  if ((CSV_SEPARATORS as readonly string[]).includes(value)) return value;
+  throw new UsageError(`${name} must be , or ; or tab, got ${JSON.stringify(text)}`);
+}
+
+/** The csv-separator setting as stored (`,`, `;` or `tab`), and back to the character. */
+export const CSV_SEPARATOR_SETTINGS = [',', ';', 'tab'] as const;
+export function csvSeparatorSetting(separator: string): string {
+  return separator === '\t' ? 'tab' : separator;
+}
+export function csvSeparatorOf(setting: string): string {
+  return setting === 'tab' ? '\t' : setting;
+}
+
+/** `csv-bom`: --csv output starts with a UTF-8 byte order mark (Excel needs it for non-ASCII text). */
+export function parseCsvBom(text: string, name = 'csv-bom'): boolean {
+  return parseProtected(text, name);
+}
+
 /** Validates a value typed by a user (`bo config set`) into what is stored. */
 export function parseSetting(key: SettingKey, text: string): string | number | boolean {
   switch (key) {
@@ -147,6 +173,11 @@ export function parseSetting(key: SettingKey, text: string): string | number | b
       return parseCaFilePath(text);
     case 'journal':
       return parseJournal(text);
+    case 'csv-separator':
+      // Stored as the config file and `config get` show it: a tab as the word.
+      return csvSeparatorSetting(parseCsvSeparator(text));
+    case 'csv-bom':
+      return parseCsvBom(text);
   }
 }
 

@@ -10,7 +10,8 @@ export const MAX_CONCURRENCY = 16;
 const BATCH_LINES = `
 Batch lines (-): one value a line (the first tab-separated field, so bo's own piped
 rows work), or JSON Lines records with the key. Blank lines and # comments are
-skipped, and so is a first line that is a column header (Uid, id or a field name).
+skipped, and so is a first line that is a column header (Uid, id or a field name;
+or any heading that is not a valid value, such as "Add-on ID", when line 2 is one).
 A line over 64 KiB, not valid UTF-8, holding ; or , or quotes (a spreadsheet's CSV:
 pass its first column only, e.g. cut -d';' -f1), or starting like JSON ({ [) without
 being a record with the key is an invalid line: reported by its number, nothing sent

@@ -11,7 +11,10 @@
 // starts with a UTF-16 or UTF-32 byte order mark (Excel's "Unicode text"), or whose
 // first line is UTF-16 without one, is refused whole (exit 2), as no line of it could be
 // read. A UTF-8 byte order mark starts the input or nowhere: one on a later line (files
-// joined with cat) makes that line invalid, as any other malformed line.
+// joined with cat) makes that line invalid, as any other malformed line. A first line
+// that is not a valid value (a heading such as "Add-on ID": a space, a `/`, a `;`) is
+// a column header too when the next record's line is valid (D35): a column cut from an
+// export with any heading goes through, and a first line that is valid is never skipped.
 
 import { neutralise } from '../api/neutralise.js';
 import { parseJson } from '../api/json-parse.js';
@@ -24,7 +27,7 @@ import { decodeUtf8, foreignFirstLine, linesOf, MAX_LINE_BYTES, type Overlong } 
 export type BatchRecord =
   | { line: number; target: string; record?: Record<string, unknown> }
   | { line: number; header: string }
-  | { line: number; error: string; input: string };
+  | { line: number; error: string; input: string; heading?: string };
 
 const BOM = '\ufeff';
 
@@ -57,6 +60,8 @@ export function readRecords(input: NodeJS.ReadableStream, key: string, check: Ch
 
 async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): AsyncGenerator<BatchRecord> {
   let line = 0;
+  // Line 1 when it was invalid as a value: a header if the next record is valid (D35).
+  let held: (BatchRecord & { heading?: string }) | undefined;
   for await (const bytes of linesOf(input)) {
     line++;
     if (line === 1) {
@@ -64,8 +69,24 @@ async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Chec
       if (foreign) throw foreign;
     }
     const record = parseLine(bytes, line, key, check, headers, alias);
-    if (record) yield record;
+    if (!record) continue;
+    if (line === 1 && 'heading' in record && record.heading !== undefined) {
+      held = record;
+      continue;
+    }
+    if (held) {
+      yield 'target' in record ? { line: held.line, header: held.heading! } : withoutHeading(held);
+      held = undefined;
+    }
+    yield record;
   }
+  if (held) yield withoutHeading(held);
+}
+
+function withoutHeading(record: BatchRecord): BatchRecord {
+  if (!('heading' in record)) return record;
+  const { heading: _, ...rest } = record;
+  return rest;
 }
 
 /**
@@ -112,13 +133,24 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
     value = found;
   } else {
     const csv = csvAdvice(value);
-    if (csv !== undefined) return invalid(csv);
+    if (csv !== undefined) return withHeading(invalid(csv), line, value);
   }
   try {
     return record === undefined ? { line, target: check(where, value) } : { line, target: check(where, value), record };
   } catch (err) {
-    return { line, error: (err as Error).message, input: inputOf(text) };
+    const failed = { line, error: (err as Error).message, input: inputOf(text) };
+    return record === undefined ? withHeading(failed, line, value) : failed;
   }
+}
+
+/**
+ * An invalid plain first line whose value is printable text, as a heading may be: a
+ * column header when the next record is valid (recordsOf, D35).
+ */
+function withHeading(failed: { line: number; error: string; input: string }, line: number, value: string): BatchRecord {
+  // eslint-disable-next-line no-control-regex
+  const printable = value !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) && inputOf(value) === value;
+  return line === 1 && printable ? { ...failed, heading: value } : failed;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { RecordPage, RecordSource } from '../api/record-source.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 import { writeTable } from './table.js';
 import { startProgress } from './progress.js';
-import { csvRow, flattenRecord } from './csv.js';
+import { csvRow, flattenRecord, UTF8_BOM, type CsvFormat } from './csv.js';
+import { csvSeparatorOf } from '../config/settings.js';
 import { ListCell, type Cell } from './list-cell.js';
 import { symbols, unicodeLocale } from './symbols.js';
 import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
@@ -261,6 +262,16 @@ async function writeList<R>(
   return out.count;
 }
 
+/** --csv's separator and byte order mark: the flags, else the profile's csv-separator and csv-bom (checked when the config was read). */
+async function csvFormat(ctx: Context): Promise<CsvFormat> {
+  const { settings } = await ctx.profile();
+  const saved = settings['csv-separator'];
+  return {
+    separator: ctx.globals.csvSeparator ?? (typeof saved === 'string' ? csvSeparatorOf(saved) : ','),
+    bom: ctx.globals.bom ?? settings['csv-bom'] === true,
+  };
+}
+
 /** Piped rows (tab-separated) or CSV, written as jsonStream writes JSON. */
 async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R>[]): Promise<Omit<JsonStream, 'write'>> {
   let line: (r: R) => string;
@@ -268,8 +279,9 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
   if (mode === 'csv') {
     // The header row waits for the first record, as '[' does: a list that fails
     // before it prints nothing; an empty one is the header alone.
-    const header = csvRow(columns.map(headerOf));
-    line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)))}`;
+    const format = await csvFormat(ctx);
+    const header = `${format.bom ? UTF8_BOM : ''}${csvRow(columns.map(headerOf), format)}`;
+    line = (r) => `${count === 0 ? header : ''}${csvRow(columns.map((c) => c.get(r)), format)}`;
     empty = header;
   } else {
     line = (r) => `${columns.map((c) => cellText(c.get(r))).join('\t')}\n`;
@@ -303,7 +315,8 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[])
   if (mode === 'json' || mode === 'jsonl') return writeJsonValue(ctx, record, mode === 'json' ? 2 : undefined);
   if (mode === 'csv') {
     const cells: Pair[] = pairs ?? flattenRecord(record);
-    await write(ctx, csvRow(cells.map(([k]) => k)) + csvRow(cells.map(([, v]) => v)));
+    const format = await csvFormat(ctx);
+    await write(ctx, (format.bom ? UTF8_BOM : '') + csvRow(cells.map(([k]) => k), format) + csvRow(cells.map(([, v]) => v), format));
     return;
   }
   const entries: Pair[] =

@@ -92,6 +92,19 @@ describe('bo history, on the built binary', () => {
     expect(await ids(['--failed'])).toEqual(['-']);
     expect(await ids(['-p', 'other'])).toEqual([]);
     expect(await ids(['-p', 'default'])).toEqual([trial[0], '-']);
+    // --limit: the newest n; --all (the default): every one.
+    expect(await ids(['--limit', '1'])).toEqual([trial[0]]);
+    expect(await ids(['--limit', '5'])).toEqual([trial[0], '-']);
+    expect(await ids(['--all'])).toEqual([trial[0], '-']);
+    expect(await ids(['--failed', '--limit', '1'])).toEqual(['-']);
+    for (const [args, message] of [
+      [['--limit', '0'], 'error: --limit must be a positive integer, not "0"\n'],
+      [['--limit', '1', '--all'], 'error: --limit cannot be combined with --all\n'],
+    ] as const) {
+      const r = await runBin(['history', 'list', ...args], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(message);
+    }
 
     const bad = await runBin(['history', 'list', '--since', 'yesterday'], { env });
     expect(bad.code).toBe(2);

@@ -28,6 +28,39 @@ describe('a batch from a spreadsheet export', () => {
     expect(r.code).toBe(0);
   });
 
+  it('a column cut from an export under any heading ("Add-on ID"): the heading is skipped with a note when line 2 is valid; a valid first line never is', async () => {
+    const server = closing(await startBatchServer(() => ({ status: 200 })));
+    const column = 'Add-on ID\r\nsa_1\r\nsa_2\r\n';
+    const dry = await runBin(['addons', 'expire', '-', '--dry-run'], { env: testEnv(server.url, { NO_COLOR: '1' }), stdin: column });
+    expect(dry.stdout).toBe(`PUT ${server.url}/api/v1/billing/subscriptionaddons/sa_1/expire\nPUT ${server.url}/api/v1/billing/subscriptionaddons/sa_2/expire\n`);
+    expect(dry.stderr).toMatch(/^line 1 is a column header \(Add-on ID\): skipped\n.*2 request\(s\) would be sent; nothing was sent\.\n$/s);
+    expect(dry.code).toBe(0);
+    expect(server.received).toEqual([]);
+
+    const real = await expireOn(server, column);
+    expect(server.received).toEqual(['sa_1', 'sa_2']);
+    expect(real.stdout).toBe('sa_1\tok\texpired\nsa_2\tok\texpired\n');
+    expect(real.stderr).toBe(`line 1 is a column header (Add-on ID): skipped\n2 expired on ${server.url} (profile default)\n`);
+    expect(real.code).toBe(0);
+
+    // One Uid alone, and a valid first line before another: both sent, nothing skipped.
+    server.received.length = 0;
+    const one = await expireOn(server, 'sa_9\n');
+    expect([one.code, one.stderr]).toEqual([0, `1 expired on ${server.url} (profile default)\n`]);
+    const firstValid = await expireOn(server, 'Total\nsa_3\n');
+    expect(firstValid.code).toBe(0);
+    expect(server.received).toEqual(['sa_9', 'Total', 'sa_3']);
+    expect(firstValid.stderr).not.toContain('column header');
+
+    // A heading alone, or one before another invalid line, stays an invalid line.
+    const alone = await expireOn(server, 'Add-on ID\n');
+    expect(alone.stdout).toBe('-\tinvalid\tline 1 must be a Uid without spaces, "/" or control characters, got "Add-on ID"\n');
+    expect(alone.code).toBe(1);
+    const twoBad = await expireOn(server, 'Add-on ID\nbad one\nsa_4\n');
+    expect(twoBad.stdout.split('\n').filter((l) => l.includes('\tinvalid\t'))).toHaveLength(2);
+    expect(server.received).toEqual(['sa_9', 'Total', 'sa_3', 'sa_4']);
+  });
+
   it('rows of the whole CSV are invalid lines that say so; the first line is validated like any other; nothing is sent for them', async () => {
     const server = closing(await startBatchServer(() => ({ status: 200 })));
     const r = await expireOn(server, 'sa_1;Globex\nsa_2,Acme Inc\n"sa_3"\nsa_4\n');

@@ -36,6 +36,12 @@ function expected(bytes: Buffer, key = 'Uid'): BatchRecord[] | { refused: string
     if (rec) out.push(rec);
     from = nl + 1;
   }
+  // D35: an invalid first line that could be a heading is one when the next record is valid.
+  const [head, next] = out;
+  if (head && 'heading' in head) {
+    const { heading, ...rest } = head;
+    out[0] = next && 'target' in next ? { line: head.line, header: heading! } : rest;
+  }
   return out;
 }
 
@@ -150,7 +156,11 @@ describe('parseLine', () => {
     expect(p('EndDate\tName')).toEqual({ line: 1, header: 'EndDate' });
     // Any other first line is validated like every line; a header past line 1 is a value.
     expect(p('Uid', 2)).toEqual({ line: 2, target: 'Uid' });
-    expect(p('Uid;Name')).toEqual({ line: 1, error: "line 1: looks like CSV: pass the first column only (cut -d';' -f1)", input: 'Uid;Name' });
+    expect(p('Uid;Name')).toEqual({ line: 1, error: "line 1: looks like CSV: pass the first column only (cut -d';' -f1)", input: 'Uid;Name', heading: 'Uid;Name' });
+    // An invalid first line of printable text may be a heading (readRecords decides); past line 1, or with control characters, never.
+    expect(p('Add-on ID')).toMatchObject({ line: 1, heading: 'Add-on ID' });
+    expect(p('Add-on ID', 2)).not.toHaveProperty('heading');
+    expect(p('a\u0000b')).not.toHaveProperty('heading');
     expect(parseLine(utf8('Uid'), 1, 'Uid', checkUid)).toEqual({ line: 1, target: 'Uid' });
   });
 

@@ -41,6 +41,10 @@ let installed: string;
 /** What `npm install -g` of the tarball said on stderr. */
 let installStderr: string;
 let prefixBin: string;
+/** The repository's package.json before and after `npm pack`; what `npm install -g` printed. */
+let manifestBefore: string;
+let manifestAfter: string;
+let installOutput: string;
 /** The installed bo's environment: nothing from the developer's own folders. */
 let boEnv: Record<string, string | undefined>;
 
@@ -63,11 +67,15 @@ beforeAll(async () => {
     npm_config_userconfig: process.env.npm_config_userconfig ?? join(homedir(), '.npmrc'),
     npm_config_update_notifier: 'false',
   };
-  // --ignore-scripts: dist/ is already built (npm test builds it first); rebuilding it
-  // here would pull it from under the tests running beside this one.
-  const pack = await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { cwd: repo, env: npmEnv });
+  // The real flow, scripts and all: prepack takes `prepare` out of the packed
+  // package.json and postpack puts the repository's back; packing never builds (dist/
+  // is already built: npm test builds it first), so nothing is pulled from under the
+  // tests running beside this one.
+  manifestBefore = readFileSync(join(repo, 'package.json'), 'utf8');
+  const pack = await run(npm, ['pack', '--json', '--pack-destination', root], { cwd: repo, env: npmEnv });
   if (pack.code !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
+  manifestAfter = readFileSync(join(repo, 'package.json'), 'utf8');
 
   const prefix = join(root, 'prefix');
   const install = await run(
@@ -77,6 +85,7 @@ beforeAll(async () => {
   );
   if (install.code !== 0) throw new Error(`npm install -g failed: ${install.stderr}`);
   installStderr = install.stderr;
+  installOutput = install.stdout + install.stderr;
   installed = join(prefix, 'lib', 'node_modules', 'bo');
   prefixBin = join(prefix, 'bin');
   boEnv = {
@@ -109,6 +118,15 @@ describe('the npm package', () => {
   it('is under 2.5 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it, the man pages 0.2 MB)', () => {
     expect(packed.unpackedSize).toBe(packed.files.reduce((sum, f) => sum + f.size, 0));
     expect(packed.unpackedSize).toBeLessThan(2_500_000);
+  });
+
+  it('carries no install-time script: npm install -g prints no install-scripts warning; the repository keeps prepare for npm ci', () => {
+    expect(installOutput).not.toMatch(/install-scripts|install script/i);
+    const scripts = (JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+    for (const name of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts).not.toHaveProperty(name);
+    expect(manifestAfter).toBe(manifestBefore);
+    expect((JSON.parse(manifestAfter) as { scripts: Record<string, string> }).scripts.prepare).toBe('node scripts/build.mjs');
+    expect(existsSync(join(repo, '.package.json.pack'))).toBe(false);
   });
 
   it('installs bo with its completions and README', () => {

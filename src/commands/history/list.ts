@@ -5,8 +5,16 @@ import { readRuns, skippedWarning, type RunSummary } from '../../journal/read.js
 import { printList, say } from '../../output/print.js';
 import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filters.js';
 import { listOf } from '../../api/record-source.js';
+import { Option } from 'commander';
+import { integerOption } from '../../input/option-types.js';
+import { UsageError } from '../../errors.js';
 
-export default defineCommand<HistoryOpts>({
+interface ListOpts extends HistoryOpts {
+  limit?: string;
+  all?: boolean;
+}
+
+export default defineCommand<ListOpts>({
   printsRecords: true,
   path: ['history', 'list'],
   groupDefault: true,
@@ -18,21 +26,27 @@ export default defineCommand<HistoryOpts>({
     'failed or unknown (sent, no answer recorded), how many records a finished batch did not attempt (after --fail-fast or ' +
     'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running ' +
     '(or was written by a newer bo: state newer). A journal file of another shape is skipped with a warning naming it, and left as it is. ' +
-    'With -p (or BO_PROFILE), only that profile\'s runs. --json and --jsonl print each run as ' +
+    'With -p (or BO_PROFILE), only that profile\'s runs. --limit <n> prints the newest n of them; without it (or with --all), every one. --json and --jsonl print each run as ' +
     '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "changed", "unchanged", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
     '(changed and unchanged: of the done changes, those whose answer showed a change and those whose answer said nothing changed; the rest could not tell) ' +
     '(notAttempted and unread are null for a run that did not finish). ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
-  examples: ['bo history', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
-  configure: (cmd) => historyOptions(cmd, 'only runs with a failed or unknown change'),
+  examples: ['bo history', 'bo history list --limit 5', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
+  configure: (cmd) =>
+    historyOptions(cmd, 'only runs with a failed or unknown change')
+      .addOption(integerOption(new Option('--limit <n>', 'only the newest n runs'), 1, Number.MAX_SAFE_INTEGER))
+      .option('--all', 'every run (the default)'),
   async run(ctx, _args, opts) {
+    const limit = opts.limit === undefined ? Infinity : limitOf(opts.limit);
+    if (opts.all && opts.limit !== undefined) throw new UsageError('--limit cannot be combined with --all');
     const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
     const folder = await historyFolder(ctx);
     const profile = ctx.globals.profile;
     const runs = (folder ? readRuns(folder, (err) => say(ctx, skippedWarning(err))) : [])
       .map((r) => r.summary)
       .filter((r) => (since === undefined || Date.parse(r.startedAt) >= since.getTime()) && (!profile || r.profile === profile))
-      .filter((r) => !opts.failed || r.failed + r.unknown > 0);
+      .filter((r) => !opts.failed || r.failed + r.unknown > 0)
+      .slice(0, limit);
     await printList(ctx, listOf(runs), [
       { header: 'Run', get: (r: RunSummary) => r.id },
       { header: 'Started', get: (r: RunSummary) => r.startedAt },
@@ -51,3 +65,9 @@ export default defineCommand<HistoryOpts>({
     ]);
   },
 });
+
+function limitOf(text: string): number {
+  const n = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--limit must be a positive integer, not "${text}"`);
+  return n;
+}

@@ -40,7 +40,7 @@ describe('bo config set/get/unset/list', () => {
     for (const argv of [['config', 'set', 'baseurl', 'x'], ['config', 'get', 'token'], ['config', 'unset', 'password']]) {
       const r = await runBo(argv, { env: t.env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/^error: unknown config key "\w+"; valid keys: base-url, api-key-scheme, timeout, max-response-mb, protected, ca-file, journal\n$/);
+      expect(r.stderr).toMatch(/^error: unknown config key "\w+"; valid keys: base-url, api-key-scheme, timeout, max-response-mb, protected, ca-file, journal, csv-separator, csv-bom\n$/);
     }
     expect(() => readFileSync(t.configFile)).toThrow(/ENOENT/);
   });
@@ -85,7 +85,7 @@ describe('bo config set/get/unset/list', () => {
     const t = tempConfig();
     await runBo(['config', 'set', 'base-url', 'http://127.0.0.1:4010'], { env: t.env });
     const piped = await runBo(['config', 'list'], { env: t.env });
-    expect(piped.stdout).toBe('profile\tdefault\nbase-url\thttp://127.0.0.1:4010\napi-key-scheme\tbo\ntimeout\t30\nmax-response-mb\t32\nprotected\tfalse\nca-file\t\njournal\ton\n');
+    expect(piped.stdout).toBe('profile\tdefault\nbase-url\thttp://127.0.0.1:4010\napi-key-scheme\tbo\ntimeout\t30\nmax-response-mb\t32\nprotected\tfalse\nca-file\t\njournal\ton\ncsv-separator\t,\ncsv-bom\tfalse\n');
     const json = await runBo(['config', 'list', '--json'], { env: t.env });
     expect(JSON.parse(json.stdout)).toEqual({
       profile: 'default',
@@ -97,6 +97,8 @@ describe('bo config set/get/unset/list', () => {
         { name: 'protected', value: false, source: 'default' },
         { name: 'ca-file', value: null, source: 'default' },
         { name: 'journal', value: 'on', source: 'default' },
+        { name: 'csv-separator', value: ',', source: 'default' },
+        { name: 'csv-bom', value: false, source: 'default' },
       ],
     });
     // A flag or variable in effect wins, and says so.
