@@ -177,6 +177,17 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
 
   checks.push(await keychain);
 
+  // Every request of the run within the profile's timeout, all together: a deadline
+  // for the whole, besides each request's own (connection.ts's default: 30 s).
+  const timeoutMs = (ctx.globals.timeout ?? settings.timeout ?? 30) * 1000;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([ctx.signal, deadline]);
+  /** A Ctrl-C stops the run as everywhere; the deadline is a finding. */
+  const late = (err: unknown): unknown => {
+    if (ctx.signal.aborted) throw err;
+    return deadline.aborted ? new BoError(`no answer within the timeout (${timeoutMs / 1000} s)`, { code: 'timeout' }) : err;
+  };
+
   // tls / network / clock: one unauthenticated GET
   let jwks: unknown;
   let reached = false;
@@ -184,7 +195,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
     const ca = ctx.globals.sandbox ? undefined : caFileInEffect(ctx.io.env, settings);
     const caText = ca ? `, trusting ${ca.path} (${ca.name})` : '';
     try {
-      const api = await ctx.api({ anonymous: true });
+      const api = await ctx.api({ anonymous: true, signal });
       const started = Date.now();
       const res = await api.request({ method: 'GET', path: '/.well-known/jwks.json', root: true, anonymous: true, query: { donotlog: 1 }, maxRetries: 0 });
       const took = Date.now() - started;
@@ -193,7 +204,7 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
       checks.push(pass('network', `reached ${api.baseUrl}${caText}${proxyText(ctx)}`));
       checks.push(ctx.globals.sandbox ? pass('clock', "the embedded sandbox keeps this machine's clock") : clockCheck(ctx, res.headers.date, took));
     } catch (err) {
-      checks.push(networkFailure(ctx, err, caText));
+      checks.push(networkFailure(ctx, late(err), caText));
     }
   }
 
@@ -204,10 +215,11 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
         const signature = await verifyRs256(credential.token, jwks);
         if (!signature.valid) checks.push(fail('token-signature', 'error', `the token does not verify against the tenant's keys: ${signature.reason}`, bo('login')));
       }
-      const api = await ctx.api({ credential });
+      const api = await ctx.api({ credential, signal });
       await api.request({ method: 'GET', path: '/crm/accounts', query: { limit: 1, donotlog: 1 }, maxRetries: 0 });
       checks.push(pass('api', 'the credential lists accounts'));
-    } catch (err) {
+    } catch (caught) {
+      const err = late(caught);
       const status = err instanceof BoError ? err.status : undefined;
       const fix = credential.kind === 'token' ? bo('login') : bo('auth set-key');
       if (status === 401) checks.push(fail('api', 'error', 'the tenant rejected the credential (401)', fix));
@@ -238,6 +250,7 @@ function networkFailure(ctx: Context, err: unknown, caText: string): Check {
   const bo = (rest: string) => boCommand(ctx.globals, rest);
   const message = messageOf(err);
   const cause = err instanceof Error ? err.cause : undefined;
+  if (err instanceof BoError && err.code === 'timeout') return fail('network', 'error', `timeout: ${message}${caText}`, bo('config set timeout <seconds>'));
   if (!(err instanceof BoError) || err.code !== 'network') {
     // A CA file that cannot be read, a proxy variable that is not a URL, a timeout.
     const isCa = /ca-file|BO_CA_FILE|certificate/i.test(message);

@@ -5,6 +5,7 @@
 // front of the sandbox shows what doctor sends: at most 3 GETs, each with donotlog=1.
 // Every address is loopback.
 import * as http from 'node:http';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -172,6 +173,23 @@ describe('bo doctor on the built binary', () => {
     expect(sandbox.ok).toBe(true);
     expect(sandbox.message).toMatch(/holds .*\d+ accounts/);
     expect(find(checks, 'profile').message).toContain('embedded sandbox');
+  });
+
+  it('a tenant that never answers: the network check says so within the timeout, naming config set timeout', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const { r, checks } = await doctorJson(['--timeout', '1', '--max-retries', '0'], env({ BO_BASE_URL: url }));
+      expect(r.code).toBe(1);
+      const network = find(checks, 'network');
+      expect(network).toMatchObject({ ok: false, severity: 'error', fix: 'bo config set timeout <seconds>' });
+      expect(network.message).toMatch(/^timeout: /);
+    } finally {
+      silent.close();
+      // The silent server keeps bo's sockets: closed with it.
+      (silent as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }
   });
 
   it('no base URL: the profile fails, naming bo config set base-url; nothing sent', async () => {
