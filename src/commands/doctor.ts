@@ -18,7 +18,7 @@ import { decodeJwt, expiryOf, verifyRs256 } from '../auth/jwt-claims.js';
 import { BoError } from '../errors.js';
 import { boCommand } from '../hints.js';
 import { configPath } from '../config/config.js';
-import { caFileInEffect } from '../config/settings.js';
+import { baseUrlName, caFileInEffect, parseBaseUrl } from '../config/settings.js';
 import { dataFolder, makeDataFolder } from '../sandbox/state-path.js';
 import { sessionBusPath } from '../auth/stores/secret-service.js';
 import { DbusConnection } from '../auth/stores/dbus.js';
@@ -111,14 +111,16 @@ export async function runChecks(ctx: Context): Promise<Check[]> {
   } else {
     const url = ctx.globals.baseUrl ?? settings['base-url'];
     let origin: string | undefined;
+    let refusal: string | undefined;
     try {
-      origin = url ? new URL(url).origin : undefined;
-    } catch {
-      origin = undefined;
+      // Checked as every command checks it (D3: https, or http on loopback).
+      origin = url ? new URL(parseBaseUrl(url, baseUrlName(ctx.globals.baseUrl, ctx.io.env))).origin : undefined;
+    } catch (err) {
+      refusal = messageOf(err);
     }
     if (!url || !origin) {
       checks.push(
-        fail('profile', 'error', `profile "${profile}" has ${url ? `a base URL that is not a URL (${url})` : 'no base URL'}; settings file ${settingsFile}`, bo('config set base-url https://<tenant>')),
+        fail('profile', 'error', `profile "${profile}": ${refusal ?? 'no base URL'}; settings file ${settingsFile}`, bo('config set base-url https://<tenant>')),
       );
     } else {
       baseUrl = url;

@@ -197,6 +197,12 @@ describe('bo doctor on the built binary', () => {
     expect(r.code).toBe(1);
     expect(find(checks, 'profile')).toMatchObject({ ok: false, severity: 'error', fix: 'bo config set base-url https://<tenant>' });
     expect(checks.find((c) => c.id === 'network')).toBeUndefined();
+
+    // A base URL every command refuses: said as they say it, nothing sent.
+    const bad = await doctorJson([], env({ BO_BASE_URL: 'ftp://127.0.0.1:1' }));
+    expect(bad.r.code).toBe(1);
+    expect(find(bad.checks, 'profile').message).toMatch(/BO_BASE_URL must use https:\/\//);
+    expect(bad.checks.find((c) => c.id === 'network')).toBeUndefined();
   });
 });
 
