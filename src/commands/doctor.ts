@@ -79,8 +79,9 @@ export default defineCommand({
   examples: ['bo doctor', 'bo doctor --json', 'bo --sandbox doctor', 'bo -p staging doctor --json --jq \'.checks[] | select(.ok | not)\''],
   async run(ctx) {
     const checks = await runChecks(ctx);
-    if (ctx.globals.json || ctx.globals.jq !== undefined) {
-      await writeJsonValue(ctx, { checks }, 2);
+    if (ctx.globals.json || ctx.globals.jsonl || ctx.globals.jq !== undefined) {
+      // --jsonl: the same object on one line.
+      await writeJsonValue(ctx, { checks }, ctx.globals.jsonl && !ctx.globals.json ? undefined : 2);
     } else {
       const width = Math.max(...checks.map((c) => c.id.length));
       const lines = checks.map((c) => {
