@@ -36,6 +36,7 @@ const unit = [
   'test/commands/auth/set-key.test.ts',
   'test/commands/auth/status.test.ts',
   'test/commands/auth/token.test.ts',
+  'test/commands/doctor-runtime.test.ts',
   'test/commands/config/config.test.ts',
   'test/commands/logout.test.ts',
   'test/commands/profiles/profiles.test.ts',

@@ -40,6 +40,8 @@ function __bo_child -a path word
             echo 'bo logout'
         case 'bo/auth'
             echo 'bo auth'
+        case 'bo/doctor'
+            echo 'bo doctor'
         case 'bo/config'
             echo 'bo config'
         case 'bo/profiles'
@@ -508,6 +510,7 @@ complete -c bo -l max-retries -x -d 'retries for refused or failed requests (def
 complete -c bo -n "__bo_commands 'bo'" -a "'login'" -d 'Sign in and store a token (two-factor prompts included)'
 complete -c bo -n "__bo_commands 'bo'" -a "'logout'" -d "Forget the profile's stored credentials"
 complete -c bo -n "__bo_commands 'bo'" -a "'auth'" -d 'Credentials: status, token, API keys'
+complete -c bo -n "__bo_commands 'bo'" -a "'doctor'" -d 'Check the profile, credential, keychain, network, clock, state folder and runtime'
 complete -c bo -n "__bo_commands 'bo'" -a "'config'" -d 'Per-profile settings: base-url, api-key-scheme, timeout, max-response-mb, protected, journal'
 complete -c bo -n "__bo_commands 'bo'" -a "'profiles'" -d 'Tenant profiles'
 complete -c bo -n "__bo_commands 'bo'" -a "'accounts'" -d 'Accounts: list, show, extend trials, cancel'
@@ -572,6 +575,9 @@ complete -c bo -n "__bo_at 'bo auth set-key'" -s h -l help -d 'help with example
 # bo auth help
 complete -c bo -n "__bo_at 'bo auth help'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo auth help' 0+" -a "'status' 'token' 'set-key'" -d 'command'
+
+# bo doctor
+complete -c bo -n "__bo_at 'bo doctor'" -s h -l help -d 'help with examples'
 
 # bo config
 complete -c bo -n "__bo_commands 'bo config'" -a "'get'" -d 'Print one setting of the current profile'
@@ -1080,4 +1086,4 @@ complete -c bo -n "__bo_arg 'bo completion' 0" -a "'bash' 'zsh' 'fish'" -d 'shel
 
 # bo help
 complete -c bo -n "__bo_at 'bo help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion'" -d 'command'
+complete -c bo -n "__bo_arg 'bo help' 0+" -a "'login' 'logout' 'auth' 'doctor' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion'" -d 'command'

@@ -54,5 +54,5 @@ export function rejectedHint(run: CommandLine, source: { env?: string[]; apiKeyS
 
 /** The keychain holds the profile's credential but cannot be reached here: sign in to the 0600 file, or use the environment. */
 export function keychainMissingHint(run: CommandLine): string {
-  return `sign in again with \`${boCommand(run, 'login --insecure-storage')}\` (a 0600 file), or set ${ENV_CREDENTIALS}`;
+  return `sign in again with \`${boCommand(run, 'login --insecure-storage')}\` (a 0600 file), or set ${ENV_CREDENTIALS}; \`${boCommand(run, 'doctor')}\` says why the keychain is not there`;
 }

@@ -51,7 +51,7 @@ const UNTRUSTED = new Set([
 
 /** A certificate from an authority not trusted here: how to trust a company's (the server's, or an https:// proxy's). */
 export function untrustedHint(bo: (rest: string) => string): string {
-  return `If this certificate, or the authority that signed it, is your company's, trust its PEM file: ${bo('config set ca-file <pem-file>')} (or BO_CA_FILE; NODE_EXTRA_CA_CERTS does it for every Node program).`;
+  return `If this certificate, or the authority that signed it, is your company's, trust its PEM file: ${bo('config set ca-file <pem-file>')} (or BO_CA_FILE; NODE_EXTRA_CA_CERTS does it for every Node program). ${bo('doctor')} shows the certificate.`;
 }
 
 /** Whether `code` is a certificate signed by no authority trusted here, or by itself. */

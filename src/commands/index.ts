@@ -15,6 +15,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['auth status', () => import('./auth/status.js')],
   ['auth token', () => import('./auth/token.js')],
   ['auth set-key', () => import('./auth/set-key.js')],
+  ['doctor', () => import('./doctor.js')],
   ['config get', () => import('./config/get.js')],
   ['config set', () => import('./config/set.js')],
   ['config unset', () => import('./config/unset.js')],

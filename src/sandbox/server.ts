@@ -141,5 +141,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, store: Store, i
   // §1/§7 301 (answer): no body to read.
   if (req.headers['x-forwarded-proto'] === 'http') req.resume();
   const body = req.headers['x-forwarded-proto'] === 'http' ? ({ ok: true, text: '' } as const) : await readBody(req);
-  write(res, await answer(request, body, store, info, onEmail));
+  const answered = await answer(request, body, store, info, onEmail);
+  // D37: the Date header follows the sandbox's clock (/__sandbox/clock), so a clock-skew check can be tried.
+  res.setHeader('date', store.now().toUTCString());
+  write(res, answered);
 }

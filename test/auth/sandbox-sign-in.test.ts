@@ -161,7 +161,7 @@ describe('hints name the command as the user must type it', () => {
       expect(r.code).toBe(4);
       const [error, hint, ...rest] = r.stderr.split('\n');
       expect(error).toMatch(/^error: the OS keychain is not available/);
-      expect(hint).toBe('hint: sign in again with bo login --insecure-storage (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET');
+      expect(hint).toBe('hint: sign in again with bo login --insecure-storage (a 0600 file), or set BO_TOKEN, or BO_API_KEY and BO_API_SECRET; bo doctor says why the keychain is not there');
       expect(rest).toEqual(['']);
     }
   });

@@ -118,7 +118,7 @@ describe('a server whose certificate a company CA signs', () => {
     expect(r.stderr).toBe(
       `error: could not connect to ${sandbox.url}: ${UNTRUSTED}\n` +
         "hint: if this certificate, or the authority that signed it, is your company's, trust its PEM file: " +
-        'bo -p other config set ca-file <pem-file> (or BO_CA_FILE; NODE_EXTRA_CA_CERTS does it for every Node program).\n',
+        'bo -p other config set ca-file <pem-file> (or BO_CA_FILE; NODE_EXTRA_CA_CERTS does it for every Node program). bo -p other doctor shows the certificate.\n',
     );
     expect(r.stderr).not.toContain(sandbox.secret);
   });

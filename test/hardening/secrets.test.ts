@@ -1,7 +1,7 @@
 // Secrets: a whole admin session with the built `bo` under strace, against a sandbox
 // over real HTTP and the real keychain (gnome-keyring, .ci/keyring.sh): API key, plain,
 // TOTP, email and recovery-code logins, forced enrollment, --verbose traces, auth token,
-// a wrong password, the 0600 file, logout. The canaries are every secret of the session:
+// a wrong password, the 0600 file, logout, bo doctor. The canaries are every secret of the session:
 // passwords (and a wrong one), the API secret, tokens, TOTP secrets, recovery codes and
 // the codes that were emailed. Every stdout, stderr, --verbose trace, config and data
 // file, and the argv and environment of every process bo started (keychain helper,
@@ -98,7 +98,7 @@ describe('secrets over a whole session', () => {
 
     // API key: stored in the keychain, used with --verbose, shown by status.
     expect((await bo('set-key', ['auth', 'set-key', '--key', key, '--secret-stdin'], { stdin: `${secret}\n` })).code).toBe(0);
-    for (const args of [['--verbose', 'lists', 'list'], ['--verbose', '--json', 'accounts', 'list', '--limit', '2'], ['--verbose', 'auth', 'status', '--json'], ['config', 'list']]) {
+    for (const args of [['--verbose', 'lists', 'list'], ['--verbose', '--json', 'accounts', 'list', '--limit', '2'], ['--verbose', 'auth', 'status', '--json'], ['--verbose', 'doctor'], ['config', 'list']]) {
       const r = await bo(args.join(' '), args);
       expect(r.code, r.stderr).toBe(0);
     }
@@ -122,6 +122,8 @@ describe('secrets over a whole session', () => {
     expect(enroll.code, enroll.stderr).toBe(0);
     // Tokens: used with --verbose, printed by auth token (allowed there only), stored in the 0600 file with --insecure-storage.
     expect((await bo('verbose with token', ['-p', 'plain', '--verbose', 'lists', 'list'])).code).toBe(0);
+    const doctor = await bo('doctor with token', ['-p', 'plain', '--verbose', 'doctor', '--json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
     const token = await bo('auth token', ['-p', 'plain', 'auth', 'token'], { allowed: (kind) => kind === 'stdout' });
     expect(token.code).toBe(0);
     expect((await login('file', users.plain!.username, ['--insecure-storage'], `${users.plain!.password}\n`)).code).toBe(0);

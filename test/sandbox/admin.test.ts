@@ -127,6 +127,18 @@ describe('POST /__sandbox/clock', () => {
     expect(Date.parse(sa.EndDate)).toBeGreaterThanOrEqual(Date.now() + 3500_000);
   });
 
+  it('the Date header of every answer follows the sandbox clock (D37)', async () => {
+    await sb.reset();
+    await sb.raw('POST', '/__sandbox/clock', { body: { advanceSeconds: 7200 } });
+    const r = await sb.api('GET', '/crm/accounts?limit=1&donotlog=1');
+    expect(r.status).toBe(200);
+    // A whole hour at least ahead of this machine's clock, whatever the second it was sent in.
+    expect(Date.parse(r.headers.get('date')!) - Date.now()).toBeGreaterThan(3600_000);
+    await sb.reset();
+    const back = await sb.raw('GET', '/.well-known/jwks.json');
+    expect(Math.abs(Date.parse(back.headers.get('date')!) - Date.now())).toBeLessThan(3600_000);
+  });
+
   it('rejects a non-number with a D6 validation error', async () => {
     const r = await sb.raw('POST', '/__sandbox/clock', { body: { advanceSeconds: 'soon' } });
     expect(r.status).toBe(400);
