@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMcp } from '../helpers/mcp-client.js';
 import { tempConfig } from '../helpers/config-dir.js';
-import { TOOLSETS, WRITE_TOOLSETS } from '../../src/mcp/tools.js';
+import { loadCommands } from '../../src/commands/index.js';
+import { toolGroups } from '../../src/mcp/tools.js';
+
+const groups = toolGroups(await loadCommands());
 
 const data = mkdtempSync(join(tmpdir(), 'bo-tool-texts-'));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
@@ -30,7 +33,7 @@ describe('MCP tool and argument descriptions (built binary)', () => {
   it.each([
     ['read-only', []],
     ['--writes plan', ['--writes', 'plan']],
-    ['--writes direct', ['--writes', 'direct', '--tools', [...TOOLSETS, ...WRITE_TOOLSETS].join(',')]],
+    ['--writes direct', ['--writes', 'direct', '--tools', [...groups.read, ...groups.writes].join(',')]],
   ])('%s: none names a flag, an exit code or stdin, or starts with -', async (_, argv) => {
     const all = await descriptions(argv as string[]);
     const bad = all.filter(([, text]) => /--|exit |stdin/.test(text) || /^\s*-/.test(text));
