@@ -144,12 +144,13 @@ export function parseLine(raw: Uint8Array | Overlong, line: number, key: string,
 }
 
 /**
- * An invalid plain first line whose value is printable text, as a heading may be: a
- * column header when the next record is valid (recordsOf, D35).
+ * An invalid plain first line whose value is printable text with a letter in it, as a
+ * heading is ("Add-on ID"; never "." or ".."): a column header when the next record is
+ * valid (recordsOf, D35).
  */
 function withHeading(failed: { line: number; error: string; input: string }, line: number, value: string): BatchRecord {
   // eslint-disable-next-line no-control-regex
-  const printable = value !== '' && !/[\u0000-\u001f\u007f-\u009f]/.test(value) && inputOf(value) === value;
+  const printable = /\p{L}/u.test(value) && !/[\u0000-\u001f\u007f-\u009f]/.test(value) && inputOf(value) === value;
   return line === 1 && printable ? { ...failed, heading: value } : failed;
 }
 

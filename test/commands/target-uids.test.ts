@@ -87,7 +87,9 @@ describe('invisible and bidirectional characters are refused in a Uid, as spaces
     const r = await bo(['addons', 'expire', '-', '--yes'], [...lines, 'sa_ok'].join('\n'));
     expect(r.code).toBe(1);
     const out = r.stdout.trimEnd().split('\n');
-    expect(out.filter((l) => /^-\tinvalid\tline \d+ must be a Uid without spaces/.test(l))).toHaveLength(hidden.length);
+    // A byte-order mark after the first line is named as such (files joined with cat).
+    expect(out.filter((l) => /^-\tinvalid\tline \d+ must be a Uid without spaces/.test(l))).toHaveLength(hidden.length - 1);
+    expect(out.filter((l) => /^-\tinvalid\tline 15\b.*byte-order mark in the middle/.test(l))).toHaveLength(1);
     expect(out).toContain('sa_ok\tok\tdone');
     expect(sent()).toEqual(['PUT /api/v1/billing/subscriptionaddons/sa_ok/expire']);
   });

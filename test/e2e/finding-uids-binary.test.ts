@@ -155,7 +155,7 @@ describe('small ones', () => {
     expect(batch).toEqual([`PUT /api/v1/crm/accounts/${two}/cancel`]);
     const json = await sent(async () => {
       const r = await runBin(['--json', 'accounts', 'cancel', three!, '--reason', 'Closed', '--yes'], { env });
-      expect(JSON.parse(r.stdout)).toMatchObject({ CancelationReason: 'Closed' });
+      expect(JSON.parse(r.stdout)).toMatchObject({ uid: three, ok: true, changed: true, answer: { CancelationReason: 'Closed' } });
     });
     expect(json).toEqual([`PUT /api/v1/crm/accounts/${three}/cancel`]);
   });

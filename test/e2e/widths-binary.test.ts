@@ -34,7 +34,7 @@ beforeAll(async () => {
     { env },
   );
   expect(welcome.code, welcome.stderr).toBe(0);
-  const uid = JSON.parse(welcome.stdout).Uid as string;
+  const uid = JSON.parse(welcome.stdout).answer.Uid as string;
   const subscribed = await runBin(['lists', 'subscribe', uid, '--email', 'ada@example.com', '--send-welcome'], { env });
   expect(subscribed.code, subscribed.stderr).toBe(0);
 }, 60_000);
