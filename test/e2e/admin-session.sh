@@ -55,7 +55,7 @@ check '.EndDate == "2031-12-31T23:59:59.000Z" and .ExpirationDate == "2031-12-31
 step "expire an add-on"
 addon=$(jq -r '.subscriptionAddOns[0]' "$work/fixtures.json")
 expect_exit 0 bo --json addons expire "$addon" > "$work/expired.json"
-check 'type == "string"' "$work/expired.json"
+check '.ok == true and .changed == true and (.answer | type == "string")' "$work/expired.json"
 record SubscriptionAddOn "$addon" > "$work/addon.json"
 check '.EndDate != null and .ExpirationDate == .EndDate' "$work/addon.json"
 expect_exit 3 bo addons expire sa_not_there 2>/dev/null
@@ -65,8 +65,8 @@ drip=$(jq -r '.dripCampaigns[0]' "$work/fixtures.json")
 expect_exit 0 bo --json drips add-message "$drip" --name "Day 2" --subject "Getting started" --body "Hello again" \
   --delay-hours 24 > "$work/message.json" 2> "$work/message.err"
 grep -q "^Campaign $drip is now inactive until it is reviewed\$" "$work/message.err" || fail "add-message: $(cat "$work/message.err")"
-check '.Message.Subject == "Getting started" and .Message.Name == "Day 2" and .DelayInHours == 24' "$work/message.json"
-record DripCampaignMessage "$(jq -r .Uid "$work/message.json")" > "$work/stored-message.json"
+check '.answer | .Message.Subject == "Getting started" and .Message.Name == "Day 2" and .DelayInHours == 24' "$work/message.json"
+record DripCampaignMessage "$(jq -r .answer.Uid "$work/message.json")" > "$work/stored-message.json"
 check '.Message.Body == "Hello again" and .DelayInHours == 24' "$work/stored-message.json"
 record DripCampaign "$drip" > "$work/drip.json"
 check '.IsActive == false' "$work/drip.json"
@@ -78,6 +78,7 @@ expect_exit 0 bo --json articles untag "$article" "$tag" > "$work/untag.json"
 record Article "$article" > "$work/article.json"
 check "[.Tags[] | (.Uid? // .)] | index(\"$tag\") == null" "$work/article.json"
 expect_exit 0 bo --json articles untag "$article" "$tag" > "$work/untag-again.json"
+check '.changed == false and .reason == "no-such-tag"' "$work/untag-again.json"
 
 step "dry-run a cancel"
 account=$(jq -r '.trialAccounts[0]' "$work/fixtures.json")
