@@ -2,8 +2,8 @@
 // order, through bash with the built `bo` on PATH, on a fresh config and data folder
 // (the embedded sandbox) and a Secret Service of its own. A command that does not exit 0
 // fails the test, naming the command and what it printed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,6 +49,31 @@ describe('the README tour', () => {
     } finally {
       await keyring.close();
     }
+  }, 240_000);
+
+  it('runs right after the Quick start, with no bo on PATH, as the README says: each `bo` typed as `npx bo`, from the clone', async () => {
+    // The Quick start installs nothing on PATH (`npm ci && npx bo …`): the tour's intro
+    // says what to type instead, and that must work as written.
+    const intro = readme().split(`## ${TOUR}`)[1]!.split('```sh')[0]!;
+    expect(intro).toContain('`npx bo`');
+    const commands = tourCommands(readme(), TOUR).map((c) => c.replace(/(^|\| |')bo /g, '$1npx bo '));
+    expect(commands.every((c) => !/(^|\| |')bo /.test(c))).toBe(true);
+    const root = tempDir();
+    mkdirSync(join(root, 'home'));
+    const env = {
+      // Node and npm, and nothing that holds a bo.
+      PATH: process.env.PATH!.split(':').filter((dir) => !existsSync(join(dir, 'bo'))).join(':'),
+      HOME: join(root, 'home'),
+      BO_CONFIG_DIR: join(root, 'config'),
+      BO_DATA_DIR: join(root, 'data'),
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(root, 'no-bus')}`,
+      npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
+      npm_config_update_notifier: 'false',
+    };
+    const { runs, failed } = await runInOrder(commands, { cwd: repo, env, timeoutMs: 60_000 });
+    const report = failed && `\`${failed.command}\` exited ${failed.code ?? failed.signal}\nstdout:\n${failed.stdout}\nstderr:\n${failed.stderr}`;
+    expect(report).toBeNull();
+    expect(runs).toHaveLength(commands.length);
   }, 240_000);
 
   it('runs as written with no Secret Service on the bus: the sandbox token goes to the 0600 file', async () => {
