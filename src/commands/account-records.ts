@@ -42,6 +42,21 @@ export function endedOrRunning(ctx: Context, record: { EndDate?: unknown; Expira
   return past(record.EndDate) || past(record.ExpirationDate) ? 'ended' : 'running';
 }
 
+/** A term's record, as a subscription and a subscription add-on both are. */
+type Term = { Uid?: unknown; Quantity?: unknown; StartDate?: unknown; EndDate?: unknown; ExpirationDate?: unknown };
+
+/** The columns of a subscription or an add-on: its Uid, what it is (`named`), quantity, start, end, ended or running. */
+export function termColumns<R extends Term>(ctx: Context, named: Column<R>): Column<R>[] {
+  return [
+    { header: 'Uid', get: (r) => r.Uid, from: ['Uid'] },
+    named,
+    { header: 'Quantity', get: (r) => r.Quantity, kind: 'number', from: ['Quantity'], drop: 2 },
+    { header: 'Start', get: (r) => r.StartDate, kind: 'date', from: ['StartDate'], drop: 1 },
+    { header: 'End', get: (r) => r.EndDate, kind: 'date', from: ['EndDate'], drop: 3 },
+    { header: 'Status', get: (r) => endedOrRunning(ctx, r), from: ['EndDate', 'ExpirationDate'] },
+  ];
+}
+
 export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefinition<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]> {
   return defineCommand<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]>({
     printsRecords: true,

@@ -1,7 +1,7 @@
 // `bo addons list <accountUid>`: the add-ons of an account's subscriptions, read inside
 // the account (D36: the API lists them nowhere else), one request.
 import type { SubscriptionAddOn } from '../../api/types.js';
-import { accountRecordsCommand, endedOrRunning } from '../account-records.js';
+import { accountRecordsCommand, termColumns } from '../account-records.js';
 
 type Named = { Uid?: string; Name?: string } | null | undefined;
 
@@ -22,13 +22,6 @@ export default accountRecordsCommand<SubscriptionAddOn>({
     'bo addons list acc_lvsegbmzg --fields AddOn.Name,Rate,RenewalDate',
     'bo addons list acc_lvsegbmzg --jsonl --jq "select(.EndDate == null) | .Uid"',
   ],
-  columns: (ctx) => [
-    { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
-    { header: 'Add-on', get: (a) => (a.AddOn as Named)?.Name ?? (a.AddOn as Named)?.Uid, from: ['AddOn.Name'] },
-    { header: 'Quantity', get: (a) => a.Quantity, kind: 'number', from: ['Quantity'], drop: 2 },
-    { header: 'Start', get: (a) => a.StartDate, kind: 'date', from: ['StartDate'], drop: 1 },
-    { header: 'End', get: (a) => a.EndDate, kind: 'date', from: ['EndDate'], drop: 3 },
-    { header: 'Status', get: (a) => endedOrRunning(ctx, a), from: ['EndDate', 'ExpirationDate'] },
-  ],
+  columns: (ctx) => termColumns(ctx, { header: 'Add-on', get: (a) => (a.AddOn as Named)?.Name ?? (a.AddOn as Named)?.Uid, from: ['AddOn.Name'] }),
   json: ['*', 'AddOn.*'],
 });

@@ -1,7 +1,7 @@
 // `bo subscriptions list <accountUid>`: an account's subscriptions, read inside the
 // account (D36: the API lists them nowhere else), one request.
 import type { Subscription } from '../../api/types.js';
-import { accountRecordsCommand, endedOrRunning } from '../account-records.js';
+import { accountRecordsCommand, termColumns } from '../account-records.js';
 
 type Named = { Uid?: string; Name?: string } | null | undefined;
 
@@ -21,13 +21,6 @@ export default accountRecordsCommand<Subscription>({
     'bo subscriptions list acc_lvsegbmzg --fields Plan.Name,RenewalDate,IsPlanUpgradeRequired',
     'bo subscriptions list acc_lvsegbmzg --jsonl --jq .Uid',
   ],
-  columns: (ctx) => [
-    { header: 'Uid', get: (s) => s.Uid, from: ['Uid'] },
-    { header: 'Plan', get: (s) => (s.Plan as Named)?.Name ?? (s.Plan as Named)?.Uid, from: ['Plan.Name'] },
-    { header: 'Quantity', get: (s) => s.Quantity, kind: 'number', from: ['Quantity'], drop: 2 },
-    { header: 'Start', get: (s) => s.StartDate, kind: 'date', from: ['StartDate'], drop: 1 },
-    { header: 'End', get: (s) => s.EndDate, kind: 'date', from: ['EndDate'], drop: 3 },
-    { header: 'Status', get: (s) => endedOrRunning(ctx, s), from: ['EndDate', 'ExpirationDate'] },
-  ],
+  columns: (ctx) => termColumns(ctx, { header: 'Plan', get: (s) => (s.Plan as Named)?.Name ?? (s.Plan as Named)?.Uid, from: ['Plan.Name'] }),
   json: ['*', 'Plan.*'],
 });
