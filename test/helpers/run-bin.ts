@@ -99,10 +99,11 @@ function spawnCollecting(file: string, args: string[], options: RunBinOptions): 
     const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
+    // Decoded as streams: a character whose bytes two reads split stays one character.
     if (options.stdout === 'paused') child.stdout.pause();
-    else child.stdout.on('data', (d) => (stdout += d));
+    else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     if (options.closeStderr) child.stderr.destroy();
-    else child.stderr.on('data', (d) => (stderr += d));
+    else child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     // A paused stdout may never be read to its end, so its run ends at the exit.
@@ -143,7 +144,10 @@ export function runOnTerminal(
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
+    // Decoded as a stream: a character whose bytes two reads split stays one character (a
+    // chunk decoded on its own turned a box-drawing line's "─" into two U+FFFD on a loaded machine).
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (out += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, out: out.replaceAll('\r', '') }));
   });
