@@ -92,7 +92,7 @@ function reportError(err: unknown, io: Io, globals: Globals, secrets: SecretValu
   }
   const bo = err instanceof BoError ? err : undefined;
   const text = secrets.scrub(bo ? bo.message : err instanceof Error ? err.message : String(err));
-  // A bug (issue 30 item 7): said as one, its stack shown only under --verbose.
+  // A bug: said as one, its stack shown only under --verbose.
   const internal = isInternal(err);
   const message = internal ? `internal error: ${asLine(text)}` : text;
   const hint = internal && !globals.verbose ? 'run the command again with --verbose to see where it happened' : bo?.hint;

@@ -10,7 +10,7 @@
 // any record before `position` should the server change sizes mid-walk. Nothing is
 // skipped or repeated.
 //
-// A server that pages badly is not believed (issue 30; walk-ledger.ts keeps the
+// A server that pages badly is not believed (walk-ledger.ts keeps the
 // account): the walk is judged against the largest metadata.total announced during it
 // and ends `incomplete` short of it; a page that came back short while the total says
 // more does not end it; a page that only repeats what was printed ends it `unexpected`;

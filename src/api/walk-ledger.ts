@@ -1,4 +1,4 @@
-// What a walk (paginate.ts) has handed on, so that it ends honestly (issue 30): a list
+// What a walk (paginate.ts) has handed on, so that it ends honestly: a list
 // that looks complete is complete. It keeps the largest total the server announced, the
 // Uids already printed (an exact set, uid-set.ts), and a digest of each page whose items
 // have no Uid. It decides which records of a page go on (none twice in a command's

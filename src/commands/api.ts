@@ -102,7 +102,7 @@ export default defineCommand({
       // A write through `bo api` confirms on a protected profile as every mutation does.
       const where = whereOf(ctx, await profileInEffect(ctx), client.baseUrl);
       await confirmMutation(ctx, `Send ${request.method} ${request.path}`, where, { destructive: false, yes: opts.yes === true, batch: false });
-      // …and is journaled as one (issue 33): the field names and a digest, never a value.
+      // …and is journaled as one: the field names and a digest, never a value.
       if (!opts.paginate) journal = await startJournal(ctx, where, { command: `api -X ${request.method} ${request.path}`, batch: false });
     }
     try {

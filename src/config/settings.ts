@@ -125,7 +125,7 @@ export function caFileInEffect(
   return undefined;
 }
 
-/** `journal`: on (the default) keeps a journal of every change in the state folder; off keeps none (issue 33). */
+/** `journal`: on (the default) keeps a journal of every change in the state folder; off keeps none. */
 export function parseJournal(text: string, name = 'journal'): 'on' | 'off' {
   const value = text.trim().toLowerCase();
   if (value === 'on' || value === 'off') return value;

@@ -1,4 +1,4 @@
-// The running digest of a batch's input (issue 33): a SHA-256 chain over the records read
+// The running digest of a batch's input: a SHA-256 chain over the records read
 // so far, each as bo read it (line number, target and fields, or why it was invalid).
 // Kept in each journal entry, so a resume can tell whether it reads the same input.
 

@@ -1,4 +1,4 @@
-// The journal of one run (issue 33): a JSON Lines file `<state>/journal/<run id>.jsonl`,
+// The journal of one run: a JSON Lines file `<state>/journal/<run id>.jsonl`,
 // 0600, written so that a run killed at any moment leaves a true record of what it sent.
 //
 // - `run`: the header (profile, origin, the command without secret values, the input file).

@@ -1,6 +1,6 @@
 // Whether and where a run journals its changes, and what happens when it cannot: a batch
 // refuses before sending anything (exit 1 naming the folder); a single change warns once
-// and goes on unjournaled (issue 33). BO_JOURNAL=off or the profile's `journal off`
+// and goes on unjournaled. BO_JOURNAL=off or the profile's `journal off`
 // setting turns it off; login, two-factor, `addons preview` and dry runs never open one.
 
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Retention of the journal (issue 33): whole files of finished runs are removed, oldest
+// Retention of the journal: whole files of finished runs are removed, oldest
 // first, when older than 90 days or while the journal holds more than 200 MB. A running
 // or interrupted run is never removed (it may still be resumed), and a single run over
 // the cap is kept with a warning, never cut. `bo history prune` reads every run

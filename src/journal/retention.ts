@@ -1,4 +1,4 @@
-// The journal's retention, applied as a run's journal opens (issue 33): the rule of
+// The journal's retention, applied as a run's journal opens: the rule of
 // prune.ts, at the cost of the folder's listing and a stat of each file. That cost grows
 // with the runs kept (a shell loop of single changes leaves a file each: thousands a
 // day), so it is paid at most once an hour: the modification time of `.retained` says

@@ -38,7 +38,7 @@ export async function runBatch<Prep>(
     failFast: boolean;
     check: (label: string, value: string) => string;
     requests: AbortSignal;
-    /** The run's journal (issue 33): an entry before each request, its outcome after. */
+    /** The run's journal: an entry before each request, its outcome after. */
     journal?: RunJournal;
     /** `bo batch resume`: what the interrupted run's journal knows, line by line. */
     resume?: ResumeOrder;
@@ -149,7 +149,7 @@ export async function runBatch<Prep>(
         return await report({ ...base, ok: true, status: res.status, ...verdict, error: null }, done);
       } catch (err) {
         if (err instanceof JournalWriteError) {
-          // Not journaled, so not sent: the batch stops (issue 33).
+          // Not journaled, so not sent: the batch stops.
           if (refusal) await report(refused(base, refusal));
           else notAttempted++;
           return stopWith('journal', err);

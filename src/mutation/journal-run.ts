@@ -1,4 +1,4 @@
-// The journal of a mutation run (src/journal/, issue 33): opened after the confirmation
+// The journal of a mutation run (src/journal/): opened after the confirmation
 // and before the first request, with a header that names the profile, the origin and
 // the command as typed, secret values (the verb's `secret` fields) never written.
 

@@ -1,4 +1,4 @@
-// What `bo batch resume` hands the batch runner (issue 33): the journal's knowledge of
+// What `bo batch resume` hands the batch runner: the journal's knowledge of
 // the interrupted run, line by line. The runner reads the same input again; a record
 // whose outcome is known (done, failed) is not sent again, one never sent is sent, and
 // one sent with no answer recorded follows the verb's `resend`: sent again when a

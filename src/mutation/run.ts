@@ -66,7 +66,7 @@ export async function runMutation<Prep>(
     ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
   });
 
-  // Every change is journaled (issue 33); a batch that cannot be refuses here, before sending.
+  // Every change is journaled; a batch that cannot be refuses here, before sending.
   const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume);
   // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
   let refused = false;

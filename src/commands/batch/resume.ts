@@ -1,4 +1,4 @@
-// `bo batch resume <run|last>` (issue 33): finishes a `-` batch that was interrupted (a
+// `bo batch resume <run|last>`: finishes a `-` batch that was interrupted (a
 // killed process, a closed terminal, Ctrl-C), from its journal. The run's lock is taken
 // before the run is read, and the run read again under it (src/journal/run-lock.ts): of
 // two resumes started together, one alone goes on. The same input is read

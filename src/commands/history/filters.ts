@@ -1,5 +1,5 @@
 // What `bo history list` and `bo history show` share: --since, --failed, the journal
-// folder in effect, and the note when the journal is off (issue 33).
+// folder in effect, and the note when the journal is off.
 
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';

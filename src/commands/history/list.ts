@@ -1,5 +1,5 @@
 // `bo history list`: the runs that changed something, newest first, from the journal in
-// the state folder (issue 33). --json/--jsonl: one RunSummary each (src/journal/read.ts).
+// the state folder. --json/--jsonl: one RunSummary each (src/journal/read.ts).
 import { defineCommand } from '../../command.js';
 import { readRuns, skippedWarning, type RunSummary } from '../../journal/read.js';
 import { printList, say } from '../../output/print.js';

@@ -1,4 +1,4 @@
-// `bo history show <run>`: each change of one run with its outcome (issue 33); --failed
+// `bo history show <run>`: each change of one run with its outcome; --failed
 // only the failed ones, so `bo history show <run> --failed --jsonl` feeds a retry.
 import { defineCommand } from '../../command.js';
 import { BoError, NotFoundError, UsageError } from '../../errors.js';
