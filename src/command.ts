@@ -3,29 +3,16 @@
 // top: the registry (commands/index.ts) loads it only when it is needed, and the heavy
 // libraries (prompts, keychain, QR, sandbox) load themselves when first used.
 
-import type { Command } from 'commander';
 import type { Context } from './context.js';
 import type { Example } from './help/examples.js';
 import type { MutationField } from './mutation/field.js';
 import type { MutationFacts } from './mutation/types.js';
+import type { OperandDeclaration, OperandValues, OptionDeclaration, OptionValues } from './input/declare.js';
 
-/**
- * A required positional argument (`<key>`, one value): declared here, it reaches `run`
- * as a string, or as one of its `choices` (anything else is commander's usage error).
- */
-export interface Operand {
-  name: `<${string}>`;
-  help: string;
-  choices?: readonly string[];
-}
+/** The operands a verb declares (input/declare.ts): the positional arguments, in order. */
+export type Operand = OperandDeclaration;
 
-/** What an operand reaches `run` as. */
-type OperandValue<T> = T extends { choices: readonly (infer C extends string)[] } ? C : string;
-
-/** The positional arguments `run` gets: those of `operands`, typed; else as commander gives them. */
-type Args<O> = O extends readonly Operand[] ? { -readonly [K in keyof O]: OperandValue<O[K]> } : Array<string | string[] | undefined>;
-
-export interface CommandDefinition<Opts = Record<string, unknown>, O extends readonly Operand[] | undefined = readonly Operand[] | undefined> {
+export interface CommandDefinition<D extends readonly OptionDeclaration[] = readonly OptionDeclaration[], O extends readonly OperandDeclaration[] = readonly OperandDeclaration[]> {
   /** e.g. ['accounts', 'list'], or ['login'] for a top-level verb. */
   path: string[];
   summary: string;
@@ -75,15 +62,18 @@ export interface CommandDefinition<Opts = Record<string, unknown>, O extends rea
    * line naming it builds the program with every verb (main.ts), so `configure` sees them.
    */
   helpFromAll?: boolean;
-  /** Required positional arguments, in order (program.ts adds them before `configure`). */
+  /** Its positional arguments, in order (input/declare.ts `operand`). */
   operands?: O;
   /**
-   * Add options, and arguments other than `operands` (optional, variadic): commander API.
-   * `all`: the definitions the program is built from.
+   * Its options (input/declare.ts `option`), in help order: the data commander, help,
+   * completions, man pages and `bo mcp`'s schemas are rendered from. A function when a
+   * text names what other verbs declare (bo mcp's tool groups, `helpFromAll`).
    */
-  configure?: (cmd: Command, all: readonly CommandDefinition<any>[]) => Command | void;
-  /** Positional arguments (typed when declared in `operands`), then the options. */
-  run(ctx: Context, args: Args<O>, opts: Opts): Promise<void>;
+  options?: D | ((all: readonly CommandDefinition<any, any>[]) => D);
+  /** Text shown after the options in --help (and the man page). */
+  helpAfter?: string;
+  /** Positional arguments, then the options, typed as declared. */
+  run(ctx: Context, args: OperandValues<O>, opts: OptionValues<D>): Promise<void>;
 }
 
 declare module './context.js' {
@@ -96,9 +86,9 @@ declare module './context.js' {
   }
 }
 
-export function defineCommand<Opts = Record<string, unknown>, const O extends readonly Operand[] | undefined = undefined>(
-  def: CommandDefinition<Opts, O>,
-): CommandDefinition<Opts, O> {
+export function defineCommand<const D extends readonly OptionDeclaration[] = [], const O extends readonly OperandDeclaration[] = []>(
+  def: CommandDefinition<D, O>,
+): CommandDefinition<D, O> {
   return def;
 }
 

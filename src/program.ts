@@ -12,36 +12,65 @@ import { fieldsOf } from './input/fields.js';
 import { topicNames } from './help/topics.js';
 import { groupUidNotes } from './help/uid-sources.js';
 import { VERSION } from './version.js';
+import { option, optionsOf, type OperandDeclaration, type OptionDeclaration } from './input/declare.js';
 
 export type Action = (def: CommandDefinition<any>, cmd: Command, args: unknown[]) => Promise<void>;
 
+/** The options every verb takes (COMMANDS.md "Global options"), as data. */
+export const GLOBAL_OPTIONS = [
+  option.text('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")'),
+  option.text('--base-url <url>', 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)'),
+  option.switch('--sandbox', 'use the embedded sandbox (env BO_SANDBOX=1)'),
+  option.switch('--json', 'JSON on stdout', { conflicts: ['jsonl', 'csv'] }),
+  option.switch('--jsonl', 'one JSON record per line', { conflicts: ['json', 'csv'] }),
+  option.switch(
+    '--csv',
+    "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
+    { conflicts: ['json', 'jsonl', 'jq'] },
+  ),
+  option.text('--csv-separator <char>', "with --csv: the separator, , (the default) or ; or tab, as the spreadsheet's locale reads it (setting csv-separator)"),
+  option.switch('--bom', 'with --csv: start with a UTF-8 byte order mark, so Excel reads non-ASCII text (setting csv-bom)'),
+  option.text(
+    '--jq <expression>',
+    'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line',
+    { conflicts: ['csv'] },
+  ),
+  option.switch('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)'),
+  option.switch('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)'),
+  option.switch('--no-log', 'keep requests out of the activity log (donotlog=1)'),
+  option.switch('--verbose', 'HTTP trace on stderr, secrets redacted (env BO_DEBUG=1)'),
+  option.text('--timeout <seconds>', 'per-request timeout (env BO_TIMEOUT; default 30)'),
+  option.text('--max-retries <n>', 'retries for refused or failed requests (default 3)'),
+] as const;
+
 export function addGlobalOptions(program: Command): Command {
-  return program
-    .option('-p, --profile <name>', 'tenant profile (env BO_PROFILE; default: the one chosen with "bo profiles use", else "default")')
-    .option('--base-url <url>', 'tenant root, e.g. https://acme.example.com (env BO_BASE_URL)')
-    .option('--sandbox', 'use the embedded sandbox (env BO_SANDBOX=1)')
-    .addOption(new Option('--json', 'JSON on stdout').conflicts(['jsonl', 'csv']))
-    .addOption(new Option('--jsonl', 'one JSON record per line').conflicts(['json', 'csv']))
-    .addOption(
-      new Option(
-        '--csv',
-        "CSV on stdout (RFC 4180, header row) for lists and records; text starting with = + - @, tab or CR gets a leading ' so spreadsheets do not run it as a formula",
-      ).conflicts(['json', 'jsonl', 'jq']),
-    )
-    .addOption(new Option('--csv-separator <char>', 'with --csv: the separator, , (the default) or ; or tab, as the spreadsheet\'s locale reads it (setting csv-separator)'))
-    .addOption(new Option('--bom', 'with --csv: start with a UTF-8 byte order mark, so Excel reads non-ASCII text (setting csv-bom)'))
-    .addOption(
-      new Option(
-        '--jq <expression>',
-        'filter the JSON output with jq (implies --json): . is the array or record --json prints, or each line with --jsonl; strings print raw, other values as JSON, one a line',
-      ).conflicts(['csv']),
-    )
-    .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or stdout not a TTY)')
-    .option('--no-input', 'never prompt (env BO_NO_INPUT=1; implied when stdin is not a TTY)')
-    .option('--no-log', 'keep requests out of the activity log (donotlog=1)')
-    .option('--verbose', 'HTTP trace on stderr, secrets redacted (env BO_DEBUG=1)')
-    .addOption(new Option('--timeout <seconds>', 'per-request timeout (env BO_TIMEOUT; default 30)'))
-    .addOption(new Option('--max-retries <n>', 'retries for refused or failed requests (default 3)'));
+  for (const declared of GLOBAL_OPTIONS) addDeclaredOption(program, declared);
+  return program;
+}
+
+/**
+ * An option as commander reads it, rendered from its declaration: a choice's values (any
+ * case accepted where declared so: the verb reads it), a list's uses gathered, a switch's
+ * `--no-x`. Values stay as typed: the invocation types them (invocation.ts), for every caller alike.
+ */
+export function addDeclaredOption(cmd: Command, declared: OptionDeclaration): void {
+  const made = new Option(declared.flags, declared.help);
+  if (declared.required) made.makeOptionMandatory();
+  if (declared.choices) made.choices(declared.choices);
+  if (declared.anyCase) made.argParser((v: string) => v);
+  if (declared.kind === 'list') made.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), v]);
+  if (declared.conflicts) made.conflicts([...declared.conflicts]);
+  cmd.addOption(made);
+  if (declared.negation !== undefined) cmd.addOption(new Option(declared.flags.replace(/^--/, '--no-').split(' ')[0]!, declared.negation));
+}
+
+/** A verb's declared operands and options on its commander Command. */
+export function addDeclarations(cmd: Command, def: CommandDefinition<any, any>, all: readonly CommandDefinition<any, any>[]): void {
+  for (const { name, help, choices } of (def.operands ?? []) as readonly OperandDeclaration[]) {
+    cmd.addArgument(choices ? new Argument(name, help).choices(choices) : new Argument(name, help));
+  }
+  for (const declared of optionsOf(def, all)) addDeclaredOption(cmd, declared);
+  if (def.helpAfter !== undefined) cmd.addHelpText('after', def.helpAfter);
 }
 
 /** `bo --help`'s examples: the command, and what it shows. */
@@ -110,8 +139,7 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
     const cmd = parent.command(verb, { hidden: def.hidden, isDefault: def.groupDefault === true }).summary(def.summary).description(def.description ?? def.summary);
     cmd.showSuggestionAfterError(true).allowExcessArguments(false);
     if (def.printsRecords && parent !== program) readers.set(parent, [...(readers.get(parent) ?? []), [def, cmd]]);
-    for (const { name, help, choices } of def.operands ?? []) cmd.addArgument(choices ? new Argument(name, help).choices(choices) : new Argument(name, help));
-    def.configure?.(cmd, defs);
+    addDeclarations(cmd, def, defs);
     if (def.groupDefault === true) unknownWordsAreCommands(parent, cmd);
     unknownOptionFirst(cmd, def);
     if (def.resource !== undefined) {

@@ -2,27 +2,12 @@
 // before any request (exit 2 naming the flag) and turned into the API's query (D13,
 // D14, D16).
 
-import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type PageMeta } from '../api/paginate.js';
-import { collect, integerOption } from './option-types.js';
+import { option, type OptionValues } from './declare.js';
 
-/** As commander hands them over. */
-export interface RawListOptions {
-  limit?: string;
-  all?: boolean;
-  page?: string;
-  pageSize?: string;
-  fields?: string;
-  filter?: string[];
-  orderBy?: string;
-  concurrency?: string;
-  /**
-   * Not a flag: told of each page's metadata (total, applied size). `bo mcp` sets it to
-   * answer a list call with its total and next cursor, for every list command alike.
-   */
-  observePage?: (meta: PageMeta) => void;
-}
+/** The list options as a verb receives them (listOptions' declarations), the paged kind having every one. */
+export type RawListOptions = OptionValues<ReturnType<typeof listOptions<'paged'>>>;
 
 export interface ListOptions {
   /** fields, orderBy and the --filter properties, ready for the request. */
@@ -35,7 +20,7 @@ export interface ListOptions {
   page?: number;
   /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
   concurrency?: number;
-  /** RawListOptions.observePage, passed on to the walk. */
+  /** Told of each page's metadata (total, applied size): the caller's sink (`bo mcp` answers with the total and a next cursor). */
   observePage?: (meta: PageMeta) => void;
 }
 
@@ -65,30 +50,23 @@ export const FIELDS_HELP = 'comma-separated property paths, e.g. Name,Created (t
  * D36), which the API neither pages, filters nor sorts: --limit, --all, --page and
  * --page-size cut what was read (`bo mcp` pages with them), --fields as every list.
  */
-export function addListOptions(cmd: Command, read: 'paged' | 'whole' = 'paged'): Command {
+export function listOptions<const R extends 'paged' | 'whole' = 'paged'>(read?: R) {
   const whole = read === 'whole';
-  cmd
-    .addOption(integerOption(new Option('--limit <n>', `most records to print (default ${DEFAULT_LIMIT})${whole ? '' : '; pages as needed'}`), 1, Number.MAX_SAFE_INTEGER))
-    .option('--all', whole ? 'every record' : 'every record, streamed')
-    .addOption(integerOption(new Option('--page <index>', whole ? 'one page of --page-size records, zero-based' : 'one raw page, zero-based (the API offset)'), 0, Number.MAX_SAFE_INTEGER))
-    .addOption(integerOption(new Option('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`), 1, MAX_PAGE_SIZE))
-    .option('--fields [paths]', FIELDS_HELP);
-  if (whole) return cmd;
-  return cmd
-    .option('--filter <Property=value>', 'only records whose property equals the value (repeatable)', collect)
-    .option('--order-by <spec>', 'sort: Property, or "Property desc"')
-    .addOption(
-      integerOption(new Option('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`), 1, MAX_CONCURRENCY),
-    );
-}
-
-function integer(flag: string, value: string, min: number, max: number, what: string): number {
-  const text = value.trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${flag} must be ${what}, not "${value}"`);
-  }
-  return n;
+  const cut = [
+    option.integer('--limit <n>', `most records to print (default ${DEFAULT_LIMIT})${whole ? '' : '; pages as needed'}`, 1, Number.MAX_SAFE_INTEGER, { must: 'a positive integer' }),
+    option.switch('--all', whole ? 'every record' : 'every record, streamed'),
+    option.integer('--page <index>', whole ? 'one page of --page-size records, zero-based' : 'one raw page, zero-based (the API offset)', 0, Number.MAX_SAFE_INTEGER, {
+      must: 'a non-negative integer',
+    }),
+    option.integer('--page-size <n>', `records per page, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`, 1, MAX_PAGE_SIZE),
+    option.text('--fields [paths]', FIELDS_HELP),
+  ] as const;
+  const paged = [
+    option.list('--filter <Property=value>', 'only records whose property equals the value (repeatable)'),
+    option.text('--order-by <spec>', 'sort: Property, or "Property desc"'),
+    option.integer('--concurrency <n>', `pages in flight when paging, 1-${MAX_CONCURRENCY} (default ${DEFAULT_CONCURRENCY}); output stays in order`, 1, MAX_CONCURRENCY),
+  ] as const;
+  return (whole ? cut : [...cut, ...paged]) as R extends 'whole' ? typeof cut : readonly [...typeof cut, ...typeof paged];
 }
 
 /** One --filter: the property and the value it must equal (D14). */
@@ -123,18 +101,10 @@ export function orderBySpec(spec: string | undefined): { name: string; desc: boo
  * `tableFields`: the `fields` to ask for in place of --fields as typed (output/columns.ts):
  * the default columns' properties, or on a terminal --fields with the labels it shows.
  */
-export function parseListOptions(opts: RawListOptions, tableFields?: string): ListOptions {
+export function parseListOptions(opts: RawListOptions, tableFields?: string, observePage?: (meta: PageMeta) => void): ListOptions {
   const query: ListQuery = {};
   if (tableFields !== undefined) query.fields = tableFields;
-  const page = opts.page === undefined ? undefined : integer('--page', opts.page, 0, Number.MAX_SAFE_INTEGER, 'a non-negative integer');
-  const pageSize =
-    opts.pageSize === undefined ? undefined : integer('--page-size', opts.pageSize, 1, MAX_PAGE_SIZE, `an integer from 1 to ${MAX_PAGE_SIZE}`);
-  const limit =
-    opts.limit === undefined ? undefined : integer('--limit', opts.limit, 1, Number.MAX_SAFE_INTEGER, 'a positive integer');
-  const concurrency =
-    opts.concurrency === undefined
-      ? undefined
-      : integer('--concurrency', opts.concurrency, 1, MAX_CONCURRENCY, `an integer from 1 to ${MAX_CONCURRENCY}`);
+  const { page, pageSize, limit, concurrency } = opts;
   if (page !== undefined && opts.all) throw new UsageError('--page cannot be combined with --all');
   if (page !== undefined && limit !== undefined) throw new UsageError('--page cannot be combined with --limit (use --page-size)');
   if (opts.all && limit !== undefined) throw new UsageError('--limit cannot be combined with --all');
@@ -156,7 +126,6 @@ export function parseListOptions(opts: RawListOptions, tableFields?: string): Li
   // D14: a bare property sorts ascending; only descending needs the word.
   if (order) query.orderBy = order.desc ? `${order.name} desc` : order.name;
 
-  const { observePage } = opts;
   if (page !== undefined) return { query, max: pageSize ?? DEFAULT_PAGE_SIZE, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, page, concurrency, observePage };
   const max = opts.all ? Infinity : (limit ?? DEFAULT_LIMIT);
   // Ask for no more than needed: --limit 5 fetches one page of 5.

@@ -5,6 +5,7 @@
 // imports it at the top.
 
 import type * as validate from '../input/validate.js';
+import type { OptionDeclaration } from '../input/declare.js';
 
 /** The checks a field's parser uses (src/input/validate.ts), handed over when it runs. */
 export type Validators = typeof validate;
@@ -17,13 +18,11 @@ export type Parse<T> = (label: string, text: string, v: Validators) => T | Promi
  * through it (fields.ts): a record may name the field as the API does ("DueDate") or as
  * the flag without dashes ("due").
  */
-export interface MutationField<Api extends string = string, T = unknown, Required extends boolean = boolean> {
+export interface MutationField<Api extends string = string, T = unknown, Required extends boolean = boolean> extends OptionDeclaration<'text' | 'switch'> {
   /** The flag, e.g. '--due'. */
   flag: string;
-  /** The option as help shows it, e.g. '--due <date>' (a switch: the flag alone). */
-  option: string;
-  /** The option's help text. */
-  help: string;
+  /** The option as help shows it (`flags`), e.g. '--due <date>' (a switch: the flag alone). */
+  flags: string;
   /** The API's name of the field, e.g. 'DueDate': the key of its value in the values. */
   api: Api;
   /**
@@ -31,17 +30,17 @@ export interface MutationField<Api extends string = string, T = unknown, Require
    * 'reference': a Uid, or {"Uid": …} in a record; 'json': any JSON value; 'boolean': a
    * flag without a value, true or false in a record; 'toggle': `--x` and `--no-x`.
    */
-  kind: 'text' | 'reference' | 'json' | 'boolean' | 'toggle';
+  form: 'text' | 'reference' | 'json' | 'boolean' | 'toggle';
   /** The flag's own check; not for booleans and toggles. */
   parse?: Parse<T>;
   /** A switch that sets the API's field to false (--clear ↔ IsPlanUpgradeRequired). */
   negates?: boolean;
   /** The command needs it (commander's required option). */
   required: Required;
+  /** A toggle's `--no-x`: its help. */
+  negation?: string;
   /** Its value is a secret: never shown, logged or journaled (a payment token). */
   secret?: boolean;
-  /** The help of `--no-x`, for a toggle. */
-  offHelp?: string;
 }
 
 /** Parsed field values by API name (MutationField.api). */
@@ -65,17 +64,18 @@ function make<Api extends string, T, E extends Extra>(
   option: string,
   api: Api,
   help: string,
-  kind: MutationField['kind'],
+  form: MutationField['form'],
   parse: Parse<T> | undefined,
   extra: E,
 ): Made<Api, T, E> {
   const flag = option.split(' ')[0]!;
   return {
+    kind: form === 'boolean' ? 'switch' : 'text',
     flag,
-    option,
+    flags: option,
     help,
     api,
-    kind,
+    form,
     ...(parse ? { parse } : {}),
     required: (extra.required === true) as E['required'] extends true ? true : false,
     ...(extra.secret ? { secret: true } : {}),
@@ -123,6 +123,6 @@ export const field = {
   },
   /** `--x` sets the field true, `--no-x` false; neither leaves it as it is. */
   toggle<Api extends string>(option: string, api: Api, help: string, offHelp: string) {
-    return { ...make<Api, boolean, Extra>(option, api, help, 'toggle', undefined, {}), offHelp };
+    return { ...make<Api, boolean, Extra>(option, api, help, 'toggle', undefined, {}), kind: 'switch' as const, negation: offHelp };
   },
 };

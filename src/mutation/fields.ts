@@ -27,9 +27,9 @@ export async function flagValues(fields: readonly MutationField[], flags: object
     const raw = given[attributeOf(field.flag)];
     if (raw === undefined) continue;
     // A toggle's `--no-x` is false; a switch not given is false and leaves the field out.
-    if (field.kind === 'toggle') values[field.api] = raw === true;
+    if (field.form === 'toggle') values[field.api] = raw === true;
     else if (raw === false) continue;
-    else if (field.kind === 'boolean') values[field.api] = field.negates ? raw !== true : raw === true;
+    else if (field.form === 'boolean') values[field.api] = field.negates ? raw !== true : raw === true;
     else values[field.api] = await field.parse!(field.flag, String(raw), v);
   }
   return values;
@@ -63,7 +63,7 @@ export async function recordValues(
     if (other !== undefined) throw new UsageError(`${where}: ${jsonText(other)} and ${jsonText(name)} name the same field; give one`);
     namedAs.set(field.api, name);
     const label = `${where}: ${name}`;
-    if (field.kind === 'boolean' || field.kind === 'toggle') {
+    if (field.form === 'boolean' || field.form === 'toggle') {
       if (typeof value !== 'boolean') throw new UsageError(`${label} must be true or false, not ${shown(value)}`);
       values[field.api] = field.negates && name !== field.api ? !value : value;
       continue;
@@ -81,8 +81,8 @@ function shown(value: unknown): string {
 
 /** A record's value as the text its flag would have been given. */
 function textOf(field: MutationField, label: string, value: unknown): string {
-  if (field.kind === 'json') return JSON.stringify(value);
-  if (field.kind === 'reference') {
+  if (field.form === 'json') return JSON.stringify(value);
+  if (field.form === 'reference') {
     const uid = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>).Uid : value;
     if (typeof uid !== 'string') throw new UsageError(`${label} must be a Uid or {"Uid": "…"}, not ${shown(value)}`);
     return uid;

@@ -34,12 +34,12 @@ export function commandLine(path: string[], label: string, target: string, field
   // A target given by an option (`--account acc_1`) is typed after it.
   const words = [...path, ...(label.startsWith('--') ? [label] : []), target];
   for (const f of fields) {
-    const name = f.option.split(' ')[0]!;
+    const name = f.flags.split(' ')[0]!;
     const value = given[attributeOf(name)];
     if (value === undefined) continue;
-    if (f.kind === 'boolean') {
+    if (f.form === 'boolean') {
       if (value === true) words.push(name);
-    } else if (f.kind === 'toggle') words.push(value === false ? name.replace(/^--/, '--no-') : name);
+    } else if (f.form === 'toggle') words.push(value === false ? name.replace(/^--/, '--no-') : name);
     else words.push(name, f.secret ? '***' : commandWord(String(value)));
   }
   return words.join(' ');

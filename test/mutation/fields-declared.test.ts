@@ -43,7 +43,7 @@ describe('mutation verbs, one definition each', () => {
       const option = cmd.options.find((o) => o.long === field.flag);
       expect(option, field.flag).toBeDefined();
       // A switch is a flag without a value; any other takes one and has a parser.
-      const isSwitch = field.kind === 'boolean' || field.kind === 'toggle';
+      const isSwitch = field.form === 'boolean' || field.form === 'toggle';
       expect(option!.required || option!.optional, field.flag).toBe(!isSwitch);
       expect(field.parse === undefined, field.flag).toBe(isSwitch);
     }
@@ -55,7 +55,7 @@ describe('mutation verbs, one definition each', () => {
   it('every option that is not the runner’s or the target’s is a field', () => {
     const runnerFlags = ['--dry-run', '--yes', '--concurrency', '--fail-fast', '--help'];
     for (const def of mutations) {
-      const declared = def.fields!.flatMap((f) => (f.kind === 'toggle' ? [f.flag, f.flag.replace(/^--/, '--no-')] : [f.flag]));
+      const declared = def.fields!.flatMap((f) => (f.form === 'toggle' ? [f.flag, f.flag.replace(/^--/, '--no-')] : [f.flag]));
       const cmd = find(def.path);
       const others = cmd.options.map((o) => o.long!).filter((flag) => !runnerFlags.includes(flag) && !declared.includes(flag));
       // At most one option left: the target given as an option (--email, --name, --account).
