@@ -19,7 +19,7 @@ import { SecretValues } from './api/secret-values.js';
 import { resolveGlobals } from './globals.js';
 import { oneLine, RunReport } from './report.js';
 import { RunStop } from './run-stop.js';
-import { runVerb } from './run-verb.js';
+import { invocationOf, invoke } from './invocation.js';
 
 export interface RunOptions {
   io?: Io;
@@ -147,7 +147,7 @@ async function dispatch(ctx: Context, def: CommandDefinition<any>, cmd: Command,
   if (ctx.globals.jq !== undefined) {
     ctx.jq = await (await import('./output/jq.js')).compileJq(ctx.globals.jq, ctx.io.env, ctx.globals.colorJson === true, ctx.io.stderr);
   }
-  await runVerb(ctx, def, cmd, args);
+  await invoke(ctx, def, invocationOf(def, cmd, args));
 }
 
 /** Commander writes through `io`; its own usage errors are one line (exit 2, report.ts). */

@@ -60,6 +60,8 @@ export function addDeclaredOption(cmd: Command, declared: OptionDeclaration): vo
   if (declared.anyCase) made.argParser((v: string) => v);
   if (declared.kind === 'list') made.argParser((v: string, previous: string[] | undefined) => [...(previous ?? []), v]);
   if (declared.conflicts) made.conflicts([...declared.conflicts]);
+  // Shown to commander for help and completions (a list's `[]`); invocation.ts applies it for every caller.
+  if (declared.default !== undefined) made.default(declared.default);
   cmd.addOption(made);
   if (declared.negation !== undefined) cmd.addOption(new Option(declared.flags.replace(/^--/, '--no-').split(' ')[0]!, declared.negation));
 }

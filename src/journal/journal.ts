@@ -32,12 +32,24 @@ import { heldMessage, takeRunLock, type RunLock } from './run-lock.js';
 export interface RunHeader {
   profile: string;
   origin: string;
-  /** The command as typed, secret values replaced by `***`. */
+  /** The command as typed, secret values replaced by `***`: for display (bo history). */
   command: string;
+  /**
+   * The invocation the run is (invocation.ts), what `bo batch resume` runs again: the
+   * verb's path, its target and fields by name, a secret field's value as `***`. A run
+   * written before it was stored has only `command` (read by command-words.ts).
+   */
+  invocation?: StoredInvocation;
   /** A `-` batch (only these can be resumed). */
   batch: boolean;
   /** The batch's input when stdin is a file: its path and size. */
   input?: { path: string; size: number };
+}
+
+/** An invocation as a run stores it: plain JSON. */
+export interface StoredInvocation {
+  path: string[];
+  values: Record<string, string | number | boolean | string[]>;
 }
 
 /** One change about to be sent. */

@@ -14,7 +14,7 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoError } from '../errors.js';
-import { JOURNAL_FOLDER, JOURNAL_VERSION, RUN_ID } from './journal.js';
+import { JOURNAL_FOLDER, JOURNAL_VERSION, RUN_ID, type StoredInvocation } from './journal.js';
 import { KnownLines, type KnownCounts, type KnownOutcome } from './known-lines.js';
 import { liveHolder } from './run-lock.js';
 import { openStateFile, StateFolderError, stateFolder } from '../files/state.js';
@@ -75,6 +75,8 @@ export interface RunFile {
   changes: ChangeRecord[];
   /** What a resume needs of each line the run sent: only when asked for. */
   known?: KnownLines;
+  /** The invocation the run is, as its header stored it; null for a run written before invocations were stored. */
+  invocation: StoredInvocation | null;
 }
 
 /** A run file that is not of the shape this bo writes: named, never removed. */
@@ -145,6 +147,7 @@ interface Header {
   command: string;
   batch: boolean;
   input: { path: string; size: number } | null;
+  invocation: StoredInvocation | null;
 }
 
 function readOpen(fd: number, folder: string, id: string, file: string, want: { changes?: boolean; known?: boolean }): RunFile {
@@ -232,6 +235,7 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
     file,
     changes: changes ? [...changes.values()].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) : [],
     ...(want.known ? { known: lines } : {}),
+    invocation: header.invocation,
     summary: {
       id,
       startedAt: header.at,
@@ -294,13 +298,30 @@ function checkHeader(e: Record<string, any>, bad: (why: string) => MalformedRunE
   if (!isCount(e.v, 1)) throw bad('its header has no format version');
   const wrong = (['at', 'profile', 'origin', 'command'] as const).find((k) => (k === 'at' ? !isTime(e.at) : !isString(e[k])));
   if (wrong) throw bad(`its header's ${wrong} is not ${wrong === 'at' ? 'a date-time' : 'text'}`);
-  if (e.v > JOURNAL_VERSION) return { at: e.at, profile: e.profile, origin: e.origin, command: e.command, batch: e.batch === true, input: null };
+  if (e.v > JOURNAL_VERSION) return { at: e.at, profile: e.profile, origin: e.origin, command: e.command, batch: e.batch === true, input: null, invocation: null };
   if (typeof e.batch !== 'boolean') throw bad("its header's batch is not true or false");
   const input = e.input;
   if (input !== undefined && (input === null || typeof input !== 'object' || !isString(input.path) || !isCount(input.size))) {
     throw bad("its header's input is not a file's path and size");
   }
-  return { at: e.at, profile: e.profile, origin: e.origin, command: e.command, batch: e.batch, input: input === undefined ? null : { path: input.path, size: input.size } };
+  if (e.invocation !== undefined && !isStoredInvocation(e.invocation)) throw bad("its header's invocation is not a verb's path and values");
+  return {
+    at: e.at,
+    profile: e.profile,
+    origin: e.origin,
+    command: e.command,
+    batch: e.batch,
+    input: input === undefined ? null : { path: input.path, size: input.size },
+    // A run written before invocations were stored has its command only (command-words.ts reads it).
+    invocation: e.invocation ?? null,
+  };
+}
+
+/** A stored invocation: the verb's words, and values that are text, numbers, true or false, or lists of text. */
+function isStoredInvocation(v: any): v is StoredInvocation {
+  if (v === null || typeof v !== 'object' || !Array.isArray(v.path) || v.path.length === 0 || !v.path.every(isString)) return false;
+  if (v.values === null || typeof v.values !== 'object' || Array.isArray(v.values)) return false;
+  return Object.values(v.values).every((x) => ['string', 'number', 'boolean'].includes(typeof x) || (Array.isArray(x) && x.every(isString)));
 }
 
 /** Why an entry is not of the shape this bo writes, or undefined when it is. */

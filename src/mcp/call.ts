@@ -12,7 +12,8 @@ import { neutralise } from '../api/neutralise.js';
 import { EMBEDDED_SANDBOX } from '../mutation/confirm.js';
 import { decodeCursor, encodeCursor, queryKey } from './cursor.js';
 import { keyNames } from './keys.js';
-import { argsOfLine, commandLine, runCommand, withFlag, type Session } from './run.js';
+import { invocationOfCall, runCommand, type Session } from './run.js';
+import type { Invocation } from '../invocation.js';
 import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
@@ -143,12 +144,12 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
   switch (tool.kind) {
     case 'fields': {
       const target = session.tools.get(args.tool as string)!;
-      return { items: await runCommand(session, target.def, [...target.def.path, '--fields'], signal) };
+      return { items: await runCommand(session, target.def, { path: target.def.path, values: { fields: true } }, signal) };
     }
     case 'api':
-      return runCommand(session, tool.def, ['api', '--method=GET', ...commandLine(tool, args).slice(1)], signal);
+      return runCommand(session, tool.def, invocationOfCall(tool, args, { method: 'GET' }), signal);
     case 'get':
-      return runCommand(session, tool.def, commandLine(tool, args), signal);
+      return runCommand(session, tool.def, invocationOfCall(tool, args), signal);
     case 'list':
       return runList(session, tool, args, signal);
     case 'plan':
@@ -156,7 +157,7 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
     case 'write': {
       refuseFileValues(args);
       // The verb's --json outcome (run.ts): the API's answer, and whether it changed anything (D32).
-      const outcome = (await runCommand(session, tool.def, withFlag(commandLine(tool, args), '--yes'), signal, {}, true)) as Record<string, unknown> | null;
+      const outcome = (await runCommand(session, tool.def, invocationOfCall(tool, args, { yes: true }), signal, {}, true)) as Record<string, unknown> | null;
       return { result: outcome?.answer ?? null, changed: outcome?.changed ?? null, reason: outcome?.reason ?? null };
     }
   }
@@ -167,17 +168,17 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
  * kept as a plan a person applies with `bo plan apply <id>`.
  */
 async function runPlan(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
-  const { line, request, target, origin } = await planOf(session, tool, args, signal);
+  const { invocation, request, target, origin } = await planOf(session, tool, args, signal);
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
   const named = target === undefined ? {} : { target };
-  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin, argv: line, request, ...named });
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin, invocation: { path: [...invocation.path], values: invocation.values }, request, ...named });
   return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
 }
 
-/** What a plan tool makes of a call: the command line, the dry run's one request, what it acts on, where it goes. */
+/** What a plan tool makes of a call: its invocation, the dry run's one request, what it acts on, where it goes. */
 export interface PlanOf {
-  line: string[];
+  invocation: Invocation;
   /** The dry run as `--json` prints it: method, url (a bare path on the embedded sandbox), body. */
   request: Record<string, unknown>;
   /** What the change acts on as a confirmation names it, neutralised and scrubbed; absent when unknown. */
@@ -189,24 +190,25 @@ export interface PlanOf {
 
 /**
  * The plan tool's rules, in one place: used when a plan is made (a tool call) and again
- * when it is applied (`bo plan apply`, from the plan file's command line). The arguments
+ * when it is applied (`bo plan apply`, from the plan file's invocation). The arguments
  * (already checked against the tool's schema) may not make the command read a local file
- * (`@file`) or stdin (`-`); the command line is the tool's, its dry run is run as `bo
- * --json` would, with no stdin and nothing sent, and must be one request.
+ * (`@file`) or stdin (`-`); the invocation holds the tool's parameters only, its dry run
+ * is run as `bo --json` would, with no stdin and nothing sent, and must be one request.
  */
 export async function planOf(session: Session, tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<PlanOf> {
   refuseFileValues(args);
-  const line = commandLine(tool, args);
+  const invocation = invocationOfCall(tool, args);
   let target: string | undefined;
   let noun: string | undefined;
   const observeTarget = (name: string | undefined, kind: string) => {
     target = name;
     noun = kind;
   };
-  const request = (await runCommand(session, tool.def, withFlag(line, '--dry-run'), signal, { observeTarget })) as unknown;
+  const dry = { ...invocation, values: { ...invocation.values, dryRun: true } };
+  const request = (await runCommand(session, tool.def, dry, signal, { target: observeTarget })) as unknown;
   if (!isRequest(request)) throw new UsageError(`${tool.name} made no plan of one request`);
   return {
-    line,
+    invocation,
     request,
     // Kept in the plan file: scrubbed of the run's secrets as the result is (a server can echo one in a name).
     ...(target === undefined ? {} : { target: clean(session.ctx, target) as string }),
@@ -228,14 +230,15 @@ export function planOrigin(ctx: Context, url: string): string {
 }
 
 /**
- * A plan file's command line made into a plan again, under the plan tool's rules
- * (`planOf`): read back as the call of the verb's plan tool (only the options that tool
- * offers), checked against the tool's schema, and dry-run afresh. For `bo plan apply`.
+ * A plan file's invocation made into a plan again, under the plan tool's rules
+ * (`planOf`): read back as the call of the verb's plan tool (only the parameters that
+ * tool offers), checked against the tool's schema, and dry-run afresh. For `bo plan apply`.
  */
-export async function planOfLine(session: Session, line: readonly string[], signal: AbortSignal): Promise<PlanOf & { tool: Tool }> {
-  const tool = [...session.tools.values()].find((t) => t.kind === 'plan' && t.def.path.every((word, i) => line[i] === word));
-  if (!tool) throw new UsageError('its command is no change a plan can make');
-  const args = argsOfLine(tool, line);
+export async function planOfInvocation(session: Session, stored: Invocation, signal: AbortSignal): Promise<PlanOf & { tool: Tool }> {
+  const verb = stored.path.join(' ');
+  const tool = [...session.tools.values()].find((t) => t.kind === 'plan' && t.def.path.join(' ') === verb);
+  if (!tool) throw new UsageError(`its command (${verb}) is no change a plan can make`);
+  const args: Record<string, unknown> = { ...stored.values };
   checkArgs(tool.listing.inputSchema, args);
   return { tool, ...(await planOf(session, tool, args, signal)) };
 }
@@ -263,8 +266,8 @@ async function runList(session: Session, tool: Tool, args: Record<string, unknow
     total = meta.total;
     pageSize = meta.limit;
   };
-  const argv = withFlag(commandLine(tool, args), `--page=${page}`, `--page-size=${pageSize}`);
-  const items = (await runCommand(session, tool.def, argv, signal, { observePage })) as unknown[];
+  const invocation = invocationOfCall(tool, args, { page, pageSize });
+  const items = (await runCommand(session, tool.def, invocation, signal, { page: observePage })) as unknown[];
   const more = total !== undefined ? (page + 1) * pageSize < total : items.length >= pageSize;
   return { items, total: total ?? null, nextCursor: more ? encodeCursor({ tool: tool.name, query, page: page + 1, pageSize }) : null };
 }

@@ -1,18 +1,16 @@
 // Running a verb for a tool call: the session (its profile, one HTTP client), the
-// command line a call stands for, and the run itself, with --json into a buffer and the
-// call's own client: GET only unless the call may send (`--writes direct`), stopped by
-// the call's cancellation. mcp/call.ts decides what to run; this runs it.
+// invocation a call stands for, and the run itself through invoke(), in JSON mode, its
+// values into a sink, with the call's own client: GET only unless the call may send
+// (`--writes direct`), stopped by the call's cancellation. mcp/call.ts decides what to
+// run; this runs it.
 
 import { Writable, Readable } from 'node:stream';
 import type { CommandDefinition } from '../command.js';
 import type { Context, Globals, Io } from '../context.js';
 import type { HttpClient, RequestOptions } from '../api/http-types.js';
-import type { PageMeta } from '../api/paginate.js';
-import { parseJson } from '../api/json-parse.js';
-import { UsageError } from '../errors.js';
-import { runArgv } from '../run-verb.js';
-import { buildProgram } from '../program.js';
-import { paramSchema } from './schema.js';
+import { BoError, UsageError } from '../errors.js';
+import { invoke, type Invocation, type InvocationValue } from '../invocation.js';
+import { collectingSink, type ValueSink } from '../output/value-sink.js';
 import { parseToolsets, planTools, writeToolNames, type Tool } from './tools.js';
 
 export interface Session {
@@ -40,72 +38,55 @@ export function sharedClient(ctx: Context): () => Promise<HttpClient> {
 }
 
 /** The session of `bo plan apply`: the plan tools of every group (`--writes plan`'s), run in `ctx`. */
-export function planSession(ctx: Context, defs: CommandDefinition<any>[]): Session {
-  const tools = planTools(defs, buildProgram(defs, async () => {}), parseToolsets(undefined, defs));
+export function planSession(ctx: Context, defs: CommandDefinition<any, any>[]): Session {
+  const tools = planTools(defs, parseToolsets(undefined, defs));
   return { ctx, tools: new Map(tools.map((t) => [t.name, t])), writes: writeToolNames(defs), client: sharedClient(ctx) };
 }
 
-/** The command line a call stands for: options as --name=value, the arguments after `--`. */
-export function commandLine(tool: Tool, args: Record<string, unknown>): string[] {
-  const options: string[] = [];
-  const operands: string[] = [];
+/** The invocation a tool call stands for: its verb, and its arguments as the verb's operands and options (`more` added). */
+export function invocationOfCall(tool: Tool, args: Record<string, unknown>, more: Record<string, InvocationValue> = {}): Invocation {
+  const values: Record<string, InvocationValue> = {};
   for (const param of tool.params) {
     const value = args[param.name];
-    if (value === undefined || value === false) continue;
-    if (param.kind === 'argument') operands.push(...(Array.isArray(value) ? value : [String(value)]));
-    else if (value === true) options.push(param.option.long!);
-    else for (const v of Array.isArray(value) ? value : [value]) options.push(`${param.option.long!}=${String(v)}`);
+    if (value !== undefined && value !== false) values[param.name] = value as InvocationValue;
   }
-  return [...tool.def.path, ...options, '--', ...operands];
+  return { path: tool.def.path, values: { ...values, ...more } };
 }
 
 /**
- * The arguments of a tool call that `commandLine` turns into `line`: its inverse, for
- * `bo plan apply`, which reads a plan file's command line back as the plan tool's call
- * (and so under the plan tool's rules). A word the tool's command line cannot hold (an
- * option the tool does not offer, a flag given twice, a missing `--`, an operand too
- * many) is a UsageError naming it.
+ * Runs an invocation as `bo --json` would, in this process, with the session's profile
+ * and client: what the verb prints as --json comes back as values (a list's items, or
+ * its one value; null when it printed nothing). Its stderr notes go to the server's
+ * stderr (the log), never to the agent.
  */
-export function argsOfLine(tool: Tool, line: readonly string[]): Record<string, unknown> {
-  const path = tool.def.path;
-  const verb = path.join(' ');
-  if (!path.every((word, i) => line[i] === word)) throw new UsageError(`its command is not ${verb}`);
-  const end = line.indexOf('--', path.length);
-  if (end < 0) throw new UsageError('its command has no "--" before its arguments');
-  const args: Record<string, unknown> = {};
-  for (const word of line.slice(path.length, end)) {
-    const eq = word.indexOf('=');
-    const flag = eq < 0 ? word : word.slice(0, eq);
-    const param = tool.params.find((p) => p.kind === 'option' && p.option.long === flag);
-    if (!param) throw new UsageError(`${JSON.stringify(flag)} is not an option the plan tool offers for ${verb}`);
-    const { type } = paramSchema(param);
-    const given = Object.hasOwn(args, param.name);
-    if (type === 'boolean') {
-      if (eq >= 0 || given) throw new UsageError(`${flag} takes no value and is given once`);
-      args[param.name] = true;
-      continue;
-    }
-    if (eq < 0) throw new UsageError(`${flag} has no value`);
-    const value = word.slice(eq + 1);
-    if (type === 'array') args[param.name] = [...((args[param.name] as string[] | undefined) ?? []), value];
-    else if (given) throw new UsageError(`${flag} is given twice`);
-    else args[param.name] = type === 'integer' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+export async function runCommand(
+  session: Session,
+  def: CommandDefinition<any, any>,
+  invocation: Invocation,
+  mcpSignal: AbortSignal,
+  /** Told of a list's pages and of a change's target (value-sink.ts). */
+  hooks: Pick<ValueSink, 'page' | 'target'> = {},
+  /** `--writes direct`: this call may send a change. */
+  sends = false,
+): Promise<unknown> {
+  const { ctx } = session;
+  const signal = AbortSignal.any([ctx.signal, mcpSignal]);
+  const stdout = buffer();
+  const stderr = buffer();
+  const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
+  const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
+  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => withSignal(c, signal, sends)) };
+  const sink = collectingSink(hooks);
+  try {
+    await invoke(callCtx, def, invocation, sink);
+  } finally {
+    const notes = stderr.text();
+    if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
   }
-  const operands = line.slice(end + 1);
-  for (const param of tool.params) {
-    if (param.kind !== 'argument' || operands.length === 0) continue;
-    args[param.name] = param.argument.variadic ? operands.splice(0) : operands.shift();
-  }
-  if (operands.length > 0) throw new UsageError(`its command has an argument too many: ${JSON.stringify(operands[0])}`);
-  return args;
+  // Everything a verb shows goes to the sink: text on stdout would be lost to the agent.
+  if (stdout.text() !== '') throw new BoError(`${def.path.join(' ')} printed text where a tool gives values`, { code: 'failed' });
+  return sink.result();
 }
-
-/** A command line with `flags` added before its operands. */
-export function withFlag(line: string[], ...flags: string[]): string[] {
-  const end = line.indexOf('--');
-  return [...line.slice(0, end), ...flags, ...line.slice(end)];
-}
-
 
 /** A Writable that keeps what is written. */
 function buffer(): Writable & { text: () => string } {
@@ -117,38 +98,6 @@ function buffer(): Writable & { text: () => string } {
     },
   });
   return Object.assign(stream, { text: () => chunks.join('') });
-}
-
-/**
- * Runs a verb as `bo --json <argv>` would, in this process: parsed by its own commander
- * declaration, with the session's profile and client, its output kept and parsed. Its
- * stderr notes go to the server's stderr (the log), never to the agent.
- */
-export async function runCommand(
-  session: Session,
-  def: CommandDefinition<any>,
-  argv: string[],
-  mcpSignal: AbortSignal,
-  /** Joins the verb's parsed options (run-verb.ts): a list's `observePage`, a plan's `observeTarget`. */
-  extra: { observePage?: (meta: PageMeta) => void; observeTarget?: (name: string | undefined, noun: string) => void } = {},
-  /** `--writes direct`: this call may send a change. */
-  sends = false,
-): Promise<unknown> {
-  const { ctx } = session;
-  const signal = AbortSignal.any([ctx.signal, mcpSignal]);
-  const stdout = buffer();
-  const stderr = buffer();
-  const io: Io = { ...ctx.io, stdin: Readable.from([]), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, stdoutSharesStderr: undefined, columns: undefined };
-  const globals: Globals = { ...ctx.globals, json: true, jsonl: false, csv: false, color: false, colorJson: false, jq: undefined, input: false };
-  const callCtx: Context = { ...ctx, io, globals, signal, api: (options) => (options ? ctx.api(options) : session.client()).then((c) => withSignal(c, signal, sends)) };
-  try {
-    await runArgv(callCtx, def, argv, extra);
-  } finally {
-    const notes = stderr.text();
-    if (notes) ctx.io.stderr.write(notes.endsWith('\n') ? notes : `${notes}\n`);
-  }
-  const text = stdout.text();
-  return text.trim() === '' ? null : parseJson(text);
 }
 
 /**

@@ -1,65 +1,73 @@
-// A tool's input schema, read from the declaration the command's parser uses (the
-// commander Command a definition configures), never written by hand: a switch is a
-// boolean, a repeatable flag an array of strings, an integer flag an integer with its
-// bounds (input/option-types.ts), a Uid argument a string with the Uid pattern, a
-// choice an enum; required arguments are required. test/mcp/schema.test.ts compares
-// every tool's schema with its command.
+// A tool's input schema, rendered from the verb's declarations (input/declare.ts), the
+// same data its commander options are rendered from: a switch is a boolean, a list an
+// array of strings, an integer an integer with its bounds, a choice an enum, a Uid a
+// string with the Uid pattern; required operands and options are required. Never written
+// by hand: test/mcp/__toolsnaps__ holds every tool's schema as rendered.
 
-import type { Argument, Command, Option } from 'commander';
-import { integerBounds, isRepeatable } from '../input/option-types.js';
+import type { CommandDefinition } from '../command.js';
+import { attributeName, operandName, optionsOf, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
 import { UID_PATTERN } from '../input/validate.js';
 import { toolText } from './tool-text.js';
 
 export type JsonSchema = Record<string, unknown>;
 
-/** A Uid value: an argument named <somethingUid> or an option whose value is <uid>. */
-const isUidName = (name: string) => /(?:^u|U)id$/.test(name);
-
-export function optionSchema(option: Option): JsonSchema {
-  const description = toolText(option.description);
-  if (!option.required && !option.optional) return { type: 'boolean', description };
-  if (isRepeatable(option)) return { type: 'array', items: { type: 'string' }, description };
-  const bounds = integerBounds(option);
-  if (bounds) return { type: 'integer', ...bounds, description };
-  if (option.argChoices) return { type: 'string', enum: option.argChoices, description };
-  const value = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
-  return isUidName(value) ? { type: 'string', pattern: UID_PATTERN, description } : { type: 'string', description };
+export function optionSchema(declared: OptionDeclaration): JsonSchema {
+  const description = toolText(declared.help);
+  switch (declared.kind) {
+    case 'switch':
+      return { type: 'boolean', description };
+    case 'list':
+      return { type: 'array', items: { type: 'string' }, description };
+    case 'integer':
+      return { type: 'integer', minimum: declared.minimum, maximum: declared.maximum, description };
+    case 'choice':
+      return { type: 'string', enum: declared.choices, description };
+    case 'uid':
+      return { type: 'string', pattern: UID_PATTERN, description };
+    default:
+      return { type: 'string', description };
+  }
 }
 
-export function argumentSchema(argument: Argument): JsonSchema {
-  const description = toolText(argument.description);
-  if (argument.variadic) return { type: 'array', items: { type: 'string' }, description };
-  return isUidName(argument.name()) ? { type: 'string', pattern: UID_PATTERN, description } : { type: 'string', description };
+export function operandSchema(declared: OperandDeclaration): JsonSchema {
+  const description = toolText(declared.help);
+  if (declared.name.endsWith('...>') || declared.name.endsWith('...]')) return { type: 'array', items: { type: 'string' }, description };
+  if (declared.kind === 'uid') return { type: 'string', pattern: UID_PATTERN, description };
+  if (declared.kind === 'choice') return { type: 'string', enum: declared.choices, description };
+  return { type: 'string', description };
 }
 
-/** One input property of a tool: where its value goes on the command line. */
-export type Param =
-  | { kind: 'argument'; name: string; argument: Argument }
-  | { kind: 'option'; name: string; option: Option };
+/** One input property of a tool: an operand or an option of its verb, by the name an invocation gives it. */
+export type Param = { kind: 'operand'; name: string; declared: OperandDeclaration } | { kind: 'option'; name: string; declared: OptionDeclaration };
 
 /**
- * The command's arguments and options as tool parameters, keyed as commander keys them
- * (argument name, option attribute name): those `keep` accepts. Help and negated
- * switches (`--no-auth`) are never parameters; descriptions are in a tool's words (tool-text.ts).
+ * The verb's operands and options as tool parameters, keyed as an invocation keys them
+ * (operand name, option attribute name): those `keep` accepts. `[-]` (a batch read from
+ * stdin) and a `--no-x` alone are never parameters: a tool never reads stdin, and leaving
+ * a parameter out is its default.
  */
-export function paramsOf(cmd: Command, keep: (name: string) => boolean): Param[] {
-  // `[-]` (read a batch from stdin) is no parameter: a tool never reads stdin.
-  const args: Param[] = cmd.registeredArguments.filter((argument) => argument.name() !== '-').map((argument) => ({ kind: 'argument', name: argument.name(), argument }));
-  const options: Param[] = cmd.options
-    .filter((option) => !option.negate && option.long !== '--help')
-    .map((option) => ({ kind: 'option', name: option.attributeName(), option }));
-  return [...args, ...options].filter((p) => keep(p.name));
+export function paramsOf(def: CommandDefinition<any, any>, keep: (name: string) => boolean): Param[] {
+  const operands: Param[] = ((def.operands ?? []) as readonly OperandDeclaration[])
+    .filter((declared) => operandName(declared.name) !== '-')
+    .map((declared) => ({ kind: 'operand', name: operandName(declared.name), declared }));
+  const options: Param[] = optionsOf(def, [])
+    .filter((declared) => !declared.flags.startsWith('--no-'))
+    .map((declared) => ({ kind: 'option', name: attributeName(declared.flags), declared }));
+  return [...operands, ...options].filter((p) => keep(p.name));
 }
 
 export function paramSchema(param: Param): JsonSchema {
-  return param.kind === 'argument' ? argumentSchema(param.argument) : optionSchema(param.option);
+  return param.kind === 'operand' ? operandSchema(param.declared) : optionSchema(param.declared);
 }
+
+/** Whether the tool's verb needs the parameter. */
+const isRequired = (param: Param) => (param.kind === 'operand' ? param.declared.name.startsWith('<') : param.declared.required === true);
 
 /** The object schema of a tool's input: its parameters (plus `extra`), required ones required. */
 export function inputSchema(params: Param[], extra: Record<string, JsonSchema> = {}): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const param of params) properties[param.name] = paramSchema(param);
   Object.assign(properties, extra);
-  const required = params.filter((p) => (p.kind === 'argument' ? p.argument.required : p.option.mandatory)).map((p) => p.name);
+  const required = params.filter(isRequired).map((p) => p.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
 }

@@ -6,7 +6,6 @@ import type { CommandDefinition } from '../command.js';
 import type { Context } from '../context.js';
 import { neutralise } from '../api/neutralise.js';
 import { UsageError } from '../errors.js';
-import { buildProgram } from '../program.js';
 import { VERSION } from '../version.js';
 import { callTool } from './call.js';
 import { sharedClient, type Session } from './run.js';
@@ -43,9 +42,7 @@ export type WritesMode = 'none' | 'plan' | 'direct';
 
 /** Serves the tools of `toolsets` until the client closes stdin (or Ctrl-C). */
 export async function serveMcp(ctx: Context, defs: CommandDefinition<any>[], toolsets: Set<string>, writes: WritesMode): Promise<void> {
-  // The same tree main.ts dispatches with; its actions are never called here.
-  const program = buildProgram(defs, async () => {});
-  const tools = [...readTools(defs, program, toolsets), ...(writes === 'none' ? [] : planTools(defs, program, toolsets, writes === 'plan' ? 'plan' : 'write'))];
+  const tools = [...readTools(defs, toolsets), ...(writes === 'none' ? [] : planTools(defs, toolsets, writes === 'plan' ? 'plan' : 'write'))];
   const session: Session = { ctx, tools: new Map(tools.map((t) => [t.name, t])), writes: writeToolNames(defs), client: sharedClient(ctx) };
   const log = (text: string) => ctx.io.stderr.write(`bo mcp: ${neutralise(ctx.secrets.scrub(text))}\n`);
   const { name: profile, settings } = await ctx.profile();

@@ -2,14 +2,12 @@
 // its definition says so (`mcp: 'read'`), a mutation a plan or write tool under
 // --writes, and a tool's group (what --tools names) is its verb's first word; everything
 // else about a tool (its name, description, input schema) comes from the verb's
-// definition and its commander declaration. Verbs that change data, print credentials or
+// definition and its declarations. Verbs that change data, print credentials or
 // local settings (auth, config, profiles, sandbox, login, completion) have no read tool.
 
-import type { Command } from 'commander';
 import type { CommandDefinition } from '../command.js';
 import { UsageError } from '../errors.js';
 import { MAX_PAGE_SIZE } from '../input/list-options.js';
-import { integerBounds } from '../input/option-types.js';
 import { inputSchema, paramsOf, type JsonSchema, type Param } from './schema.js';
 import { toolText } from './tool-text.js';
 import type { ToolListing } from './sdk.js';
@@ -31,8 +29,7 @@ export interface Tool {
   /** Its group for --tools: the verb's first word (accounts, coupons, …, api). */
   toolset: string;
   kind: ToolKind;
-  def: CommandDefinition<any>;
-  cmd: Command;
+  def: CommandDefinition<any, any>;
   params: Param[];
   listing: ToolListing;
 }
@@ -60,30 +57,31 @@ const FIELDS_OUTPUT: JsonSchema = {
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
 
 /** The paging parameters of a list tool: `limit` takes --page-size's declared bounds. */
-function pagingSchema(cmd: Command): Record<string, JsonSchema> {
-  const pageSize = cmd.options.find((o) => o.attributeName() === 'pageSize');
-  const bounds = (pageSize && integerBounds(pageSize)) ?? { minimum: 1, maximum: MAX_PAGE_SIZE };
+function pagingSchema(pageSize: Param | undefined): Record<string, JsonSchema> {
+  const declared = pageSize?.kind === 'option' ? pageSize.declared : undefined;
+  const bounds = { minimum: declared?.minimum ?? 1, maximum: declared?.maximum ?? MAX_PAGE_SIZE };
   return {
     limit: { type: 'integer', ...bounds, default: DEFAULT_TOOL_PAGE, description: `records per call (default ${DEFAULT_TOOL_PAGE})` },
     cursor: { type: 'string', description: 'nextCursor of the previous call of this query' },
   };
 }
 
-function readTool(def: CommandDefinition<any>, cmd: Command): Tool {
+function readTool(def: CommandDefinition<any, any>): Tool {
   const api = def.path.join(' ') === 'api';
-  const list = !api && cmd.options.some((o) => o.attributeName() === 'pageSize');
+  const pageSize = paramsOf(def, (name) => name === 'pageSize')[0];
+  const list = !api && pageSize !== undefined;
   const kind: ToolKind = api ? 'api' : list ? 'list' : 'get';
-  const params = paramsOf(cmd, (name) => (api ? API_PARAMS.has(name) : !(list && PAGING.has(name))));
+  const params = paramsOf(def, (name) => (api ? API_PARAMS.has(name) : !(list && PAGING.has(name))));
   const name = toolName(def.path);
   const description = toolText(api ? `${def.summary} (GET only)` : def.summary)!;
   const listing: ToolListing = {
     name,
     description,
-    inputSchema: inputSchema(params, list ? pagingSchema(cmd) : {}),
+    inputSchema: inputSchema(params, list ? pagingSchema(pageSize) : {}),
     ...(kind === 'list' ? { outputSchema: LIST_OUTPUT } : kind === 'get' ? { outputSchema: RECORD_OUTPUT } : {}),
     annotations: READ_ONLY,
   };
-  return { name, toolset: groupOf(def), kind, def, cmd, params, listing };
+  return { name, toolset: groupOf(def), kind, def, params, listing };
 }
 
 /** The field-discovery tool over the offered tools whose command prints a resource. */
@@ -106,25 +104,18 @@ function fieldsTool(tools: Tool[]): Tool | undefined {
   return { ...first, name: FIELDS_TOOL, toolset: FIELDS_TOOL, kind: 'fields', params: [], listing };
 }
 
-/** Finds a verb's commander Command in the program. */
-function commandAt(program: Command, path: readonly string[]): Command | undefined {
-  let cmd: Command | undefined = program;
-  for (const word of path) cmd = cmd?.commands.find((c) => c.name() === word);
-  return cmd;
-}
-
 /** A verb with a read tool (`bo api`'s is GET only, under /api/v1): marked so, and no change. */
-function isRead(def: CommandDefinition<any>): boolean {
+function isRead(def: CommandDefinition<any, any>): boolean {
   return def.mcp === 'read' && def.mutation === undefined && def.fields === undefined;
 }
 
 /** A mutation with a plan or write tool: every one but those with a secret field (no tool in any mode). */
-function isPlanned(def: CommandDefinition<any>): boolean {
+function isPlanned(def: CommandDefinition<any, any>): boolean {
   return def.mutation !== undefined && def.mutation.secrets.length === 0;
 }
 
 /** A tool's group, which --tools names: its verb's first word. */
-function groupOf(def: CommandDefinition<any>): string {
+function groupOf(def: CommandDefinition<any, any>): string {
   return def.path[0]!;
 }
 
@@ -132,14 +123,14 @@ function groupOf(def: CommandDefinition<any>): string {
  * The groups --tools can name, in help order: `read`, those with a read tool; `writes`,
  * those whose tools all change data (offered with --writes only).
  */
-export function toolGroups(defs: readonly CommandDefinition<any>[]): { read: string[]; writes: string[] } {
+export function toolGroups(defs: readonly CommandDefinition<any, any>[]): { read: string[]; writes: string[] } {
   const read = [...new Set(defs.filter(isRead).map(groupOf))];
   const writes = [...new Set(defs.filter(isPlanned).map(groupOf))].filter((g) => !read.includes(g));
   return { read, writes };
 }
 
 /** `--tools a,b`: the toolsets asked for (all when not given); one not among `defs`' groups is exit 2. */
-export function parseToolsets(text: string | undefined, defs: readonly CommandDefinition<any>[]): Set<string> {
+export function parseToolsets(text: string | undefined, defs: readonly CommandDefinition<any, any>[]): Set<string> {
   const { read, writes } = toolGroups(defs);
   const known = [...read, ...writes];
   if (text === undefined) return new Set(known);
@@ -155,10 +146,8 @@ export function parseToolsets(text: string | undefined, defs: readonly CommandDe
  * The read tools of the command tree (`program` built from `defs`) in the toolsets
  * asked for, with the field-discovery tool when one of them prints a resource.
  */
-export function readTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>): Tool[] {
-  const tools = defs
-    .filter((def) => isRead(def) && toolsets.has(groupOf(def)))
-    .map((def) => readTool(def, commandAt(program, def.path)!));
+export function readTools(defs: readonly CommandDefinition<any, any>[], toolsets: Set<string>): Tool[] {
+  const tools = defs.filter((def) => isRead(def) && toolsets.has(groupOf(def))).map(readTool);
   const fields = fieldsTool(tools);
   return fields ? [...tools, fields] : tools;
 }
@@ -182,12 +171,11 @@ const PLAN_OUTPUT: JsonSchema = {
  * except verbs with a secret field (they have no tool in any mode). Calling it sends
  * nothing: it returns the dry run and a plan id.
  */
-export function planTools(defs: CommandDefinition<any>[], program: Command, toolsets: Set<string>, kind: 'plan' | 'write' = 'plan'): Tool[] {
+export function planTools(defs: readonly CommandDefinition<any, any>[], toolsets: Set<string>, kind: 'plan' | 'write' = 'plan'): Tool[] {
   return defs
     .filter((def) => isPlanned(def) && toolsets.has(groupOf(def)))
     .map((def) => {
-      const cmd = commandAt(program, def.path)!;
-      const params = paramsOf(cmd, (name) => !NOT_PLANNED.has(name));
+      const params = paramsOf(def, (name) => !NOT_PLANNED.has(name));
       const name = toolName(def.path);
       const listing: ToolListing =
         kind === 'plan'
@@ -205,11 +193,11 @@ export function planTools(defs: CommandDefinition<any>[], program: Command, tool
               // Safe to send again exactly when `bo batch resume` sends it again unasked (the verb's `resend`).
               annotations: { readOnlyHint: false, destructiveHint: def.mutation!.destructive, idempotentHint: def.mutation!.resend === 'safe', openWorldHint: false },
             };
-      return { name, toolset: groupOf(def), kind, def, cmd, params, listing };
+      return { name, toolset: groupOf(def), kind, def, params, listing };
     });
 }
 
 /** The names a write tool would have: every verb that changes data (its definition declares a mutation). */
-export function writeToolNames(defs: CommandDefinition<any>[]): Set<string> {
+export function writeToolNames(defs: CommandDefinition<any, any>[]): Set<string> {
   return new Set(defs.filter((def) => def.mutation !== undefined || def.fields !== undefined).map((def) => toolName(def.path)));
 }

@@ -3,7 +3,6 @@
 // receives, the reading of each batch record, --dry-run, the confirmation and help: a
 // verb file says each thing once and reads top to bottom.
 
-import type { Command } from 'commander';
 import type { CommandDefinition, Operand } from '../command.js';
 import type { Context } from '../context.js';
 import type { Example } from '../help/examples.js';
@@ -12,7 +11,8 @@ import { UsageError } from '../errors.js';
 import { checkUid } from '../input/validate.js';
 import type { FieldValues, MutationField, ValuesOf } from './field.js';
 import { attributeOf, recordNameOf } from './fields.js';
-import { mutationFlags } from './flags.js';
+import { BATCH_LINES, mutationOptions } from './flags.js';
+import { operand, option, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
 import { runMutation } from './run.js';
 import type { MutationFacts, MutationFlags, MutationReport, MutationRequest, MutationSpec, Resend, Verdict } from './types.js';
 export { CHANGED, UNKNOWN, bySentence, changedIfRecord, unchanged } from './verdict.js';
@@ -39,7 +39,7 @@ export interface TargetDeclaration {
  * A further positional argument: a required operand as every verb declares one
  * (command.ts), checked before anything else (a Uid by default).
  */
-export interface ArgDeclaration extends Omit<Operand, 'choices'> {
+export interface ArgDeclaration extends Omit<Operand, 'choices' | 'kind'> {
   check?: (label: string, value: string) => string;
 }
 
@@ -54,7 +54,7 @@ export const target = {
 };
 
 export const arg = {
-  uid: (name: Operand['name'], help: string): ArgDeclaration => ({ name, help }),
+  uid: (name: `<${string}>`, help: string): ArgDeclaration => ({ name, help }),
 };
 
 export interface MutationDefinition<F extends readonly MutationField[], A extends readonly ArgDeclaration[], Prep> {
@@ -104,7 +104,7 @@ export interface MutationDefinition<F extends readonly MutationField[], A extend
   after?: MutationReport<Prep>['after'];
 }
 
-type MutationCommand = CommandDefinition<MutationFlags> & { mutation: MutationFacts };
+type MutationCommand = CommandDefinition<readonly OptionDeclaration[], readonly OperandDeclaration[]> & { mutation: MutationFacts };
 
 
 /** A verb whose request takes its fields' values as they are. */
@@ -130,20 +130,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
     examples: def.examples,
     fields,
     mutation: { destructive: def.destructive === true, resend: def.resend, secrets: fields.filter((f) => f.secret).map((f) => f.api) },
-    configure: (cmd: Command) => {
-      const targetHelp = batch ? `${def.target.help}, or - for stdin` : def.target.help;
-      if (!byOption) cmd.argument(def.target.name, targetHelp);
-      for (const a of def.args ?? []) cmd.argument(a.name, a.help);
-      if (dash) cmd.argument('[-]', `read a batch from stdin, as ${label} - does: JSON Lines records with ${def.target.recordKey ?? 'Uid'}, or one a line`);
-      if (dash) cmd.option(def.target.name, `${targetHelp} (required without -)`);
-      else if (byOption) cmd.requiredOption(def.target.name, targetHelp);
-      for (const f of fields) {
-        if (f.required) cmd.requiredOption(f.option, f.help);
-        else cmd.option(f.option, f.help);
-        if (f.kind === 'toggle') cmd.option(f.option.replace(/^--/, '--no-'), f.offHelp!);
-      }
-      return mutationFlags(cmd, { batch, destructive: def.destructive === true });
-    },
+    ...declarations(def.target, def.args ?? [], fields, batch, def.destructive === true),
     run: async (ctx, positional, flags) => {
       const given = positional as string[];
       const targetText = dash ? dashTarget(def.target.name, (flags as Record<string, unknown>)[attributeOf(label)], given[0]) : byOption ? String((flags as Record<string, unknown>)[attributeOf(label)]) : given[0]!;
@@ -185,6 +172,29 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
       await runMutation(ctx, spec, targetText, flags);
     },
   };
+}
+
+/**
+ * A mutation's operands and options as data: the target (a Uid operand, or an option),
+ * its further operands, `[-]` for a `dash` verb's batch, each field's option (a
+ * toggle's `--no-x` too), then --dry-run, --yes and the batch flags.
+ */
+function declarations(target: TargetDeclaration, args: readonly ArgDeclaration[], fields: readonly MutationField[], batch: boolean, destructive: boolean) {
+  const byOption = target.name.startsWith('--');
+  const label = target.name.split(' ')[0]!;
+  const dash = byOption && batch && target.dash === true;
+  const targetHelp = batch ? `${target.help}, or - for stdin` : target.help;
+  const operands: OperandDeclaration[] = [
+    ...(byOption ? [] : [operand.uid(target.name as `<${string}>`, targetHelp)]),
+    ...args.map((a) => operand.uid(a.name as `<${string}>`, a.help)),
+    ...(dash ? [operand.text('[-]', `read a batch from stdin, as ${label} - does: JSON Lines records with ${target.recordKey ?? 'Uid'}, or one a line`)] : []),
+  ];
+  const options: OptionDeclaration[] = [
+    ...(dash ? [option.text(target.name, `${targetHelp} (required without -)`)] : byOption ? [option.text(target.name, targetHelp, { required: true })] : []),
+    ...fields,
+    ...mutationOptions({ batch, destructive }),
+  ];
+  return { operands, options, ...(batch ? { helpAfter: BATCH_LINES } : {}) };
 }
 
 /**

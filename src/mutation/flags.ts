@@ -1,13 +1,13 @@
 // The flags of every mutation verb. Only commander is touched here, so a verb file can
 // import it at the top without slowing startup.
 
-import type { Command } from 'commander';
+import { option } from '../input/declare.js';
 
 export const DEFAULT_CONCURRENCY = 4;
 export const MAX_CONCURRENCY = 16;
 
 /** How stdin is read in a batch; the limit is records.ts's MAX_LINE_BYTES. */
-const BATCH_LINES = `
+export const BATCH_LINES = `
 Batch lines (-): one value a line (the first tab-separated field, so bo's own piped
 rows work), or JSON Lines records with the key. Blank lines and # comments are
 skipped, and so is a first line that is a column header (Uid, id or a field name;
@@ -21,22 +21,18 @@ flag name without dashes, overriding the flags for it; a bad value, or a key tha
 neither one of them nor a field of the record the key names, makes it invalid.`;
 
 /**
- * Adds --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast).
+ * --dry-run and --yes, and with `batch` the batch flags (--concurrency, --fail-fast).
  * `destructive`: what cannot be undone, asked about on every profile (as the command's
- * mutation spec says); --yes says so. Other mutations ask only on a protected profile.
+ * mutation facts say); --yes says so. Other mutations ask only on a protected profile.
  */
-export function mutationFlags(cmd: Command, options: { batch: boolean; destructive?: boolean }): Command {
+export function mutationOptions(options: { batch: boolean; destructive?: boolean }) {
   const yes = options.destructive
     ? `do not ask before a change that cannot be undone (needed without a terminal${options.batch ? ' and for a batch from stdin' : ''})`
     : `do not ask for confirmation on a protected profile (needed there without a terminal${options.batch ? ' and for a batch from stdin' : ''})`;
-  cmd
-    .option('--dry-run', 'check everything and print the request(s) that would be sent; send nothing')
-    .option('--yes', yes);
-  if (options.batch) {
-    cmd
-      .option('--concurrency <n>', `batch: requests in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`)
-      .option('--fail-fast', 'batch: stop at the first failure')
-      .addHelpText('after', BATCH_LINES);
-  }
-  return cmd;
+  const always = [option.switch('--dry-run', 'check everything and print the request(s) that would be sent; send nothing'), option.switch('--yes', yes)] as const;
+  const batch = [
+    option.integer('--concurrency <n>', `batch: requests in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`, 1, MAX_CONCURRENCY),
+    option.switch('--fail-fast', 'batch: stop at the first failure'),
+  ] as const;
+  return options.batch ? ([...always, ...batch] as const) : always;
 }

@@ -7,12 +7,12 @@ import type { Context } from '../context.js';
 import { ApiError, BoError, NotFoundError, OutputClosedError, UsageError } from '../errors.js';
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, targetName, whereOf, type Where } from './confirm.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './flags.js';
+import { DEFAULT_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
 import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
 import { recordFeed } from './feed.js';
-import { startJournal, commandLine } from './journal-run.js';
+import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
@@ -34,11 +34,12 @@ export async function runMutation<Prep>(
   const { label, check } = spec.target;
   if (spec.target.single && targetArg === '-') throw stdinNotAccepted(label);
   const batch = targetArg === '-';
-  if (flags.resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
+  const { resume } = ctx;
+  if (resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
   if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
     throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${label} and the values on stdin`);
   }
-  const concurrency = flags.concurrency === undefined ? DEFAULT_CONCURRENCY : checkInteger('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY);
+  const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   const target = batch ? '-' : check(label, targetArg ?? '');
   const preparation = await prepareMutation(spec, flags, batch);
   const profile = await profileInEffect(ctx);
@@ -46,8 +47,9 @@ export async function runMutation<Prep>(
   if (flags.dryRun) {
     // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
     const { describe } = spec;
-    if (flags.observeTarget && !batch) flags.observeTarget(await targetName(describe && (async () => describe(await ctx.api(), target))), spec.target.noun);
-    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, flags.resume);
+    const sink = ctx.sink;
+    if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), spec.target.noun);
+    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -67,7 +69,7 @@ export async function runMutation<Prep>(
   });
 
   // Every change is journaled; a batch that cannot be refuses here, before sending.
-  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), batch }, flags.resume);
+  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), ...journaledInvocation(ctx, spec), batch }, resume);
   // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
   let refused = false;
   try {
@@ -79,12 +81,12 @@ export async function runMutation<Prep>(
         check,
         requests,
         journal,
-        ...(flags.resume ? { resume: flags.resume } : {}),
+        ...(resume ? { resume } : {}),
       });
     }
     return await sendOne(ctx, spec, preparation.once as Prep, target, client, journal);
   } catch (err) {
-    refused = flags.resume !== undefined && err instanceof UsageError;
+    refused = resume !== undefined && err instanceof UsageError;
     throw err;
   } finally {
     journal?.close(ctx.signal.aborted || refused);

@@ -12,16 +12,8 @@ export type { FieldValues, MutationField } from './field.js';
 export interface MutationFlags {
   dryRun?: boolean;
   yes?: boolean;
-  concurrency?: string;
+  concurrency?: number;
   failFast?: boolean;
-  /**
-   * Not a flag: `bo mcp`'s plan tool passes it (run-verb.ts `extra`) to be told, in a
-   * dry run of one target, what the target is as a confirmation would name it, and its
-   * kind (`account`).
-   */
-  observeTarget?: (name: string | undefined, noun: string) => void;
-  /** Not a flag either: `bo batch resume` passes what the interrupted run's journal knows. */
-  resume?: ResumeOrder;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
@@ -169,4 +161,11 @@ export interface ResumeOrder {
   /** The last line the run sent: the input is checked up to it before anything is sent. */
   lastLine: number;
   resendUnknown: boolean;
+}
+
+declare module '../context.js' {
+  interface Context {
+    /** `bo batch resume`: what the interrupted run's journal knows, for the batch it runs again. */
+    resume?: ResumeOrder;
+  }
 }

@@ -6,6 +6,7 @@
 
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
+import type { ValueSink } from './value-sink.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
 import type { RecordPage, RecordSource } from '../api/record-source.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
@@ -192,6 +193,7 @@ export async function printList<R>(
   columns: Column<R>[],
   options: { forceJson?: boolean } = {},
 ): Promise<number> {
+  if (ctx.sink) return listToSink(ctx, ctx.sink, records);
   const mode = outputMode(ctx, options.forceJson === true);
   const progress = await listProgress(ctx, records);
   const onRecord = progress?.onRecord;
@@ -205,6 +207,19 @@ export async function printList<R>(
     for (const note of records.notes()) warn(ctx, note);
   }
   if (count === 0 && mode === 'table' && records.explainsEmpty !== true) say(ctx, 'No records.');
+  return count;
+}
+
+/** A list handed to a caller's sink (value-sink.ts): each record as --json would print it. */
+async function listToSink<R>(ctx: Context, sink: ValueSink, records: RecordSource<R>): Promise<number> {
+  sink.list();
+  let count = 0;
+  const take = (value: unknown) => (sink.item(value), count++, false);
+  try {
+    for await (const page of untilAborted(records.pages({}), ctx.signal)) for (let i = 0; i < page.length; i++) page.writeJson(i, take);
+  } finally {
+    for (const note of records.notes()) warn(ctx, note);
+  }
   return count;
 }
 
@@ -311,6 +326,7 @@ async function rowStream<R>(ctx: Context, mode: 'tsv' | 'csv', columns: Column<R
  * with --csv a header row of its property paths (nested records flattened) and one row.
  */
 export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[]): Promise<void> {
+  if (ctx.sink) return ctx.sink.value(record);
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') return writeJsonValue(ctx, record, mode === 'json' ? 2 : undefined);
   if (mode === 'csv') {
@@ -396,6 +412,7 @@ function recordRows(entries: Pair[], view: TtyCells, indent = '', depth = 0): Ce
  */
 export async function printValue(ctx: Context, value: unknown, options: { asJson?: boolean } = {}): Promise<void> {
   if (value === undefined || value === '') return;
+  if (ctx.sink) return ctx.sink.value(value);
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl' || options.asJson || typeof value !== 'string') {
     await writeJsonValue(ctx, value, mode === 'jsonl' ? undefined : 2);

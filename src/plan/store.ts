@@ -32,8 +32,8 @@ export interface Plan {
   profile: string;
   /** Where its requests go: the dry run's URL's origin, or `the embedded sandbox` (mcp/call.ts planOrigin). */
   origin: string;
-  /** The verb's command line: its path, options as --name=value, `--`, operands. */
-  argv: string[];
+  /** The invocation the plan stands for (invocation.ts): the verb's path, its plan tool's parameters by name. */
+  invocation: { path: string[]; values: Record<string, string | number | boolean | string[]> };
   /** The dry run: method, url, body. */
   request: Record<string, unknown>;
   /** What the change acts on as its confirmation names it (`Acme Inc, 2 Trial`), neutralised; absent when unknown. */
@@ -113,7 +113,11 @@ export function checkPlan(id: string, text: string): Plan {
   }
   if (value.id !== id) throw refuse('"id" is not its file\'s name');
   if (Number.isNaN(Date.parse(value.created as string))) throw refuse('"created" is not a time');
-  if (!Array.isArray(value.argv) || !value.argv.every((word) => typeof word === 'string')) throw refuse('"argv" is not a list of strings');
+  // A plan made before plans stored an invocation holds a command line instead.
+  if (value.invocation === undefined && value.argv !== undefined) {
+    throw new UsageError(`plan ${id} was made by an older bo: ask the agent to make it again`);
+  }
+  if (!isInvocation(value.invocation)) throw refuse('"invocation" is not a verb\'s path and values');
   const { request } = value;
   if (!isObject(request)) throw refuse('"request" is not an object');
   if (typeof request.method !== 'string' || typeof request.url !== 'string') throw refuse('"request" has no method and url strings');
@@ -124,6 +128,13 @@ export function checkPlan(id: string, text: string): Plan {
   if ((state === 'applied' || state === 'discarded') && value.at === undefined) throw refuse(`"at" is missing for a plan ${state}`);
   if (value.runId !== undefined && (typeof value.runId !== 'string' || !RUN_ID.test(value.runId))) throw refuse('"runId" is not a run id');
   return value as unknown as Plan;
+}
+
+/** A verb's path (words) and values that are text, numbers, true or false, or lists of text. */
+function isInvocation(value: unknown): value is Plan['invocation'] {
+  if (!isObject(value) || !Array.isArray(value.path) || value.path.length === 0 || !value.path.every((w) => typeof w === 'string')) return false;
+  if (!isObject(value.values)) return false;
+  return Object.values(value.values).every((v) => ['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((w) => typeof w === 'string')));
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -19,7 +19,7 @@ import type { Context } from '../../context.js';
 import { say } from '../../output/print.js';
 import { splitCommand } from '../../journal/command-words.js';
 import type { ResumeOrder } from '../../mutation/types.js';
-import { runArgv } from '../../run-verb.js';
+import { invocationOfArgv, replay } from '../../invocation.js';
 
 interface ResumeOpts {
   dryRun?: boolean;
@@ -89,14 +89,16 @@ async function resumeHeld(ctx: Context, folder: string, id: string, opts: Resume
   const origin = ctx.globals.sandbox ? 'the embedded sandbox' : (await ctx.api({ credential: null })).baseUrl;
   if (origin !== summary.origin) throw new UsageError(`run ${summary.id} sent to ${summary.origin}; profile "${name}" now goes to ${origin}`);
 
-  const argv = splitCommand(summary.command);
-  const def = (await ctx.definitions()).find((d) => d.mutation !== undefined && d.path.every((w, i) => argv[i] === w));
-  if (!def) throw new UsageError(`run ${summary.id} ran "${summary.command}", which bo batch resume cannot run again`);
+  // A run stores its invocation; one written before, its command line (read by the verb's own declarations).
+  const defs = await ctx.definitions();
+  const stored = found.invocation ? { invocation: found.invocation } : await invocationOfArgv(defs, splitCommand(summary.command)).catch(() => undefined);
+  const verb = stored?.invocation.path.join(' ');
+  const def = defs.find((d) => d.mutation !== undefined && d.path.join(' ') === verb);
+  if (!stored || !def) throw new UsageError(`run ${summary.id} ran "${summary.command}", which bo batch resume cannot run again`);
   if (def.mutation!.secrets.length > 0) throw new UsageError(`run ${summary.id} sent a secret bo never kept: run its command again yourself`);
 
-  const resumed = { ...ctx, io: { ...ctx.io, stdin: inputOf(ctx, found) } };
-  const flags = [...(opts.dryRun ? ['--dry-run'] : []), ...(opts.yes ? ['--yes'] : [])];
-  await runArgv(resumed, def, [...argv.slice(0, def.path.length), ...flags, ...argv.slice(def.path.length)], { resume: orderOf(found, opts, lock) });
+  const resumed: Context = { ...ctx, io: { ...ctx.io, stdin: inputOf(ctx, found) }, resume: orderOf(found, opts, lock) };
+  await replay(resumed, stored.invocation, { ...(opts.dryRun ? { dryRun: true } : {}), ...(opts.yes ? { yes: true } : {}) });
 }
 
 /** The run's input again: the file it read, else stdin (which must not be a terminal). */

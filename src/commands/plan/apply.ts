@@ -19,12 +19,12 @@ import { DeclinedError, UsageError } from '../../errors.js';
 import { jsonText, neutralise } from '../../api/neutralise.js';
 import { EMBEDDED_SANDBOX } from '../../mutation/confirm.js';
 import { plannedUrls, shownAs } from '../../mutation/dry-run.js';
-import { planOfLine, planOrigin } from '../../mcp/call.js';
-import { checkedClient, planSession, withFlag } from '../../mcp/run.js';
+import { planOfInvocation, planOrigin } from '../../mcp/call.js';
+import { checkedClient, planSession } from '../../mcp/run.js';
 import { readPlan, refuseUnlessPending, settlePlan, type Plan } from '../../plan/store.js';
-import { runArgv } from '../../run-verb.js';
+import { replay } from '../../invocation.js';
 
-type Fresh = Awaited<ReturnType<typeof planOfLine>>;
+type Fresh = Awaited<ReturnType<typeof planOfInvocation>>;
 
 /** A request as one line: `METHOD URL {body}`. */
 function requestText(request: Record<string, unknown>): string {
@@ -65,7 +65,7 @@ async function derive(ctx: Context, plan: Plan, defs: CommandDefinition<any>[]):
   const quiet: Context = { ...ctx, io: { ...ctx.io, stderr: new PassThrough().resume() } };
   let fresh: Fresh;
   try {
-    fresh = await planOfLine(planSession(quiet, defs), plan.argv, ctx.signal);
+    fresh = await planOfInvocation(planSession(quiet, defs), plan.invocation, ctx.signal);
   } catch (err) {
     if (err instanceof CommanderError || err instanceof UsageError) {
       throw new UsageError(`plan ${plan.id} is refused: ${err.message.replace(/^error: /, '')}`, { hint: 'ask the agent to make the plan again' });
@@ -140,7 +140,7 @@ const planApplyCommand =
       }
       let runId: string | undefined;
       const sending = { ...(await sendingOnly(ctx, plan, fresh.request)), journalOpened: (run: string) => (runId = run) };
-      await runArgv(sending, fresh.tool.def, withFlag(fresh.line, '--yes'));
+      await replay(sending, fresh.invocation, { yes: true });
       settlePlan(ctx.io.env, plan, 'applied', ctx.clock.now(), runId);
     },
   });
