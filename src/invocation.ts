@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import type { CommandDefinition } from './command.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
-import { attributeName, operandName, optionsOf, type OptionDeclaration } from './input/declare.js';
+import { attributeName, isNegationOnly, operandName, optionsOf, type OptionDeclaration } from './input/declare.js';
 import { handleFieldFlags, type FieldFlags } from './output/field-list.js';
 import type { ValueSink } from './output/value-sink.js';
 
@@ -95,7 +95,7 @@ export function argumentsOf(def: CommandDefinition<any, any>, invocation: Invoca
     if (value === undefined) {
       if (declared.required) throw new UsageError(`required option '${declared.flags}' not specified`);
       if (declared.default !== undefined) options[name] = declared.default;
-      else if (declared.flags.startsWith('--no-')) options[name] = true;
+      else if (isNegationOnly(declared)) options[name] = true;
       continue;
     }
     for (const other of declared.conflicts ?? []) {

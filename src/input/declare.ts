@@ -101,6 +101,11 @@ export const operand = {
   choice: <const N extends OperandDeclaration['name'], const C extends readonly string[]>(name: N, help: string, choices: C) => ({ kind: 'choice', name, help, choices }) as const,
 };
 
+/** A `--no-x` declared alone (bo api's --no-auth): its value is true unless it is given. */
+export function isNegationOnly(declared: OptionDeclaration): boolean {
+  return /^--no-/.test(declared.flags);
+}
+
 /** A definition's options: its `options`, or what its function of every definition gives. */
 export function optionsOf(def: { options?: readonly OptionDeclaration[] | ((all: readonly any[]) => readonly OptionDeclaration[]) }, all: readonly unknown[]): readonly OptionDeclaration[] {
   return typeof def.options === 'function' ? def.options(all) : (def.options ?? []);

@@ -5,7 +5,7 @@
 // by hand: test/mcp/__toolsnaps__ holds every tool's schema as rendered.
 
 import type { CommandDefinition } from '../command.js';
-import { attributeName, operandName, optionsOf, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
+import { attributeName, isNegationOnly, operandName, optionsOf, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
 import { UID_PATTERN } from '../input/validate.js';
 import { toolText } from './tool-text.js';
 
@@ -51,7 +51,7 @@ export function paramsOf(def: CommandDefinition<any, any>, keep: (name: string) 
     .filter((declared) => operandName(declared.name) !== '-')
     .map((declared) => ({ kind: 'operand', name: operandName(declared.name), declared }));
   const options: Param[] = optionsOf(def, [])
-    .filter((declared) => !declared.flags.startsWith('--no-'))
+    .filter((declared) => !isNegationOnly(declared))
     .map((declared) => ({ kind: 'option', name: attributeName(declared.flags), declared }));
   return [...operands, ...options].filter((p) => keep(p.name));
 }

@@ -140,6 +140,31 @@ describe('bo batch resume, on the built binary', () => {
     expect(await storedLists(env, 'Resumed list')).toEqual(names);
   }, 60_000);
 
+  it('a run written by the bo before invocations were stored (its header a command line only) still resumes', async () => {
+    const env = testEnv(suite);
+    const uids = cancellable.slice(0, 300);
+    const input = `${uids.join('\n')}\n`;
+    const reason = "Older run, it's done";
+    const killed = await killedAfter(['accounts', 'cancel', '-', '--reason', reason, '--yes'], env, input, 100);
+    expect(killed.signal).toBe('SIGKILL');
+    const dir = join(env.BO_STATE_DIR!, 'journal');
+    const [file] = readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+    const [first, ...rest] = readFileSync(join(dir, file!), 'utf8').split('\n');
+    const header = JSON.parse(first!) as Record<string, unknown>;
+    // Today's header: the invocation (target and fields by name, no --yes), and the command line for display.
+    expect(header.invocation).toEqual({ path: ['accounts', 'cancel'], values: { accountUid: '-', reason } });
+    expect(header.command).toBe("accounts cancel - --reason 'Older run, it'\\''s done'");
+    // As the previous bo wrote it: the same header without the invocation.
+    delete header.invocation;
+    writeFileSync(join(dir, file!), [JSON.stringify(header), ...rest].join('\n'));
+    const resumed = await runBin(['batch', 'resume', 'last', '--yes'], { env, stdin: input });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const [run] = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(run).toMatchObject({ state: 'finished', failed: 0, unknown: 0, command: "accounts cancel - --reason 'Older run, it'\\''s done'" });
+    const notes = await Promise.all(uids.map((uid) => get<{ AccountStage: number }>(`/__sandbox/records/Account/${uid}`)));
+    expect(notes.filter((a) => a.AccountStage !== 4)).toEqual([]);
+  }, 60_000);
+
   it('on a protected profile, a resume asks for --yes as the run did: refused without it (exit 2, nothing sent), finished with it', async () => {
     const env = testEnv(suite);
     expect((await runBin(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);

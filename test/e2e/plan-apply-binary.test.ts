@@ -80,7 +80,7 @@ describe('bo plan apply checks the plan file against its command (built binary)'
   it('its command changed to another verb on another account: refused, both requests shown, nothing sent', async () => {
     const [account, other] = await accountsIn(3);
     const made = await plan('accounts_extend_trial', { accountUid: account!.Uid, to: '2031-02-28' });
-    editPlanFile(made.planId, (p) => ({ ...p, argv: ['accounts', 'cancel', '--reason=Not what was approved', '--', other!.Uid] }));
+    editPlanFile(made.planId, (p) => ({ ...p, invocation: { path: ['accounts', 'cancel'], values: { accountUid: other!.Uid, reason: 'Not what was approved' } } }));
     const before = (await sb.activity()).length;
     const r = await apply(made.planId);
     expect(r.code).toBe(2);
@@ -95,7 +95,7 @@ describe('bo plan apply checks the plan file against its command (built binary)'
   it('its command changed to another Uid, the request left: refused, nothing sent', async () => {
     const [account, other] = await accountsIn(2);
     const made = await plan('accounts_extend_trial', { accountUid: account!.Uid, to: '2031-03-31' });
-    editPlanFile(made.planId, (p) => ({ ...p, argv: p.argv.map((w: string) => (w === account!.Uid ? other!.Uid : w)) }));
+    editPlanFile(made.planId, (p) => ({ ...p, invocation: { ...p.invocation, values: { ...p.invocation.values, accountUid: other!.Uid } } }));
     const before = (await sb.activity()).length;
     const r = await apply(made.planId);
     expect(r.code).toBe(2);
@@ -118,7 +118,7 @@ describe('bo plan apply checks the plan file against its command (built binary)'
   it('its command ending in - (a batch from stdin): refused, stdin never read, nothing sent', async () => {
     const [account] = await accountsIn(3);
     const made = await plan('accounts_cancel', { accountUid: account!.Uid, reason: 'x' });
-    editPlanFile(made.planId, (p) => ({ ...p, argv: [...p.argv.slice(0, -1), '-'] }));
+    editPlanFile(made.planId, (p) => ({ ...p, invocation: { ...p.invocation, values: { ...p.invocation.values, accountUid: '-' } } }));
     const before = (await sb.activity()).length;
     const r = await apply(made.planId, `${account!.Uid}\n`);
     expect(r.code).toBe(2);
@@ -130,19 +130,23 @@ describe('bo plan apply checks the plan file against its command (built binary)'
   it('a list created from stdin (lists create -, or --name=-): refused, nothing sent', async () => {
     const made = await plan('lists_create', { name: 'Never from stdin' });
     const before = (await sb.activity()).length;
-    for (const argv of [['lists', 'create', '--', '-'], ['lists', 'create', '--name=-', '--']]) {
-      editPlanFile(made.planId, (p) => ({ ...p, argv }));
-      const r = await apply(made.planId, '{"Name":"Read from stdin"}\n');
-      expect(r.code, argv.join(' ')).toBe(2);
+    const cases: Array<[Record<string, unknown>, string]> = [
       // `-` is no parameter of the tool (a tool never reads stdin); as --name's value it is refused by name.
-      expect(r.stderr).toContain(argv[2] === '--' ? 'its command has an argument too many: "-"' : 'cannot be - here (bo would read stdin)');
+      [{ '-': true }, 'argument - is not one this tool takes'],
+      [{ name: '-' }, 'cannot be - here (bo would read stdin)'],
+    ];
+    for (const [values, message] of cases) {
+      editPlanFile(made.planId, (p) => ({ ...p, invocation: { path: ['lists', 'create'], values } }));
+      const r = await apply(made.planId, '{"Name":"Read from stdin"}\n');
+      expect(r.code, message).toBe(2);
+      expect(r.stderr).toContain(message);
     }
     expect(await changesSince(before)).toEqual([]);
   });
 
   it('an option reading a local file (--description=@/etc/hostname): refused, nothing sent', async () => {
     const made = await plan('lists_create', { name: 'No file read' });
-    editPlanFile(made.planId, (p) => ({ ...p, argv: ['lists', 'create', '--name=No file read', '--description=@/etc/hostname', '--'] }));
+    editPlanFile(made.planId, (p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 'No file read', description: '@/etc/hostname' } } }));
     const before = (await sb.activity()).length;
     const r = await apply(made.planId);
     expect(r.code).toBe(2);
@@ -152,19 +156,19 @@ describe('bo plan apply checks the plan file against its command (built binary)'
 
   it('an option the plan tool does not offer (--dry-run, --concurrency, a flag of another verb): refused by name', async () => {
     const made = await plan('lists_create', { name: 'Only its options' });
-    for (const option of ['--concurrency=4', '--reason=x', '--yes=1']) {
-      editPlanFile(made.planId, (p) => ({ ...p, argv: ['lists', 'create', '--name=Only its options', option, '--'] }));
+    for (const [option, value] of [['concurrency', 4], ['reason', 'x'], ['yes', true], ['dryRun', true]] as const) {
+      editPlanFile(made.planId, (p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 'Only its options', [option]: value } } }));
       const r = await apply(made.planId);
       expect(r.code, option).toBe(2);
-      expect(r.stderr).toContain(`"${option.split('=')[0]}" is not an option the plan tool offers for lists create`);
+      expect(r.stderr).toContain(`argument ${option} is not one this tool takes`);
     }
   });
 
   it('a field of the wrong type is refused by name, never an internal error; nothing sent', async () => {
     const made = await plan('lists_create', { name: 'Typed fields' });
     const cases: Array<[string, unknown]> = [
-      ['argv', 'lists create --name=x --'],
-      ['argv', ['lists', 'create', 7]],
+      ['invocation', 'lists create --name=x'],
+      ['invocation', { path: ['lists', 'create', 7], values: {} }],
       ['request', null],
       ['request', 'POST /api/v1/email/lists'],
       ['request', { method: 'POST' }],

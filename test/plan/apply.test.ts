@@ -127,14 +127,15 @@ describe('bo plan apply, in process', () => {
     const before = (await sb.activity()).length;
     const cases: Array<[(p: Record<string, any>) => Record<string, any>, string]> = [
       [(p) => ({ ...p, request: { ...p.request, url: `${sb.url}/api/v1/email/lists/x` } }), "the plan file's request is not what its command sends"],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--name=Other', '--'] }), "the plan file's request is not what its command sends"],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--description=@/etc/hostname', '--'] }), 'argument description cannot start with @ here'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--', '-'] }), 'its command has an argument too many: "-"'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later'] }), 'its command has no "--" before its arguments'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--name=Twice', '--'] }), '--name is given twice'],
-      [(p) => ({ ...p, argv: ['lists', 'create', '--name=Edited later', '--yes', '--'] }), '"--yes" is not an option the plan tool offers for lists create'],
-      [(p) => ({ ...p, argv: ['payment-info', 'update', '--account=acc_1', '--'] }), 'its command is no change a plan can make'],
-      [(p) => ({ ...p, argv: ['accounts', 'list', '--'] }), 'its command is no change a plan can make'],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 'Other' } } }), "the plan file's request is not what its command sends"],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 'Edited later', description: '@/etc/hostname' } } }), 'argument description cannot start with @ here'],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: '-' } } }), 'argument name cannot be - here'],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: {} } }), 'missing required'],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 7 } } }), 'argument name must be a string'],
+      [(p) => ({ ...p, invocation: { path: ['lists', 'create'], values: { name: 'Edited later', yes: true } } }), 'argument yes is not one this tool takes'],
+      [(p) => ({ ...p, invocation: { path: ['payment-info', 'update'], values: { account: 'acc_1' } } }), 'is no change a plan can make'],
+      [(p) => ({ ...p, invocation: { path: ['accounts', 'list'], values: {} } }), 'is no change a plan can make'],
+      [(p) => ({ ...p, invocation: undefined, argv: ['lists', 'create', '--name=Edited later', '--'] }), 'was made by an older bo: ask the agent to make it again'],
     ];
     const original = readFileSync(planFile(planId), 'utf8');
     for (const [change, message] of cases) {
@@ -184,7 +185,7 @@ describe('bo plan apply, in process', () => {
 
 describe('checkPlan: a plan file read field by field', () => {
   const id = 'a'.repeat(32);
-  const good = { id, created: '2026-01-01T00:00:00.000Z', profile: 'default', origin: 'https://t.example', argv: ['lists', 'create', '--name=x', '--'], request: { method: 'POST', url: 'https://t.example/api/v1/email/lists', body: { Name: 'x' } } };
+  const good = { id, created: '2026-01-01T00:00:00.000Z', profile: 'default', origin: 'https://t.example', invocation: { path: ['lists', 'create'], values: { name: 'x' } }, request: { method: 'POST', url: 'https://t.example/api/v1/email/lists', body: { Name: 'x' } } };
 
   it('takes a plan whose fields are of their types, target or not', () => {
     expect(checkPlan(id, JSON.stringify(good))).toEqual(good);
@@ -200,8 +201,9 @@ describe('checkPlan: a plan file read field by field', () => {
     ['created', 'yesterday', '"created" is not a time'],
     ['profile', {}, '"profile" is not a string'],
     ['origin', undefined, '"origin" is not a string'],
-    ['argv', 'lists create', '"argv" is not a list of strings'],
-    ['argv', ['lists', null], '"argv" is not a list of strings'],
+    ['invocation', 'lists create', '"invocation" is not a verb\'s path and values'],
+    ['invocation', { path: ['lists', null], values: {} }, '"invocation" is not a verb\'s path and values'],
+    ['invocation', { path: ['lists', 'create'], values: { name: { Uid: 'x' } } }, '"invocation" is not a verb\'s path and values'],
     ['request', [], '"request" is not an object'],
     ['request', { method: 'POST', url: 1 }, '"request" has no method and url strings'],
     ['target', false, '"target" is not a string'],
