@@ -58,7 +58,8 @@ describe('bo mcp (built binary, SDK client over stdio)', () => {
     const three = [['accounts_list', ['accounts', 'list'], true], ['accounts_get', ['accounts', 'get'], false], ['coupons_redemptions', ['coupons', 'redemptions'], true]] as const;
     for (const [name, path, list] of three) {
       const tool = listed.get(name)!;
-      const { actual, expected } = schemaAgainstCommand(name, tool.inputSchema as unknown as ToolSchema, commandAt(program, [...path]), list);
+      const def = defs.find((d) => d.path.join(' ') === path.join(' '))!;
+      const { actual, expected } = schemaAgainstCommand(name, tool.inputSchema as unknown as ToolSchema, def, commandAt(program, [...path]), list);
       expect(actual).toEqual(expected);
       expect(actual.properties.length).toBeGreaterThan(0);
       expect(tool.description).toContain(toolText(defs.find((d) => d.path.join(' ') === path.join(' '))!.summary));

@@ -1,10 +1,13 @@
-// What a command's own commander declaration says an MCP tool's input schema must be,
-// read independently of src/mcp/schema.ts: each property an argument or option of the
-// command, of the type its flags text says (a switch a boolean, `<value>` a string,
-// "(repeatable)" an array of strings), required where the parser requires it. Used by
+// What a command's declarations say an MCP tool's input schema must be, read
+// independently of src/mcp/schema.ts: each property an argument or option the command's
+// parser (commander, rendered from the declarations) takes, of the type its declaration
+// gives (a switch a boolean, a list an array of strings, an integer an integer, a
+// variadic argument an array, any other a string), required where the parser requires it. Used by
 // the unit test of every tool (test/mcp/schema.test.ts) and by the built binary's
 // tools/list over stdio (test/e2e/mcp-binary.test.ts).
 import type { Command } from 'commander';
+import type { CommandDefinition } from '../../src/command.js';
+import { attributeName, operandName, optionsOf } from '../../src/input/declare.js';
 
 export interface ToolSchema {
   type: string;
@@ -12,14 +15,14 @@ export interface ToolSchema {
   required?: string[];
 }
 
-/** What the flags text of an argument or option says its value is; undefined: the command has none of that name. */
-export function expectedType(cmd: Command, name: string): string | undefined {
+/** What the declaration of an argument or option says its value is; undefined: the command's parser takes none of that name. */
+export function expectedType(def: CommandDefinition<any, any>, cmd: Command, name: string): string | undefined {
   const arg = cmd.registeredArguments.find((a) => a.name() === name);
   if (arg) return arg.variadic ? 'array' : 'string';
-  const option = cmd.options.find((o) => o.attributeName() === name);
-  if (!option) return undefined;
-  if (!/[<[]/.test(option.flags)) return 'boolean';
-  return /\(repeatable/.test(option.description) ? 'array' : 'string';
+  if (!cmd.options.some((o) => o.attributeName() === name)) return undefined;
+  const declared = [...(def.fields ?? []), ...optionsOf(def, [])].find((d) => attributeName(d.flags) === name);
+  if (!declared) return undefined;
+  return ({ switch: 'boolean', list: 'array', integer: 'integer' } as Record<string, string>)[declared.kind] ?? 'string';
 }
 
 /** The arguments and options the command's parser requires, by name. */
@@ -32,11 +35,11 @@ export function requiredOf(cmd: Command): string[] {
  * required lists of both, for one toEqual: a list tool's `limit` and `cursor` (which
  * replace the paging flags) are left out.
  */
-export function schemaAgainstCommand(tool: string, schema: ToolSchema, cmd: Command, list: boolean) {
+export function schemaAgainstCommand(tool: string, schema: ToolSchema, def: CommandDefinition<any, any>, cmd: Command, list: boolean) {
   const properties = Object.entries(schema.properties).filter(([name]) => !(list && (name === 'limit' || name === 'cursor')));
   return {
     actual: { properties: properties.map(([name, prop]) => [tool, name, prop.type]), required: [tool, schema.required ?? []] },
-    expected: { properties: properties.map(([name]) => [tool, name, expectedType(cmd, name)]), required: [tool, requiredOf(cmd)] },
+    expected: { properties: properties.map(([name]) => [tool, name, expectedType(def, cmd, name)]), required: [tool, requiredOf(cmd)] },
   };
 }
 

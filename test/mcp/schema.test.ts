@@ -1,8 +1,7 @@
-// Every MCP tool's input schema against its command's declaration (issue 34): each
-// property is an argument or option the command's parser takes, of the type its flags
-// text says (a switch a boolean, `<value>` a string, "(repeatable)" an array of
-// strings), required where the command requires it; the paging flags a cursor replaces
-// are absent. Read from commander's own Command objects, independently of mcp/schema.ts.
+// Every MCP tool's input schema against its command's declarations: each property is an
+// argument or option the command's parser takes, of the type its declaration gives,
+// required where the command requires it; the paging flags a cursor replaces are absent.
+// Read from commander's own Command objects and the declarations, independently of mcp/schema.ts.
 import { describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { buildProgram } from '../../src/program.js';
@@ -10,18 +9,18 @@ import { planTools, readTools, parseToolsets, writeToolNames, type Tool } from '
 import { UID_PATTERN, checkUid } from '../../src/input/validate.js';
 import { UsageError } from '../../src/errors.js';
 import { toolText } from '../../src/mcp/tool-text.js';
-import { schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
+import { commandAt, schemaAgainstCommand, type ToolSchema } from '../helpers/command-schema.js';
 
 const defs = await loadCommands();
 const program = buildProgram(defs, async () => {});
-const tools = readTools(defs, program, parseToolsets(undefined, defs));
+const tools = readTools(defs, parseToolsets(undefined, defs));
 const tool = (name: string) => tools.find((t) => t.name === name)!;
 const schemaOf = (t: Tool) => t.listing.inputSchema as unknown as ToolSchema;
 
 describe('MCP tool schemas come from the commands', () => {
   it('every property of every command tool is an argument or option of its command, of the type its flags say', () => {
-    for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, program, parseToolsets(undefined, defs))]) {
-      const { actual, expected } = schemaAgainstCommand(t.name, schemaOf(t), t.cmd, t.kind === 'list');
+    for (const t of [...tools.filter((t) => t.kind !== 'fields'), ...planTools(defs, parseToolsets(undefined, defs))]) {
+      const { actual, expected } = schemaAgainstCommand(t.name, schemaOf(t), t.def, commandAt(program, t.def.path), t.kind === 'list');
       expect(actual).toEqual(expected);
       expect(t.listing.description).toContain(toolText(t.def.summary));
     }
@@ -61,7 +60,7 @@ describe('MCP tool schemas come from the commands', () => {
   });
 
   it('plan tools: one per mutation verb without a secret field, without --dry-run, --yes or batch flags', () => {
-    const plans = planTools(defs, program, parseToolsets(undefined, defs));
+    const plans = planTools(defs, parseToolsets(undefined, defs));
     const mutations = defs.filter((d) => d.mutation !== undefined);
     expect(plans.map((t) => t.def.path.join(' '))).toEqual(mutations.filter((d) => d.mutation!.secrets.length === 0).map((d) => d.path.join(' ')));
     expect(plans.map((t) => t.name)).not.toContain('payment_info_update');
@@ -78,8 +77,8 @@ describe('MCP tool schemas come from the commands', () => {
   });
 
   it('--tools names toolsets; an unknown one is a usage error naming --tools', () => {
-    expect(readTools(defs, program, parseToolsets('lists', defs)).map((t) => t.name)).toEqual(['lists_list', 'fields']);
-    expect(readTools(defs, program, parseToolsets('api', defs)).map((t) => t.name)).toEqual(['api_get']);
+    expect(readTools(defs, parseToolsets('lists', defs)).map((t) => t.name)).toEqual(['lists_list', 'fields']);
+    expect(readTools(defs, parseToolsets('api', defs)).map((t) => t.name)).toEqual(['api_get']);
     expect(() => parseToolsets('accounts,config', defs)).toThrow(/--tools/);
     expect(() => parseToolsets('', defs)).toThrow(/--tools/);
   });
