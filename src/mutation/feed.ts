@@ -9,7 +9,8 @@ import { recordFieldNames } from '../input/fields.js';
 import { say } from '../output/print.js';
 import { orAbort } from '../output/sink.js';
 import { readRecords, type BatchRecord } from './records.js';
-import type { MutationSpec } from './types.js';
+import type { TargetDeclaration } from './types.js';
+import { recordAlias, recordKey, targetCheck } from './target.js';
 
 /** What the runner gets: a target, or an invalid line. */
 export type FedRecord = Exclude<BatchRecord, { header: string }>;
@@ -23,14 +24,9 @@ export interface RecordFeed {
   close(): void;
 }
 
-export function recordFeed(
-  ctx: Context,
-  spec: Pick<MutationSpec<unknown>, 'target'>,
-  check: (label: string, value: string) => string,
-  signal: AbortSignal,
-): RecordFeed {
-  const { recordKey: key, resource, recordAlias } = spec.target;
-  const records = readRecords(ctx.io.stdin, key, check, headerNames(key, resource), recordAlias)[Symbol.asyncIterator]();
+export function recordFeed(ctx: Context, target: TargetDeclaration, signal: AbortSignal): RecordFeed {
+  const key = recordKey(target);
+  const records = readRecords(ctx.io.stdin, key, targetCheck(target), headerNames(key, target.resource), recordAlias(target))[Symbol.asyncIterator]();
   let complete = false;
   let closed = false;
   return {

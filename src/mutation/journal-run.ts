@@ -10,7 +10,7 @@ import type { RunHeader } from '../journal/journal.js';
 import type { RunLock } from '../journal/run-lock.js';
 import type { Where } from './confirm.js';
 import { attributeOf } from './fields.js';
-import type { MutationField, MutationFlags, MutationSpec } from './types.js';
+import type { MutationField, MutationFlags } from './types.js';
 
 /** Opens the run's journal (undefined: off, or a single change that cannot have one); a batch that cannot throws before sending. */
 export async function startJournal(ctx: Context, where: Where, header: Omit<RunHeader, 'profile' | 'origin'>, resume?: { run: string; lock: RunLock }): Promise<RunJournal | undefined> {
@@ -35,10 +35,10 @@ const NOT_JOURNALED = new Set(['dryRun', 'yes']);
  * The invocation a run stores (invocation.ts, set on the context by invoke()): its target
  * and options but --dry-run and --yes, a secret field's value as `***`.
  */
-export function journaledInvocation(ctx: Context, spec: MutationSpec<any>): Pick<RunHeader, 'invocation'> {
+export function journaledInvocation(ctx: Context, fields: readonly MutationField[]): Pick<RunHeader, 'invocation'> {
   const invocation = ctx.invocation;
   if (!invocation) return {};
-  const secret = new Set(spec.fields.list.filter((f) => f.secret).map((f) => attributeOf(f.flag)));
+  const secret = new Set(fields.filter((f) => f.secret).map((f) => attributeOf(f.flag)));
   const values = Object.fromEntries(
     Object.entries(invocation.values)
       .filter(([name]) => !NOT_JOURNALED.has(name))

@@ -20,21 +20,25 @@ import { style } from '../output/style.js';
 import { symbols } from '../output/symbols.js';
 import { jsonText } from '../api/neutralise.js';
 import { redactJson } from '../api/redact.js';
-import type { MutationRequest, MutationSpec, Reason, Verdict } from './types.js';
+import type { BoundMutation, MutationRequest, Reason, Verdict } from './types.js';
 import { REASON_WORDS } from './verdict.js';
 
-/** What a success line of `spec` shows for one target, its request, the server's answer and its verdict (D32). */
-export function doneOf<Prep>(spec: MutationSpec<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown, verdict: Verdict): Done {
-  const { report } = spec;
-  const noun = report.kind ?? `${spec.target.noun.charAt(0).toUpperCase()}${spec.target.noun.slice(1)}`;
+/** What a success line of the verb shows for one target, its request, the server's answer and its verdict (D32). */
+export function doneOf<Prep>({ def, args }: BoundMutation<Prep>, target: string, prep: Prep, request: MutationRequest, answer: unknown, verdict: Verdict): Done {
+  const noun = def.kind ?? `${def.target.noun.charAt(0).toUpperCase()}${def.target.noun.slice(1)}`;
   return {
     kind: noun,
-    uid: report.shownUid ? report.shownUid(target, prep, answer) : target,
-    done: report.done(prep),
-    fields: doneFields(report.shown ? report.shown(target, prep) : request.body, answer),
+    uid: def.shownUid ? def.shownUid(target, prep, answer, args) : target,
+    done: doneWord(def, prep),
+    fields: doneFields(def.shown ? def.shown(target, prep, args) : request.body, answer),
     ...verdict,
-    ...(report.neutral === undefined ? {} : { neutral: report.neutral }),
+    ...(def.neutral === undefined ? {} : { neutral: def.neutral }),
   };
+}
+
+/** The verb's past tense for its outcomes and summary: 'expired' (its flags' preparation may choose). */
+export function doneWord<Prep>(def: Pick<BoundMutation<Prep>['def'], 'done'>, prep: Prep | undefined): string {
+  return typeof def.done === 'string' ? def.done : def.done(prep);
 }
 
 /** A change that succeeded: what it was made to, the fields it set, and whether it changed anything (D32). */

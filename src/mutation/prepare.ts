@@ -8,7 +8,10 @@ import { UsageError } from '../errors.js';
 import * as v from '../input/validate.js';
 import { recordFieldNames } from '../input/fields.js';
 import { flagValues, nothingToChange, recordValues } from './fields.js';
-import type { MutationFlags, MutationSpec } from './types.js';
+import type { FieldValues } from './field.js';
+import type { Context } from '../context.js';
+import type { BoundMutation, MutationFlags } from './types.js';
+import { recordAlias, recordKey } from './target.js';
 
 /** One record's preparation: what request() takes, or why the record is invalid. */
 export type Prepared<Prep> = { prep: Prep } | { error: string };
@@ -21,25 +24,29 @@ export interface Preparation<Prep> {
 }
 
 /** Checks the flags (UsageError naming the flag: exit 2, nothing read or sent). */
-export async function prepareMutation<Prep>(spec: MutationSpec<Prep>, flags: MutationFlags, batch: boolean): Promise<Preparation<Prep>> {
-  const fields = spec.fields.list;
+export async function prepareMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, flags: MutationFlags, batch: boolean): Promise<Preparation<Prep>> {
+  const { def } = m;
+  const fields = def.fields ?? [];
+  // The values into what request() takes: the verb's prepare, else the values as they are.
+  const prepare = async (values: FieldValues): Promise<Prep> => (def.prepare ? def.prepare(values as never, m.args as never, ctx) : (values as Prep));
+  const target = { recordKey: recordKey(def.target), recordAlias: recordAlias(def.target) };
   const fromFlags = await flagValues(fields, flags, v);
-  const lacking = spec.fields.needsOne && Object.keys(fromFlags).length === 0;
+  const lacking = def.needsField === true && Object.keys(fromFlags).length === 0;
   // In a batch the records may bring the fields: "nothing to change" is then each record's.
   if (lacking && !batch) throw new UsageError(nothingToChange(fields));
-  const once: { prep: Prep } | undefined = lacking ? undefined : { prep: await spec.prepare(fromFlags) };
+  const once: { prep: Prep } | undefined = lacking ? undefined : { prep: await prepare(fromFlags) };
   let ignored: ReadonlySet<string> | undefined;
   return {
     once: once?.prep,
     async forRecord(rec) {
       const where = `line ${rec.line}`;
       if (rec.record === undefined) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
-      ignored ??= recordFieldNames(spec.target.resource);
+      ignored ??= recordFieldNames(def.target.resource);
       try {
-        const own = await recordValues(fields, rec.record, where, spec.target, ignored, v);
+        const own = await recordValues(fields, rec.record, where, target, ignored, v);
         if (Object.keys(own).length === 0) return once ?? { error: `${where}: ${nothingToChange(fields, true)}` };
         try {
-          return { prep: await spec.prepare({ ...fromFlags, ...own }) };
+          return { prep: await prepare({ ...fromFlags, ...own }) };
         } catch (err) {
           if (err instanceof UsageError) return { error: `${where}: ${err.message}` };
           throw err;

@@ -12,27 +12,24 @@ import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
 import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
 import { recordFeed } from './feed.js';
+import { runPipeline } from './pipeline.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 import { redactJson } from '../api/redact.js';
-import type { MutationFlags, MutationRequest, MutationSpec, ResumeOrder, Verdict } from './types.js';
+import type { BoundMutation, MutationFlags, MutationRequest, ReadAfter, ResumeOrder, Verdict } from './types.js';
+import { byOption, recordKey, targetCheck, targetLabel } from './target.js';
 import type { ApiResponse, HttpClient } from '../api/http-types.js';
 import { failureVerdict } from './verdict.js';
 import { journaled, type RunJournal } from '../journal/open.js';
-import { inputDigest } from '../journal/input-digest.js';
-import { resumeStepChecked } from './resume.js';
 
-export async function runMutation<Prep>(
-  ctx: Context,
-  spec: MutationSpec<Prep>,
-  targetArg: string | undefined,
-  flags: MutationFlags,
-): Promise<void> {
-  const { label, check } = spec.target;
-  if (spec.target.single && targetArg === '-') throw stdinNotAccepted(label);
+export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, targetArg: string | undefined, flags: MutationFlags): Promise<void> {
+  const { def } = m;
+  const label = targetLabel(def.target);
+  const check = targetCheck(def.target);
+  if (def.target.single && targetArg === '-') throw stdinNotAccepted(label);
   const batch = targetArg === '-';
   const { resume } = ctx;
   if (resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
@@ -41,50 +38,49 @@ export async function runMutation<Prep>(
   }
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   const target = batch ? '-' : check(label, targetArg ?? '');
-  const preparation = await prepareMutation(spec, flags, batch);
+  const preparation = await prepareMutation(ctx, m, flags, batch);
   const profile = await profileInEffect(ctx);
 
   if (flags.dryRun) {
     // A plan (bo mcp) names its target as the confirmation it stands for would: the same read.
-    const { describe } = spec;
+    const { describe } = def;
     const sink = ctx.sink;
-    if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), spec.target.noun);
-    return dryRun(ctx, spec, preparation, batch ? undefined : target, profile.profile, check, resume);
+    if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), def.target.noun);
+    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
   // second to answer, so fewer records end with an unknown outcome.
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
-  const client = await ctx.api({ ...(spec.effects.anonymous ? { anonymous: true } : {}), signal: requests });
+  const client = await ctx.api({ ...(def.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
   const what = batch
-    ? `${spec.action(symbols(ctx.io.env).dots, preparation.once)} for every record on stdin`
-    : spec.action(target, preparation.once);
+    ? `${def.action(symbols(ctx.io.env).dots, m.args, preparation.once)} for every record on stdin`
+    : def.action(target, m.args, preparation.once);
   await confirmMutation(ctx, what, where, {
-    destructive: spec.effects.destructive,
+    destructive: def.destructive === true,
     yes: flags.yes === true,
     batch,
     // One read, only when the question is really asked (not for a batch, --yes or a dry run).
-    ...(spec.describe && !batch ? { describe: () => spec.describe!(client, target) } : {}),
+    ...(def.describe && !batch ? { describe: () => def.describe!(client, target) } : {}),
   });
 
   // Every change is journaled; a batch that cannot be refuses here, before sending.
-  const journal = await startJournal(ctx, where, { command: commandLine(spec.path, label, target, spec.fields.list, flags), ...journaledInvocation(ctx, spec), batch }, resume);
+  const journal = await startJournal(ctx, where, { command: commandLine(def.path, label, target, def.fields ?? [], flags), ...journaledInvocation(ctx, def.fields ?? []), batch }, resume);
   // A resume refused for its input (exit 2, nothing sent) leaves the run interrupted, as it was.
   let refused = false;
   try {
     if (batch) {
-      readingNotice(ctx, spec as MutationSpec<unknown>);
-      return await runBatch(ctx, spec, preparation, client, where, {
+      readingNotice(ctx, recordKey(def.target));
+      return await runBatch(ctx, m, preparation, client, where, {
         concurrency,
         failFast: flags.failFast === true,
-        check,
         requests,
         journal,
         ...(resume ? { resume } : {}),
       });
     }
-    return await sendOne(ctx, spec, preparation.once as Prep, target, client, journal);
+    return await sendOne(ctx, m, preparation.once as Prep, target, client, journal);
   } catch (err) {
     refused = resume !== undefined && err instanceof UsageError;
     throw err;
@@ -94,40 +90,40 @@ export async function runMutation<Prep>(
 }
 
 /** One change: sent (journaled), its success line printed, a 404 or 409 in the verb's words. */
-async function sendOne<Prep>(ctx: Context, spec: MutationSpec<Prep>, prep: Prep, target: string, client: HttpClient, journal: RunJournal | undefined): Promise<void> {
-  const request = spec.request(target, prep);
+async function sendOne<Prep>(ctx: Context, m: BoundMutation<Prep>, prep: Prep, target: string, client: HttpClient, journal: RunJournal | undefined): Promise<void> {
+  const { def, args } = m;
+  const request = def.request(target, prep, args);
   let res;
   // Judged once, for the journal's outcome entry and what is printed alike (D32).
   let verdict: Verdict | undefined;
-  const judge = (answer: ApiResponse | undefined, status: number) => (verdict = answer ? spec.report.changed(target, prep, answer) : failureVerdict(status));
+  const judge = (answer: ApiResponse | undefined, status: number) => (verdict = answer ? def.changed(answer, target, prep, args) : failureVerdict(status));
   try {
     res = await journaled(journal, { ...request, uid: target }, () => client.request({ ...request, signal: ctx.signal }), judge);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       // The server's own words when it gave some (`pipeline stage "x" not found`): it
       // knows which Uid it did not find; else the likeliest reading.
-      const message = err.serverMessage ?? (spec.report.notFound ? spec.report.notFound(target, prep) : `no ${spec.target.noun} with Uid ${target}`);
+      const message = err.serverMessage ?? (def.notFound ? def.notFound(target, prep, args) : `no ${def.target.noun} with Uid ${target}`);
       throw new NotFoundError(message, { status: 404, code: err.code ?? 'not_found' });
     }
-    if (err instanceof ApiError && err.status === 409 && spec.report.conflict) {
-      throw new BoError(spec.report.conflict(target, prep), { status: 409, code: err.code ?? 'conflict' });
+    if (err instanceof ApiError && err.status === 409 && def.conflict) {
+      throw new BoError(def.conflict(target, prep), { status: 409, code: err.code ?? 'conflict' });
     }
     throw err;
   }
-  verdict ??= spec.report.changed(target, prep, res);
+  verdict ??= def.changed(res, target, prep, args);
   // One rule for every mutation (outcomes.ts): --json and --jsonl print the outcome, as a
   // batch's (without its line), with whether it changed anything (D32) and the API's answer
   // (secret-named fields redacted, should a server echo one); otherwise one success line.
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') await printValue(ctx, { uid: target, ok: true, status: res.status, ...verdict, error: null, answer: redactJson(res.body) });
-  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, spec, client, target, doneOf(spec, target, prep, request, res.body, verdict))), ctx.signal);
-  const note = spec.report.note?.(target, prep, res);
+  else await writeOut(ctx.io.stdout, doneLine(ctx, await readAfter(ctx, def.after, client, target, doneOf(m, target, prep, request, res.body, verdict))), ctx.signal);
+  const note = def.note?.(target, prep, res, args);
   if (note) sayNote(ctx, note);
 }
 
 /** The success line with what the verb reads after a single change (`AccountStage=4 Cancelling`); as it was when the read fails. */
-async function readAfter<Prep>(ctx: Context, spec: MutationSpec<Prep>, client: HttpClient, target: string, done: Done): Promise<Done> {
-  const { after } = spec.report;
+async function readAfter(ctx: Context, after: ReadAfter | undefined, client: HttpClient, target: string, done: Done): Promise<Done> {
   if (!after) return done;
   try {
     const value = await after.read(client, target);
@@ -140,62 +136,49 @@ async function readAfter<Prep>(ctx: Context, spec: MutationSpec<Prep>, client: H
 }
 
 /** A batch waiting on a terminal says what it waits for, before it waits. */
-function readingNotice(ctx: Context, spec: MutationSpec<unknown>): void {
+function readingNotice(ctx: Context, key: string): void {
   if (!ctx.io.stdinIsTTY) return;
-  const key = spec.target.recordKey;
   const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
   ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
 }
 
-async function dryRun<Prep>(
-  ctx: Context,
-  spec: MutationSpec<Prep>,
-  preparation: Preparation<Prep>,
-  target: string | undefined,
-  profile: string,
-  check: (label: string, value: string) => string,
-  resume?: ResumeOrder,
-): Promise<void> {
+/**
+ * --dry-run: the request(s) the change would send, nothing sent. A batch's records go
+ * through the batch's own pipeline (pipeline.ts), into a sink that prints each plan.
+ */
+async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: Preparation<Prep>, target: string | undefined, profile: string, resume?: ResumeOrder): Promise<void> {
+  const { def, args } = m;
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
   const plan = (req: MutationRequest) => shownAs(planned.plan, req);
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {
-    await writer.write(plan(spec.request(target, preparation.once as Prep)));
+    await writer.write(plan(def.request(target, preparation.once as Prep, args)));
     say(ctx, `Dry run on ${place}: nothing was sent.`);
     return;
   }
-  readingNotice(ctx, spec as MutationSpec<unknown>);
+  readingNotice(ctx, recordKey(def.target));
   let count = 0;
   const invalid: string[] = [];
-  // Resumed: the input checked as the run read it; what the journal knows is not planned again.
-  let read = '';
+  // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
   let notAgain = 0;
-  const feed = recordFeed(ctx, spec, check, ctx.signal);
+  const feed = recordFeed(ctx, def.target, ctx.signal);
   try {
-    for (let rec = await feed.next(); rec !== undefined; rec = await feed.next()) {
-      read = inputDigest(read, rec);
-      if ('error' in rec) {
-        invalid.push(rec.error);
-        say(ctx, `invalid: ${rec.error}`);
-        continue;
-      }
-      // Each record's own body: its fields over the flags'.
-      const prepared = await preparation.forRecord(rec);
-      if ('error' in prepared) {
-        invalid.push(prepared.error);
-        say(ctx, `invalid: ${prepared.error}`);
-        continue;
-      }
-      if (resume && ['skip', 'hold'].includes(resumeStepChecked(resume, rec.line, read, spec.effects.resend))) {
-        notAgain++;
-        continue;
-      }
-      count++;
-      // Named as a batch's outcomes are: the Uid and the line it came from.
-      await writer.write({ uid: rec.target, line: rec.line, ...plan(spec.request(rec.target, prepared.prep)) });
-    }
+    await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
+      invalid: async (r) => {
+        invalid.push(r.message);
+        say(ctx, `invalid: ${r.message}`);
+      },
+      known: () => void notAgain++,
+      take: async (rec) => {
+        if (rec.step === 'hold') return (notAgain++, true);
+        count++;
+        // Named as a batch's outcomes are: the Uid and the line it came from.
+        await writer.write({ uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) });
+        return true;
+      },
+    });
   } finally {
     feed.close();
     await writer.end();

@@ -1,10 +1,13 @@
-// What a mutation verb's definition (define.ts) hands to the runner (run.ts): what it
-// acts on, its fields, what it does to the world, how to build the request for one
-// target, and the words its outcomes use. The runner does the rest: --dry-run, `-`
-// batches, confirmations, protected profiles, errors and exit codes.
+// A mutation verb's definition, which the runner (run.ts) reads as it is, bound once to
+// the invocation's further arguments (BoundMutation): what it acts on, its fields, what it
+// does to the world, how to build the request for one target, and the words its outcomes
+// use. The runner does the rest: --dry-run, `-` batches, confirmations, protected
+// profiles, errors and exit codes.
 
 import type { ApiResponse, HttpClient, RequestOptions } from '../api/http-types.js';
-import type { FieldValues, MutationField } from './field.js';
+import type { Context } from '../context.js';
+import type { Example } from '../help/examples.js';
+import type { MutationField, ValuesOf } from './field.js';
 import type { RunLock } from '../journal/run-lock.js';
 export type { FieldValues, MutationField } from './field.js';
 
@@ -26,7 +29,7 @@ export type MutationRequest = Pick<RequestOptions, 'method' | 'path' | 'body' | 
  */
 export type Resend = 'safe' | 'check' | 'never';
 
-/** What a mutation's command definition says about the change, for help, tests and later readers (the journal). */
+/** What a mutation's command definition says about the change, for help, `bo mcp` and the journal. */
 export interface MutationFacts {
   /** Cannot be undone: asked about on every profile. */
   destructive: boolean;
@@ -35,40 +38,124 @@ export interface MutationFacts {
   secrets: string[];
 }
 
-/** What a mutation acts on: a Uid argument, or an option (`--email`, `--name`, `--account`). */
-export interface MutationTarget {
-  /** Names the target in messages, e.g. '<subscriptionAddOnUid>' (or '--email'). */
-  label: string;
+/** The target as declared: a Uid argument (`<accountUid>`) or an option (`--email <address>`). */
+export interface TargetDeclaration {
+  /** '<accountUid>', or an option with its value: '--email <address>'. */
+  name: string;
+  help: string;
   /** The target's kind in "not found" messages, e.g. 'subscription add-on'. */
   noun: string;
-  /** One target only (no `-` batch): `-` in place of the target is refused. */
-  single: boolean;
-  /** Checks each target; throws UsageError naming `label`. */
-  check: (label: string, value: string) => string;
-  /** The JSON Lines property that carries a batch record's target ('Uid', 'Email'). */
-  recordKey: string;
-  /** Another name a record may give it: the target option's flag name (`name` for --name). */
-  recordAlias?: string;
+  /** One target only: no `-` batch. */
+  single?: boolean;
+  /** Checks each target; throws UsageError naming the label (default: a Uid). */
+  check?: (label: string, value: string) => string;
+  /** The JSON Lines property that carries a batch record's target (default 'Uid'). */
+  recordKey?: string;
   /**
    * The record kind a target names (API reference §2, e.g. 'Account'): a batch record
    * may carry that record's other fields (`bo --jsonl accounts list | …`), ignored.
    */
   resource?: string;
+  /**
+   * An option target whose batch is also `bo <verb> -` (`bo lists create -`): the
+   * option is then not given, each record names its own (by `recordKey` or the flag's name).
+   */
+  dash?: boolean;
 }
 
-/** What a change does to the world: the confirmation, the credential, a re-send. */
-export interface MutationEffects {
-  /** Cancels or deletes: asks on a terminal, needs --yes otherwise and in batches. */
-  destructive: boolean;
-  /** An endpoint sent with no Authorization header (D4): no credential is read. */
-  anonymous: boolean;
+/** A further positional argument, checked before anything else (a Uid by default). */
+export interface ArgDeclaration {
+  name: `<${string}>`;
+  help: string;
+  check?: (label: string, value: string) => string;
+}
+
+/** The further arguments' values, by position. */
+export type ArgValues<A extends readonly ArgDeclaration[]> = { [K in keyof A]: string };
+
+/**
+ * One read after a single change (not a batch, not --json, which prints the API's
+ * answer as it is): what the target is now, shown on the success line as one more
+ * field (a cancelled account's AccountStage). Undefined, or a failed read, shows none.
+ */
+export interface ReadAfter {
+  field: string;
+  read: (client: HttpClient, target: string) => Promise<unknown>;
+}
+
+export interface MutationDefinition<F extends readonly MutationField[], A extends readonly ArgDeclaration[], Prep> {
+  path: string[];
+  summary: string;
+  description?: string;
+  examples: Example[];
+  target: TargetDeclaration;
+  args?: A;
+  fields?: F;
+  /** At least one field must be given, by the flags or, in a batch, per record. */
+  needsField?: boolean;
+  /** Cannot be undone: asked about on every profile, and --yes says so. */
+  destructive?: boolean;
+  /** Sent with no Authorization header (D4): no credential is read. */
+  anonymous?: boolean;
+  /** Whether sending it again is harmless (`Resend`). */
   resend: Resend;
+  /** A read that shows whether the change is in place (for a re-send of `resend: 'check'`). */
+  readBack?: {
+    request: (target: string, prep: Prep, args: ArgValues<A>) => Pick<RequestOptions, 'method' | 'path' | 'query'>;
+    inPlace: (target: string, prep: Prep, answer: unknown, args: ArgValues<A>) => boolean;
+  };
+  /** The question for a confirmation, e.g. 'Cancel account acc_1' (the flags' preparation may choose). */
+  action: (target: string, args: ArgValues<A>, prep: Prep | undefined) => string;
+  /**
+   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
+   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
+   */
+  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
+  /**
+   * The values into what `request` needs (default: the values as they are), checking what
+   * the fields alone cannot (UsageError). Called once with the flags' values, and in a
+   * batch again for each record that carries fields.
+   */
+  prepare?: (values: ValuesOf<F>, args: ArgValues<A>, ctx: Context) => Prep | Promise<Prep>;
+  request: (target: string, prep: Prep, args: ArgValues<A>) => MutationRequest;
+  /** Past tense for outcomes and the summary, e.g. 'expired' (the flags' preparation may choose). */
+  done: string | ((prep: Prep | undefined) => string);
+  /**
+   * Whether the answer shows a change (D32; verdict.ts): `true` only when the answer
+   * proves it, `false` with a reason when it says nothing changed, `null` when it cannot
+   * tell. Every verb declares it, with why.
+   */
+  changed: (res: ApiResponse, target: string, prep: Prep, args: ArgValues<A>) => Verdict;
+  /** The word of an outcome whose answer cannot tell whether it changed (default `done`), e.g. `requested`. */
+  neutral?: string;
+  /** The kind of record in success lines, e.g. 'Account' (default: the noun, capitalised). */
+  kind?: string;
+  /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */
+  notFound?: (target: string, prep: Prep, args: ArgValues<A>) => string;
+  /** The message for a 409 (a unique field taken) on a single run, instead of the server's. */
+  conflict?: (target: string, prep: Prep) => string;
+  /**
+   * The fields a success line shows (default: the request's body). Their values come
+   * from the server's answer when it holds them, else as sent (outcomes.ts).
+   */
+  shown?: (target: string, prep: Prep, args: ArgValues<A>) => Record<string, unknown>;
+  /** The Uid a success line shows (default: the target), e.g. the Uid of what was created. */
+  shownUid?: (target: string, prep: Prep, answer: unknown, args: ArgValues<A>) => string;
+  /**
+   * True information beyond the success line, on stderr after a single run: what the
+   * line cannot say (e.g. the campaign is now inactive; nothing changed).
+   */
+  note?: (target: string, prep: Prep, res: ApiResponse, args: ArgValues<A>) => string | undefined;
+  after?: ReadAfter;
 }
 
-/** A read that tells whether a change is already in place (for a re-send of `resend: 'check'`). */
-export interface ReadBack<Prep> {
-  request: (target: string, prep: Prep) => Pick<RequestOptions, 'method' | 'path' | 'query'>;
-  inPlace: (target: string, prep: Prep, answer: unknown) => boolean;
+/**
+ * What the runner runs: a verb's definition as it is, bound once to the invocation's
+ * further arguments (their values, checked), which every callback that takes them gets.
+ */
+export interface BoundMutation<Prep> {
+  def: MutationDefinition<readonly MutationField[], readonly ArgDeclaration[], Prep>;
+  args: readonly string[];
 }
 
 /**
@@ -85,68 +172,6 @@ export type Reason = 'already-ended' | 'no-such-tag' | 'already-subscribed' | 'r
  * cannot be known (the answer does not say, and nothing can be read back).
  */
 export type Verdict = { changed: true; reason: null } | { changed: false; reason: Reason } | { changed: null; reason: null };
-
-/** The words of a success line and of a 404. */
-export interface MutationReport<Prep> {
-  /** Past tense for outcomes and the summary, e.g. 'expired' (the flags' preparation may choose). */
-  done: (prep: Prep | undefined) => string;
-  /**
-   * Whether the server's answer shows a change (D32), declared by each verb: true only
-   * when the answer proves it, false with a reason when it says nothing changed, else null.
-   */
-  changed: (target: string, prep: Prep, res: ApiResponse) => Verdict;
-  /** The word of an outcome whose answer cannot tell (default `done`), e.g. `requested`. */
-  neutral?: string;
-  /** The kind of record in success lines, e.g. 'Account' (default: the noun, capitalised). */
-  kind?: string;
-  /** The message for a 404 on a single run (default: `no <noun> with Uid <target>`). */
-  notFound?: (target: string, prep: Prep) => string;
-  /** The message for a 409 (a unique field taken) on a single run, instead of the server's. */
-  conflict?: (target: string, prep: Prep) => string;
-  /**
-   * The fields a success line shows (default: the request's body). Their values come
-   * from the server's answer when it holds them, else as sent (outcomes.ts).
-   */
-  shown?: (target: string, prep: Prep) => Record<string, unknown>;
-  /** The Uid a success line shows (default: the target), e.g. the Uid of what was created. */
-  shownUid?: (target: string, prep: Prep, answer: unknown) => string;
-  /**
-   * True information beyond the success line, on stderr after a single run: what the
-   * line cannot say (e.g. the campaign is now inactive; nothing changed).
-   */
-  note?: (target: string, prep: Prep, res: ApiResponse) => string | undefined;
-  /**
-   * One read after a single change (not a batch, not --json, which prints the API's
-   * answer as it is): what the target is now, shown on the success line as one more
-   * field (a cancelled account's AccountStage). Undefined, or a failed read, shows none.
-   */
-  after?: { field: string; read: (client: HttpClient, target: string) => Promise<unknown> };
-}
-
-export interface MutationSpec<Prep> {
-  /** The verb's words, e.g. ['accounts', 'extend-trial'] (the journal's command line). */
-  path: string[];
-  target: MutationTarget;
-  /** The verb's fields, and whether at least one must be given (else "nothing to change"). */
-  fields: { list: readonly MutationField[]; needsOne: boolean };
-  effects: MutationEffects;
-  readBack?: ReadBack<Prep>;
-  /** The question for a confirmation, e.g. 'Cancel account acc_1' (the flags' preparation may choose). */
-  action: (target: string, prep: Prep | undefined) => string;
-  /**
-   * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
-   * cheap read, made only when the question is asked; undefined (or a failure) shows none.
-   */
-  describe?: (client: HttpClient, target: string) => Promise<string | undefined>;
-  /**
-   * Turns the field values into what request() needs, and checks what the fields alone
-   * cannot; throws UsageError. Called once with the flags' values, and in a batch again
-   * for each record that carries fields.
-   */
-  prepare: (values: FieldValues) => Prep | Promise<Prep>;
-  request: (target: string, prep: Prep) => MutationRequest;
-  report: MutationReport<Prep>;
-}
 
 /** What `bo batch resume` hands the batch runner (resume.ts). */
 export type KnownOutcome = 'done' | 'failed' | 'unknown';
