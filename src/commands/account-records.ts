@@ -5,7 +5,7 @@
 // names the record's own paths (Plan.Name), asked for under the account's
 // (Subscriptions.Plan.Name); --limit, --all, --page and --page-size cut what was read.
 
-import { defineCommand, type CommandDefinition } from '../command.js';
+import type { CommandDefinition } from '../command.js';
 import type { Context } from '../context.js';
 import { findAccount } from '../api/crm.js';
 import type { PageMeta } from '../api/paginate.js';
@@ -58,8 +58,12 @@ export function termColumns<R extends Term>(ctx: Context, named: Column<R>): Col
   ];
 }
 
-export function accountRecordsCommand<R>(spec: AccountRecords<R>) {
-  return defineCommand({
+/** What both verbs take: the account, and the list options of a list read whole. */
+const OPERANDS = [operand.uid('<accountUid>', 'the account Uid (bo accounts list --q <name> finds it)')] as const;
+const OPTIONS = listOptions('whole');
+
+export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefinition<typeof OPTIONS, typeof OPERANDS> {
+  return {
     printsRecords: true,
     resource: spec.resource,
     path: spec.path,
@@ -67,8 +71,8 @@ export function accountRecordsCommand<R>(spec: AccountRecords<R>) {
     summary: spec.summary,
     description: spec.description,
     examples: spec.examples,
-    operands: [operand.uid('<accountUid>', 'the account Uid (bo accounts list --q <name> finds it)')],
-    options: listOptions('whole'),
+    operands: OPERANDS,
+    options: OPTIONS,
     run: async (ctx, [uid], opts) => {
       const accountUid = checkUid('<accountUid>', uid);
       const columns = spec.columns(ctx);
@@ -89,5 +93,5 @@ export function accountRecordsCommand<R>(spec: AccountRecords<R>) {
       const note = listEndNote(printed, selection, meta);
       if (note) say(ctx, note);
     },
-  });
+  };
 }
