@@ -10,9 +10,11 @@ import type { Command } from 'commander';
 import type { CommandDefinition } from './command.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
+import { inexactError } from './input/number.js';
 import { attributeName, isNegationOnly, operandName, optionsOf, type OptionDeclaration } from './input/declare.js';
 import { handleFieldFlags, type FieldFlags } from './output/field-list.js';
 import type { ValueSink } from './output/value-sink.js';
+import { buildProgram } from './program.js';
 
 /** A value as an invocation holds it: JSON, as the declaration types it. */
 export type InvocationValue = string | number | boolean | string[];
@@ -50,6 +52,8 @@ export function integerOf(declared: OptionDeclaration, text: string): number {
   const max = declared.maximum ?? Number.MAX_SAFE_INTEGER;
   const trimmed = text.trim();
   const n = Number(trimmed);
+  // A whole number past what a double holds exactly is refused as every number flag refuses one.
+  if (/^\d+$/.test(trimmed) && !Number.isSafeInteger(n) && max >= Number.MAX_SAFE_INTEGER) throw inexactError(`${longFlag(declared)} ${trimmed}`, trimmed);
   if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n < min || n > max) {
     throw new UsageError(`${longFlag(declared)} must be ${declared.must ?? `an integer from ${min} to ${max}`}, not ${JSON.stringify(text)}`);
   }
@@ -145,7 +149,6 @@ export async function replay(ctx: Context, stored: Invocation, flags: Record<str
 export async function invocationOfArgv(defs: readonly CommandDefinition<any, any>[], argv: readonly string[]): Promise<{ def: CommandDefinition<any, any>; invocation: Invocation } | undefined> {
   const def = defs.find((d) => d.path.every((word, i) => argv[i] === word));
   if (!def) return undefined;
-  const { buildProgram } = await import('./program.js');
   let invocation: Invocation | undefined;
   const program = buildProgram([def], async (d, cmd, args) => {
     invocation = invocationOf(d, cmd, args);

@@ -4,7 +4,6 @@
 // leaves is neutralised and scrubbed of the run's secrets; every failure is a tool
 // error carrying bo's error code, never a crash of the server.
 
-import { CommanderError } from 'commander';
 import type { Context } from '../context.js';
 import type { PageMeta } from '../api/paginate.js';
 import { BoError, ExitCode, RateLimitedError, UsageError, errorCode, exitCodeOf } from '../errors.js';
@@ -51,7 +50,6 @@ export async function callTool(session: Session, name: string, args: Record<stri
 
 /** bo's error as data: its code (the server's or one of ERROR_CODES), message, hint, status, and when to retry a 429. */
 function errorBody(err: unknown): Record<string, unknown> {
-  if (err instanceof CommanderError) return { code: 'usage', message: err.message.replace(/^error: /, '') };
   const bo = err instanceof BoError ? err : undefined;
   return {
     code: errorCode(err),

@@ -77,7 +77,8 @@ function declarations(target: TargetDeclaration, args: readonly ArgDeclaration[]
   const dash = byOption && batch && target.dash === true;
   const targetHelp = batch ? `${target.help}, or - for stdin` : target.help;
   const operands: OperandDeclaration[] = [
-    ...(byOption ? [] : [operand.uid(target.name as `<${string}>`, targetHelp)]),
+    // A Uid unless the verb checks its target its own way (an email address).
+    ...(byOption ? [] : [(target.check ? operand.text : operand.uid)(target.name as `<${string}>`, targetHelp)]),
     ...args.map((a) => operand.uid(a.name as `<${string}>`, a.help)),
     ...(dash ? [operand.text('[-]', `read a batch from stdin, as ${label} - does: JSON Lines records with ${target.recordKey ?? 'Uid'}, or one a line`)] : []),
   ];

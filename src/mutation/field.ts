@@ -18,7 +18,7 @@ export type Parse<T> = (label: string, text: string, v: Validators) => T | Promi
  * through it (fields.ts): a record may name the field as the API does ("DueDate") or as
  * the flag without dashes ("due").
  */
-export interface MutationField<Api extends string = string, T = unknown, Required extends boolean = boolean> extends OptionDeclaration<'text' | 'switch'> {
+export interface MutationField<Api extends string = string, T = unknown, Required extends boolean = boolean> extends OptionDeclaration<'text' | 'switch' | 'uid'> {
   /** The flag, e.g. '--due'. */
   flag: string;
   /** The option as help shows it (`flags`), e.g. '--due <date>' (a switch: the flag alone). */
@@ -70,7 +70,7 @@ function make<Api extends string, T, E extends Extra>(
 ): Made<Api, T, E> {
   const flag = option.split(' ')[0]!;
   return {
-    kind: form === 'boolean' ? 'switch' : 'text',
+    kind: form === 'boolean' ? 'switch' : form === 'reference' ? 'uid' : 'text',
     flag,
     flags: option,
     help,

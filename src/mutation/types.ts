@@ -11,7 +11,7 @@ import type { MutationField, ValuesOf } from './field.js';
 import type { RunLock } from '../journal/run-lock.js';
 export type { FieldValues, MutationField } from './field.js';
 
-/** The flags every mutation takes (added by `mutationFlags`). */
+/** The flags every mutation takes (flags.ts `mutationOptions`). */
 export interface MutationFlags {
   dryRun?: boolean;
   yes?: boolean;

@@ -11,7 +11,6 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
-import { CommanderError } from 'commander';
 import type { CommandDefinition } from '../../command.js';
 import { defineCommand } from '../../command.js';
 import type { Context } from '../../context.js';
@@ -68,7 +67,7 @@ async function derive(ctx: Context, plan: Plan, defs: CommandDefinition<any>[]):
   try {
     fresh = await planOfInvocation(planSession(quiet, defs), plan.invocation, ctx.signal);
   } catch (err) {
-    if (err instanceof CommanderError || err instanceof UsageError) {
+    if (err instanceof UsageError) {
       throw new UsageError(`plan ${plan.id} is refused: ${err.message.replace(/^error: /, '')}`, { hint: 'ask the agent to make the plan again' });
     }
     throw err;
