@@ -4,7 +4,8 @@
 
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type PageMeta } from '../api/paginate.js';
+import { DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type ListSelection, type PageMeta } from '../api/paginate.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../api/concurrency.js';
 import { collect, integerOption } from './option-types.js';
 
 /** As commander hands them over. */
@@ -24,24 +25,11 @@ export interface RawListOptions {
   observePage?: (meta: PageMeta) => void;
 }
 
-export interface ListOptions {
-  /** fields, orderBy and the --filter properties, ready for the request. */
-  query: ListQuery;
-  /** Most records to print: --limit (default 100), Infinity with --all. */
-  max: number;
-  /** Records asked per request. */
-  pageSize: number;
-  /** With --page: fetch only this raw page (zero-based, the API's `offset`). */
-  page?: number;
-  /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
-  concurrency?: number;
-  /** RawListOptions.observePage, passed on to the walk. */
-  observePage?: (meta: PageMeta) => void;
-}
+/** The list options checked, as the walk takes them (paginate.ts ListSelection). */
+export type ListOptions = ListSelection;
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_PAGE_SIZE = 100;
-const MAX_CONCURRENCY = 16;
 
 /** Query names the list options own; a --filter must not set them behind their back. */
 const reserved: Record<string, string> = {

@@ -1,10 +1,10 @@
-// The flags of every mutation verb. Only commander is touched here, so a verb file can
-// import it at the top without slowing startup.
+// The flags of every mutation verb. Only commander is touched here (and the concurrency
+// bounds, which import nothing), so a verb file can import it at the top without slowing startup.
 
 import type { Command } from 'commander';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../api/concurrency.js';
 
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 16;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY };
 
 /** How stdin is read in a batch; the limit is records.ts's MAX_LINE_BYTES. */
 const BATCH_LINES = `
