@@ -8,8 +8,6 @@ import { LIMIT, longFunctions } from '../scripts/long-functions.mjs';
 
 /** [file, function, lines]: may shrink below its length, never grow; off the list once at 80 or under. */
 const ALLOWED: Array<[string, string, number]> = [
-  ['src/api/http-attempt.ts', 'exchange', 111],
-  ['src/api/http-attempt.ts', 'exchange.<anonymous>', 109],
   ['src/commands/doctor.ts', 'runChecks', 138],
   ['src/completion/bash.ts', 'driver', 92],
   ['src/completion/fish.ts', 'walker', 94],
