@@ -70,8 +70,11 @@ export function functionsOf(file) {
   return found;
 }
 
-/** The functions over `limit` lines in src/, as [file, name, lines] sorted by file, then line count. */
-export function longFunctions(limit = LIMIT) {
+/**
+ * The functions over `limit` lines in src/ (or the folder `under` names), as
+ * [file, name, lines] sorted by file, then line count.
+ */
+export function longFunctions(limit = LIMIT, under = 'src/') {
   const api = new API({ cwd: ROOT });
   try {
     const project = api.updateSnapshot({ openProject: 'tsconfig.json' }).getProjects()[0];
@@ -79,7 +82,7 @@ export function longFunctions(limit = LIMIT) {
     const out = [];
     for (const name of program.getSourceFileNames()) {
       const path = relative(ROOT, name).split(sep).join('/');
-      if (!path.startsWith('src/') || path.endsWith('.d.ts')) continue;
+      if (!path.startsWith(under) || path.endsWith('.d.ts')) continue;
       for (const fn of functionsOf(program.getSourceFile(name))) if (fn.lines > limit) out.push([path, fn.name, fn.lines]);
     }
     return out.sort((a, b) => a[0].localeCompare(b[0]) || b[2] - a[2] || a[1].localeCompare(b[1]));

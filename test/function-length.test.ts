@@ -21,6 +21,19 @@ const ALLOWED: Array<[string, string, number]> = [
 
 const key = (file: string, name: string) => `${file} ${name}`;
 
+describe('how scripts/long-functions.mjs counts', () => {
+  it('names and measures each function with a body, a nested one on its own and within its parent', () => {
+    expect(longFunctions(3, 'test/fixtures/long-functions/')).toEqual([
+      ['test/fixtures/long-functions/sample.ts', 'outer', 8],
+      ['test/fixtures/long-functions/sample.ts', 'Counter.add', 5],
+      ['test/fixtures/long-functions/sample.ts', 'onEvent', 5],
+      ['test/fixtures/long-functions/sample.ts', '<anonymous>', 4],
+      ['test/fixtures/long-functions/sample.ts', 'outer.inner', 4],
+      ['test/fixtures/long-functions/sample.ts', 'overloaded', 4],
+    ]);
+  });
+});
+
 describe('function length', () => {
   const found = new Map(longFunctions().map(([file, name, lines]) => [key(file, name), lines]));
   const allowed = new Map(ALLOWED.map(([file, name, lines]) => [key(file, name), lines]));
