@@ -5,6 +5,7 @@
 
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Transform } from 'node:stream';
 
 export interface RawResponse {
   status: number;
@@ -128,110 +129,136 @@ export function exchange(url: URL, init: ExchangeInit): Promise<RawResponse> {
     const secure = url.protocol === 'https:';
     const transport = secure ? https : http;
     let sent = false;
-    let settled = false;
-    let decoder: import('node:stream').Transform | undefined;
-    /** This answer's share of heldByAll, given back when the exchange ends either way. */
-    let held = 0;
-    /** The answer's bytes so far, when not gathered in one buffer; let go at once when it is dropped. */
-    const chunks: Buffer[] = [];
-
     const req = transport.request(url, { method: init.method, headers: init.headers, agent: init.agent });
-    const onAbort = () => fail(new AbortFailure('aborted'));
-    const timer = setTimeout(() => fail(new TimeoutFailure('timeout')), init.timeoutMs);
-    init.signal?.addEventListener('abort', onAbort, { once: true });
-
-    function settle(): boolean {
-      if (settled) return false;
-      settled = true;
-      heldByAll -= held;
-      held = 0;
-      clearTimeout(timer);
-      init.signal?.removeEventListener('abort', onAbort);
-      return true;
-    }
-    function fail(err: Error): void {
-      if (settle()) reject(err);
-      // Destroying closes the socket, so a hung or aborted request frees the server too.
-      req.destroy();
-      decoder?.destroy();
-      chunks.length = 0;
-    }
-
+    const state = new Exchanging(req, init, resolve, reject);
     req.on('socket', (socket) => {
       // A reused keep-alive socket is already connected: the request goes out at once.
       if (!socket.connecting) sent = true;
       else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
     });
-    req.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const headers = flattenHeaders(res.headers);
-      const declared = Number(headers['content-length']);
-      if (Number.isFinite(declared) && declared > init.maxBytes) return fail(new TooLargeFailure('declared'));
-      const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-      // Bytes are counted as they arrive, compressed and decompressed, and the request is
-      // dropped the moment either count passes the cap: an endless body or a gzip bomb
-      // never gets to fill memory.
-      let received = 0;
-      const countRaw = () =>
-        res.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > init.maxBytes) fail(new TooLargeFailure('received'));
-        });
-      res.on('error', (err: NodeJS.ErrnoException) => fail(new ConnectionFailure(err.code ?? 'ECONNRESET', true, err)));
-      res.on('close', () => {
-        if (!res.complete) fail(new ConnectionFailure('ECONNRESET', true, new Error('response cut short')));
-      });
-      const collect = (source: NodeJS.ReadableStream, onError?: () => void) => {
-        let kept = 0;
-        // A body of a declared, modest length is copied into one buffer of that length as
-        // it comes (a page of a walk is ~260 KB), so no chunk is kept past its event:
-        // chunks kept until the end outlive young-generation collections. The chunks are
-        // node:http's own and left to the collector.
-        const sized = source === res && init.method !== 'HEAD' && status !== 204 && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX;
-        let into = sized ? Buffer.allocUnsafeSlow(declared) : undefined;
-        source.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          const length = chunk.length;
-          if (into && kept + length <= into.length) {
-            chunk.copy(into, kept);
-          } else {
-            // More than declared: kept as chunks from here on.
-            if (into) chunks.push(into.subarray(0, kept));
-            into = undefined;
-            chunks.push(chunk);
-          }
-          kept += length;
-          held += length;
-          heldByAll += length;
-          if (kept > init.maxBytes || heldByAll > init.maxBytes) return fail(new TooLargeFailure('decoded'));
-        });
-        if (onError) source.on('error', onError);
-        source.on('end', () => finish(into ? into.subarray(0, kept) : Buffer.concat(chunks)));
-      };
-      const finish = (body: Buffer) => {
-        if (settle()) resolve({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', httpVersion: res.httpVersion, headers, body });
-      };
-      if (encoding === 'identity' || status === 204 || init.method === 'HEAD') return collect(res);
-      if (!DECODERS.has(encoding)) {
-        // Read it to the end (within the cap) and refuse it then: the connection stays usable.
-        countRaw();
-        res.on('end', () => fail(new DecodeFailure(encoding, status)));
-        return;
-      }
-      // zlib is imported only when a server actually compresses; the answer waits, paused.
-      void import('node:zlib').then((zlib) => {
-        if (settled) return;
-        decoder =
-          encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-        // An empty body with a content-encoding header is just empty.
-        collect(decoder, () => (received === 0 && res.complete ? finish(Buffer.alloc(0)) : fail(new DecodeFailure(encoding, status))));
-        countRaw();
-        res.pipe(decoder);
-      });
-    });
+    req.on('error', (err: NodeJS.ErrnoException) => state.fail(new ConnectionFailure(err.code ?? err.message, sent, err)));
+    req.on('response', (res) => readAnswer(res, init, state));
     req.end(init.body);
   });
+}
+
+/** One exchange under way: settled once, by its answer or a failure, with what it holds given back. */
+class Exchanging {
+  settled = false;
+  /** This answer's share of heldByAll, given back when the exchange ends either way. */
+  held = 0;
+  /** The answer's bytes so far, when not gathered in one buffer; let go at once when it is dropped. */
+  readonly chunks: Buffer[] = [];
+  decoder: Transform | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = () => this.fail(new AbortFailure('aborted'));
+
+  constructor(
+    private readonly req: http.ClientRequest,
+    private readonly init: ExchangeInit,
+    private readonly resolve: (raw: RawResponse) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    this.timer = setTimeout(() => this.fail(new TimeoutFailure('timeout')), init.timeoutMs);
+    init.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  settle(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    heldByAll -= this.held;
+    this.held = 0;
+    clearTimeout(this.timer);
+    this.init.signal?.removeEventListener('abort', this.onAbort);
+    return true;
+  }
+
+  fail(err: Error): void {
+    if (this.settle()) this.reject(err);
+    // Destroying closes the socket, so a hung or aborted request frees the server too.
+    this.req.destroy();
+    this.decoder?.destroy();
+    this.chunks.length = 0;
+  }
+
+  finish(raw: RawResponse): void {
+    if (this.settle()) this.resolve(raw);
+  }
+}
+
+/** The answer's bytes, decompressed, within the cap (ExchangeInit.maxBytes), or the failure. */
+function readAnswer(res: http.IncomingMessage, init: ExchangeInit, state: Exchanging): void {
+  const status = res.statusCode ?? 0;
+  const headers = flattenHeaders(res.headers);
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > init.maxBytes) return state.fail(new TooLargeFailure('declared'));
+  const encoding = (headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  // Bytes are counted as they arrive, compressed and decompressed, and the request is
+  // dropped the moment either count passes the cap: an endless body or a gzip bomb
+  // never gets to fill memory.
+  let received = 0;
+  const countRaw = () =>
+    res.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > init.maxBytes) state.fail(new TooLargeFailure('received'));
+    });
+  res.on('error', (err: NodeJS.ErrnoException) => state.fail(new ConnectionFailure(err.code ?? 'ECONNRESET', true, err)));
+  res.on('close', () => {
+    if (!res.complete) state.fail(new ConnectionFailure('ECONNRESET', true, new Error('response cut short')));
+  });
+  const finish = (body: Buffer) =>
+    state.finish({ status, statusText: res.statusMessage || http.STATUS_CODES[status] || '', httpVersion: res.httpVersion, headers, body });
+  // A body of a declared, modest length is copied into one buffer of that length as it
+  // comes (a page of a walk is ~260 KB): see collect().
+  const sized = init.method !== 'HEAD' && status !== 204 && Number.isInteger(declared) && declared >= 0 && declared <= PREALLOCATE_MAX;
+  if (encoding === 'identity' || status === 204 || init.method === 'HEAD') return collect(res, sized ? declared : -1, init, state, finish);
+  if (!DECODERS.has(encoding)) {
+    // Read it to the end (within the cap) and refuse it then: the connection stays usable.
+    countRaw();
+    res.on('end', () => state.fail(new DecodeFailure(encoding, status)));
+    return;
+  }
+  // zlib is imported only when a server actually compresses; the answer waits, paused.
+  void import('node:zlib').then((zlib) => {
+    if (state.settled) return;
+    const decoder =
+      encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+    state.decoder = decoder;
+    // An empty body with a content-encoding header is just empty.
+    collect(decoder, -1, init, state, finish, () => (received === 0 && res.complete ? finish(Buffer.alloc(0)) : state.fail(new DecodeFailure(encoding, status))));
+    countRaw();
+    res.pipe(decoder);
+  });
+}
+
+/**
+ * The bytes of `source` as they come, counted against the cap. With a `declared` length
+ * (else -1) they are copied into one buffer of that length, so no chunk is kept past its
+ * event: chunks kept until the end outlive young-generation collections. The chunks are
+ * node:http's own and left to the collector.
+ */
+function collect(source: NodeJS.ReadableStream, declared: number, init: ExchangeInit, state: Exchanging, finish: (body: Buffer) => void, onError?: () => void): void {
+  const chunks = state.chunks;
+  let kept = 0;
+  let into = declared >= 0 ? Buffer.allocUnsafeSlow(declared) : undefined;
+  source.on('data', (chunk: Buffer) => {
+    if (state.settled) return;
+    const length = chunk.length;
+    if (into && kept + length <= into.length) {
+      chunk.copy(into, kept);
+    } else {
+      // More than declared: kept as chunks from here on.
+      if (into) chunks.push(into.subarray(0, kept));
+      into = undefined;
+      chunks.push(chunk);
+    }
+    kept += length;
+    state.held += length;
+    heldByAll += length;
+    if (kept > init.maxBytes || heldByAll > init.maxBytes) return state.fail(new TooLargeFailure('decoded'));
+  });
+  if (onError) source.on('error', onError);
+  source.on('end', () => finish(into ? into.subarray(0, kept) : Buffer.concat(chunks)));
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

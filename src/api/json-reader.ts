@@ -20,124 +20,149 @@ const NINE = 0x39;
 
 type Container = unknown[] | Record<string, unknown>;
 
-/** The value of a JSON text, as JSON.parse reads it on a runtime without its bugs. */
-export function readJson(text: string): unknown {
-  const n = text.length;
-  let i = 0;
+/** The tokens of one JSON text, read from `i` on (readJson keeps the structure). */
+class Scanner {
+  i = 0;
+  readonly n: number;
 
-  const fail = (): never => {
-    throw new SyntaxError(i < n ? `Unexpected character in JSON at position ${i}` : 'Unexpected end of JSON input');
-  };
-  const space = (): void => {
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
+  constructor(readonly text: string) {
+    this.n = text.length;
+  }
+
+  fail(): never {
+    throw new SyntaxError(this.i < this.n ? `Unexpected character in JSON at position ${this.i}` : 'Unexpected end of JSON input');
+  }
+
+  at(): number {
+    return this.text.charCodeAt(this.i);
+  }
+
+  space(): void {
+    const { text, n } = this;
+    for (; this.i < n; this.i++) {
+      const c = text.charCodeAt(this.i);
       if (c !== SPACE && c !== LF && c !== CR && c !== TAB) return;
     }
-  };
+  }
+
   /**
    * The string whose opening quote is at i. Its end found with indexOf, its text decoded
    * by JSON.parse (what the bug misreads is keys only, never a string value; JSON.parse
    * also refuses a raw control character or a bad escape in it).
    */
-  const string = (): string => {
-    const from = i;
-    let end = i;
+  string(): string {
+    const { text } = this;
+    const from = this.i;
+    let end = this.i;
     for (;;) {
       end = text.indexOf('"', end + 1);
       if (end < 0) {
-        i = n;
-        return fail();
+        this.i = this.n;
+        return this.fail();
       }
       let slashes = 0;
       while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
       if (slashes % 2 === 0) break;
     }
-    i = end + 1;
-    return JSON.parse(text.slice(from, i)) as string;
-  };
-  const digits = (): void => {
-    const from = i;
-    while (i < n && text.charCodeAt(i) >= ZERO && text.charCodeAt(i) <= NINE) i++;
-    if (i === from) fail();
-  };
-  const number = (): number => {
-    const from = i;
-    if (text.charCodeAt(i) === MINUS) i++;
-    if (text.charCodeAt(i) === ZERO) i++;
-    else digits();
-    if (text.charCodeAt(i) === DOT) {
-      i++;
-      digits();
-    }
-    if ((text.charCodeAt(i) | 0x20) === 0x65) {
-      i++;
-      const sign = text.charCodeAt(i);
-      if (sign === 0x2b || sign === MINUS) i++;
-      digits();
-    }
-    return Number(text.slice(from, i));
-  };
-  const word = <T>(w: string, value: T): T => {
-    if (!text.startsWith(w, i)) fail();
-    i += w.length;
-    return value;
-  };
-  /** An object's key at i, its colon and the space after it. */
-  const key = (): string => {
-    if (text.charCodeAt(i) !== QUOTE) fail();
-    const k = string();
-    space();
-    if (text.charCodeAt(i) !== COLON) fail();
-    i++;
-    space();
-    return k;
-  };
+    this.i = end + 1;
+    return JSON.parse(text.slice(from, this.i)) as string;
+  }
 
+  digits(): void {
+    const from = this.i;
+    while (this.i < this.n && this.at() >= ZERO && this.at() <= NINE) this.i++;
+    if (this.i === from) this.fail();
+  }
+
+  number(): number {
+    const from = this.i;
+    if (this.at() === MINUS) this.i++;
+    if (this.at() === ZERO) this.i++;
+    else this.digits();
+    if (this.at() === DOT) {
+      this.i++;
+      this.digits();
+    }
+    if ((this.at() | 0x20) === 0x65) {
+      this.i++;
+      const sign = this.at();
+      if (sign === 0x2b || sign === MINUS) this.i++;
+      this.digits();
+    }
+    return Number(this.text.slice(from, this.i));
+  }
+
+  word<T>(w: string, value: T): T {
+    if (!this.text.startsWith(w, this.i)) this.fail();
+    this.i += w.length;
+    return value;
+  }
+
+  /** An object's key at i, its colon and the space after it. */
+  key(): string {
+    if (this.at() !== QUOTE) this.fail();
+    const k = this.string();
+    this.space();
+    if (this.at() !== COLON) this.fail();
+    this.i++;
+    this.space();
+    return k;
+  }
+
+  /** A value that holds nothing (a string, number, true, false, null) at i. */
+  scalar(c: number): unknown {
+    if (c === QUOTE) return this.string();
+    if (c === MINUS || (c >= ZERO && c <= NINE)) return this.number();
+    if (c === 0x74) return this.word('true', true);
+    if (c === 0x66) return this.word('false', false);
+    if (c === 0x6e) return this.word('null', null);
+    return this.fail();
+  }
+}
+
+/** The value of a JSON text, as JSON.parse reads it on a runtime without its bugs. */
+export function readJson(text: string): unknown {
+  const s = new Scanner(text);
   const open: Container[] = [];
   const keys: string[] = [];
-  space();
+  s.space();
   for (;;) {
     // A value starts at i.
     let value: unknown;
-    const c = text.charCodeAt(i);
+    const c = s.at();
     if (c === 0x7b || c === 0x5b) {
-      i++;
-      space();
-      if (text.charCodeAt(i) === c + 2) {
-        i++;
+      s.i++;
+      s.space();
+      if (s.at() === c + 2) {
+        s.i++;
         value = c === 0x7b ? {} : [];
       } else {
         open.push(c === 0x7b ? {} : []);
-        keys.push(c === 0x7b ? key() : '');
+        keys.push(c === 0x7b ? s.key() : '');
         continue;
       }
-    } else if (c === QUOTE) value = string();
-    else if (c === MINUS || (c >= ZERO && c <= NINE)) value = number();
-    else if (c === 0x74) value = word('true', true);
-    else if (c === 0x66) value = word('false', false);
-    else if (c === 0x6e) value = word('null', null);
-    else return fail();
+    } else value = s.scalar(c);
     // The value is whole: into the container open, closing those that end here.
     for (;;) {
       const top = open[open.length - 1];
       if (top === undefined) {
-        space();
-        if (i !== n) fail();
+        s.space();
+        if (s.i !== s.n) s.fail();
         return value;
       }
       const isArray = Array.isArray(top);
       if (isArray) top.push(value);
       else put(top, keys[keys.length - 1]!, value);
-      space();
-      const d = text.charCodeAt(i);
+      s.space();
+      const d = s.at();
       if (d === COMMA) {
-        i++;
-        space();
-        if (!isArray) keys[keys.length - 1] = key();
+        s.i++;
+        s.space();
+        if (!isArray) keys[keys.length - 1] = s.key();
         break;
       }
-      if (d !== (isArray ? 0x5d : 0x7d)) fail();
-      i++;
+      if (d !== (isArray ? 0x5d : 0x7d)) s.fail();
+      s.i++;
       value = open.pop();
       keys.pop();
     }

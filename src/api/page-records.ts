@@ -223,6 +223,14 @@ export function scanPage(bytes: Buffer, maxDepth: number): { spans: number[]; ui
     }
   }
   if (depth !== 0 || close < 0) return undefined;
+  return scanned(b, open, close, spans, uids);
+}
+
+/**
+ * scanPage's answer once the items array is found between `open` and `close`: the
+ * page's other members (metadata) parsed without it, or undefined to read it whole.
+ */
+function scanned(b: Buffer, open: number, close: number, spans: number[], uids: number[]): ReturnType<typeof scanPage> {
   let rest: unknown;
   try {
     rest = parseJson(`${b.toString('utf8', 0, open)}[]${b.toString('utf8', close)}`);

@@ -16,33 +16,14 @@
 // more does not end it; a page that only repeats what was printed ends it `unexpected`;
 // and it never asks for more pages than that total needs, plus one.
 
-import { ApiError } from '../errors.js';
-import type { BytesResponse, HttpClient, QueryValue, RequestOptions } from './http-types.js';
-import { ArrayPage, explainingEmpty, longWork, paged, type RecordPage, type RecordSource } from './record-source.js';
-import { PageRecords, scanPage } from './page-records.js';
-import { MAX_JSON_DEPTH } from './response-errors.js';
+import type { BytesResponse, HttpClient } from './http-types.js';
+import { explainingEmpty, longWork, paged, type RecordPage, type RecordSource } from './record-source.js';
+import { fetchPage, pageOf, release, requestPage, type ListQuery, type Page, type PageMeta } from './page-read.js';
 import { WalkLedger } from './walk-ledger.js';
 import { groupDigits } from './digits.js';
+import { DEFAULT_CONCURRENCY } from './concurrency.js';
 
-export { groupDigits };
-
-export interface PageMeta {
-  /** The page size the server applied. */
-  limit: number;
-  /** The zero-based page index. */
-  offset: number;
-  /** The number of records in the whole list, when the server said; in a walk, the largest it said so far. */
-  total: number | undefined;
-  /** In a walk: a page came back with fewer records than its size while the total said more. */
-  short?: boolean;
-}
-
-export interface Page<T> {
-  items: RecordPage<T>;
-  meta: PageMeta;
-}
-
-export type ListQuery = Record<string, QueryValue | QueryValue[]>;
+export { groupDigits, fetchPage, type ListQuery, type Page, type PageMeta };
 
 export interface PaginateOptions {
   path: string;
@@ -67,84 +48,6 @@ export interface PaginateOptions {
 }
 
 export const DEFAULT_PAGE_SIZE = 100;
-/** Pages in flight for a list command's walk (--concurrency). */
-export const DEFAULT_CONCURRENCY = 4;
-
-function count(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
-}
-
-/** One raw page (--page): the D13 envelope, checked. */
-export async function fetchPage<T>(
-  client: HttpClient,
-  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
-): Promise<Page<T>> {
-  return pageOf<T>(await requestPage(client, options), options);
-}
-
-/**
- * The request of a page. A page of a walk that goes on (`bytes`) keeps its bytes
- * (HttpClient.requestBytes) and pageOf() reads them a record at a time
- * (page-records.ts): a page fetched ahead of its turn holds a buffer outside V8's heap,
- * and one being written holds the record at hand, not a hundred parsed records that
- * young-generation collections copy. A page that is all a command prints (--page, a
- * list within one page) is parsed the plain way, which is quicker for one page.
- */
-async function requestPage(
-  client: HttpClient,
-  options: { path: string; query?: ListQuery; limit: number; offset: number; signal?: AbortSignal; headers?: Record<string, string> },
-  bytes = false,
-): Promise<BytesResponse> {
-  const { limit: _l, offset: _o, ...rest } = options.query ?? {};
-  const req: RequestOptions = {
-    method: 'GET',
-    path: options.path,
-    query: { ...rest, limit: options.limit, offset: options.offset },
-    headers: options.headers,
-    signal: options.signal,
-  };
-  if (bytes) return client.requestBytes(req);
-  const res = await client.request<unknown>(req);
-  return { status: res.status, headers: res.headers, read: () => res.body };
-}
-
-/**
- * The page an answer holds: the D13 envelope, checked. `asked`: the size and index
- * requested. A lazy answer's records are parsed as they are read; one that does not
- * parse fails the walk there with what parsing the whole answer says of it.
- */
-function pageOf<T>(response: BytesResponse, asked: { limit: number; offset: number }): Page<T> {
-  const { read, bytes } = response;
-  const scanned = bytes ? scanPage(bytes, MAX_JSON_DEPTH) : undefined;
-  if (scanned) {
-    // A record that does not parse: what the whole answer's parse throws for it.
-    const failed = (): never => {
-      read();
-      throw new ApiError(`unexpected answer from the server (${response.status}): malformed JSON`, { status: response.status, code: 'unexpected' });
-    };
-    return { items: new PageRecords<T>(bytes!, scanned.spans, failed, scanned.uids), meta: metaOf(scanned.rest.metadata, asked) };
-  }
-  const body = read() as { items?: unknown; metadata?: Record<string, unknown> } | undefined;
-  if (!body || typeof body !== 'object' || !Array.isArray(body.items)) {
-    throw new ApiError(`unexpected answer from the server (${response.status}): not a list (no "items" array)`, {
-      status: response.status,
-      code: 'unexpected',
-      body,
-      headers: response.headers,
-    });
-  }
-  return { items: new ArrayPage(body.items as T[]), meta: metaOf(body.metadata, asked) };
-}
-
-function metaOf(metadata: unknown, asked: { limit: number; offset: number }): PageMeta {
-  const meta = (typeof metadata === 'object' && metadata !== null ? metadata : {}) as Record<string, unknown>;
-  const applied = count(meta.limit);
-  return {
-    limit: applied !== undefined && applied > 0 ? applied : asked.limit,
-    offset: count(meta.offset) ?? asked.offset,
-    total: count(meta.total),
-  };
-}
 
 /**
  * The records of a walk, one by one or a page at a time (record-source.ts): each page
@@ -162,95 +65,117 @@ export function paginate<T>(client: HttpClient, options: PaginateOptions): Recor
   );
 }
 
-async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledger: WalkLedger): AsyncGenerator<RecordPage<T>, void, undefined> {
-  const max = options.max ?? Infinity;
-  const concurrency = Math.max(1, options.concurrency ?? 1);
-  let limit = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  let position = 0;
-  let yielded = 0;
-  let idle = 0; // pages in a row that moved the walk on by nothing
-  // The records of `page` from `position` on, and whether the walk goes on after it.
-  function take(page: Page<T>): { records: RecordPage<T>; more: boolean } {
+/** Where a walk stands, and what a page read moves on (WalkCursor.take). */
+class WalkCursor<T> {
+  /** The index of the next record the walk has not handed on. */
+  position = 0;
+  yielded = 0;
+  /** Pages in a row that moved the walk on by nothing. */
+  private idle = 0;
+
+  constructor(
+    /** The page size asked for next: the last one the server applied. */
+    public limit: number,
+    readonly max: number,
+    private readonly ledger: WalkLedger,
+    private readonly onPage: PaginateOptions['onPage'],
+  ) {}
+
+  /** The records of `page` from `position` on, and whether the walk goes on after it. */
+  take(page: Page<T>): { records: RecordPage<T>; more: boolean } {
+    const { ledger, max } = this;
     ledger.total(page.meta.total);
     const { announced } = ledger;
     const { items, meta } = page;
     const start = meta.offset * meta.limit;
-    const before = position;
-    const from = Math.max(0, position - start);
-    const records = ledger.admit(items, from, meta.offset, max - yielded);
-    yielded += records.length;
-    if (items.length > from) position = start + items.length;
+    const before = this.position;
+    const from = Math.max(0, this.position - start);
+    const records = ledger.admit(items, from, meta.offset, max - this.yielded);
+    this.yielded += records.length;
+    if (items.length > from) this.position = start + items.length;
     const short = items.length < meta.limit;
     if (short && announced !== undefined && start + items.length < announced) ledger.short = true;
-    options.onPage?.({ ...meta, total: announced, ...(ledger.short ? { short: true } : {}) });
+    this.onPage?.({ ...meta, total: announced, ...(ledger.short ? { short: true } : {}) });
     let more = true;
-    if (yielded >= max || items.length === 0) more = false;
-    else if (announced !== undefined && position >= announced) more = false;
+    if (this.yielded >= max || items.length === 0) more = false;
+    else if (announced !== undefined && this.position >= announced) more = false;
     else if (short) {
       // Without a total, a short page is the last one. With a total that says more, it
       // does not end the walk: the next page follows it, and the records it lacked
       // leave the walk short of the total (incomplete) unless they come after all.
       if (announced === undefined) more = false;
-      else position = Math.max(position, start + meta.limit);
+      else this.position = Math.max(this.position, start + meta.limit);
     }
     // No progress with the size the server itself applied (or twice in a row with
     // another): it is not paging; stop rather than ask for the same page forever. Each
     // other page moves `position` on, up to the total: the walk asks for no more pages
     // than the largest total needs, plus one to see the end.
-    if (position !== before) idle = 0;
-    else if (more && (meta.limit === limit || ++idle > 1)) more = false;
+    if (this.position !== before) this.idle = 0;
+    else if (more && (meta.limit === this.limit || ++this.idle > 1)) more = false;
     return { records, more };
   }
-  const request = (size: number, offset: number, bytes = true) => requestPage(client, { ...options, limit: size, offset }, bytes);
+}
 
-  walk: while (yielded < max) {
+/** A page's request: its size and index; `bytes`, kept as bytes (requestPage). */
+type PageRequest = (size: number, offset: number, bytes?: boolean) => Promise<BytesResponse>;
+
+async function* walkPages<T>(client: HttpClient, options: PaginateOptions, ledger: WalkLedger): AsyncGenerator<RecordPage<T>, void, undefined> {
+  const max = options.max ?? Infinity;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const cursor = new WalkCursor<T>(options.pageSize ?? DEFAULT_PAGE_SIZE, max, ledger, options.onPage);
+  const request: PageRequest = (size, offset, bytes = true) => requestPage(client, { ...options, limit: size, offset }, bytes);
+
+  while (cursor.yielded < max) {
+    const { limit, position } = cursor;
     const offset = Math.floor(position / limit);
     // The first page, when it holds all the walk may yield, is parsed the plain way.
     const page = pageOf<T>(await request(limit, offset, !(position === 0 && max <= limit)), { limit, offset });
-    const first = take(page);
+    const first = cursor.take(page);
     if (first.records.length > 0) yield first.records;
     release(page);
     if (!first.more) break;
     const applied = page.meta.limit;
     const total = ledger.announced;
-    limit = applied;
-    if (concurrency === 1 || total === undefined || position % applied !== 0) continue;
-    // The total is known and the walk sits on a page boundary: the pages up to the last
-    // one needed are fetched `concurrency` at a time and yielded in order, so at most
-    // that many pages are in memory. A page that does not fit the plan (another size,
-    // another index) ends this phase; the walk above resumes from `position`.
-    const needed = Math.min(total, position + (max - yielded));
-    const last = Math.ceil(needed / applied) - 1;
-    let next = position / applied;
-    const inFlight: Array<Promise<BytesResponse>> = [];
-    const launch = () => {
-      const pending = request(applied, next++);
-      pending.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
-      inFlight.push(pending);
-    };
-    let more = true;
-    while (more && (next <= last || inFlight.length > 0)) {
-      while (inFlight.length < concurrency && next <= last) launch();
-      const expected = next - inFlight.length;
-      const current = pageOf<T>(await inFlight.shift()!, { limit: applied, offset: expected });
-      const fits = current.meta.limit === applied && current.meta.offset === expected;
-      const taken = take(current);
-      more = taken.more;
-      if (taken.records.length > 0) yield taken.records;
-      release(current);
-      if (!fits) {
-        if (more) limit = current.meta.limit;
-        break;
-      }
-    }
-    if (!more) break walk;
+    cursor.limit = applied;
+    if (concurrency === 1 || total === undefined || cursor.position % applied !== 0) continue;
+    if (!(yield* walkAhead(cursor, request, total, concurrency))) break;
   }
   ledger.finish(max);
 }
 
-/** A page's bytes given back once its records were written (page-records.ts). */
-function release(page: Page<unknown>): void {
-  page.items.release();
+/**
+ * The total is known and the walk sits on a page boundary: the pages up to the last
+ * one needed are fetched `concurrency` at a time and yielded in order, so at most that
+ * many pages are in memory. A page that does not fit the plan (another size, another
+ * index) ends this phase; the walk resumes from `position`. Returns whether it goes on.
+ */
+async function* walkAhead<T>(cursor: WalkCursor<T>, request: PageRequest, total: number, concurrency: number): AsyncGenerator<RecordPage<T>, boolean, undefined> {
+  const applied = cursor.limit;
+  const needed = Math.min(total, cursor.position + (cursor.max - cursor.yielded));
+  const last = Math.ceil(needed / applied) - 1;
+  let next = cursor.position / applied;
+  const inFlight: Array<Promise<BytesResponse>> = [];
+  const launch = () => {
+    const pending = request(applied, next++);
+    pending.catch(() => undefined); // awaited in order below; an abandoned one must not go unhandled
+    inFlight.push(pending);
+  };
+  let more = true;
+  while (more && (next <= last || inFlight.length > 0)) {
+    while (inFlight.length < concurrency && next <= last) launch();
+    const expected = next - inFlight.length;
+    const current = pageOf<T>(await inFlight.shift()!, { limit: applied, offset: expected });
+    const fits = current.meta.limit === applied && current.meta.offset === expected;
+    const taken = cursor.take(current);
+    more = taken.more;
+    if (taken.records.length > 0) yield taken.records;
+    release(current);
+    if (!fits) {
+      if (more) cursor.limit = current.meta.limit;
+      break;
+    }
+  }
+  return more;
 }
 
 /**
@@ -266,15 +191,25 @@ export function walkAll<T>(client: HttpClient, options: PaginateOptions): Record
   return longWork(paginate<T>(client, { ...options, max: Infinity, onPage }), () => total);
 }
 
-/** What parseListOptions (input/list-options.ts) yields; structural, to keep the two apart. */
+/**
+ * The list options checked (input/list-options.ts parseListOptions, whose ListOptions
+ * this is): what listRecords reads and how.
+ */
 export interface ListSelection {
+  /** fields, orderBy and the --filter properties, ready for the request. */
   query: ListQuery;
+  /** Most records to print: --limit (default 100), Infinity with --all. */
   max: number;
+  /** Records asked per request. */
   pageSize: number;
+  /** With --page: fetch only this raw page (zero-based, the API's `offset`). */
   page?: number;
-  /** Pages in flight for a walk of several pages (--concurrency). */
+  /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
   concurrency?: number;
-  /** Told of each page's metadata as well as the command's own onPage (`bo mcp`'s totals). */
+  /**
+   * Told of each page's metadata as well as the command's own onPage: `bo mcp` answers
+   * a list call with its total and next cursor (RawListOptions.observePage).
+   */
   observePage?: (meta: PageMeta) => void;
 }
 

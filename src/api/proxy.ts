@@ -29,6 +29,52 @@ function proxyAuthorization(url: URL): string | undefined {
   return info && `Basic ${Buffer.from(`${info.user}:${info.password}`).toString('base64')}`;
 }
 
+/** What the messages about a proxy name: the proxy, the tunnel's end, and whether it was given a user. */
+interface ProxyTarget {
+  proxy: ProxyChoice;
+  target: URL;
+  /** `the proxy http://proxy:3128 (HTTPS_PROXY)`. */
+  where: string;
+  /** host:port of the tunnel's end (the CONNECT line). */
+  authority: string;
+  /** The Proxy-Authorization header sent, if any. */
+  auth: string | undefined;
+  bo: (rest: string) => string;
+}
+
+/** The proxy could not be reached (or its own certificate was refused). */
+function failure(err: NodeJS.ErrnoException, at: ProxyTarget): ProxyFailure {
+  const code = err.code ?? 'ECONNRESET';
+  // An https:// proxy's certificate from a company CA is trusted as the server's is.
+  const hint = isUntrusted(code)
+    ? untrustedHint(at.bo)
+    : `Check ${at.proxy.variable}, or list ${at.target.hostname} in NO_PROXY to connect directly.`;
+  return new ProxyFailure(`could not connect to ${at.where}: ${reason({ code, cause: err })}`, code, hint, err);
+}
+
+/** The proxy answered the CONNECT with something other than 200. */
+function refused(res: http.IncomingMessage, at: ProxyTarget): ProxyFailure {
+  const { proxy, where, authority } = at;
+  const status = res.statusCode ?? 0;
+  const text = `${status} ${res.statusMessage || http.STATUS_CODES[status] || ''}`.trim().replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
+  // 407, or 401 as tinyproxy answers: about the proxy's own user and password.
+  if (status === 401 || status === 407) {
+    return at.auth
+      ? new ProxyFailure(
+          `${where} rejected the user and password it was given: ${text}`,
+          PROXY_AUTH,
+          `Check the user and password in ${proxy.variable} (http://user:password@host:port).`,
+        )
+      : new ProxyFailure(
+          `${where} wants a user and password for the tunnel to ${authority}: ${text}`,
+          PROXY_AUTH,
+          `Put them in ${proxy.variable}: http://user:password@host:port`,
+        );
+  }
+  const hint = `Check ${proxy.variable}, or list ${at.target.hostname} in NO_PROXY to connect directly.`;
+  return new ProxyFailure(`${where} refused the tunnel to ${authority}: ${text}`, status === 403 ? PROXY_DENIED : 'EPROXY', hint);
+}
+
 /**
  * `secureContext`: the TLS context that trusts the profile's CA file as well as Node's
  * authorities (src/api/ca-file.ts), for the tenant's certificate inside the tunnel and
@@ -44,39 +90,9 @@ export function createProxyAgent(
   const Base: typeof http.Agent = secure ? https.Agent : http.Agent;
   const authority = `${target.hostname}:${target.port || (secure ? 443 : 80)}`;
   const auth = proxyAuthorization(proxy.url);
-  const where = `the proxy ${proxy.shown} (${proxy.variable})`;
+  const at: ProxyTarget = { proxy, target, where: `the proxy ${proxy.shown} (${proxy.variable})`, authority, auth, bo };
   /** Tunnels being set up: a client closed mid-way must not leave them holding the process. */
   const pending = new Set<{ destroy(): void }>();
-
-  function failure(err: NodeJS.ErrnoException): ProxyFailure {
-    const code = err.code ?? 'ECONNRESET';
-    // An https:// proxy's certificate from a company CA is trusted as the server's is.
-    const hint = isUntrusted(code)
-      ? untrustedHint(bo)
-      : `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
-    return new ProxyFailure(`could not connect to ${where}: ${reason({ code, cause: err })}`, code, hint, err);
-  }
-
-  function refused(res: http.IncomingMessage): ProxyFailure {
-    const status = res.statusCode ?? 0;
-    const text = `${status} ${res.statusMessage || http.STATUS_CODES[status] || ''}`.trim().replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
-    // 407, or 401 as tinyproxy answers: about the proxy's own user and password.
-    if (status === 401 || status === 407) {
-      return auth
-        ? new ProxyFailure(
-            `${where} rejected the user and password it was given: ${text}`,
-            PROXY_AUTH,
-            `Check the user and password in ${proxy.variable} (http://user:password@host:port).`,
-          )
-        : new ProxyFailure(
-            `${where} wants a user and password for the tunnel to ${authority}: ${text}`,
-            PROXY_AUTH,
-            `Put them in ${proxy.variable}: http://user:password@host:port`,
-          );
-    }
-    const hint = `Check ${proxy.variable}, or list ${target.hostname} in NO_PROXY to connect directly.`;
-    return new ProxyFailure(`${where} refused the tunnel to ${authority}: ${text}`, status === 403 ? PROXY_DENIED : 'EPROXY', hint);
-  }
 
   function tunnel(options: ConnectOptions, callback: Callback): void {
     let done = false;
@@ -101,13 +117,13 @@ export function createProxyAgent(
     pending.add(req);
     req.once('error', (err: NodeJS.ErrnoException) => {
       pending.delete(req);
-      finish(failure(err));
+      finish(failure(err, at));
     });
     req.once('connect', (res, socket, head) => {
       pending.delete(req);
       if (res.statusCode !== 200) {
         socket.destroy();
-        return finish(refused(res));
+        return finish(refused(res, at));
       }
       if (head.length) socket.unshift(head);
       if (!secure) return finish(null, socket);

@@ -3,30 +3,18 @@
 // D14, D16).
 
 import { UsageError } from '../errors.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type PageMeta } from '../api/paginate.js';
+import { DEFAULT_PAGE_SIZE, groupDigits, moreRecordsNote, type ListQuery, type ListSelection, type PageMeta } from '../api/paginate.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../api/concurrency.js';
 import { option, type OptionValues } from './declare.js';
 
 /** The list options as a verb receives them (listOptions' declarations), the paged kind having every one. */
 export type RawListOptions = OptionValues<ReturnType<typeof listOptions<'paged'>>>;
 
-export interface ListOptions {
-  /** fields, orderBy and the --filter properties, ready for the request. */
-  query: ListQuery;
-  /** Most records to print: --limit (default 100), Infinity with --all. */
-  max: number;
-  /** Records asked per request. */
-  pageSize: number;
-  /** With --page: fetch only this raw page (zero-based, the API's `offset`). */
-  page?: number;
-  /** Pages in flight once the total is known (--concurrency); listRecords defaults it. */
-  concurrency?: number;
-  /** Told of each page's metadata (total, applied size): the caller's sink (`bo mcp` answers with the total and a next cursor). */
-  observePage?: (meta: PageMeta) => void;
-}
+/** The list options checked, as the walk takes them (paginate.ts ListSelection). */
+export type ListOptions = ListSelection;
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_PAGE_SIZE = 100;
-const MAX_CONCURRENCY = 16;
 
 /** Query names the list options own; a --filter must not set them behind their back. */
 const reserved: Record<string, string> = {

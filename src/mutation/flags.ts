@@ -1,10 +1,10 @@
-// The flags of every mutation verb. Only commander is touched here, so a verb file can
-// import it at the top without slowing startup.
+// The flags of every mutation verb, as declarations (data), and the batch lines' help:
+// light, so a verb file can import it at the top without slowing startup.
 
 import { option } from '../input/declare.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../api/concurrency.js';
 
-export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 16;
+export { DEFAULT_CONCURRENCY, MAX_CONCURRENCY };
 
 /** How stdin is read in a batch; the limit is records.ts's MAX_LINE_BYTES. */
 export const BATCH_LINES = `
