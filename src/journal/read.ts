@@ -150,6 +150,9 @@ interface Header {
   invocation: StoredInvocation | null;
 }
 
+/** A change sent, before its answer (if any) is read. */
+const NO_ANSWER = { outcome: 'unknown', changed: null, reason: null, status: null, code: null } as const;
+
 function readOpen(fd: number, folder: string, id: string, file: string, want: { changes?: boolean; known?: boolean }): RunFile {
   const bytes = fstatSync(fd).size;
   const bad = (why: string) => new MalformedRunError(file, why);
@@ -177,19 +180,7 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
       if (e.line === undefined) loose.set(e.n, { outcome: 'unknown', changed: null });
       else lines.send(e.line, e.n, e.read);
       if (changes) {
-        const change: ChangeRecord = {
-          line: e.line ?? null,
-          uid: e.uid ?? null,
-          method: e.method,
-          path: e.path,
-          fields: e.fields,
-          sentAt: e.at,
-          outcome: 'unknown',
-          changed: null,
-          reason: null,
-          status: null,
-          code: null,
-        };
+        const change: ChangeRecord = { line: e.line ?? null, uid: e.uid ?? null, method: e.method, path: e.path, fields: e.fields, sentAt: e.at, ...NO_ANSWER };
         changes.set(e.line === undefined ? `n${e.n}` : `l${e.line}`, change);
         byN.set(e.n, change);
       }
