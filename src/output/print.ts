@@ -7,16 +7,18 @@
 import type { Context } from '../context.js';
 import { jsonStream, writeJsonValue, type JsonStream } from './json-stream.js';
 import type { ValueSink } from './value-sink.js';
-import { jsonText, neutralise } from '../api/neutralise.js';
+import { neutralise } from '../api/neutralise.js';
 import type { RecordPage, RecordSource } from '../api/record-source.js';
 import { ChunkWriter, untilAborted, writeOut } from './sink.js';
 import { writeTable } from './table.js';
 import { startProgress } from './progress.js';
 import { csvRow, flattenRecord, UTF8_BOM, type CsvFormat } from './csv.js';
 import { csvSeparatorOf } from '../config/settings.js';
-import { ListCell, type Cell } from './list-cell.js';
 import { symbols, unicodeLocale } from './symbols.js';
-import { dateOf, DateColumn, localDate, localTimesIn, shortDate, zoneOf } from './time.js';
+import { DateColumn, localTimesIn, shortDate } from './time.js';
+import { cellText, ttyCell, type CellKind, type Pair, type TtyCells } from './cells.js';
+import { recordRows } from './record-view.js';
+export { cellText, type Pair } from './cells.js';
 
 export interface Column<R = any> {
   /** Sentence case on a TTY (`Base URL`, `Created`) unless `verbatim`. */
@@ -26,7 +28,7 @@ export interface Column<R = any> {
    * Dates print `YYYY-MM-DD HH:MM` local on a TTY, the header naming the zone
    * (time.ts), ISO when piped; 'auto' tells by the value.
    */
-  kind?: 'text' | 'date' | 'number' | 'auto';
+  kind?: CellKind;
   /** Never cut to fit the terminal (a Uid column is never cut either way): Uids, secrets. */
   fixed?: boolean;
   /**
@@ -43,70 +45,6 @@ export interface Column<R = any> {
    * a table (or TSV, CSV) asks the API for just those (columns.ts tableFields).
    */
   from?: string[];
-}
-
-/**
- * A row of the record view: its name, its value, how to read the value, and whether
- * the user asked for it by name (--fields): such a row shows even when empty.
- */
-export type Pair = [name: string, value: unknown, kind?: Column['kind'], requested?: boolean];
-
-/**
- * A cell of piped (tab-separated) output: text as the API sent it (dates ISO 8601),
- * neutralised; a record by its name and Uid; a list whole, every item, as a compact
- * JSON array (an item holding ", " or a tab survives; JSON's escapes neutralise), each
- * record in it by its name and Uid as in a cell of its own. The whole record is --json.
- */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return neutralise(value);
-  if (Array.isArray(value)) return jsonText(value.map(listItem));
-  if (typeof value === 'object') return neutralise(summarize(value));
-  return neutralise(String(value));
-}
-
-/** An item of a list in a piped cell: a value as it is, a record as its cell shows it. */
-function listItem(item: unknown): unknown {
-  if (Array.isArray(item)) return item.map(listItem);
-  return item !== null && typeof item === 'object' ? summarize(item) : item;
-}
-
-/** How a terminal shows cells: the locale's empty mark, and the zone of a date column. */
-interface TtyCells {
-  empty: string;
-  dates?: DateColumn;
-}
-
-/**
- * A cell of a terminal table or record view: dates local (the zone in the column's
- * header, or after the date when there is none); a list as every item, which the table
- * shortens by items (list-cell.ts); a record by its name and Uid. `requested`: a field
- * the user named, shown as the empty mark rather than blank when it holds nothing.
- */
-function ttyCell(value: unknown, kind: Column['kind'], view: TtyCells, requested = false): Cell {
-  if (isEmpty(value)) return requested ? view.empty : '';
-  if (typeof value === 'string') {
-    const d = kind === 'date' || kind === 'auto' ? dateOf(value) : undefined;
-    if (d) return view.dates ? view.dates.cell(d) : `${localDate(d)} (${zoneOf(d)})`;
-    return neutralise(value);
-  }
-  if (Array.isArray(value)) return new ListCell(value.map((item) => (isEmpty(item) ? view.empty : String(ttyCell(item, 'auto', view)))));
-  if (typeof value === 'object') return neutralise(summarize(value as object));
-  return neutralise(String(value));
-}
-
-/**
- * A nested record in one cell: by its name and Uid, anything else as compact JSON
- * without its nulls. The whole record is what --json is for.
- */
-function summarize(value: object): string {
-  const record = value as Record<string, unknown>;
-  if (typeof record.Uid === 'string') {
-    const label = record.Name ?? record.FullName ?? record.Email;
-    return typeof label === 'string' && label !== '' ? `${label} (${record.Uid})` : record.Uid;
-  }
-  const present = Object.entries(record).filter(([, v]) => v !== null && v !== undefined);
-  return present.length === 0 ? '' : JSON.stringify(Object.fromEntries(present));
 }
 
 const ACRONYMS = new Set(['API', 'CSV', 'HTTP', 'ID', 'ISO', 'JSON', 'TOTP', 'URL', 'URI']);
@@ -352,58 +290,6 @@ export async function printRecord(ctx: Context, record: unknown, pairs?: Pair[])
     // A Uid is never cut: the Uid row, and a value that is a Uid (a list item, a reference).
     keepWhole: (row, column) => column === 1 && (row[0] === 'Uid' || /^[a-z]+_[a-z0-9]+$/.test(String(row[1] ?? ''))),
   });
-}
-
-const MAX_ITEMS = 10;
-const MAX_DEPTH = 3;
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === '') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') return Object.entries(value).every(([k, v]) => k.startsWith('_') || isEmpty(v));
-  return false;
-}
-
-const isRecordRef = (value: object): value is { Uid: string } => typeof (value as { Uid?: unknown }).Uid === 'string';
-
-/** One line for an item of a list: a record by name and Uid, else its first record, else its values. */
-function itemText(item: unknown, view: TtyCells): string {
-  if (item === null || typeof item !== 'object' || isRecordRef(item)) return String(ttyCell(item, 'auto', view));
-  const entries = Object.entries(item).filter(([k, v]) => !k.startsWith('_') && !isEmpty(v));
-  const ref = entries.find(([, v]) => v !== null && typeof v === 'object' && !Array.isArray(v) && isRecordRef(v));
-  if (ref) return String(ttyCell(ref[1], 'auto', view));
-  return entries.map(([k, v]) => `${neutralise(k)}: ${String(ttyCell(v, 'auto', view))}`).join(', ');
-}
-
-/** A list of values (a path through a list, `SubscriptionAddOns.Uid`), not of records. */
-const isValueList = (value: unknown[]) => value.every((item) => item === null || typeof item !== 'object');
-
-/**
- * The rows of the record view on a terminal, the same for every record a `get` shows:
- * empty values left out (null, "", {} and []), as is the API's `_objectType`, except a
- * field the user asked for by name, shown as `—` (a misspelt name and an empty field
- * must not look alike); a nested record by its name and Uid; any other nested object
- * as indented sub-rows; a list of values on its row, every value (list-cell.ts); a list
- * of records as its count, then one indented row per item (the first ten). Dates are
- * local, each with its zone. The whole record is what --json is for.
- */
-function recordRows(entries: Pair[], view: TtyCells, indent = '', depth = 0): Cell[][] {
-  const rows: Cell[][] = [];
-  for (const [key, value, kind, requested] of entries) {
-    if (key.startsWith('_') || (isEmpty(value) && !requested)) continue;
-    const name = indent + neutralise(key);
-    if (Array.isArray(value) && !isEmpty(value) && !isValueList(value)) {
-      rows.push([name, `${value.length} item${value.length === 1 ? '' : 's'}`]);
-      value.slice(0, MAX_ITEMS).forEach((item, i) => rows.push([`${indent}  ${i + 1}`, itemText(item, view)]));
-      if (value.length > MAX_ITEMS) rows.push([`${indent}  …`, `${value.length - MAX_ITEMS} more (--json shows every one)`]);
-    } else if (value !== null && typeof value === 'object' && !Array.isArray(value) && !isRecordRef(value) && !isEmpty(value) && depth < MAX_DEPTH) {
-      rows.push([name, '']);
-      rows.push(...recordRows(Object.entries(value).map(([k, v]) => [k, v, 'auto']), view, `${indent}  `, depth + 1));
-    } else {
-      rows.push([name, ttyCell(value, kind ?? 'auto', view, requested)]);
-    }
-  }
-  return rows;
 }
 
 /**
