@@ -1,7 +1,7 @@
 // The examples of each command in the tree: shown under "Examples:" in its --help, and
 // read back by the reference and the man pages (./reference.ts), so both print exactly
 // the examples --help does. Each one runs as written against the embedded sandbox (`bo`
-// as `bo --sandbox`, its seeded Uids: test/help/examples-run.test.ts); one that cannot
+// as `bo --sandbox`, its seeded Uids: test/help/examples-run.e2e.test.ts); one that cannot
 // says what it needs.
 
 import type { Command } from 'commander';

@@ -2,7 +2,7 @@
 // commander Command a definition configures), never written by hand: a switch is a
 // boolean, a repeatable flag an array of strings, an integer flag an integer with its
 // bounds (input/option-types.ts), a Uid argument a string with the Uid pattern, a
-// choice an enum; required arguments are required. test/mcp/schema.test.ts compares
+// choice an enum; required arguments are required. test/mcp/schema.unit.test.ts compares
 // every tool's schema with its command.
 
 import type { Argument, Command, Option } from 'commander';

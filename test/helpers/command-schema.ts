@@ -2,7 +2,7 @@
 // read independently of src/mcp/schema.ts: each property an argument or option of the
 // command, of the type its flags text says (a switch a boolean, `<value>` a string,
 // "(repeatable)" an array of strings), required where the parser requires it. Used by
-// the unit test of every tool (test/mcp/schema.test.ts) and by the built binary's
+// the unit test of every tool (test/mcp/schema.unit.test.ts) and by the built binary's
 // tools/list over stdio (test/e2e/mcp-binary.test.ts).
 import type { Command } from 'commander';
 
