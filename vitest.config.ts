@@ -1,131 +1,24 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Three projects, chosen by what a file does, so a change can be checked at the speed
-// of what it touches (`npm run test:unit` …); `npm test` runs all three.
-//   unit         in-process code: no server, no other process
-//   e2e          starts a process: the built binary, shells, tmux, the keychain daemon,
-//                Debian tools, npm; and the hardening suites
-//   integration  everything else: `bo` in process against the sandbox or a fault server
-//                over loopback HTTP
+// Three projects, chosen by a test file's folder or name, so a change can be checked at
+// the speed of what it touches (`npm run test:unit` …); `npm test` runs all three.
+//   unit         *.unit.test.ts: in-process code, no server (the embedded sandbox is in
+//                process, no socket) and no other process; in worker threads, the fastest
+//                pool (a unit test that needs process.chdir or process.umask, which a
+//                thread cannot call, is named *.forks.unit.test.ts and runs in a process)
+//   e2e          test/e2e/ and test/hardening/, the folders of what starts processes by
+//                nature (bench/, package/, startup/, concurrency/, readme/), and
+//                *.e2e.test.ts elsewhere: the built binary, shells, tmux, the keychain
+//                daemon, Debian tools, npm
+//   integration  every other *.test.ts: `bo` in process against a served sandbox or a
+//                fault server over loopback HTTP, or a helper process
+// test/test-projects.unit.test.ts checks that each file is where its imports say it belongs.
 
-const unit = [
-  'test/argv-scan.test.ts',
-  'test/env.test.ts',
-  'test/layers.test.ts',
-  'test/imports.test.ts',
-  'test/module-state.test.ts',
-  'test/declarations.test.ts',
-  'test/program.test.ts',
-  'test/stands-alone.test.ts',
-  'test/api/json-depth.test.ts',
-  'test/api/json-parse.test.ts',
-  'test/api/page-records.test.ts',
-  'test/api/ca-file.test.ts',
-  'test/files/state.test.ts',
-  'test/api/canonical-json.test.ts',
-  'test/api/path.test.ts',
-  'test/api/proxy-env.test.ts',
-  'test/api/resource-fields.test.ts',
-  'test/api/secret-values.test.ts',
-  'test/auth/credentials-jwt.test.ts',
-  'test/auth/credentials.test.ts',
-  'test/auth/dbus-wire.test.ts',
-  'test/auth/login-parts.test.ts',
-  'test/auth/login-prompter.test.ts',
-  'test/auth/login-prompts-terminal.test.ts',
-  'test/auth/login-qr.test.ts',
-  'test/commands/auth/set-key.test.ts',
-  'test/commands/auth/status.test.ts',
-  'test/commands/auth/token.test.ts',
-  'test/commands/doctor-runtime.test.ts',
-  'test/commands/config/config.test.ts',
-  'test/commands/logout.test.ts',
-  'test/commands/profiles/profiles.test.ts',
-  'test/completion/stale.test.ts',
-  'test/completion/tree.test.ts',
-  'test/config/config.test.ts',
-  'test/help/error-codes.test.ts',
-  'test/help/exit-code-tables.test.ts',
-  'test/help/help-walk.test.ts',
-  'test/help/help-text.test.ts',
-  'test/help/man-pages.test.ts',
-  'test/help/reference.test.ts',
-  'test/input/date.test.ts',
-  'test/input/list-options.test.ts',
-  'test/input/number.test.ts',
-  'test/input/read-text.test.ts',
-  'test/input/text.test.ts',
-  'test/input/uid.test.ts',
-  'test/journal/resume-words.test.ts',
-  'test/mcp/schema.test.ts',
-  'test/mcp/keys.test.ts',
-  'test/mcp/toolsnaps.test.ts',
-  'test/mutation/fields-declared.test.ts',
-  'test/mutation/help.test.ts',
-  'test/mutation/records.test.ts',
-  'test/mutation/validate.test.ts',
-  'test/mutation/verdict.test.ts',
-  'test/output/colour.test.ts',
-  'test/output/jq-filter.test.ts',
-  'test/output/json-stream.test.ts',
-  'test/output/neutralise.test.ts',
-  'test/output/pager.test.ts',
-  'test/output/sink.test.ts',
-  'test/output/width.test.ts',
-  'test/sandbox/tokens-engine.test.ts',
-  'test/sandbox/tokens-http.test.ts',
-  'test/sandbox/twofactor-challenge.test.ts',
-  'test/sandbox/twofactor-enroll-http.test.ts',
-  'test/sandbox/twofactor-enroll.test.ts',
-  'test/sandbox/twofactor-qr.test.ts',
-  'test/sandbox/twofactor-resend.test.ts',
-  'test/security/no-keychain.test.ts',
-];
-
-const e2e = [
-  'test/e2e/**/*.test.ts',
-  'test/hardening/**/*.test.ts',
-  'test/bench/**/*.test.ts',
-  'test/package/**/*.test.ts',
-  'test/startup/**/*.test.ts',
-  'test/concurrency/**/*.test.ts',
-  'test/readme/**/*.test.ts',
-  'test/completion/bash-readline.test.ts',
-  'test/completion/command.test.ts',
-  'test/completion/complete-command.test.ts',
-  'test/completion/dynamic.test.ts',
-  'test/completion/real-tree.test.ts',
-  'test/completion/shells.test.ts',
-  'test/api/hostile-answers.test.ts',
-  'test/api/proxy.test.ts',
-  'test/api/response-size.test.ts',
-  'test/auth/file-store.test.ts',
-  'test/auth/keychain-commands.test.ts',
-  'test/auth/keychain.test.ts',
-  'test/auth/login-qr-terminal.test.ts',
-  'test/auth/secret-service.test.ts',
-  'test/commands/api-paths.test.ts',
-  'test/commands/api-stdin-text.test.ts',
-  'test/commands/login-code-command.test.ts',
-  'test/commands/target-uids.test.ts',
-  'test/config/config-reads.test.ts',
-  'test/files/locked-file.test.ts',
-  'test/files/not-regular-file.test.ts',
-  'test/help/top-help.test.ts',
-  'test/help/examples-run.test.ts',
-  'test/mutation/batch-lines.test.ts',
-  'test/mutation/batch-signal.test.ts',
-  'test/mutation/batch-spreadsheet.test.ts',
-  'test/mutation/bench-smoke.test.ts',
-  'test/output/bench-progress-smoke.test.ts',
-  'test/output/export-memory.test.ts',
-  'test/output/table-scale.test.ts',
-  'test/sandbox/in-process.test.ts',
-  'test/sandbox/serve-process.test.ts',
-  'test/sandbox/state-file.test.ts',
-  'test/sandbox/twofactor-totp.test.ts',
-  'test/security/error-text.test.ts',
-];
+export const UNIT = ['test/**/*.unit.test.ts'];
+export const UNIT_FORKS = ['test/**/*.forks.unit.test.ts'];
+export const E2E_FOLDERS = ['e2e', 'hardening', 'bench', 'package', 'startup', 'concurrency', 'readme'];
+export const E2E = [...E2E_FOLDERS.map((folder) => `test/${folder}/**/*.test.ts`), 'test/**/*.e2e.test.ts'];
 
 export default defineConfig({
   test: {
@@ -134,10 +27,15 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    experimental: { fsModuleCache: true },
     projects: [
-      { extends: true, test: { name: 'unit', include: unit } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...unit, ...e2e] } },
-      { extends: true, test: { name: 'e2e', include: e2e } },
+      // Every core: vitest's own default leaves one free for itself (one worker on a
+      // 2-core machine), which the unit project, whose files take milliseconds to collect,
+      // does not need.
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: [...E2E, ...UNIT_FORKS], pool: 'threads', isolate: false, maxWorkers: availableParallelism() } },
+      { extends: true, test: { name: 'unit-forks', include: UNIT_FORKS, exclude: E2E } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...E2E] } },
+      { extends: true, test: { name: 'e2e', include: E2E } },
     ],
   },
 });

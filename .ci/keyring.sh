@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a command with a real Secret Service: a private D-Bus session bus and an
 # unlocked gnome-keyring holding only the secrets component. Used by CI and by the
-# keychain tests (test/auth/keychain.test.ts), which refuse to run without it.
+# keychain tests (test/auth/keychain.e2e.test.ts), which refuse to run without it.
 #
 #   bash .ci/keyring.sh npx vitest run
 #

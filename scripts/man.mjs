@@ -1,7 +1,7 @@
 // Writes man/bo.1 and one page per command (man/bo-accounts-list.1, …) from the command
 // tree (src/help/man.ts), removes pages of commands that are gone, and keeps
 // package.json's "man" list in step, so `npm install -g` installs every page.
-// test/help/man-pages.test.ts fails when the committed pages are stale.
+// test/help/man-pages.unit.test.ts fails when the committed pages are stale.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importFromSource, root } from './from-source.mjs';

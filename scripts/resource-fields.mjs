@@ -18,7 +18,7 @@
 //
 //   node scripts/resource-fields.mjs path/to/SERVICE-API.md   writes the module
 // The reference lives outside this repository, so no build step or test runs this: run it
-// by hand after the document changes and commit the module. test/api/resource-fields.test.ts
+// by hand after the document changes and commit the module. test/api/resource-fields.unit.test.ts
 // checks the committed module's shape, and the reading rules on an excerpt kept in test/.
 
 import { readFileSync, writeFileSync } from 'node:fs';

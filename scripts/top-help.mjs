@@ -3,7 +3,7 @@
 // dist/top-help.cjs the dependency-free renderer that wraps them to the terminal (CommonJS,
 // which bin/bo.js requires, from dist/ or the single executable's folder of its files).
 // bin/bo.js uses both to answer `bo --help` and `bo --version` without loading the
-// bundle. test/help/top-help.test.ts fails if they no longer match the tree.
+// bundle. test/help/top-help.e2e.test.ts fails if they no longer match the tree.
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

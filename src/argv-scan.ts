@@ -5,7 +5,7 @@
 // way when the scan finds nothing it knows, and commander stays the judge of the
 // arguments.
 
-/** Global options that take a value (src/program.ts addGlobalOptions; test/argv-scan.test.ts keeps them in step). */
+/** Global options that take a value (src/program.ts addGlobalOptions; test/argv-scan.unit.test.ts keeps them in step). */
 export const GLOBAL_VALUE_OPTIONS: readonly string[] = ['-p', '--profile', '--base-url', '--jq', '--timeout', '--max-retries', '--csv-separator'];
 
 export function scanArgv(argv: readonly string[]): { command?: string; verb?: string; profile?: string; help: boolean } {

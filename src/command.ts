@@ -24,7 +24,7 @@ export interface CommandDefinition<D extends readonly OptionDeclaration[] = read
   groupDefault?: boolean;
   /**
    * At least one; shown under "Examples:" in --help. Each runs as written against the
-   * embedded sandbox (`bo --sandbox …`, its seeded Uids; test/help/examples-run.test.ts);
+   * embedded sandbox (`bo --sandbox …`, its seeded Uids; test/help/examples-run.e2e.test.ts);
    * one that cannot says why (`needs`).
    */
   examples: Example[];

@@ -171,7 +171,7 @@ export function exitCodeOf(err: unknown): ExitCodeValue {
 /**
  * The codes `--json` errors carry when the server sent none, each with what it means:
  * the one list, which `bo help exit-codes`, the man page and README "Output and exit
- * codes" show (test/help/error-codes.test.ts compares them). Scripts match on these, so
+ * codes" show (test/help/error-codes.unit.test.ts compares them). Scripts match on these, so
  * they are a fixed set, never null and never a Node internal name.
  */
 export const ERROR_CODE_MEANINGS = {

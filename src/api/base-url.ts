@@ -35,7 +35,8 @@ export function redactUserInfo(text: string): string {
 
 const API_PREFIX = '/api/v1';
 
-function isLoopback(hostname: string): boolean {
+/** A loopback host: the only hosts http:// may name, and where a served sandbox listens. */
+export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 

@@ -25,7 +25,7 @@ export interface LedgerOptions {
 /**
  * A digest of the items at `indices`, as the server sent them (or as JSON once parsed).
  * node:crypto is loaded only here, for a page with items without a Uid: a list of
- * records never loads it (`bo --sandbox` reads without it, test/sandbox/in-process.test.ts).
+ * records never loads it (`bo --sandbox` reads without it, test/sandbox/in-process.e2e.test.ts).
  */
 function digest<T>(items: Items<T>, indices: readonly number[]): string {
   const { createHash } = process.getBuiltinModule('node:crypto') as typeof import('node:crypto');

@@ -8,6 +8,7 @@ import type { HttpClient, Method } from '../api/http-types.js';
 import { ApiError, BoError } from '../errors.js';
 import { ConnectionFailure } from '../api/http-attempt.js';
 import { reason } from '../api/network-errors.js';
+import { isLoopback } from '../api/base-url.js';
 import { defaultStatePath } from '../sandbox/state-path.js';
 import { servedSandboxUrl } from '../connection.js';
 
@@ -25,6 +26,10 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
   // base URL: https or loopback http, no user info).
   const served = servedSandboxUrl(ctx);
   ctx.io.stderr.write(`Using ${served ? `the sandbox at ${served}` : `the embedded sandbox (${defaultStatePath(ctx.io.env)})`}.\n`);
+  if (!served) {
+    const note = await profileSandboxNote(ctx);
+    if (note) ctx.io.stderr.write(note);
+  }
   const client = await ctx.api({ sandboxAdmin: true });
   const call = async <T>(method: Method, path: string, isShape?: (value: unknown) => boolean): Promise<T> => {
     const notASandbox = () => new BoError(`unexpected answer from ${client.baseUrl}${path}: not what a sandbox sends`, { code: 'unexpected', hint: NOT_A_SANDBOX_HINT });
@@ -38,6 +43,24 @@ export async function openAdminClient(ctx: Context): Promise<AdminClient> {
     return body as T;
   };
   return { get: (path, isShape) => call('GET', path, isShape), post: (path) => call('POST', path) };
+}
+
+/**
+ * A profile whose base-url is a loopback address most likely names a sandbox served by
+ * `bo sandbox serve`, which these commands never read from a profile: one line says how
+ * to reach it, so its outbox (the code of the sign-in in progress) is not looked for in
+ * the embedded sandbox's.
+ */
+async function profileSandboxNote(ctx: Context): Promise<string | undefined> {
+  const baseUrl = await ctx.profile().then((p) => p.settings['base-url'], () => undefined);
+  if (typeof baseUrl !== 'string') return undefined;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return undefined;
+  }
+  return isLoopback(host) ? `The profile's base-url is not used here: for the sandbox served at ${baseUrl}, pass --base-url ${baseUrl}.\n` : undefined;
 }
 
 /** "cannot reach the sandbox" for a connection never made; an answer that is not JSON is not a sandbox's. */

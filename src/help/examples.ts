@@ -3,7 +3,7 @@
 // the examples --help does. They are a field of the command itself (every command of the
 // tree is a CommandWithExamples, through commander's createCommand), never state kept
 // beside it. Each one runs as written against the embedded sandbox (`bo`
-// as `bo --sandbox`, its seeded Uids: test/help/examples-run.test.ts); one that cannot
+// as `bo --sandbox`, its seeded Uids: test/help/examples-run.e2e.test.ts); one that cannot
 // says what it needs.
 
 import { Command } from 'commander';

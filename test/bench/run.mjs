@@ -177,7 +177,9 @@ try {
       const boCmds = Array.from({ length: Math.min(loop, 20) }, (_, i) => argsFor(i).map((a) => `'${a}'`).join(' '));
       const boLoop = `for i in $(seq ${loop}); do case $((i % ${boCmds.length})) in ${boCmds.map((c, i) => `${i}) '${node}' '${bo}' ${c} >/dev/null || exit 1;;`).join(' ')} esac; done`;
       const [n, b] = alternate([{ argv: ['bash', '-c', script(`'${node}' -e 0`)] }, { argv: ['bash', '-c', boLoop], env: keyEnv }], runs);
-      row(`${loop} × ${what} in a shell loop`, `${fmt(b / n)} × per call`, '≤ 2.2 ×', b / n <= 2.2, `${fmt(b / loop, 1)} ms per call`);
+      // 2.5 × with the journal on (every single change writes its run file before its
+      // request): the 2.2 × of before the journal did not count that work.
+      row(`${loop} × ${what} in a shell loop`, `${fmt(b / n)} × per call`, '≤ 2.5 ×', b / n <= 2.5, `${fmt(b / loop, 1)} ms per call`);
     }
 
     if (want('export')) {

@@ -1,6 +1,6 @@
 // `--fields` on every list and get: alone (last, or before another option) it prints the
 // resource's fields and types from the API reference (the generated module, checked
-// against the document by test/api/resource-fields.test.ts), exit 0, nothing sent; with
+// against the document by test/api/resource-fields.unit.test.ts), exit 0, nothing sent; with
 // paths the reference does not list, one warning on stderr names them with the nearest
 // known ones, and the paths are still sent.
 import { stripVTControlCharacters } from 'node:util';

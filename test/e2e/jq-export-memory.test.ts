@@ -1,7 +1,7 @@
 // --jsonl --jq streams: the built `bo`, as a real process under /usr/bin/time -v, runs
 // `.Uid` on each of 100,000 accounts from a served sandbox, a page of lines per jq call,
 // and its peak resident memory stays at most jq's engine (a fixed amount) over the same
-// export without --jq (test/output/export-memory.test.ts measures that export alone). Memory only: the
+// export without --jq (test/output/export-memory.e2e.test.ts measures that export alone). Memory only: the
 // rate is the bench's business (README "Performance").
 
 import { describe, expect, it } from 'vitest';

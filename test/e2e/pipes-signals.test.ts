@@ -1,7 +1,7 @@
 // Pipes and signals around a read, on the built binary: Ctrl-C ends `bo` with 130
 // whatever its stdout is doing (a slow reader, a FIFO nobody reads); a closed stderr
 // never turns a failure into success; many requests in flight print no Node warning.
-// Batches: test/mutation/batch-signal.test.ts.
+// Batches: test/mutation/batch-signal.e2e.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@
 // parser (commander, rendered from the declarations) takes, of the type its declaration
 // gives (a switch a boolean, a list an array of strings, an integer an integer, a
 // variadic argument an array, any other a string), required where the parser requires it. Used by
-// the unit test of every tool (test/mcp/schema.test.ts) and by the built binary's
+// the unit test of every tool (test/mcp/schema.unit.test.ts) and by the built binary's
 // tools/list over stdio (test/e2e/mcp-binary.test.ts).
 import type { Command } from 'commander';
 import type { CommandDefinition } from '../../src/command.js';

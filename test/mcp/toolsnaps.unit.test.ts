@@ -4,7 +4,7 @@
 // direct), compared exactly, and toolsets.json: the tools of every --tools group, and
 // of all, in each --writes mode. A schema, description
 // or annotation that changes shows in the diff of its file. After a deliberate change:
-//   UPDATE_TOOLSNAPS=1 npx vitest run test/mcp/toolsnaps.test.ts
+//   UPDATE_TOOLSNAPS=1 npx vitest run test/mcp/toolsnaps.unit.test.ts
 // The server runs in this process (`bo --sandbox mcp …`), handed the handshake and
 // tools/list on its stdin.
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Which proxy a base URL goes through: the variables curl reads, and every NO_PROXY form
-// on host names (proxy.test.ts runs the same rules end to end on loopback).
+// on host names (proxy.e2e.test.ts runs the same rules end to end on loopback).
 import { describe, expect, it } from 'vitest';
 import { bypassesProxy, proxyFor } from '../../src/api/proxy-env.js';
 

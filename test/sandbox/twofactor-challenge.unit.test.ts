@@ -1,6 +1,6 @@
 // Two-factor login against the engine (§5.4, §7, §8, D8, D11, D12, D31): challenge
 // bodies, codes from the test TOTP generator and from the outbox, the 5-attempt lock
-// and the 600 s lifetime. Resend, switch and recovery: twofactor-resend.test.ts.
+// and the 600 s lifetime. Resend, switch and recovery: twofactor-resend.unit.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { challengeFor, otherCode, secretOf, testAuth, type TestAuth } from '../helpers/auth-env.js';
