@@ -51,16 +51,16 @@ function importsOf(file: string): string[] {
   });
 }
 
-/** What starts a server or another process. */
-const SERVER_OR_PROCESS = ['node:child_process', 'child_process', 'node:http', 'node:https', 'node:net', 'node:http2', 'node:dgram', 'src/sandbox/server.ts'];
+/** What starts a server or another process (TypeScript's compiler API runs the compiler as one). */
+const SERVER_OR_PROCESS = ['node:child_process', 'child_process', 'node:http', 'node:https', 'node:net', 'node:http2', 'node:dgram', 'src/sandbox/server.ts', 'typescript/unstable/sync'];
 
-/** The chain from a test file to a server or a process, through test/ files; none: []. */
+/** The chain from a test file to a server or a process, through test/ and scripts/ files; none: []. */
 function chainToServerOrProcess(file: string): string[] {
   const seen = new Set<string>([file]);
   const walk = (from: string, path: string[]): string[] => {
     for (const to of importsOf(from)) {
       if (SERVER_OR_PROCESS.includes(to)) return [...path, to];
-      if (to.startsWith('test/') && !seen.has(to) && existsSync(join(repo, to))) {
+      if ((to.startsWith('test/') || to.startsWith('scripts/')) && !seen.has(to) && existsSync(join(repo, to))) {
         seen.add(to);
         const found = walk(to, [...path, to]);
         if (found.length > 0) return found;
