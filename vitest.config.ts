@@ -31,11 +31,12 @@ export default defineConfig({
     projects: [
       // Every core: vitest's own default leaves one free for itself (one worker on a
       // 2-core machine), which the unit project, whose files take milliseconds to collect,
-      // does not need.
-      { extends: true, test: { name: 'unit', include: UNIT, exclude: [...E2E, ...UNIT_FORKS], pool: 'threads', isolate: false, maxWorkers: availableParallelism() } },
-      { extends: true, test: { name: 'unit-forks', include: UNIT_FORKS, exclude: E2E } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...E2E] } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      // does not need. A project with its own worker count runs in a group of its own:
+      // the unit files first, then the others together, as before.
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: [...E2E, ...UNIT_FORKS], pool: 'threads', isolate: false, maxWorkers: availableParallelism(), sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'unit-forks', include: UNIT_FORKS, exclude: E2E, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...E2E], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'e2e', include: E2E, sequence: { groupOrder: 1 } } },
     ],
   },
 });

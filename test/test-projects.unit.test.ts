@@ -31,7 +31,7 @@ function globRegExp(glob: string): RegExp {
 }
 const matches = (globs: readonly string[] | undefined, file: string) => (globs ?? []).some((g) => globRegExp(g).test(file));
 
-interface Project { name: string; include: string[]; exclude: string[]; pool?: string }
+interface Project { name: string; include: string[]; exclude: string[]; pool?: string; maxWorkers?: number; sequence?: { groupOrder?: number } }
 const projects = ((config as { test: { projects: { test: Project }[] } }).test.projects).map((p) => p.test);
 
 function projectsOf(file: string): string[] {
@@ -85,6 +85,14 @@ describe('the test projects', () => {
     expect(projectsOf('test/a/x.test.ts')).toEqual(['integration']);
     expect(E2E).toContain('test/**/*.e2e.test.ts');
     expect(UNIT_FORKS).toEqual(['test/**/*.forks.unit.test.ts']);
+  });
+
+  it('run together (`npm test`, or --project twice): a project with its own worker count has a group of its own', () => {
+    // vitest refuses to start a run of projects that share a group but not a worker count.
+    const clash = projects.flatMap((a) =>
+      projects.filter((b) => a.name < b.name && (a.sequence?.groupOrder ?? 0) === (b.sequence?.groupOrder ?? 0) && a.maxWorkers !== b.maxWorkers).map((b) => `${a.name} and ${b.name}`),
+    );
+    expect(clash).toEqual([]);
   });
 
   it('hold every test file exactly once', () => {

@@ -27,7 +27,11 @@ describe('the target of the sandbox admin commands', () => {
     const uid = await createdList('Survives an embedded reset');
     const r = await runBo(['sandbox', 'reset'], { env });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`Using the embedded sandbox (${join(t.root, 'data', 'sandbox-state.json')}).\nsandbox reset to its seeded state\n`);
+    expect(r.stderr).toBe(
+      `Using the embedded sandbox (${join(t.root, 'data', 'sandbox-state.json')}).\n` +
+        `The profile's base-url is not used here: for the sandbox served at ${sb.url}, pass --base-url ${sb.url}.\n` +
+        'sandbox reset to its seeded state\n',
+    );
     expect(await sb.record('EmailList', uid)).toMatchObject({ Name: 'Survives an embedded reset' });
   });
 
