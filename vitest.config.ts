@@ -14,6 +14,7 @@ const unit = [
   'test/layers.test.ts',
   'test/imports.test.ts',
   'test/module-state.test.ts',
+  'test/declarations.test.ts',
   'test/program.test.ts',
   'test/stands-alone.test.ts',
   'test/api/json-depth.test.ts',

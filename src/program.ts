@@ -5,7 +5,7 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import { groupExamples, groups, type CommandDefinition } from './command.js';
-import { addExamples, type Example } from './help/examples.js';
+import { addExamples, CommandWithExamples, type Example } from './help/examples.js';
 import { addHelpCommand } from './help/help-command.js';
 import { nearest } from './help/suggest.js';
 import { fieldsOf } from './input/fields.js';
@@ -101,7 +101,7 @@ const helpConfiguration = {
 };
 
 export function buildProgram(defs: CommandDefinition<any>[], action: Action): Command {
-  const program = new Command('bo')
+  const program = new CommandWithExamples('bo')
     .configureHelp(helpConfiguration)
     .description('Admin tool for the subscription back office: people, accounts, billing, email, support.')
     .version(VERSION, '--version', 'print the version')
@@ -116,7 +116,7 @@ export function buildProgram(defs: CommandDefinition<any>[], action: Action): Co
 Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or needed), 3 not found, 4 auth, 5 rate limited, 130 interrupted (129 SIGHUP, 143 SIGTERM), 141 batch output closed.`,
   );
 
-  const groupCommands = new Map<string, Command>();
+  const groupCommands = new Map<string, CommandWithExamples>();
   /** Each group's verbs that print records: where an unknown verb of the group points. */
   const readers = new Map<Command, Array<[CommandDefinition<any>, Command]>>();
   for (const def of defs) {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
 /** Today's, by file and name: remove an entry with the map it names, never add one. */
-const ALLOWED = ['src/input/option-types.ts integers', 'src/help/examples.ts examplesOfCommand'];
+const ALLOWED: string[] = [];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(repo, dir), { withFileTypes: true }).flatMap((entry) => {

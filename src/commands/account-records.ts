@@ -5,7 +5,7 @@
 // names the record's own paths (Plan.Name), asked for under the account's
 // (Subscriptions.Plan.Name); --limit, --all, --page and --page-size cut what was read.
 
-import { defineCommand, type CommandDefinition } from '../command.js';
+import type { CommandDefinition } from '../command.js';
 import type { Context } from '../context.js';
 import { findAccount } from '../api/crm.js';
 import type { PageMeta } from '../api/paginate.js';
@@ -13,10 +13,11 @@ import { listOf } from '../api/record-source.js';
 import { NotFoundError } from '../errors.js';
 import type { Example } from '../help/examples.js';
 import { boCommand } from '../hints.js';
-import { addListOptions, listEndNote, parseListOptions, type RawListOptions } from '../input/list-options.js';
+import { listEndNote, listOptions, parseListOptions } from '../input/list-options.js';
 import { checkUid } from '../input/validate.js';
 import { columnsFor, pick, tableFields } from '../output/columns.js';
 import { outputMode, printList, say, type Column } from '../output/print.js';
+import { operand } from '../input/declare.js';
 
 export interface AccountRecords<R> {
   path: [group: string, verb: string];
@@ -57,8 +58,12 @@ export function termColumns<R extends Term>(ctx: Context, named: Column<R>): Col
   ];
 }
 
-export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefinition<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]> {
-  return defineCommand<RawListOptions, readonly [{ name: '<accountUid>'; help: string }]>({
+/** What both verbs take: the account, and the list options of a list read whole. */
+const OPERANDS = [operand.uid('<accountUid>', 'the account Uid (bo accounts list --q <name> finds it)')] as const;
+const OPTIONS = listOptions('whole');
+
+export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefinition<typeof OPTIONS, typeof OPERANDS> {
+  return {
     printsRecords: true,
     resource: spec.resource,
     path: spec.path,
@@ -66,8 +71,8 @@ export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefini
     summary: spec.summary,
     description: spec.description,
     examples: spec.examples,
-    operands: [{ name: '<accountUid>', help: 'the account Uid (bo accounts list --q <name> finds it)' }],
-    configure: (cmd) => addListOptions(cmd, 'whole'),
+    operands: OPERANDS,
+    options: OPTIONS,
     run: async (ctx, [uid], opts) => {
       const accountUid = checkUid('<accountUid>', uid);
       const columns = spec.columns(ctx);
@@ -83,10 +88,10 @@ export function accountRecordsCommand<R>(spec: AccountRecords<R>): CommandDefini
       const size = selection.pageSize;
       const shown = selection.page !== undefined ? all.slice(selection.page * size, (selection.page + 1) * size) : all.slice(0, selection.max);
       const meta: PageMeta = { limit: size, offset: selection.page ?? 0, total: all.length };
-      opts.observePage?.(meta);
+      ctx.sink?.page?.(meta);
       const printed = await printList(ctx, listOf(shown), columnsFor(ctx, columns, opts.fields));
       const note = listEndNote(printed, selection, meta);
       if (note) say(ctx, note);
     },
-  });
+  };
 }

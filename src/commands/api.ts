@@ -1,9 +1,8 @@
-import { Option } from 'commander';
 import { defineCommand } from '../command.js';
 import type { Context } from '../context.js';
 import type { ApiResponse } from '../api/http-types.js';
 import { ApiError, UsageError } from '../errors.js';
-import { mutationFlags } from '../mutation/flags.js';
+import { mutationOptions } from '../mutation/flags.js';
 import { buildApiRequest, type ApiRequest } from '../input/raw-request.js';
 import { boCommand } from '../hints.js';
 import { STATUS_CODES } from 'node:http';
@@ -13,25 +12,26 @@ import { printDryRun } from '../mutation/dry-run.js';
 import { confirmMutation, profileInEffect, whereOf } from '../mutation/confirm.js';
 import { printList, printValue, warn } from '../output/print.js';
 import { walkAll } from '../api/paginate.js';
-import { collect } from '../input/option-types.js';
 import type { HttpClient } from '../api/http-types.js';
 import { journaled, type RunJournal } from '../journal/open.js';
 import { startJournal } from '../mutation/journal-run.js';
+import { operand, option, type OptionValues } from '../input/declare.js';
 
-interface Opts {
-  method?: string;
-  field: string[];
-  rawField: string[];
-  header: string[];
-  include?: boolean;
-  silent?: boolean;
-  input?: string;
-  paginate?: boolean;
-  auth?: boolean;
-  dryRun?: boolean;
-  yes?: boolean;
-}
+const API_OPTIONS = [
+  // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
+  option.choice('-X, --method <method>', 'HTTP method, in any case', ['GET', 'POST', 'PUT', 'DELETE'], { anyCase: true }),
+  option.list('-F, --field <key=value>', 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])', { default: [] }),
+  option.list('-f, --raw-field <key=value>', 'a text field, sent as typed (repeatable; key[sub], key[])', { default: [] }),
+  option.list('-H, --header <name: value>', 'a request header (repeatable)', { default: [] }),
+  option.switch('-i, --include', 'print the status line and response headers before the body'),
+  option.switch('--silent', 'print no response body'),
+  option.text('--input <file>', 'JSON body from a file, or - for stdin'),
+  option.switch('--paginate', 'walk every page of a list endpoint'),
+  option.switch('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)'),
+  ...mutationOptions({ batch: false }),
+] as const;
 
+type ApiOpts = OptionValues<typeof API_OPTIONS>;
 
 export default defineCommand({
   path: ['api'],
@@ -74,23 +74,9 @@ export default defineCommand({
     'bo api -X DELETE /email/campaigns/drips/drip_llo22xbxil --dry-run',
     'bo -p production api -X DELETE /email/campaigns/drips/drip_lsdylrbgpp --yes',
   ],
-  operands: [{ name: '<path>', help: 'path under /api/v1, e.g. /crm/accounts' }],
-  configure: (cmd) =>
-    mutationFlags(
-      cmd
-        // The choices feed help and completions; any case is accepted (raw-request.ts checks it).
-        .addOption(new Option('-X, --method <method>', 'HTTP method, in any case').choices(['GET', 'POST', 'PUT', 'DELETE']).argParser((v) => v))
-        .option('-F, --field <key=value>', 'a typed field: number, true, false, null, @file, @- (repeatable; key[sub], key[])', collect, [])
-        .option('-f, --raw-field <key=value>', 'a text field, sent as typed (repeatable; key[sub], key[])', collect, [])
-        .option('-H, --header <name: value>', 'a request header (repeatable)', collect, [])
-        .option('-i, --include', 'print the status line and response headers before the body')
-        .option('--silent', 'print no response body')
-        .option('--input <file>', 'JSON body from a file, or - for stdin')
-        .option('--paginate', 'walk every page of a list endpoint')
-        .option('--no-auth', 'send no credentials (implied for the magic-link and public subscription endpoints)'),
-      { batch: false },
-    ),
-  run: async (ctx, [rawPath], opts: Opts) => {
+  operands: [operand.text('<path>', 'path under /api/v1, e.g. /crm/accounts')],
+  options: API_OPTIONS,
+  run: async (ctx, [rawPath], opts) => {
     if (opts.include && opts.paginate) throw new UsageError('-i/--include prints the headers of one answer; it does not go with --paginate');
     const request = await buildApiRequest(ctx.io.stdin, rawPath, opts, (rest) => boCommand(ctx.globals, rest));
     if (opts.dryRun) {
@@ -114,7 +100,7 @@ export default defineCommand({
 });
 
 /** Sends the request (through the journal for a write) and prints the answer, or every page's items. */
-async function send(ctx: Context, client: HttpClient, request: ApiRequest, opts: Opts, journal: RunJournal | undefined): Promise<void> {
+async function send(ctx: Context, client: HttpClient, request: ApiRequest, opts: ApiOpts, journal: RunJournal | undefined): Promise<void> {
   if (opts.paginate) {
     const query = Object.fromEntries([...request.query.keys()].map((k) => [k, request.query.getAll(k)]));
     // A `limit` the user gave is the page size of the walk; paginate owns limit/offset.

@@ -7,13 +7,14 @@
 
 import { defineCommand } from '../command.js';
 import { completionValues } from '../completion/dynamic.js';
+import { operand } from '../input/declare.js';
 
 export default defineCommand({
   path: ['__complete'],
   hidden: true,
   summary: 'Values for the shell completion scripts: profiles or settings',
   examples: ['bo __complete profiles', 'bo __complete settings'],
-  operands: [{ name: '<source>', help: 'profiles or settings' }],
+  operands: [operand.text('<source>', 'profiles or settings')],
   run: async (ctx, [source]) => {
     ctx.io.stdout.write(completionValues(source, ctx.io.env).map((v) => `${v}\n`).join(''));
   },

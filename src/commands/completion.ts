@@ -5,6 +5,7 @@
 import { defineCommand } from '../command.js';
 import { completionScript } from '../completion/script.js';
 import { buildProgram } from '../program.js';
+import { operand } from '../input/declare.js';
 
 /** The completion command: every command, read when the script is written. */
 export default defineCommand({
@@ -21,7 +22,7 @@ export default defineCommand({
     'mkdir -p ~/.config/fish/completions && bo completion fish > ~/.config/fish/completions/bo.fish',
     'source <(bo completion bash)         # this shell only',
   ],
-  operands: [{ name: '<shell>', help: 'the shell to complete for', choices: ['bash', 'zsh', 'fish'] }],
+  operands: [operand.choice('<shell>', 'the shell to complete for', ['bash', 'zsh', 'fish'])],
   run: async (ctx, [shell]) => {
     // The same tree main.ts dispatches with; its actions are never called here.
     const program = buildProgram(await ctx.definitions(), async () => {});

@@ -2,17 +2,11 @@
 // (src/auth/login-flow.ts). Only the flag parser is imported up front; the flow,
 // prompts, QR drawing and HTTP load inside `run`.
 
-import { Option } from 'commander';
 import { defineCommand } from '../command.js';
-import { parseLoginFlags, type RawLoginFlags } from '../auth/login/options.js';
+import { LOGIN_OPTIONS, parseLoginFlags } from '../auth/login/options.js';
 import { signInAndStore } from '../auth/login/sign-in.js';
 
-interface LoginFlags extends RawLoginFlags {
-  insecureStorage?: boolean;
-  yes?: boolean;
-}
-
-export default defineCommand<LoginFlags>({
+export default defineCommand({
   path: ['login'],
   summary: 'Sign in and store a token (two-factor prompts included)',
   description:
@@ -42,19 +36,7 @@ export default defineCommand<LoginFlags>({
       needs: "a tenant's user who must enrol, and oathtool",
     },
   ],
-  configure: (cmd) =>
-    cmd
-      .option('--username <email>', 'who signs in (prompted when absent)')
-      .option('--password-stdin', 'read the password from the first line of stdin')
-      .option('--code <digits>', 'a 6-digit authenticator (TOTP) code')
-      .option('--code-command <cmd>', 'shell command printing a code, run whenever one is needed')
-      .addOption(new Option('--mechanism <kind>', 'answer the challenge by this method').choices(['email', 'totp']))
-      .option('--recovery-code-stdin', 'use a recovery code, read from the next line of stdin')
-      .addOption(new Option('--enroll <kind>', 'method to set up when enrollment is required').choices(['totp', 'email']))
-      .option('--qr-png <file>', "write the server's QR code PNG to a new 0600 file during TOTP enrollment")
-      .option('--recovery-codes-file <file>', 'write the recovery codes from enrollment to a new 0600 file')
-      .option('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain')
-      .option('--yes', "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"),
+  options: LOGIN_OPTIONS,
   async run(ctx, _args, flags) {
     const options = parseLoginFlags(flags, ctx.io.env);
     await signInAndStore(ctx, options, { insecureStorage: flags.insecureStorage === true, yes: flags.yes === true });

@@ -1,6 +1,6 @@
-import { Option } from 'commander';
 import { defineCommand, type CommandDefinition } from '../command.js';
 import { UsageError } from '../errors.js';
+import { option } from '../input/declare.js';
 import { CLIENTS, DOC_BO_ARGS, serverCommand } from '../mcp/clients.js';
 import { serveMcp } from '../mcp/server.js';
 import { parseToolsets, toolGroups } from '../mcp/tools.js';
@@ -21,7 +21,7 @@ function toolsHelp(defs: readonly CommandDefinition<any>[]): string {
 
 /** `bo mcp`: the tools come from the command tree, which the context hands over. */
 const mcpCommand =
-  defineCommand<{ tools?: string; writes?: 'plan' | 'direct' }>({
+  defineCommand({
     path: ['mcp'],
     summary: 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)',
     description:
@@ -37,16 +37,16 @@ const mcpCommand =
     ],
     // The groups --tools names come from the definitions (each verb's first word): every verb is loaded for this help.
     helpFromAll: true,
-    configure: (cmd, all) =>
-      cmd
-        .option('--tools <toolsets>', `comma-separated tool groups to offer: ${toolsHelp(all)} (default: all)`)
-        .addOption(
-          new Option(
-            '--writes <mode>',
-            'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)',
-          ).choices(['plan', 'direct']),
-        )
-        .addHelpText('after', CLIENT_CONFIG),
+    options: (all) =>
+      [
+        option.text('--tools <toolsets>', `comma-separated tool groups to offer: ${toolsHelp(all)} (default: all)`),
+        option.choice(
+          '--writes <mode>',
+          'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)',
+          ['plan', 'direct'],
+        ),
+      ] as const,
+    helpAfter: CLIENT_CONFIG,
     run: async (ctx, _args, opts) => {
       if (opts.writes === 'direct' && opts.tools === undefined) throw new UsageError('--writes direct needs --tools naming the tool groups the agent may change');
       const defs = await ctx.definitions();

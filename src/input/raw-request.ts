@@ -36,7 +36,7 @@ function parseMethod(text: string | undefined): Method | undefined {
 interface RawOptions {
   method?: string;
   /** -F key=value, typed. */
-  field: string[];
+  field?: string[];
   /** -f key=value, always text. */
   rawField?: string[];
   /** -H 'Name: value'. */
@@ -76,7 +76,7 @@ export async function buildApiRequest(
   const query = new URLSearchParams(q < 0 ? '' : rawPath.slice(q + 1));
   const headers = headersOf(opts.header ?? []);
   // As gh: the -f fields first, then the -F ones; each in the order given.
-  const fields = [...(opts.rawField ?? []).map((f) => splitField('-f', f)), ...opts.field.map((f) => splitField('-F', f))];
+  const fields = [...(opts.rawField ?? []).map((f) => splitField('-f', f)), ...(opts.field ?? []).map((f) => splitField('-F', f))];
   checkOneStdinReader(fields, opts.input);
   const leaves = await Promise.all(fields.map((f) => typedLeaf(f, (source) => readText(stdin, source, `-F ${f.typed.slice(0, f.typed.indexOf('='))}`))));
   const tree = fieldTree(fields, leaves);

@@ -4,7 +4,8 @@
 // changes the page size mid-walk still handled the D13 way.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRecords, paginate } from '../../src/api/paginate.js';
-import { parseListOptions } from '../../src/input/list-options.js';
+import { listOptions, parseListOptions } from '../../src/input/list-options.js';
+import { integerOf } from '../../src/invocation.js';
 import type { HttpClient } from '../../src/api/http-types.js';
 import { UsageError } from '../../src/errors.js';
 import { reply, type Step } from '../helpers/fault-server.js';
@@ -118,16 +119,18 @@ describe('paginate with concurrency', () => {
     expect(uids(await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, all)))).toEqual(uids(data));
     expect(seen.most).toBe(4);
     seen.most = 0;
-    const one = parseListOptions({ all: true, concurrency: '1' });
+    const one = parseListOptions({ all: true, concurrency: 1 });
     expect(uids(await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, one)))).toEqual(uids(data));
     expect(seen.most).toBe(1);
   });
 
   it('--concurrency must be an integer from 1 to 16', () => {
+    // As every caller's invocation reads it (invocation.ts), from its declaration.
+    const declared = listOptions().find((d) => d.flags.startsWith('--concurrency'))!;
     for (const bad of ['0', '17', 'x', '2.5', '-1']) {
-      expect(() => parseListOptions({ concurrency: bad })).toThrow(new UsageError(`--concurrency must be an integer from 1 to 16, not "${bad}"`));
+      expect(() => integerOf(declared, bad)).toThrow(new UsageError(`--concurrency must be an integer from 1 to 16, not "${bad}"`));
     }
-    expect(parseListOptions({ concurrency: '16' }).concurrency).toBe(16);
+    expect(parseListOptions({ concurrency: integerOf(declared, '16') }).concurrency).toBe(16);
   });
 });
 

@@ -175,7 +175,7 @@ describe('listRecords: what a list command prints', () => {
   it('walks up to --limit with the command filters and the list options merged', async () => {
     serve(d13(records(500)));
     const pages: PageMeta[] = [];
-    const selection = parseListOptions({ limit: '150', filter: ['AccountStage=2'], orderBy: 'Name desc' });
+    const selection = parseListOptions({ limit: 150, filter: ['AccountStage=2'], orderBy: 'Name desc' });
     const got = await collect(listRecords(client, { path: '/crm/accounts', query: { q: 'acme' } }, selection, (m) => pages.push(m)));
     expect(got).toHaveLength(150);
     expect(sent()).toEqual([
@@ -187,7 +187,7 @@ describe('listRecords: what a list command prints', () => {
 
   it('--page fetches exactly that page', async () => {
     serve(d13(records(500)));
-    const got = await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, parseListOptions({ page: '4', pageSize: '20' })));
+    const got = await collect(listRecords<{ Uid: string }>(client, { path: '/x' }, parseListOptions({ page: 4, pageSize: 20 })));
     expect(got.map((r) => r.Uid)).toEqual(records(100).slice(80).map((r) => r.Uid));
     expect(sent()).toEqual(['?limit=20&offset=4']);
   });

@@ -1,13 +1,20 @@
-// The list options as commander parses them, and their checks (exit 2 naming the flag).
+// The list options as commander parses them (rendered from their declarations, typed as
+// an invocation types them), and their checks (exit 2 naming the flag).
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addListOptions, parseListOptions, type RawListOptions } from '../../src/input/list-options.js';
+import { listOptions, parseListOptions, type RawListOptions } from '../../src/input/list-options.js';
 import { UsageError } from '../../src/errors.js';
+import { defineCommand } from '../../src/command.js';
+import { addDeclaredOption } from '../../src/program.js';
+import { argumentsOf, invocationOf } from '../../src/invocation.js';
+
+const list = defineCommand({ path: ['list'], summary: 'a list', examples: ['bo list'], options: listOptions(), run: async () => {} });
 
 function parse(argv: string[]) {
-  const cmd = addListOptions(new Command('list').exitOverride().allowExcessArguments(false));
+  const cmd = new Command('list').exitOverride().allowExcessArguments(false);
+  for (const declared of listOptions()) addDeclaredOption(cmd, declared);
   cmd.parse(argv, { from: 'user' });
-  return parseListOptions(cmd.opts<RawListOptions>());
+  return parseListOptions(argumentsOf(list, invocationOf(list, cmd, [])).options as RawListOptions);
 }
 
 function usage(argv: string[]): UsageError {

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Mechanism } from '../../api/tokens.js';
 import { parseTimeout } from '../../config/settings.js';
+import { option, type OptionValues } from '../../input/declare.js';
 
 export type EnrollMethod = 'totp' | 'email';
 
@@ -26,20 +27,23 @@ export interface LoginOptions {
   recoveryCodesFile?: string;
 }
 
-/** What commander hands over (all strings or booleans, as typed). */
-export interface RawLoginFlags {
-  username?: string;
-  passwordStdin?: boolean;
-  code?: string;
-  codeCommand?: string;
-  /** How long --code-command has to print a code (BO_CODE_COMMAND_TIMEOUT), in ms. */
-  codeCommandTimeoutMs?: number;
-  mechanism?: string;
-  recoveryCodeStdin?: boolean;
-  enroll?: string;
-  qrPng?: string;
-  recoveryCodesFile?: string;
-}
+/** The flags of `bo login`, as declared (commands/login.ts renders them). */
+export const LOGIN_OPTIONS = [
+  option.text('--username <email>', 'who signs in (prompted when absent)'),
+  option.switch('--password-stdin', 'read the password from the first line of stdin'),
+  option.text('--code <digits>', 'a 6-digit authenticator (TOTP) code'),
+  option.text('--code-command <cmd>', 'shell command printing a code, run whenever one is needed'),
+  option.choice('--mechanism <kind>', 'answer the challenge by this method', ['email', 'totp']),
+  option.switch('--recovery-code-stdin', 'use a recovery code, read from the next line of stdin'),
+  option.choice('--enroll <kind>', 'method to set up when enrollment is required', ['totp', 'email']),
+  option.text('--qr-png <file>', "write the server's QR code PNG to a new 0600 file during TOTP enrollment"),
+  option.text('--recovery-codes-file <file>', 'write the recovery codes from enrollment to a new 0600 file'),
+  option.switch('--insecure-storage', 'store the token in a 0600 file instead of the OS keychain'),
+  option.switch('--yes', "replace the profile's saved base URL with --base-url (BO_BASE_URL) without a terminal"),
+] as const;
+
+/** What the flags reach `run` as. */
+export type RawLoginFlags = OptionValues<typeof LOGIN_OPTIONS>;
 
 const controlChars = /[\u0000-\u001f\u007f]/;
 

@@ -5,6 +5,7 @@ import { printRecord } from '../../output/print.js';
 import { NotFoundError } from '../../errors.js';
 import { fieldPairs, labelledFields } from '../../output/columns.js';
 import { boCommand } from '../../hints.js';
+import { operand, option } from '../../input/declare.js';
 
 export default defineCommand({
   printsRecords: true,
@@ -14,10 +15,11 @@ export default defineCommand({
   summary: 'Show one account by Uid (exit 3 when absent)',
   description: 'Show one account. The API has no single-account read, so this asks GET /crm/accounts?q=<uid> and keeps the exact Uid match. Exit 3 when there is none.',
   examples: ['bo accounts get acc_lvsegbmzg', 'bo accounts get acc_lvsegbmzg --json | jq .PrimaryContact', 'bo accounts get acc_lvsegbmzg --fields "Name,CurrentSubscription.Plan.Name"'],
-  operands: [{ name: '<accountUid>', help: 'the account Uid' }],
-  configure: (cmd) =>
-    cmd.option('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
-  run: async (ctx, [uid], opts: { fields?: string }) => {
+  operands: [operand.uid('<accountUid>', 'the account Uid')],
+  options: [
+    option.text('--fields [paths]', 'comma-separated property paths, e.g. Name,PrimaryContact.Email (the API fields parameter); alone, lists the fields and their types'),
+  ] as const,
+  run: async (ctx, [uid], opts) => {
     const accountUid = checkUid('<accountUid>', uid);
     // On a terminal a code comes with its label (AccountStage: 2 Trialing), as in lists.
     const account = await findAccount(await ctx.api(), accountUid, opts.fields && (labelledFields(ctx, opts.fields) ?? opts.fields));

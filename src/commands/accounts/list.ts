@@ -1,18 +1,12 @@
 import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
-import { Option } from 'commander';
-import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
+import { listOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { Account } from '../../api/types.js';
 import { printList, say, type Column } from '../../output/print.js';
 import { listAccounts } from '../../api/crm.js';
 import { columnsFor, tableFields, withLabel } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
-
-interface Opts extends RawListOptions {
-  q?: string;
-  search?: string;
-  segment?: string;
-}
+import { option } from '../../input/declare.js';
 
 export const accountColumns: Column<Account>[] = [
   { header: 'Uid', get: (a) => a.Uid, from: ['Uid'] },
@@ -23,7 +17,7 @@ export const accountColumns: Column<Account>[] = [
   { header: 'Created', get: (a) => a.Created, kind: 'date', from: ['Created'], drop: 2 },
 ];
 
-export default defineCommand<Opts>({
+export default defineCommand({
   printsRecords: true,
   resource: 'Account',
   path: ['accounts', 'list'],
@@ -40,15 +34,14 @@ export default defineCommand<Opts>({
     ['bo accounts list --jq ".[].Name"', '. is the array --json prints'],
     ['bo accounts list --all --jsonl --jq "select(.AccountStage==2).Uid"', '. is each record'],
   ],
-  configure: (cmd) =>
-    addListOptions(
-      cmd
-        .addOption(new Option('--q <text>', 'part of an account name, or an exact account Uid').conflicts('search'))
-        .addOption(new Option('--search <text>', 'same as --q').conflicts('q'))
-        .option('--segment <uid>', 'only accounts in this segment')
-    ),
+  options: [
+    option.text('--q <text>', 'part of an account name, or an exact account Uid', { conflicts: ['search'] }),
+    option.text('--search <text>', 'same as --q', { conflicts: ['q'] }),
+    option.uid('--segment <uid>', 'only accounts in this segment'),
+    ...listOptions(),
+  ] as const,
   run: async (ctx, _args, opts) => {
-    const selection = parseListOptions(opts, tableFields(ctx, accountColumns, opts.fields));
+    const selection = parseListOptions(opts, tableFields(ctx, accountColumns, opts.fields), ctx.sink?.page?.bind(ctx.sink));
     const q = checkSearch('--q', opts.q) ?? checkSearch('--search', opts.search);
     if (opts.segment !== undefined) checkUid('--segment', opts.segment);
     const client = await ctx.api();

@@ -1,18 +1,12 @@
 import { defineCommand } from '../../command.js';
-import { checkUid, checkInteger, checkDate } from '../../input/validate.js';
+import { checkUid, checkDate } from '../../input/validate.js';
+import { option } from '../../input/declare.js';
 import { previewAddOn } from '../../api/billing.js';
 import { printInvoicePreview } from '../../output/invoice.js';
 import { say } from '../../output/print.js';
 import { ApiError, NotFoundError } from '../../errors.js';
 
-interface Opts {
-  subscription: string;
-  addon: string;
-  quantity?: string;
-  start?: string;
-}
-
-export default defineCommand<Opts>({
+export default defineCommand({
   path: ['addons', 'preview'],
   summary: 'Preview the invoice for adding an add-on to a subscription (nothing is saved)',
   description:
@@ -24,16 +18,16 @@ export default defineCommand<Opts>({
     'bo addons preview --subscription sub_saxvhgnrf --addon addon_39lnufwfn --quantity 5 --start 2026-07-01',
     'bo addons preview --subscription sub_saxvhgnrf --addon addon_39lnufwfn --json | jq .Amount',
   ],
-  configure: (cmd) =>
-    cmd
-      .requiredOption('--subscription <uid>', 'the subscription to add to')
-      .requiredOption('--addon <uid>', 'the add-on to add')
-      .option('--quantity <n>', 'how many units (a whole number, at least 1)')
-      .option('--start <date>', 'when the add-on would start (default: now)'),
+  options: [
+    option.uid('--subscription <uid>', 'the subscription to add to', { required: true }),
+    option.uid('--addon <uid>', 'the add-on to add', { required: true }),
+    option.integer('--quantity <n>', 'how many units (a whole number, at least 1)', 1, Number.MAX_SAFE_INTEGER, { must: 'a whole number of at least 1' }),
+    option.date('--start <date>', 'when the add-on would start (default: now)'),
+  ] as const,
   run: async (ctx, _args, opts) => {
     const subscriptionUid = checkUid('--subscription', opts.subscription);
     const addOnUid = checkUid('--addon', opts.addon);
-    const quantity = opts.quantity === undefined ? undefined : checkInteger('--quantity', opts.quantity, 1, Number.MAX_SAFE_INTEGER);
+    const quantity = opts.quantity;
     const startDate = opts.start === undefined ? undefined : checkDate('--start', opts.start);
     if (startDate !== undefined) say(ctx, `start: ${startDate}`);
     let preview;

@@ -11,14 +11,9 @@ import { EMBEDDED_SANDBOX_ORIGIN, originOf } from '../../auth/origin.js';
 import { envCredentialNames } from '../../auth/stores/env.js';
 import { say, warn } from '../../output/print.js';
 import { readFirstLine } from '../../input/read-text.js';
+import { option } from '../../input/declare.js';
 
-interface Opts {
-  key?: string;
-  secretStdin?: boolean;
-  insecureStorage?: boolean;
-}
-
-export default defineCommand<Opts>({
+export default defineCommand({
   path: ['auth', 'set-key'],
   summary: 'Store an API key and secret for the current profile',
   description:
@@ -33,11 +28,11 @@ export default defineCommand<Opts>({
     { example: 'bo auth set-key --base-url https://acme.example.com --key ak_live_123   # asks for the secret', needs: "a terminal, and a tenant's API key" },
     { example: 'printf %s "$SECRET" | bo auth set-key --key ak_live_123 --secret-stdin', needs: "a tenant's API key and the OS keychain" },
   ],
-  configure: (cmd) =>
-    cmd
-      .option('--key <key>', 'the API key id (asked for on a terminal when absent)')
-      .option('--secret-stdin', 'read the secret from the first line of stdin')
-      .option('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
+  options: [
+    option.text('--key <key>', 'the API key id (asked for on a terminal when absent)'),
+    option.switch('--secret-stdin', 'read the secret from the first line of stdin'),
+    option.switch('--insecure-storage', 'store in a 0600 file instead of the OS keychain'),
+  ] as const,
   async run(ctx, _args, opts) {
     const { name: profile, settings } = await ctx.profile();
 

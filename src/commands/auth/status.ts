@@ -11,8 +11,9 @@ import { verifyCredential } from '../../auth/verify.js';
 import { boCommand, keychainMissingHint, signInHint } from '../../hints.js';
 import { caFileInEffect } from '../../config/settings.js';
 import { makeDataFolder } from '../../sandbox/state-path.js';
+import { option } from '../../input/declare.js';
 
-export default defineCommand<{ verify?: boolean }>({
+export default defineCommand({
   printsRecords: true,
   path: ['auth', 'status'],
   summary: 'Show the credential in use and where it is stored',
@@ -24,7 +25,7 @@ export default defineCommand<{ verify?: boolean }>({
     '(GET /crm/accounts?limit=1, kept out of the activity log). Exit 4 when not signed in, when the stored ' +
     'credential belongs to another base URL, or when it is expired, invalid, rejected (401) or not permitted (403).',
   examples: ['bo auth status', 'bo auth status --verify --json', 'BO_TOKEN="$CI_TOKEN" bo auth status --verify'],
-  configure: (cmd) => cmd.option('--verify', 'prove the credential works (token: signature and expiry; API key: one request)'),
+  options: [option.switch('--verify', 'prove the credential works (token: signature and expiry; API key: one request)')] as const,
   async run(ctx, _args, opts) {
 
     const { sandbox } = ctx.globals;

@@ -20,12 +20,15 @@ import { say } from '../../output/print.js';
 import { splitCommand } from '../../journal/command-words.js';
 import type { ResumeOrder } from '../../mutation/types.js';
 import { invocationOfArgv, replay } from '../../invocation.js';
+import { operand, option, type OptionValues } from '../../input/declare.js';
 
-interface ResumeOpts {
-  dryRun?: boolean;
-  yes?: boolean;
-  resendUnknown?: boolean;
-}
+const RESUME_OPTIONS = [
+  option.switch('--dry-run', 'print what would be sent; send nothing'),
+  option.switch('--resend-unknown', 'send again the records whose outcome is unknown, whatever the change'),
+  option.switch('--yes', 'confirm, where the run needed it (a destructive verb, a protected profile)'),
+] as const;
+
+type ResumeOpts = OptionValues<typeof RESUME_OPTIONS>;
 
 const batchResumeCommand =
   defineCommand({
@@ -46,13 +49,9 @@ const batchResumeCommand =
       { example: 'bo batch resume last', needs: 'an interrupted batch in the journal' },
       { example: 'bo batch resume 20261128T050347-c3x7f3 --yes < records.jsonl', needs: 'that run, which read a pipe' },
     ],
-    operands: [{ name: '<run>', help: 'a run id, or last (the newest interrupted batch)' }],
-    configure: (cmd) =>
-      cmd
-        .option('--dry-run', 'print what would be sent; send nothing')
-        .option('--resend-unknown', 'send again the records whose outcome is unknown, whatever the change')
-        .option('--yes', 'confirm, where the run needed it (a destructive verb, a protected profile)'),
-    async run(ctx, [id], opts: ResumeOpts) {
+    operands: [operand.text('<run>', 'a run id, or last (the newest interrupted batch)')],
+    options: RESUME_OPTIONS,
+    async run(ctx, [id], opts) {
       if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
       const folder = journalFolder(ctx.io.env);
       // `last`: the newest interrupted batch (a single change is never resumed, so never picked).

@@ -3,6 +3,7 @@ import { checkUid } from '../../input/validate.js';
 import { getBroadcast } from '../../api/email.js';
 import { printRecord } from '../../output/print.js';
 import { ApiError, NotFoundError } from '../../errors.js';
+import { operand } from '../../input/declare.js';
 
 /** Broadcast Status labels, from the service's own list of states. */
 export const BROADCAST_STATUS: Record<number, string> = {
@@ -67,7 +68,7 @@ export default defineCommand({
   summary: 'Show one broadcast campaign by Uid (exit 3 when absent)',
   description: 'Show one broadcast campaign. Its Status prints with its name, e.g. "3 Sent"; --json prints the record as the API sent it.',
   examples: ['bo broadcasts get bcast_lbhuomyvex', 'bo broadcasts get bcast_lbhuomyvex --json | jq .Message.Subject'],
-  operands: [{ name: '<broadcastUid>', help: 'the broadcast campaign Uid' }],
+  operands: [operand.uid('<broadcastUid>', 'the broadcast campaign Uid')],
   run: async (ctx, [uid]) => {
     const broadcastUid = checkUid('<broadcastUid>', uid);
     let broadcast;

@@ -3,6 +3,7 @@
 import { defineCommand } from '../../command.js';
 import { SETTING_KEYS_TEXT, assertSettingKey, SETTING_DEFAULTS } from '../../config/settings.js';
 import { printValue, say } from '../../output/print.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['config', 'get'],
@@ -11,7 +12,7 @@ export default defineCommand({
     `Print a setting of the current profile: ${SETTING_KEYS_TEXT}. ` +
     'An unset key prints its default (api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on); an unset base-url or ca-file prints nothing.',
   examples: ['bo config get base-url', 'bo -p acme config get api-key-scheme'],
-  operands: [{ name: '<key>', help: SETTING_KEYS_TEXT }],
+  operands: [operand.text('<key>', SETTING_KEYS_TEXT)],
   async run(ctx, [key]) {
     const name = assertSettingKey(key);
     const { name: profile, settings } = await ctx.profile();

@@ -7,6 +7,7 @@ import { SETTING_KEYS_TEXT, assertSettingKey, parseSetting } from '../../config/
 import { updateConfig, currentProfileName } from '../../config/config.js';
 import { say } from '../../output/print.js';
 import { readCaCertificates } from '../../api/ca-file.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['config', 'set'],
@@ -27,8 +28,8 @@ export default defineCommand({
     'bo -p scratch config set journal off',
   ],
   operands: [
-    { name: '<key>', help: SETTING_KEYS_TEXT },
-    { name: '<value>', help: 'the new value' },
+    operand.text('<key>', SETTING_KEYS_TEXT),
+    operand.text('<value>', 'the new value'),
   ],
   async run(ctx, [key, text]) {
     const name = assertSettingKey(key);

@@ -5,6 +5,7 @@ import { defineCommand } from '../../command.js';
 import { SETTING_KEYS_TEXT, assertSettingKey } from '../../config/settings.js';
 import { updateConfig, currentProfileName } from '../../config/config.js';
 import { say } from '../../output/print.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['config', 'unset'],
@@ -13,7 +14,7 @@ export default defineCommand({
     `Remove ${SETTING_KEYS_TEXT} from the current profile; an unset key falls back to its default ` +
     '(api-key-scheme bo, timeout 30, max-response-mb 32, protected false, journal on; no base-url, no ca-file).',
   examples: ['bo config unset timeout', 'bo -p acme config unset api-key-scheme'],
-  operands: [{ name: '<key>', help: SETTING_KEYS_TEXT }],
+  operands: [operand.text('<key>', SETTING_KEYS_TEXT)],
   async run(ctx, [key]) {
     const name = assertSettingKey(key);
     const { profile, was } = updateConfig(ctx.io.env, (cfg) => {

@@ -1,18 +1,13 @@
 import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
+import { listOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCoupon } from '../../api/types.js';
 import { printList, say, type Column } from '../../output/print.js';
 import { listCoupons } from '../../api/billing.js';
 import { columnsFor, tableFields } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
 import { ApiError, NotFoundError } from '../../errors.js';
-
-interface Opts extends RawListOptions {
-  active?: boolean;
-  search?: string;
-  plan?: string;
-}
+import { option } from '../../input/declare.js';
 
 /**
  * `10 %` or `50 off`: a percentage, or an amount (a coupon carries no currency; it
@@ -39,7 +34,7 @@ export const couponColumns: Column<DiscountCoupon>[] = [
   { header: 'Redeem by', get: (c) => c.RedeemBy, kind: 'date', from: ['RedeemBy'], drop: 3 },
 ];
 
-export default defineCommand<Opts>({
+export default defineCommand({
   printsRecords: true,
   resource: 'DiscountCoupon',
   path: ['coupons', 'list'],
@@ -53,15 +48,14 @@ export default defineCommand<Opts>({
     'bo coupons list --search spring --json',
     'bo coupons list --plan plan_7a2ulmgbv --all --jsonl > coupons.jsonl',
   ],
-  configure: (cmd) =>
-    addListOptions(
-      cmd
-        .option('--active', 'only coupons that can be redeemed now')
-        .option('--search <text>', 'part of a coupon name or code')
-        .option('--plan <uid>', 'only coupons that apply to this plan')
-    ),
+  options: [
+    option.switch('--active', 'only coupons that can be redeemed now'),
+    option.text('--search <text>', 'part of a coupon name or code'),
+    option.uid('--plan <uid>', 'only coupons that apply to this plan'),
+    ...listOptions(),
+  ] as const,
   run: async (ctx, _args, opts) => {
-    const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields));
+    const selection = parseListOptions(opts, tableFields(ctx, couponColumns, opts.fields), ctx.sink?.page?.bind(ctx.sink));
     checkSearch('--search', opts.search);
     if (opts.plan !== undefined) checkUid('--plan', opts.plan);
     const client = await ctx.api();

@@ -1,6 +1,6 @@
 import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
+import { listOptions, parseListOptions, listEndNote, checkSearch } from '../../input/list-options.js';
 import type { DiscountCouponSubscription } from '../../api/types.js';
 import { printList, say, type Column } from '../../output/print.js';
 import { listRedemptions } from '../../api/billing.js';
@@ -8,11 +8,7 @@ import { columnsFor, tableFields } from '../../output/columns.js';
 import { checkUid } from '../../input/validate.js';
 import { ApiError, NotFoundError } from '../../errors.js';
 import { boCommand } from '../../hints.js';
-
-interface Opts extends RawListOptions {
-  active?: boolean;
-  search?: string;
-}
+import { operand, option } from '../../input/declare.js';
 
 type Named = { Uid?: string; Name?: string } | null | undefined;
 const nested = (r: DiscountCouponSubscription) =>
@@ -42,16 +38,15 @@ export default defineCommand({
     'bo coupons redemptions coupon_h390aljpd6 --active --search acme',
     'bo coupons redemptions coupon_h390aljpd6 --all --jsonl | jq -r .Subscription.Uid',
   ],
-  operands: [{ name: '<couponUid>', help: 'the coupon Uid' }],
-  configure: (cmd) =>
-    addListOptions(
-      cmd
-        .option('--search <text>', 'part of the account or plan name')
-        .option('--active', 'only redemptions that have not expired')
-    ),
-  run: async (ctx, [uid], opts: Opts) => {
+  operands: [operand.uid('<couponUid>', 'the coupon Uid')],
+  options: [
+    option.text('--search <text>', 'part of the account or plan name'),
+    option.switch('--active', 'only redemptions that have not expired'),
+    ...listOptions(),
+  ] as const,
+  run: async (ctx, [uid], opts) => {
     const couponUid = checkUid('<couponUid>', uid);
-    const selection = parseListOptions(opts, tableFields(ctx, redemptionColumns, opts.fields));
+    const selection = parseListOptions(opts, tableFields(ctx, redemptionColumns, opts.fields), ctx.sink?.page?.bind(ctx.sink));
     checkSearch('--search', opts.search);
     const client = await ctx.api();
     let last: PageMeta | undefined;

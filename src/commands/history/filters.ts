@@ -1,23 +1,20 @@
 // What `bo history list` and `bo history show` share: --since, --failed, the journal
 // folder in effect, and the note when the journal is off.
 
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { option } from '../../input/declare.js';
 import { checkDate } from '../../input/date.js';
 import { journalOff } from '../../journal/open.js';
 import { journalFolder } from '../../journal/read.js';
 import { say } from '../../output/print.js';
 
-export interface HistoryOpts {
-  since?: string;
-  failed?: boolean;
-}
-
-export function historyOptions(cmd: Command, failed: string): Command {
-  return cmd
-    .option('--since <when>', 'only runs started since then: a date, a date-time with a zone, or a duration such as 2h or 7d')
-    .option('--failed', failed);
+/** --since and --failed (`failed`: what it keeps), as declared. */
+export function historyOptions<const F extends string>(failed: F) {
+  return [
+    option.text('--since <when>', 'only runs started since then: a date, a date-time with a zone, or a duration such as 2h or 7d'),
+    option.switch('--failed', failed),
+  ] as const;
 }
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

@@ -3,18 +3,12 @@
 import { defineCommand } from '../../command.js';
 import { readRuns, skippedWarning, type RunSummary } from '../../journal/read.js';
 import { printList, say } from '../../output/print.js';
-import { historyFolder, historyOptions, sinceOf, type HistoryOpts } from './filters.js';
+import { historyFolder, historyOptions, sinceOf } from './filters.js';
 import { listOf } from '../../api/record-source.js';
-import { Option } from 'commander';
-import { integerOption } from '../../input/option-types.js';
 import { UsageError } from '../../errors.js';
+import { option } from '../../input/declare.js';
 
-interface ListOpts extends HistoryOpts {
-  limit?: string;
-  all?: boolean;
-}
-
-export default defineCommand<ListOpts>({
+export default defineCommand({
   printsRecords: true,
   path: ['history', 'list'],
   groupDefault: true,
@@ -32,12 +26,13 @@ export default defineCommand<ListOpts>({
     '(notAttempted and unread are null for a run that did not finish). ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
   examples: ['bo history', 'bo history list --limit 5', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
-  configure: (cmd) =>
-    historyOptions(cmd, 'only runs with a failed or unknown change')
-      .addOption(integerOption(new Option('--limit <n>', 'only the newest n runs'), 1, Number.MAX_SAFE_INTEGER))
-      .option('--all', 'every run (the default)'),
+  options: [
+    ...historyOptions('only runs with a failed or unknown change'),
+    option.integer('--limit <n>', 'only the newest n runs', 1, Number.MAX_SAFE_INTEGER, { must: 'a positive integer' }),
+    option.switch('--all', 'every run (the default)'),
+  ] as const,
   async run(ctx, _args, opts) {
-    const limit = opts.limit === undefined ? Infinity : limitOf(opts.limit);
+    const limit = opts.limit ?? Infinity;
     if (opts.all && opts.limit !== undefined) throw new UsageError('--limit cannot be combined with --all');
     const since = opts.since === undefined ? undefined : sinceOf(opts.since, ctx.clock.now());
     const folder = await historyFolder(ctx);
@@ -66,8 +61,3 @@ export default defineCommand<ListOpts>({
   },
 });
 
-function limitOf(text: string): number {
-  const n = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`--limit must be a positive integer, not "${text}"`);
-  return n;
-}

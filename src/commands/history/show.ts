@@ -5,8 +5,9 @@ import { BoError, NotFoundError, UsageError } from '../../errors.js';
 import { RUN_ID } from '../../journal/journal.js';
 import { readRun, readRuns, skippedWarning, type ChangeRecord } from '../../journal/read.js';
 import { printList, say } from '../../output/print.js';
-import { historyFolder, type HistoryOpts } from './filters.js';
+import { historyFolder } from './filters.js';
 import { listOf } from '../../api/record-source.js';
+import { operand, option } from '../../input/declare.js';
 
 export default defineCommand({
   printsRecords: true,
@@ -21,9 +22,9 @@ export default defineCommand({
     '(changed: true, false with a reason such as already-ended or no-such-tag, or null when the answer could not tell). ' +
     'Piped, each row starts with the Uid, so `bo history show <run> --failed | bo <verb> - …` sends the failed records again.',
   examples: ['bo history show last', { example: 'bo history show 20261128T050347-c3x7f3 --failed --jsonl', needs: 'that run in the journal' }],
-  operands: [{ name: '<run>', help: 'a run id, or last' }],
-  configure: (cmd) => cmd.option('--failed', 'only the failed changes'),
-  async run(ctx, [id], opts: HistoryOpts) {
+  operands: [operand.text('<run>', 'a run id, or last')],
+  options: [option.switch('--failed', 'only the failed changes')] as const,
+  async run(ctx, [id], opts) {
     if (id !== 'last' && !RUN_ID.test(id)) throw new UsageError(`<run> must be a run id such as 20261128T050347-c3x7f3, or last; got ${JSON.stringify(id)}`);
     const folder = await historyFolder(ctx);
     const newest = () => readRuns(folder!, (err) => say(ctx, skippedWarning(err)))[0]?.summary.id;

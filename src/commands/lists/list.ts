@@ -1,6 +1,6 @@
 import type { PageMeta } from '../../api/paginate.js';
 import { defineCommand } from '../../command.js';
-import { addListOptions, type RawListOptions, parseListOptions, listEndNote } from '../../input/list-options.js';
+import { listOptions, parseListOptions, listEndNote } from '../../input/list-options.js';
 import type { EmailList } from '../../api/types.js';
 import { printList, say, type Column } from '../../output/print.js';
 import { listLists } from '../../api/email.js';
@@ -16,7 +16,7 @@ export const emailListColumns: Column<EmailList>[] = [
   { header: 'Created', get: (l) => l.Created, kind: 'date', from: ['Created'], drop: 3 },
 ];
 
-export default defineCommand<RawListOptions>({
+export default defineCommand({
   printsRecords: true,
   resource: 'EmailList',
   path: ['lists', 'list'],
@@ -24,9 +24,9 @@ export default defineCommand<RawListOptions>({
   summary: 'List email lists (GET /email/lists)',
   description: 'List email lists with their subscriber counts. The list options page through the API for you.',
   examples: ['bo lists list', 'bo lists list --filter RequiresDoubleOptIn=true --json', 'bo lists list --fields Name,Description'],
-  configure: (cmd) => addListOptions(cmd),
+  options: listOptions(),
   run: async (ctx, _args, opts) => {
-    const selection = parseListOptions(opts, tableFields(ctx, emailListColumns, opts.fields));
+    const selection = parseListOptions(opts, tableFields(ctx, emailListColumns, opts.fields), ctx.sink?.page?.bind(ctx.sink));
     const client = await ctx.api();
     let last: PageMeta | undefined;
     const records = listLists(client, selection, (meta) => {

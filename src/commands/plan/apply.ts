@@ -23,6 +23,7 @@ import { planOfInvocation, planOrigin } from '../../mcp/call.js';
 import { checkedClient, planSession } from '../../mcp/run.js';
 import { readPlan, refuseUnlessPending, settlePlan, type Plan } from '../../plan/store.js';
 import { replay } from '../../invocation.js';
+import { operand, option } from '../../input/declare.js';
 
 type Fresh = Awaited<ReturnType<typeof planOfInvocation>>;
 
@@ -123,9 +124,9 @@ const planApplyCommand =
       'profile (bo -p <profile> plan apply); one made on the embedded sandbox with bo --sandbox plan apply. An applied plan is recorded as applied, ' +
       'with its time and journal run, for 7 days; answered no, it stays pending.',
     examples: [{ example: 'bo plan apply 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }],
-    operands: [{ name: '<planId>', help: 'the plan id (bo plan list)' }],
-    configure: (cmd) => cmd.option('--yes', 'apply without asking (needed without a terminal)'),
-    run: async (ctx, [id], opts: { yes?: boolean }) => {
+    operands: [operand.text('<planId>', 'the plan id (bo plan list)')],
+    options: [option.switch('--yes', 'apply without asking (needed without a terminal)')] as const,
+    run: async (ctx, [id], opts) => {
       const plan = readPlan(ctx.io.env, id);
       // Applied, discarded or expired: refused, saying which (D33). Answered "n", it stays pending.
       refuseUnlessPending(plan, ctx.clock.now(), 'applied');

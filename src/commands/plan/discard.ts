@@ -6,6 +6,7 @@ import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
 import { say } from '../../output/print.js';
 import { listPlans, planState, readPlan, refuseUnlessPending, settlePlan } from '../../plan/store.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['plan', 'discard'],
@@ -15,7 +16,7 @@ export default defineCommand({
     'A plan already applied, discarded or expired is refused with exit 2, saying which. The record (without the ' +
     'request\'s body) is kept for 7 days, then removed with the journal\'s retention.',
   examples: [{ example: 'bo plan discard 5f0c3a9e2b7d4e61a8c9f0b1d2e3f4a5', needs: 'a plan made by bo mcp --writes plan' }, 'bo plan discard all'],
-  operands: [{ name: '<planId>', help: 'the plan id (bo plan list), or all for every pending plan' }],
+  operands: [operand.text('<planId>', 'the plan id (bo plan list), or all for every pending plan')],
   run: async (ctx, [id]) => {
     const now = ctx.clock.now();
     if (id === 'all') {

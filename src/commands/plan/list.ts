@@ -2,6 +2,7 @@ import { defineCommand } from '../../command.js';
 import { listPlans, planState, type Plan, type PlanState } from '../../plan/store.js';
 import { printList, warn, type Column } from '../../output/print.js';
 import { listOf } from '../../api/record-source.js';
+import { option } from '../../input/declare.js';
 
 /** A plan as listed: its state now (D33) with it. */
 type Listed = Omit<Plan, 'state'> & { state: PlanState };
@@ -25,8 +26,8 @@ export default defineCommand({
     'List the plans waiting for a person: pending, made less than 24 hours ago. --all lists also the plans applied, ' +
     'discarded or expired in the last 7 days, with their state.',
   examples: ['bo plan list', 'bo plan list --all', 'bo plan list --json'],
-  configure: (cmd) => cmd.option('--all', 'also the plans applied, discarded or expired in the last 7 days'),
-  run: async (ctx, _operands, opts: { all?: boolean }) => {
+  options: [option.switch('--all', 'also the plans applied, discarded or expired in the last 7 days')] as const,
+  run: async (ctx, _operands, opts) => {
     const now = ctx.clock.now();
     const plans = listPlans(ctx.io.env, (text) => warn(ctx, text))
       .map((plan): Listed => ({ ...plan, state: planState(plan, now) }))

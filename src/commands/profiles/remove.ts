@@ -9,6 +9,7 @@ import { forgetCredentials } from '../../auth/credentials.js';
 import { reportForgotten } from '../logout.js';
 import { NotFoundError } from '../../errors.js';
 import { say } from '../../output/print.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['profiles', 'remove'],
@@ -17,7 +18,7 @@ export default defineCommand({
     'Remove <name> from the config file and forget its stored token or API key (keychain and file). ' +
     'When it was the current profile, the default profile becomes current again. Exit 3 when there is no such profile.',
   examples: ['bo profiles remove staging'],
-  operands: [{ name: '<name>', help: 'profile name' }],
+  operands: [operand.text('<name>', 'profile name')],
   async run(ctx, [nameArg]) {
     const name = parseProfileName(nameArg, 'profile name');
     const cfg = loadConfig(ctx.io.env);

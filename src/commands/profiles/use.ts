@@ -4,6 +4,7 @@ import { parseProfileName } from '../../config/settings.js';
 import { loadConfig, updateConfig } from '../../config/config.js';
 import { NotFoundError } from '../../errors.js';
 import { say } from '../../output/print.js';
+import { operand } from '../../input/declare.js';
 
 export default defineCommand({
   path: ['profiles', 'use'],
@@ -12,7 +13,7 @@ export default defineCommand({
     'Make <name> the profile used when neither -p nor BO_PROFILE is given. The profile must exist: ' +
     'create one with `bo -p <name> config set base-url <url>`.',
   examples: ['bo profiles use staging', 'bo profiles use default'],
-  operands: [{ name: '<name>', help: 'profile name' }],
+  operands: [operand.text('<name>', 'profile name')],
   async run(ctx, [nameArg]) {
     const name = parseProfileName(nameArg, 'profile name');
     const cfg = loadConfig(ctx.io.env);

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors.js';
 import { isRecord, openAdminClient } from '../sandbox-admin.js';
 import { printList, printRecord } from '../../output/print.js';
 import { listOf } from '../../api/record-source.js';
+import { option } from '../../input/declare.js';
 
 interface Mail {
   to: string;
@@ -12,14 +13,14 @@ interface Mail {
   sentAt: string;
 }
 
-export default defineCommand<{ last?: boolean }>({
+export default defineCommand({
   printsRecords: true,
   path: ['sandbox', 'outbox'],
   summary: 'Show the emails the sandbox has "sent" (two-factor codes, magic links, welcome emails)',
   description:
     'List the emails the sandbox has sent, oldest first; --last shows only the newest, with its text. Acts on the sandbox at --base-url when given, else on the embedded sandbox in the data folder. Exit 3 when --last finds no email.',
   examples: ['bo sandbox outbox', 'bo sandbox outbox --last', "bo sandbox outbox --last --json | jq -r .code"],
-  configure: (cmd) => cmd.option('--last', 'only the newest email, in full'),
+  options: [option.switch('--last', 'only the newest email, in full')] as const,
   async run(ctx, _args, opts) {
     const client = await openAdminClient(ctx);
     const mails = await client.get<Mail[]>('/__sandbox/outbox', (v) => Array.isArray(v) && v.every(isRecord));

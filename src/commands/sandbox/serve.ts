@@ -3,25 +3,10 @@ import { UsageError } from '../../errors.js';
 import { readFileText as read } from '../../input/read-text.js';
 import { defaultStatePath, makeDataFolder } from '../../sandbox/state-path.js';
 import { createSecureContext } from 'node:tls';
+import { option } from '../../input/declare.js';
 
-interface Opts {
-  port?: string;
-  host?: string;
-  allowRemote?: boolean;
-  state?: string;
-  memory?: boolean;
-  seed?: string;
-  accounts?: string;
-  apiKeyScheme?: string;
-  tlsCert?: string;
-  tlsKey?: string;
-}
-
-function wholeNumber(flag: string, text: string, min: number, max: number): number {
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
-  return n;
-}
+/** The most seeded accounts; the fewest is the sandbox's MIN_ACCOUNTS (20), in its own bundle. */
+const MAX_ACCOUNTS = 1_000_000;
 
 /** The PEM certificate chain and key for https, checked to be a pair before listening. */
 async function readTls(certFile: string | undefined, keyFile: string | undefined): Promise<{ cert: string; key: string } | undefined> {
@@ -44,7 +29,7 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
 }
 
-export default defineCommand<Opts>({
+export default defineCommand({
   path: ['sandbox', 'serve'],
   summary: 'Run the API emulator in the foreground (Ctrl-C stops it)',
   description:
@@ -55,20 +40,20 @@ export default defineCommand<Opts>({
     { example: 'bo sandbox serve --memory --accounts 100000 --seed 7', needs: 'a terminal to stop it: it runs until Ctrl-C' },
     { example: 'bo sandbox serve --tls-cert cert.pem --tls-key key.pem', needs: 'a certificate and key, and a terminal to stop it: it runs until Ctrl-C' },
   ],
-  configure: (cmd) =>
-    cmd
-      .option('--port <n>', 'port to listen on (default 4010; 0 picks a free one)', '4010')
-      .option('--host <addr>', 'address to bind (default 127.0.0.1; loopback only, unless --allow-remote)', '127.0.0.1')
-      .option('--allow-remote', 'allow a non-loopback --host (exposes demo passwords and the API secret)')
-      .option('--state <file>', 'state file (default: sandbox-state.json in the data folder)')
-      .option('--memory', 'keep state in memory only')
-      .option('--seed <n>', 'seed of the demo data (default 1)')
-      .option('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)')
-      .option('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header (default bo)', 'bo')
-      .option('--tls-cert <file>', 'serve https with this PEM certificate (chain), with --tls-key')
-      .option('--tls-key <file>', 'the PEM private key of --tls-cert'),
+  options: [
+    option.integer('--port <n>', 'port to listen on (default 4010; 0 picks a free one)', 0, 65535, { default: 4010, must: 'a whole number from 0 to 65535' }),
+    option.text('--host <addr>', 'address to bind (default 127.0.0.1; loopback only, unless --allow-remote)', { default: '127.0.0.1' }),
+    option.switch('--allow-remote', 'allow a non-loopback --host (exposes demo passwords and the API secret)'),
+    option.text('--state <file>', 'state file (default: sandbox-state.json in the data folder)'),
+    option.switch('--memory', 'keep state in memory only'),
+    option.integer('--seed <n>', 'seed of the demo data (default 1)', 0, 2 ** 32 - 1, { must: `a whole number from 0 to ${2 ** 32 - 1}` }),
+    option.integer('--accounts <n>', 'number of seeded accounts, 20 to 1000000 (default 60)', 20, MAX_ACCOUNTS, { must: `a whole number from 20 to ${MAX_ACCOUNTS}` }),
+    option.text('--api-key-scheme <word>', 'the word before key:secret in the API key Authorization header (default bo)', { default: 'bo' }),
+    option.text('--tls-cert <file>', 'serve https with this PEM certificate (chain), with --tls-key'),
+    option.text('--tls-key <file>', 'the PEM private key of --tls-cert'),
+  ] as const,
   async run(ctx, _args, opts) {
-    const port = wholeNumber('--port', opts.port ?? '4010', 0, 65535);
+    const port = opts.port ?? 4010;
     const host = opts.host ?? '127.0.0.1';
     if (!isLoopback(host) && !opts.allowRemote) {
       throw new UsageError(`--host ${host} is not a loopback address; the sandbox exposes demo passwords and its API secret, so pass --allow-remote to bind it anyway`);
@@ -79,15 +64,15 @@ export default defineCommand<Opts>({
     if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(scheme)) throw new UsageError(`--api-key-scheme must be one word, got "${scheme}"`);
     const tls = await readTls(opts.tlsCert, opts.tlsKey);
     // The sandbox is its own bundle (scripts/build.mjs), loaded only here.
-    const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, MIN_ACCOUNTS, seedState }, { Store }, { startSandbox }, { printServeBanner, formatEmail }] =
+    const [{ DEFAULT_ACCOUNTS, DEFAULT_SEED, seedState }, { Store }, { startSandbox }, { printServeBanner, formatEmail }] =
       await Promise.all([
         import('../../sandbox/seed.js'),
         import('../../sandbox/store.js'),
         import('../../sandbox/server.js'),
         import('../../sandbox/serve-banner.js'),
       ]);
-    const seed = opts.seed === undefined ? DEFAULT_SEED : wholeNumber('--seed', opts.seed, 0, 2 ** 32 - 1);
-    const accounts = opts.accounts === undefined ? DEFAULT_ACCOUNTS : wholeNumber('--accounts', opts.accounts, MIN_ACCOUNTS, 1_000_000);
+    const seed = opts.seed ?? DEFAULT_SEED;
+    const accounts = opts.accounts ?? DEFAULT_ACCOUNTS;
     const params = { seed, accounts };
     const file = opts.memory ? undefined : (opts.state ?? defaultStatePath(ctx.io.env));
     if (file !== undefined && opts.state === undefined) makeDataFolder(ctx.io.env);
