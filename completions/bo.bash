@@ -25,11 +25,11 @@ _bo_child() {
     '0 api') REPLY=66 ;;
     '0 mcp') REPLY=67 ;;
     '0 plan') REPLY=68 ;;
-    '0 history') REPLY=74 ;;
-    '0 batch') REPLY=79 ;;
-    '0 sandbox') REPLY=82 ;;
-    '0 completion') REPLY=89 ;;
-    '0 help') REPLY=90 ;;
+    '0 history') REPLY=75 ;;
+    '0 batch') REPLY=80 ;;
+    '0 sandbox') REPLY=83 ;;
+    '0 completion') REPLY=90 ;;
+    '0 help') REPLY=91 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -81,19 +81,20 @@ _bo_child() {
     '68 show') REPLY=70 ;;
     '68 discard') REPLY=71 ;;
     '68 apply') REPLY=72 ;;
-    '68 help') REPLY=73 ;;
-    '74 list') REPLY=75 ;;
-    '74 show') REPLY=76 ;;
-    '74 prune') REPLY=77 ;;
-    '74 help') REPLY=78 ;;
-    '79 resume') REPLY=80 ;;
-    '79 help') REPLY=81 ;;
-    '82 serve') REPLY=83 ;;
-    '82 users') REPLY=84 ;;
-    '82 fixtures') REPLY=85 ;;
-    '82 outbox') REPLY=86 ;;
-    '82 reset') REPLY=87 ;;
-    '82 help') REPLY=88 ;;
+    '68 watch') REPLY=73 ;;
+    '68 help') REPLY=74 ;;
+    '75 list') REPLY=76 ;;
+    '75 show') REPLY=77 ;;
+    '75 prune') REPLY=78 ;;
+    '75 help') REPLY=79 ;;
+    '80 resume') REPLY=81 ;;
+    '80 help') REPLY=82 ;;
+    '83 serve') REPLY=84 ;;
+    '83 users') REPLY=85 ;;
+    '83 fixtures') REPLY=86 ;;
+    '83 outbox') REPLY=87 ;;
+    '83 reset') REPLY=88 ;;
+    '83 help') REPLY=89 ;;
     *) return 1 ;;
   esac
 }
@@ -169,29 +170,30 @@ _bo_node() {
     65) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
     67) _bo_cmds=(); _bo_flags=('--tools' '--writes' '-h' '--help') ;;
-    68) _bo_cmds=('list' 'show' 'discard' 'apply' 'help'); _bo_flags=('-h' '--help') ;;
+    68) _bo_cmds=('list' 'show' 'discard' 'apply' 'watch' 'help'); _bo_flags=('-h' '--help') ;;
     69) _bo_cmds=(); _bo_flags=('--all' '-h' '--help') ;;
     70) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     72) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
     73) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    74) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
-    75) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
-    76) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
-    77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    74) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    75) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
+    76) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
+    77) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     78) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    79) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
-    80) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
-    81) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    82) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    83) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
-    84) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    79) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    80) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
+    81) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
+    82) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    83) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    84) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     85) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    86) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    87) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    86) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    87) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
     88) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     89) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     90) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    91) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--csv-separator' '--bom' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -448,41 +450,42 @@ _bo_flag() {
     '72 -h'|'72 --help') REPLY=none ;;
     '73 -h'|'73 --help') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;
-    '75 --since') REPLY=text ;;
-    '75 --failed') REPLY=none ;;
-    '75 --limit') REPLY=text ;;
-    '75 --all') REPLY=none ;;
     '75 -h'|'75 --help') REPLY=none ;;
+    '76 --since') REPLY=text ;;
     '76 --failed') REPLY=none ;;
+    '76 --limit') REPLY=text ;;
+    '76 --all') REPLY=none ;;
     '76 -h'|'76 --help') REPLY=none ;;
+    '77 --failed') REPLY=none ;;
     '77 -h'|'77 --help') REPLY=none ;;
     '78 -h'|'78 --help') REPLY=none ;;
     '79 -h'|'79 --help') REPLY=none ;;
-    '80 --dry-run') REPLY=none ;;
-    '80 --resend-unknown') REPLY=none ;;
-    '80 --yes') REPLY=none ;;
     '80 -h'|'80 --help') REPLY=none ;;
+    '81 --dry-run') REPLY=none ;;
+    '81 --resend-unknown') REPLY=none ;;
+    '81 --yes') REPLY=none ;;
     '81 -h'|'81 --help') REPLY=none ;;
     '82 -h'|'82 --help') REPLY=none ;;
-    '83 --port') REPLY=text ;;
-    '83 --host') REPLY=text ;;
-    '83 --allow-remote') REPLY=none ;;
-    '83 --state') REPLY=file ;;
-    '83 --memory') REPLY=none ;;
-    '83 --seed') REPLY=text ;;
-    '83 --accounts') REPLY=text ;;
-    '83 --api-key-scheme') REPLY=text ;;
-    '83 --tls-cert') REPLY=file ;;
-    '83 --tls-key') REPLY=file ;;
     '83 -h'|'83 --help') REPLY=none ;;
+    '84 --port') REPLY=text ;;
+    '84 --host') REPLY=text ;;
+    '84 --allow-remote') REPLY=none ;;
+    '84 --state') REPLY=file ;;
+    '84 --memory') REPLY=none ;;
+    '84 --seed') REPLY=text ;;
+    '84 --accounts') REPLY=text ;;
+    '84 --api-key-scheme') REPLY=text ;;
+    '84 --tls-cert') REPLY=file ;;
+    '84 --tls-key') REPLY=file ;;
     '84 -h'|'84 --help') REPLY=none ;;
     '85 -h'|'85 --help') REPLY=none ;;
-    '86 --last') REPLY=none ;;
     '86 -h'|'86 --help') REPLY=none ;;
+    '87 --last') REPLY=none ;;
     '87 -h'|'87 --help') REPLY=none ;;
     '88 -h'|'88 --help') REPLY=none ;;
     '89 -h'|'89 --help') REPLY=none ;;
     '90 -h'|'90 --help') REPLY=none ;;
+    '91 -h'|'91 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -673,35 +676,35 @@ _bo_arg() {
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    73) case $2 in
-      0|*) REPLY=choices; _bo_vals=('list' 'show' 'discard' 'apply') ;;
+    74) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'discard' 'apply' 'watch') ;;
       *) return 1 ;;
     esac ;;
-    76) case $2 in
+    77) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    78) case $2 in
+    79) case $2 in
       0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
       *) return 1 ;;
     esac ;;
-    80) case $2 in
+    81) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    81) case $2 in
+    82) case $2 in
       0|*) REPLY=choices; _bo_vals=('resume') ;;
       *) return 1 ;;
     esac ;;
-    88) case $2 in
+    89) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    89) case $2 in
+    90) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    90) case $2 in
+    91) case $2 in
       0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'doctor' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;

@@ -188,6 +188,8 @@ function __bo_child -a path word
             echo 'bo plan discard'
         case 'bo plan/apply'
             echo 'bo plan apply'
+        case 'bo plan/watch'
+            echo 'bo plan watch'
         case 'bo plan/help'
             echo 'bo plan help'
         case 'bo history/list'
@@ -980,6 +982,7 @@ complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the pending pla
 complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: its state, the command it runs and the request its dry run made'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'discard'" -d 'Discard a plan an agent prepared, so it can no longer be applied'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'apply'" -d 'Apply a plan an agent prepared, after showing it (asks on a terminal)'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'watch'" -d 'Wait for the plans an agent makes and offer each on the terminal: apply, discard or skip'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo plan'" -s h -l help -d 'help with examples'
 
@@ -997,9 +1000,12 @@ complete -c bo -n "__bo_at 'bo plan discard'" -s h -l help -d 'help with example
 complete -c bo -n "__bo_at 'bo plan apply'" -l yes -d 'apply without asking (needed without a terminal)'
 complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
 
+# bo plan watch
+complete -c bo -n "__bo_at 'bo plan watch'" -s h -l help -d 'help with examples'
+
 # bo plan help
 complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'discard' 'apply'" -d 'command'
+complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'discard' 'apply' 'watch'" -d 'command'
 
 # bo history
 complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first (also bo history)'

@@ -51,6 +51,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['plan show', () => import('./plan/show.js')],
   ['plan discard', () => import('./plan/discard.js')],
   ['plan apply', () => import('./plan/apply.js')],
+  ['plan watch', () => import('./plan/watch.js')],
   ['history list', () => import('./history/list.js')],
   ['history show', () => import('./history/show.js')],
   ['history prune', () => import('./history/prune.js')],

@@ -114,3 +114,29 @@ describe('plan_status (built binary)', () => {
     expect(bad.isError).toBe(true);
   });
 });
+
+describe('bo plan list (built binary)', () => {
+  it('shows each pending plan with its target described, its age and the client that made it', async () => {
+    const accounts = (await sb.api('GET', '/crm/accounts?limit=100')).body.items as Array<{ Uid: string; Name: string; AccountStage: number }>;
+    const account = accounts.find((a) => a.AccountStage === 2)!;
+    const r = await call('accounts_extend_trial', { accountUid: account.Uid, to: '2031-01-31' });
+    expect(r.isError, r.content[0]?.text).toBeFalsy();
+    const id = r.structuredContent!.planId as string;
+    const listed = await runBin(['plan', 'list'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    // Piped: tab-separated, no header; Id, Created, Age, State, Profile, Client, Target, Method, URL.
+    const rows = listed.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(rows.every((cells) => cells.length === 9)).toBe(true);
+    const row = rows.find((cells) => cells[0] === id)!;
+    expect(row).toBeDefined();
+    expect(row[2]).toMatch(/^\d+s$|^\dm\d\ds$/);
+    expect(row.slice(3, 7)).toEqual(['pending', 'default', 'bo-test', `${account.Uid} (${account.Name}, 2 Trialing)`]);
+    // A plan with no Uid to act on is described by its verb.
+    const created = rows.find((cells) => cells[6] === 'lists create');
+    expect(created?.[5]).toBe('bo-test');
+    // Only pending plans; --json holds the client as the plan file does.
+    expect(rows.every((cells) => cells[3] === 'pending')).toBe(true);
+    const json = JSON.parse((await runBin(['plan', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(json.find((p) => p.id === id)).toMatchObject({ client: 'bo-test', target: `${account.Name}, 2 Trialing`, state: 'pending' });
+  });
+});
