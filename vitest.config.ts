@@ -59,6 +59,7 @@ const unit = [
   'test/journal/resume-words.test.ts',
   'test/mcp/schema.test.ts',
   'test/mcp/keys.test.ts',
+  'test/mcp/install-files.unit.test.ts',
   'test/mcp/toolsnaps.test.ts',
   'test/mutation/fields-declared.test.ts',
   'test/mutation/help.test.ts',

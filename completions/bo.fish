@@ -180,6 +180,12 @@ function __bo_child -a path word
             echo 'bo payment-info update'
         case 'bo payment-info/help'
             echo 'bo payment-info help'
+        case 'bo mcp/install'
+            echo 'bo mcp install'
+        case 'bo mcp/status'
+            echo 'bo mcp status'
+        case 'bo mcp/help'
+            echo 'bo mcp help'
         case 'bo plan/list'
             echo 'bo plan list'
         case 'bo plan/show'
@@ -430,6 +436,14 @@ function __bo_takes_value -a path flag
         case 'bo mcp/--tools'
             return 0
         case 'bo mcp/--writes'
+            return 0
+        case 'bo mcp install/--client'
+            return 0
+        case 'bo mcp install/--writes'
+            return 0
+        case 'bo mcp install/--tools'
+            return 0
+        case 'bo mcp install/--name'
             return 0
         case 'bo history list/--since'
             return 0
@@ -973,9 +987,27 @@ complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo mcp
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'install'" -d "Write bo's server entry into an MCP client's configuration (Claude Code, VS Code, Cursor, Claude Desktop)"
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'status'" -d 'List the MCP clients whose configuration starts bo, flagging an entry whose path is gone'
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, addons, coupons, lists, broadcasts, subscriptions, api; with --writes also drips, articles, deals, memberships, people (default: all)'
 complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)'
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
+
+# bo mcp install
+complete -c bo -n "__bo_at 'bo mcp install'" -l client -x -a "'claude-desktop' 'claude-code' 'vscode' 'cursor'" -d 'the MCP client to configure'
+complete -c bo -n "__bo_at 'bo mcp install'" -l writes -x -a "'plan' 'direct'" -d 'plan: the agent may make plans a person applies; direct: the agent sends changes (needs --tools; never on a protected profile)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l tools -x -d 'comma-separated tool groups the server offers (bo mcp --help lists them; default: all)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l name -x -d 'the name of the entry (default: bo)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l dry-run -d 'show the change to the file; write nothing'
+complete -c bo -n "__bo_at 'bo mcp install'" -s h -l help -d 'help with examples'
+
+# bo mcp status
+complete -c bo -n "__bo_at 'bo mcp status'" -s h -l help -d 'help with examples'
+
+# bo mcp help
+complete -c bo -n "__bo_at 'bo mcp help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo mcp help' 0+" -a "'install' 'status'" -d 'command'
 
 # bo plan
 complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the pending plans an agent prepared (bo mcp --writes plan), oldest first'
