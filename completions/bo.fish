@@ -543,7 +543,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in 
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
-complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
+complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show, apply or watch for the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'history'" -d 'The journal of changes: runs, their outcomes'
 complete -c bo -n "__bo_commands 'bo'" -a "'batch'" -d 'Interrupted batches: finish one from its journal, sending nothing known to be done'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'

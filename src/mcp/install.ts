@@ -105,11 +105,24 @@ export function changeFor(client: ClientForm, file: string, name: string, server
   const entry = client.entry(server);
   if (before === undefined || before.trim() === '') return { client, file, target, before, after: `${json({ [client.key]: { [name]: entry } })}\n` };
   const root = readConfig(file, before);
+  const servers = memberOf(root, client.key);
+  // A servers member of another kind (null, a list) is not bo's to replace.
+  if (servers && servers.value.kind !== 'object') throw new UsageError(`${file}: "${client.key}" is not an object (at ${lineOf(before, servers.value.start)}): it was left as it is`);
   return { client, file, target, before, after: setMember(before, root, [client.key, name], entry, json) };
 }
 
 /** Writes the change: atomically, the file's mode kept, the file as it was kept as `.bak` the first time. */
 export function writeChange(change: Change): { backup?: string } {
+  try {
+    return write(change);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw err;
+    throw new BoError(`could not write ${change.file} (${code}): it was left as it was`, { code: 'failed' });
+  }
+}
+
+function write(change: Change): { backup?: string } {
   const { target, before, after } = change;
   const mode = before === undefined ? undefined : statSync(target).mode & 0o7777;
   let backup: string | undefined;

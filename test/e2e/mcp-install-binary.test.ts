@@ -165,6 +165,10 @@ describe('bo mcp install (built binary, a temporary HOME)', () => {
     mkdirSync(bin);
     const log = join(home, 'claude.log');
     writeFileSync(join(bin, 'claude'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n`, { mode: 0o755 });
+    const dry = await bo({ ...env, PATH: `${bin}:${env.PATH}` }, 'mcp', 'install', '--client', 'claude-code', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(`${join(bin, 'claude')} mcp add --scope user bo -- ${process.execPath} ${expectedArgs().join(' ')}\n`);
+    expect(existsSync(log)).toBe(false);
     const r = await bo({ ...env, PATH: `${bin}:${env.PATH}` }, 'mcp', 'install', '--client', 'claude-code');
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe(`mcp remove --scope user bo\nmcp add --scope user bo -- ${process.execPath} ${expectedArgs().join(' ')}\n`);
@@ -221,6 +225,12 @@ describe('bo mcp install (built binary, a temporary HOME)', () => {
     expect(r.stderr).toMatch(/^error: .*mcp\.json is not a configuration bo can read \(.* at line 1, column \d+\): it was left as it is\n$/);
     expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": { "x": 1, } oops');
     expect(existsSync(`${file}.bak`)).toBe(false);
+
+    writeFileSync(file, '{ "mcpServers": null }');
+    const notObject = await bo(env, 'mcp', 'install', '--client', 'cursor');
+    expect(notObject.code).toBe(2);
+    expect(notObject.stderr).toBe(`error: ${file}: "mcpServers" is not an object (at line 1, column 17): it was left as it is\n`);
+    expect(readFileSync(file, 'utf8')).toBe('{ "mcpServers": null }');
 
     rmSync(file);
     const outside = join(home, 'elsewhere.json');
