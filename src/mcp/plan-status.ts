@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { journalFolder, readRun } from '../journal/read.js';
 import { listPlans, planState, PLAN_LIFETIME_MS, readPlan, type Plan } from '../plan/store.js';
 import type { JsonSchema } from './schema.js';
-import type { Tool } from './tools.js';
+import { toolName, type Tool } from './tools.js';
 
 export const PLAN_STATUS_TOOL = 'plan_status';
 
@@ -77,7 +77,7 @@ function planFields(plan: Plan, now: Date): Record<string, unknown> {
   return {
     planId: plan.id,
     state: planState(plan, now),
-    tool: plan.invocation.path.join('_').replaceAll('-', '_'),
+    tool: toolName(plan.invocation.path),
     target: plan.target ?? null,
     client: plan.client ?? null,
     created: plan.created,
