@@ -85,7 +85,6 @@ describe('bo plan watch on a terminal', () => {
     expect(shown).toContain(`Plan ${applied}, made `);
     expect(shown).toContain(`POST ${sb.url}/api/v1/email/lists`);
     expect(shown).toContain('{"Name":"Watched and applied"}');
-    expect(shown).toContain('made by bo-test');
     tmux('send-keys', '-t', name, 'Down');
     tmux('send-keys', '-t', name, 'Enter');
     await waitFor(name, `Applied plan ${applied}.`);
@@ -109,6 +108,12 @@ describe('bo plan watch on a terminal', () => {
     await waitFor(name, `Skipped plan ${skipped}: it stays pending.`);
     expect(stateOf(state, skipped)).toBe('pending');
     expect(await listsNamed('Watched and skipped')).toEqual([]);
+    // What it showed is exactly what bo plan apply shows of the plan (here refused without --yes: nothing sent).
+    const apply = await runBin(['plan', 'apply', skipped], { env, stdin: '' });
+    expect(apply.code).toBe(2);
+    const applyShows = apply.stderr.slice(0, apply.stderr.indexOf('\nerror: '));
+    expect(applyShows).toMatch(/^Plan [0-9a-f]{32}, made .*\n {2}POST /);
+    expect(screen(name)).toContain(applyShows);
 
     tmux('send-keys', '-t', name, 'C-c');
     shown = await waitFor(name, /EXIT=\d+/);

@@ -13,7 +13,6 @@ import { BoError, InterruptedError, UsageError } from '../../errors.js';
 import { neutralise } from '../../api/neutralise.js';
 import { planOrigin } from '../../mcp/call.js';
 import { say, warn } from '../../output/print.js';
-import { planClient } from '../../plan/describe.js';
 import { listPlans, planState, readPlan, settlePlan, type Plan } from '../../plan/store.js';
 import { derive, planText, sendPlan } from './apply.js';
 
@@ -41,8 +40,6 @@ async function offer(ctx: Context, id: string, where: string): Promise<void> {
     const fresh = await derive(ctx, plan, await ctx.definitions());
     say(ctx, '');
     say(ctx, planText(plan, fresh));
-    const client = planClient(plan);
-    if (client) say(ctx, `  made by ${client}`);
     const answer = await (await ctx.prompter()).select<Answer>(`Apply this plan on profile "${plan.profile}" (${where})?`, [
       { name: 'Skip', value: 'skip', description: 'leave it pending (bo plan apply can apply it later)' },
       { name: 'Apply', value: 'apply', description: 'send it now' },
