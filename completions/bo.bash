@@ -24,12 +24,12 @@ _bo_child() {
     '0 payment-info') REPLY=63 ;;
     '0 api') REPLY=66 ;;
     '0 mcp') REPLY=67 ;;
-    '0 plan') REPLY=68 ;;
-    '0 history') REPLY=74 ;;
-    '0 batch') REPLY=79 ;;
-    '0 sandbox') REPLY=82 ;;
-    '0 completion') REPLY=89 ;;
-    '0 help') REPLY=90 ;;
+    '0 plan') REPLY=71 ;;
+    '0 history') REPLY=78 ;;
+    '0 batch') REPLY=83 ;;
+    '0 sandbox') REPLY=86 ;;
+    '0 completion') REPLY=93 ;;
+    '0 help') REPLY=94 ;;
     '3 status') REPLY=4 ;;
     '3 token') REPLY=5 ;;
     '3 set-key') REPLY=6 ;;
@@ -77,23 +77,27 @@ _bo_child() {
     '60 help') REPLY=62 ;;
     '63 update') REPLY=64 ;;
     '63 help') REPLY=65 ;;
-    '68 list') REPLY=69 ;;
-    '68 show') REPLY=70 ;;
-    '68 discard') REPLY=71 ;;
-    '68 apply') REPLY=72 ;;
-    '68 help') REPLY=73 ;;
-    '74 list') REPLY=75 ;;
-    '74 show') REPLY=76 ;;
-    '74 prune') REPLY=77 ;;
-    '74 help') REPLY=78 ;;
-    '79 resume') REPLY=80 ;;
-    '79 help') REPLY=81 ;;
-    '82 serve') REPLY=83 ;;
-    '82 users') REPLY=84 ;;
-    '82 fixtures') REPLY=85 ;;
-    '82 outbox') REPLY=86 ;;
-    '82 reset') REPLY=87 ;;
-    '82 help') REPLY=88 ;;
+    '67 install') REPLY=68 ;;
+    '67 status') REPLY=69 ;;
+    '67 help') REPLY=70 ;;
+    '71 list') REPLY=72 ;;
+    '71 show') REPLY=73 ;;
+    '71 discard') REPLY=74 ;;
+    '71 apply') REPLY=75 ;;
+    '71 watch') REPLY=76 ;;
+    '71 help') REPLY=77 ;;
+    '78 list') REPLY=79 ;;
+    '78 show') REPLY=80 ;;
+    '78 prune') REPLY=81 ;;
+    '78 help') REPLY=82 ;;
+    '83 resume') REPLY=84 ;;
+    '83 help') REPLY=85 ;;
+    '86 serve') REPLY=87 ;;
+    '86 users') REPLY=88 ;;
+    '86 fixtures') REPLY=89 ;;
+    '86 outbox') REPLY=90 ;;
+    '86 reset') REPLY=91 ;;
+    '86 help') REPLY=92 ;;
     *) return 1 ;;
   esac
 }
@@ -168,30 +172,34 @@ _bo_node() {
     64) _bo_cmds=(); _bo_flags=('--account' '--payment-token' '--payment-method-type' '--name-on-card' '--last4' '--exp-month' '--exp-year' '--dry-run' '--yes' '-h' '--help') ;;
     65) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     66) _bo_cmds=(); _bo_flags=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '-i' '--include' '--silent' '--input' '--paginate' '--no-auth' '--dry-run' '--yes' '-h' '--help') ;;
-    67) _bo_cmds=(); _bo_flags=('--tools' '--writes' '-h' '--help') ;;
-    68) _bo_cmds=('list' 'show' 'discard' 'apply' 'help'); _bo_flags=('-h' '--help') ;;
-    69) _bo_cmds=(); _bo_flags=('--all' '-h' '--help') ;;
+    67) _bo_cmds=('install' 'status' 'help'); _bo_flags=('--tools' '--writes' '-h' '--help') ;;
+    68) _bo_cmds=(); _bo_flags=('--client' '--writes' '--tools' '--name' '--dry-run' '-h' '--help') ;;
+    69) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     70) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    71) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    72) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
+    71) _bo_cmds=('list' 'show' 'discard' 'apply' 'watch' 'help'); _bo_flags=('-h' '--help') ;;
+    72) _bo_cmds=(); _bo_flags=('--all' '-h' '--help') ;;
     73) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    74) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
-    75) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
-    76) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
+    74) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    75) _bo_cmds=(); _bo_flags=('--yes' '-h' '--help') ;;
+    76) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     77) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    78) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    79) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
-    80) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
+    78) _bo_cmds=('list' 'show' 'prune' 'help'); _bo_flags=('-h' '--help') ;;
+    79) _bo_cmds=(); _bo_flags=('--since' '--failed' '--limit' '--all' '-h' '--help') ;;
+    80) _bo_cmds=(); _bo_flags=('--failed' '-h' '--help') ;;
     81) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    82) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
-    83) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
-    84) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    82) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    83) _bo_cmds=('resume' 'help'); _bo_flags=('-h' '--help') ;;
+    84) _bo_cmds=(); _bo_flags=('--dry-run' '--resend-unknown' '--yes' '-h' '--help') ;;
     85) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    86) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
-    87) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    86) _bo_cmds=('serve' 'users' 'fixtures' 'outbox' 'reset' 'help'); _bo_flags=('-h' '--help') ;;
+    87) _bo_cmds=(); _bo_flags=('--port' '--host' '--allow-remote' '--state' '--memory' '--seed' '--accounts' '--api-key-scheme' '--tls-cert' '--tls-key' '-h' '--help') ;;
     88) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
     89) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
-    90) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    90) _bo_cmds=(); _bo_flags=('--last' '-h' '--help') ;;
+    91) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    92) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    93) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
+    94) _bo_cmds=(); _bo_flags=('-h' '--help') ;;
   esac
   _bo_flags+=('--version' '-p' '--profile' '--base-url' '--sandbox' '--json' '--jsonl' '--csv' '--csv-separator' '--bom' '--jq' '--no-color' '--no-input' '--no-log' '--verbose' '--timeout' '--max-retries')
 }
@@ -439,50 +447,59 @@ _bo_flag() {
     '67 --tools') REPLY=text ;;
     '67 --writes') REPLY=choices; _bo_vals=('plan' 'direct') ;;
     '67 -h'|'67 --help') REPLY=none ;;
+    '68 --client') REPLY=choices; _bo_vals=('claude-desktop' 'claude-code' 'vscode' 'cursor') ;;
+    '68 --writes') REPLY=choices; _bo_vals=('plan' 'direct') ;;
+    '68 --tools') REPLY=text ;;
+    '68 --name') REPLY=text ;;
+    '68 --dry-run') REPLY=none ;;
     '68 -h'|'68 --help') REPLY=none ;;
-    '69 --all') REPLY=none ;;
     '69 -h'|'69 --help') REPLY=none ;;
     '70 -h'|'70 --help') REPLY=none ;;
     '71 -h'|'71 --help') REPLY=none ;;
-    '72 --yes') REPLY=none ;;
+    '72 --all') REPLY=none ;;
     '72 -h'|'72 --help') REPLY=none ;;
     '73 -h'|'73 --help') REPLY=none ;;
     '74 -h'|'74 --help') REPLY=none ;;
-    '75 --since') REPLY=text ;;
-    '75 --failed') REPLY=none ;;
-    '75 --limit') REPLY=text ;;
-    '75 --all') REPLY=none ;;
+    '75 --yes') REPLY=none ;;
     '75 -h'|'75 --help') REPLY=none ;;
-    '76 --failed') REPLY=none ;;
     '76 -h'|'76 --help') REPLY=none ;;
     '77 -h'|'77 --help') REPLY=none ;;
     '78 -h'|'78 --help') REPLY=none ;;
+    '79 --since') REPLY=text ;;
+    '79 --failed') REPLY=none ;;
+    '79 --limit') REPLY=text ;;
+    '79 --all') REPLY=none ;;
     '79 -h'|'79 --help') REPLY=none ;;
-    '80 --dry-run') REPLY=none ;;
-    '80 --resend-unknown') REPLY=none ;;
-    '80 --yes') REPLY=none ;;
+    '80 --failed') REPLY=none ;;
     '80 -h'|'80 --help') REPLY=none ;;
     '81 -h'|'81 --help') REPLY=none ;;
     '82 -h'|'82 --help') REPLY=none ;;
-    '83 --port') REPLY=text ;;
-    '83 --host') REPLY=text ;;
-    '83 --allow-remote') REPLY=none ;;
-    '83 --state') REPLY=file ;;
-    '83 --memory') REPLY=none ;;
-    '83 --seed') REPLY=text ;;
-    '83 --accounts') REPLY=text ;;
-    '83 --api-key-scheme') REPLY=text ;;
-    '83 --tls-cert') REPLY=file ;;
-    '83 --tls-key') REPLY=file ;;
     '83 -h'|'83 --help') REPLY=none ;;
+    '84 --dry-run') REPLY=none ;;
+    '84 --resend-unknown') REPLY=none ;;
+    '84 --yes') REPLY=none ;;
     '84 -h'|'84 --help') REPLY=none ;;
     '85 -h'|'85 --help') REPLY=none ;;
-    '86 --last') REPLY=none ;;
     '86 -h'|'86 --help') REPLY=none ;;
+    '87 --port') REPLY=text ;;
+    '87 --host') REPLY=text ;;
+    '87 --allow-remote') REPLY=none ;;
+    '87 --state') REPLY=file ;;
+    '87 --memory') REPLY=none ;;
+    '87 --seed') REPLY=text ;;
+    '87 --accounts') REPLY=text ;;
+    '87 --api-key-scheme') REPLY=text ;;
+    '87 --tls-cert') REPLY=file ;;
+    '87 --tls-key') REPLY=file ;;
     '87 -h'|'87 --help') REPLY=none ;;
     '88 -h'|'88 --help') REPLY=none ;;
     '89 -h'|'89 --help') REPLY=none ;;
+    '90 --last') REPLY=none ;;
     '90 -h'|'90 --help') REPLY=none ;;
+    '91 -h'|'91 --help') REPLY=none ;;
+    '92 -h'|'92 --help') REPLY=none ;;
+    '93 -h'|'93 --help') REPLY=none ;;
+    '94 -h'|'94 --help') REPLY=none ;;
     *\ '--version') REPLY=none ;;
     *\ '-p'|*\ '--profile') REPLY=profiles ;;
     *\ '--base-url') REPLY=text ;;
@@ -662,46 +679,50 @@ _bo_arg() {
       *) return 1 ;;
     esac ;;
     70) case $2 in
-      0) REPLY=text ;;
-      *) return 1 ;;
-    esac ;;
-    71) case $2 in
-      0) REPLY=text ;;
-      *) return 1 ;;
-    esac ;;
-    72) case $2 in
-      0) REPLY=text ;;
+      0|*) REPLY=choices; _bo_vals=('install' 'status') ;;
       *) return 1 ;;
     esac ;;
     73) case $2 in
-      0|*) REPLY=choices; _bo_vals=('list' 'show' 'discard' 'apply') ;;
-      *) return 1 ;;
-    esac ;;
-    76) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    78) case $2 in
-      0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
+    74) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    75) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    77) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'discard' 'apply' 'watch') ;;
       *) return 1 ;;
     esac ;;
     80) case $2 in
       0) REPLY=text ;;
       *) return 1 ;;
     esac ;;
-    81) case $2 in
+    82) case $2 in
+      0|*) REPLY=choices; _bo_vals=('list' 'show' 'prune') ;;
+      *) return 1 ;;
+    esac ;;
+    84) case $2 in
+      0) REPLY=text ;;
+      *) return 1 ;;
+    esac ;;
+    85) case $2 in
       0|*) REPLY=choices; _bo_vals=('resume') ;;
       *) return 1 ;;
     esac ;;
-    88) case $2 in
+    92) case $2 in
       0|*) REPLY=choices; _bo_vals=('serve' 'users' 'fixtures' 'outbox' 'reset') ;;
       *) return 1 ;;
     esac ;;
-    89) case $2 in
+    93) case $2 in
       0) REPLY=choices; _bo_vals=('bash' 'zsh' 'fish') ;;
       *) return 1 ;;
     esac ;;
-    90) case $2 in
+    94) case $2 in
       0|*) REPLY=choices; _bo_vals=('login' 'logout' 'auth' 'doctor' 'config' 'profiles' 'accounts' 'addons' 'coupons' 'lists' 'broadcasts' 'drips' 'articles' 'deals' 'subscriptions' 'memberships' 'people' 'payment-info' 'api' 'mcp' 'plan' 'history' 'batch' 'sandbox' 'completion') ;;
       *) return 1 ;;
     esac ;;

@@ -180,6 +180,12 @@ function __bo_child -a path word
             echo 'bo payment-info update'
         case 'bo payment-info/help'
             echo 'bo payment-info help'
+        case 'bo mcp/install'
+            echo 'bo mcp install'
+        case 'bo mcp/status'
+            echo 'bo mcp status'
+        case 'bo mcp/help'
+            echo 'bo mcp help'
         case 'bo plan/list'
             echo 'bo plan list'
         case 'bo plan/show'
@@ -188,6 +194,8 @@ function __bo_child -a path word
             echo 'bo plan discard'
         case 'bo plan/apply'
             echo 'bo plan apply'
+        case 'bo plan/watch'
+            echo 'bo plan watch'
         case 'bo plan/help'
             echo 'bo plan help'
         case 'bo history/list'
@@ -429,6 +437,14 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo mcp/--writes'
             return 0
+        case 'bo mcp install/--client'
+            return 0
+        case 'bo mcp install/--writes'
+            return 0
+        case 'bo mcp install/--tools'
+            return 0
+        case 'bo mcp install/--name'
+            return 0
         case 'bo history list/--since'
             return 0
         case 'bo history list/--limit'
@@ -527,7 +543,7 @@ complete -c bo -n "__bo_commands 'bo'" -a "'people'" -d 'People: send a sign-in 
 complete -c bo -n "__bo_commands 'bo'" -a "'payment-info'" -d "Payment information: update an account's payment method"
 complete -c bo -n "__bo_commands 'bo'" -a "'api'" -d 'Send a raw request under /api/v1 and print the JSON body'
 complete -c bo -n "__bo_commands 'bo'" -a "'mcp'" -d 'Serve bo to an AI agent over MCP on stdin and stdout (read-only unless --writes)'
-complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)'
+complete -c bo -n "__bo_commands 'bo'" -a "'plan'" -d 'Plans: list, show, apply or watch for the changes an agent prepared (bo mcp --writes plan)'
 complete -c bo -n "__bo_commands 'bo'" -a "'history'" -d 'The journal of changes: runs, their outcomes'
 complete -c bo -n "__bo_commands 'bo'" -a "'batch'" -d 'Interrupted batches: finish one from its journal, sending nothing known to be done'
 complete -c bo -n "__bo_commands 'bo'" -a "'sandbox'" -d 'The local emulator of the API'
@@ -971,15 +987,34 @@ complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 
 # bo mcp
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'install'" -d "Write bo's server entry into an MCP client's configuration (Claude Code, VS Code, Cursor, Claude Desktop)"
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'status'" -d 'List the MCP clients whose configuration starts bo, flagging an entry whose path is gone'
+complete -c bo -n "__bo_commands 'bo mcp'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo mcp'" -l tools -x -d 'comma-separated tool groups to offer: accounts, addons, coupons, lists, broadcasts, subscriptions, api; with --writes also drips, articles, deals, memberships, people (default: all)'
 complete -c bo -n "__bo_at 'bo mcp'" -l writes -x -a "'plan' 'direct'" -d 'plan: add a tool per change that returns its dry run as a plan, applied by a person with bo plan apply; direct: the agent sends changes (needs --tools; never on a protected profile)'
 complete -c bo -n "__bo_at 'bo mcp'" -s h -l help -d 'help with examples'
+
+# bo mcp install
+complete -c bo -n "__bo_at 'bo mcp install'" -l client -x -a "'claude-desktop' 'claude-code' 'vscode' 'cursor'" -d 'the MCP client to configure'
+complete -c bo -n "__bo_at 'bo mcp install'" -l writes -x -a "'plan' 'direct'" -d 'plan: the agent may make plans a person applies; direct: the agent sends changes (needs --tools; never on a protected profile)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l tools -x -d 'comma-separated tool groups the server offers (bo mcp --help lists them; default: all)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l name -x -d 'the name of the entry (default: bo)'
+complete -c bo -n "__bo_at 'bo mcp install'" -l dry-run -d 'show the change to the file; write nothing'
+complete -c bo -n "__bo_at 'bo mcp install'" -s h -l help -d 'help with examples'
+
+# bo mcp status
+complete -c bo -n "__bo_at 'bo mcp status'" -s h -l help -d 'help with examples'
+
+# bo mcp help
+complete -c bo -n "__bo_at 'bo mcp help'" -s h -l help -d 'help with examples'
+complete -c bo -n "__bo_arg 'bo mcp help' 0+" -a "'install' 'status'" -d 'command'
 
 # bo plan
 complete -c bo -n "__bo_commands 'bo plan'" -a "'list'" -d 'List the pending plans an agent prepared (bo mcp --writes plan), oldest first'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'show'" -d 'Show a plan: its state, the command it runs and the request its dry run made'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'discard'" -d 'Discard a plan an agent prepared, so it can no longer be applied'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'apply'" -d 'Apply a plan an agent prepared, after showing it (asks on a terminal)'
+complete -c bo -n "__bo_commands 'bo plan'" -a "'watch'" -d 'Wait for the plans an agent makes and offer each on the terminal: apply, discard or skip'
 complete -c bo -n "__bo_commands 'bo plan'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo plan'" -s h -l help -d 'help with examples'
 
@@ -997,9 +1032,12 @@ complete -c bo -n "__bo_at 'bo plan discard'" -s h -l help -d 'help with example
 complete -c bo -n "__bo_at 'bo plan apply'" -l yes -d 'apply without asking (needed without a terminal)'
 complete -c bo -n "__bo_at 'bo plan apply'" -s h -l help -d 'help with examples'
 
+# bo plan watch
+complete -c bo -n "__bo_at 'bo plan watch'" -s h -l help -d 'help with examples'
+
 # bo plan help
 complete -c bo -n "__bo_at 'bo plan help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'discard' 'apply'" -d 'command'
+complete -c bo -n "__bo_arg 'bo plan help' 0+" -a "'list' 'show' 'discard' 'apply' 'watch'" -d 'command'
 
 # bo history
 complete -c bo -n "__bo_commands 'bo history'" -a "'list'" -d 'List the runs that changed something, newest first (also bo history)'

@@ -109,7 +109,7 @@ export const groups: Record<string, string> = {
   memberships: 'Account memberships: update role, primary contact, invoices',
   'payment-info': 'Payment information: update an account\'s payment method',
   people: 'People: send a sign-in link',
-  plan: 'Plans: list, show and apply the changes an agent prepared (bo mcp --writes plan)',
+  plan: 'Plans: list, show, apply or watch for the changes an agent prepared (bo mcp --writes plan)',
   profiles: 'Tenant profiles',
   sandbox: 'The local emulator of the API',
   subscriptions: 'Subscriptions: list, require a plan upgrade',

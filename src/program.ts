@@ -122,7 +122,9 @@ Exit codes: 0 ok, 1 request failed, 2 usage (or a confirmation declined or neede
   for (const def of defs) {
     let parent = program;
     for (const name of def.path.slice(0, -1)) {
-      let group = groupCommands.get(name);
+      // A verb that is also a group (bo mcp, and bo mcp install): its subcommands go under it.
+      let group = groupCommands.get(name) ?? (parent.commands.find((c) => c.name() === name) as CommandWithExamples | undefined);
+      if (group) groupCommands.set(name, group);
       if (!group) {
         // Its help (and man page) also says where the Uids its verbs take come from.
         const note = (groupUidNotes as Record<string, string | undefined>)[name];

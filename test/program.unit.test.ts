@@ -12,7 +12,8 @@ function verbs(cmd: Command, prefix: string[] = []): string[][] {
   // `help` at each level is the program's own, not a verb definition.
   return cmd.commands
     .filter((c) => c.name() !== 'help')
-    .flatMap((c) => (c.commands.length ? verbs(c, [...prefix, c.name()]) : [[...prefix, c.name()]]));
+    // A verb that is also a group (bo mcp, with bo mcp install) has an action of its own.
+    .flatMap((c) => (c.commands.length ? [...((c as unknown as { _actionHandler: unknown })._actionHandler ? [[...prefix, c.name()]] : []), ...verbs(c, [...prefix, c.name()])] : [[...prefix, c.name()]]));
 }
 
 describe('the registry (src/commands/index.ts)', () => {

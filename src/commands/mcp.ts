@@ -10,6 +10,7 @@ const CLIENT_CONFIG = `
 Client configuration (Claude Desktop's and Cursor's form; the command is bo's absolute
 path, as command -v bo prints it: a client gets no PATH; docs/agents.md has the others):
   ${CLIENTS[0]!.render(serverCommand({ kind: 'executable', bo: '/path/to/bo' }, DOC_BO_ARGS)).replace(/\n\s*/g, ' ')}
+bo mcp install --client <name> writes it into the client's configuration for you.
 Without --writes no tool can change anything. Results are JSON data; text from
 the server is neutralised and the run's secrets are scrubbed from every message.`;
 

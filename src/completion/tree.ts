@@ -86,6 +86,8 @@ export function completionTree(program: Command): CompletionTree {
     const own = help.visibleOptions(cmd).filter((o) => !rootOptions.has(o));
     // Options of intermediate groups are inherited by their subcommands too.
     for (let up = cmd.parent; up && up !== program; up = up.parent) {
+      // But a verb that is also a group (bo mcp, with bo mcp install) keeps its options to itself.
+      if ((up as unknown as { _actionHandler: unknown })._actionHandler) continue;
       own.push(...up.options.filter((o) => !o.hidden));
     }
     const children = help.visibleCommands(cmd);

@@ -60,12 +60,13 @@ export function markdownReference(program: Command): string {
   out.push('## Global options', '', 'Every command takes these, before or after its own words.', '', ...items(root.options), '');
   for (const doc of flatten(root).slice(1)) {
     out.push(`## \`${doc.usage}\``, '', doc.description, '');
+    const own = doc.options.filter((o) => o.term !== '-h, --help');
     if (doc.commands.length > 0) {
       out.push(...doc.commands.map((c) => `- \`${['bo', ...c.path].join(' ')}\`: ${c.summary}`), '');
-      continue;
+      // A group; but a verb that is also a group (bo mcp, with bo mcp install) shows its options and examples too.
+      if (own.length === 0) continue;
     }
     if (doc.args.length > 0) out.push('Arguments:', '', ...items(doc.args), '');
-    const own = doc.options.filter((o) => o.term !== '-h, --help');
     if (own.length > 0) out.push('Options:', '', ...items(own), '');
     if (doc.examples.length > 0) out.push('Examples:', '', '```sh', ...doc.examples, '```', '');
   }

@@ -54,6 +54,7 @@ export const environment: EnvVariable[] = [
   { names: ['XDG_STATE_HOME'], meaning: 'the state folder is $XDG_STATE_HOME/bo when BO_STATE_DIR is not set (else ~/.local/state/bo)' },
   { names: ['HOME'], meaning: 'where ~/.config, ~/.local/share and ~/.local/state are; a home folder that does not exist is never created (set BO_CONFIG_DIR, BO_DATA_DIR, BO_STATE_DIR)' },
   { names: ['USERPROFILE'], meaning: 'the home folder when HOME is not set (Windows)' },
+  { names: ['APPDATA'], meaning: "Windows: where bo mcp install and bo mcp status find Claude Desktop's and VS Code's configuration (on Linux, VS Code's is under $XDG_CONFIG_HOME, else ~/.config)" },
   {
     names: ['BO_PAGER', 'PAGER'],
     meaning:
@@ -61,7 +62,7 @@ export const environment: EnvVariable[] = [
       '(short output prints as usual; Ctrl-C quits it). BO_PAGER=cat or an empty value: no pager. Never used when stdout is piped, nor for prompts, progress or batches',
   },
   { names: ['LESS', 'LV'], meaning: 'options of less and lv; set to FRX and -c for the pager when not set' },
-  { names: ['PATH'], meaning: 'where the pager (less, or the command BO_PAGER names) is looked for' },
+  { names: ['PATH'], meaning: 'where the pager (less, or the command BO_PAGER names) is looked for, and claude for bo mcp install --client claude-code' },
   { names: ['NO_COLOR'], meaning: 'any value: no colour, as --no-color (--json and --jq results then print as in a pipe)' },
   {
     names: ['CLICOLOR_FORCE'],

@@ -17,6 +17,8 @@ import { DEFAULT_TOOL_PAGE, type Tool } from './tools.js';
 import type { JsonSchema } from './schema.js';
 import type { ToolResult } from './sdk.js';
 import { savePlan, PLAN_LIFETIME_MS } from '../plan/store.js';
+import { planStatus } from './plan-status.js';
+import { MAX_CLIENT_NAME } from '../plan/store.js';
 
 export async function callTool(session: Session, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
   try {
@@ -152,6 +154,8 @@ async function runTool(session: Session, tool: Tool, args: Record<string, unknow
       return runList(session, tool, args, signal);
     case 'plan':
       return runPlan(session, tool, args, signal);
+    case 'status':
+      return planStatus(session.ctx, args);
     case 'write': {
       refuseFileValues(args);
       // The verb's --json outcome (run.ts): the API's answer, and whether it changed anything (D32).
@@ -170,8 +174,16 @@ async function runPlan(session: Session, tool: Tool, args: Record<string, unknow
   const { name: profile } = await session.ctx.profile();
   const created = session.ctx.clock.now();
   const named = target === undefined ? {} : { target };
-  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin, invocation: { path: [...invocation.path], values: invocation.values }, request, ...named });
+  // The client that made it, as `bo plan list` and plan_status name it: neutralised, bounded (D33).
+  const client = session.clientName === undefined ? {} : { client: clientName(session.clientName) };
+  const plan = savePlan(session.ctx.io.env, { created: created.toISOString(), profile, origin, invocation: { path: [...invocation.path], values: invocation.values }, request, ...named, ...client });
   return { planId: plan.id, plan: request, ...named, profile, expires: new Date(created.getTime() + PLAN_LIFETIME_MS).toISOString() };
+}
+
+/** A client's name as a plan keeps it: neutralised, at most MAX_CLIENT_NAME characters. */
+function clientName(name: string): string {
+  const text = neutralise(name);
+  return text.length > MAX_CLIENT_NAME ? `${text.slice(0, MAX_CLIENT_NAME - 1)}…` : text;
 }
 
 /** What a plan tool makes of a call: its invocation, the dry run's one request, what it acts on, where it goes. */

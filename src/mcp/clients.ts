@@ -5,6 +5,8 @@
 // executable `bo`, or, for an npm install, of `node`, with bin/bo.js's path as its first
 // argument (a client without the PATH would not find `node` either).
 
+import { posix, win32 } from 'node:path';
+
 /** How the client starts bo: the program and its arguments. */
 export interface ServerCommand {
   command: string;
@@ -31,10 +33,33 @@ export interface ClientForm {
   language: 'json' | 'text';
   /** The entry named `name` in the client's form. */
   render(server: ServerCommand, name?: string): string;
+  /** The member of the configuration file's object that holds the servers, by name. */
+  key: 'mcpServers' | 'servers';
+  /** One server's entry, as the file holds it. */
+  entry(server: ServerCommand): Record<string, unknown>;
+  /**
+   * The user's configuration file `bo mcp install` writes and `bo mcp status` reads, on
+   * `platform` with `env`'s HOME (APPDATA on Windows); undefined where the client has no
+   * build (Claude Desktop on Linux) or the folder is not known.
+   */
+  file(platform: NodeJS.Platform, env: Record<string, string | undefined>): string | undefined;
 }
 
+/** A path under a folder in the platform's own form. */
+const under = (platform: NodeJS.Platform, base: string | undefined, ...parts: string[]) =>
+  base ? (platform === 'win32' ? win32 : posix).join(base, ...parts) : undefined;
+/** The folder of the user's application settings: ~/Library/Application Support, %APPDATA%, $XDG_CONFIG_HOME or ~/.config. */
+function appSettings(platform: NodeJS.Platform, env: Record<string, string | undefined>): string | undefined {
+  if (platform === 'darwin') return under(platform, env.HOME, 'Library', 'Application Support');
+  if (platform === 'win32') return env.APPDATA;
+  return env.XDG_CONFIG_HOME || under(platform, env.HOME, '.config');
+}
+/** The user's home folder: USERPROFILE on Windows, else HOME. */
+const home = (platform: NodeJS.Platform, env: Record<string, string | undefined>) => (platform === 'win32' ? (env.USERPROFILE ?? env.HOME) : env.HOME);
+const stdioEntry = (server: ServerCommand) => ({ command: server.command, args: server.args });
+
 /** JSON as a client's file holds it: indented, a list of strings on one line. */
-const json = (value: unknown) =>
+export const json = (value: unknown) =>
   JSON.stringify(value, null, 2).replace(/\[\s+("(?:[^"\\]|\\.)*"(?:,\s+"(?:[^"\\]|\\.)*")*)\s+\]/g, (_, inner: string) => `[${inner.replace(/",\s+"/g, '", "')}]`);
 
 /** A word as a POSIX shell reads it: as is when it is plain, else in single quotes. */
@@ -50,6 +75,10 @@ export const CLIENTS: readonly ClientForm[] = [
     where: 'claude_desktop_config.json (Settings → Developer → Edit Config)',
     language: 'json',
     render: (server, name = 'bo') => json({ mcpServers: { [name]: { command: server.command, args: server.args } } }),
+    key: 'mcpServers',
+    entry: stdioEntry,
+    // No Linux build: macOS and Windows only.
+    file: (platform, env) => (platform === 'darwin' || platform === 'win32' ? under(platform, appSettings(platform, env), 'Claude', 'claude_desktop_config.json') : undefined),
   },
   {
     id: 'claude-code',
@@ -57,6 +86,10 @@ export const CLIENTS: readonly ClientForm[] = [
     where: 'a command line (`--scope user`: in every project)',
     language: 'text',
     render: (server, name = 'bo') => ['claude', 'mcp', 'add', '--scope', 'user', name, '--', server.command, ...server.args].map(shellWord).join(' '),
+    // What `claude mcp add --scope user` writes, when there is no `claude` to run.
+    key: 'mcpServers',
+    entry: (server) => ({ type: 'stdio', command: server.command, args: server.args, env: {} }),
+    file: (platform, env) => under(platform, home(platform, env), '.claude.json'),
   },
   {
     id: 'vscode',
@@ -64,6 +97,10 @@ export const CLIENTS: readonly ClientForm[] = [
     where: '.vscode/mcp.json in the workspace (or the user configuration: MCP: Open User Configuration)',
     language: 'json',
     render: (server, name = 'bo') => json({ servers: { [name]: { type: 'stdio', command: server.command, args: server.args } } }),
+    // The user configuration (MCP: Open User Configuration).
+    key: 'servers',
+    entry: (server) => ({ type: 'stdio', command: server.command, args: server.args }),
+    file: (platform, env) => under(platform, appSettings(platform, env), 'Code', 'User', 'mcp.json'),
   },
   {
     id: 'cursor',
@@ -71,6 +108,9 @@ export const CLIENTS: readonly ClientForm[] = [
     where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
     language: 'json',
     render: (server, name = 'bo') => json({ mcpServers: { [name]: { command: server.command, args: server.args } } }),
+    key: 'mcpServers',
+    entry: stdioEntry,
+    file: (platform, env) => under(platform, home(platform, env), '.cursor', 'mcp.json'),
   },
 ];
 

@@ -21,6 +21,8 @@ export interface Session {
   writes: Set<string>;
   /** The session's one HTTP client (one connection pool and 429 policy for every call). */
   client: () => Promise<HttpClient>;
+  /** The MCP client's name, as its initialize request gave it (clientInfo.name): kept with each plan made. */
+  clientName?: string;
   /** Set once a refused credential was reported on stderr: the person running the agent reads it once, not at every call. */
   authReported?: boolean;
 }

@@ -38,8 +38,11 @@ export interface ServeOptions {
   /** Ends the server as stdin closing does (Ctrl-C). */
   signal: AbortSignal;
   tools: () => ToolListing[];
-  /** `signal` aborts when the client cancels the call (notifications/cancelled) or the server closes. */
-  call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
+  /**
+   * `signal` aborts when the client cancels the call (notifications/cancelled) or the server
+   * closes; `client` is the client's name as its initialize request gave it (clientInfo.name).
+   */
+  call: (name: string, args: Record<string, unknown>, signal: AbortSignal, client: string | undefined) => Promise<ToolResult>;
   /** Protocol errors that reach no request (reported on stderr by the caller). */
   onError: (message: string) => void;
 }
@@ -54,7 +57,8 @@ export function serveTools(options: ServeOptions): Promise<void> {
       const { name, arguments: parsed } = request.params;
       // The arguments as the client sent them: the SDK's copy loses one named __proto__.
       const args = transport.argumentsOf(ctx.mcpReq.id) ?? parsed ?? {};
-      return (await options.call(name, args as Record<string, unknown>, ctx.mcpReq.signal)) as CallToolResult;
+      const client = server.getClientVersion()?.name;
+      return (await options.call(name, args as Record<string, unknown>, ctx.mcpReq.signal, typeof client === 'string' ? client : undefined)) as CallToolResult;
     });
     return server;
   };

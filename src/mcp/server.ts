@@ -9,7 +9,8 @@ import { UsageError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { callTool } from './call.js';
 import { sharedClient, type Session } from './run.js';
-import { planTools, readTools, writeToolNames } from './tools.js';
+import { planStatusTool } from './plan-status.js';
+import { planTools, readTools, writeToolNames, type Tool } from './tools.js';
 
 /** What the agent is told of every session: how results read. */
 const RESULTS =
@@ -42,7 +43,13 @@ export type WritesMode = 'none' | 'plan' | 'direct';
 
 /** Serves the tools of `toolsets` until the client closes stdin (or Ctrl-C). */
 export async function serveMcp(ctx: Context, defs: CommandDefinition<any>[], toolsets: Set<string>, writes: WritesMode): Promise<void> {
-  const tools = [...readTools(defs, toolsets), ...(writes === 'none' ? [] : planTools(defs, toolsets, writes === 'plan' ? 'plan' : 'write'))];
+  // With plans, plan_status too: the agent learns what became of them (D33).
+  const status = writes === 'plan' ? planStatusTool(defs) : undefined;
+  const tools: Tool[] = [
+    ...readTools(defs, toolsets),
+    ...(writes === 'none' ? [] : planTools(defs, toolsets, writes === 'plan' ? 'plan' : 'write')),
+    ...(status ? [status] : []),
+  ];
   const session: Session = { ctx, tools: new Map(tools.map((t) => [t.name, t])), writes: writeToolNames(defs), client: sharedClient(ctx) };
   const log = (text: string) => ctx.io.stderr.write(`bo mcp: ${neutralise(ctx.secrets.scrub(text))}\n`);
   const { name: profile, settings } = await ctx.profile();
@@ -62,7 +69,11 @@ export async function serveMcp(ctx: Context, defs: CommandDefinition<any>[], too
     stdout: ctx.io.stdout,
     signal: ctx.signal,
     tools: () => tools.map((t) => t.listing),
-    call: (name, args, signal) => callTool(session, name, args, signal),
+    call: (name, args, signal, client) => {
+      // The client's name (its initialize's clientInfo) is kept with each plan it makes.
+      if (client !== undefined) session.clientName = client;
+      return callTool(session, name, args, signal);
+    },
     onError: log,
   });
 }

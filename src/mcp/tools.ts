@@ -22,7 +22,8 @@ const API_PARAMS = new Set(['path', 'rawField']);
 /** The name of the field-discovery tool (what `--fields` alone lists). */
 export const FIELDS_TOOL = 'fields';
 
-export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan' | 'write';
+/** `status`: plan_status (mcp/plan-status.ts), offered with the plan tools. */
+export type ToolKind = 'list' | 'get' | 'api' | 'fields' | 'plan' | 'write' | 'status';
 
 export interface Tool {
   name: string;

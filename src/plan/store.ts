@@ -20,6 +20,9 @@ export const PLAN_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** The record of an applied, discarded or expired plan is kept this long, then removed with the journal's retention (D33). */
 export const PLAN_RECORD_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** A client's name is kept to this many characters. */
+export const MAX_CLIENT_NAME = 100;
+
 /** What a plan file says of its state (D33); `expired` is not written: a pending plan is expired 24 h after it was made. */
 export type StoredState = 'pending' | 'applied' | 'discarded';
 export type PlanState = StoredState | 'expired';
@@ -38,6 +41,8 @@ export interface Plan {
   request: Record<string, unknown>;
   /** What the change acts on as its confirmation names it (`Acme Inc, 2 Trial`), neutralised; absent when unknown. */
   target?: string;
+  /** The MCP client that made it (its initialize's clientInfo.name, neutralised); absent when it gave none. */
+  client?: string;
   /** Pending until applied or discarded (a file without it, made before states, is pending). */
   state?: StoredState;
   /** ISO time it was applied or discarded. */
@@ -122,6 +127,7 @@ export function checkPlan(id: string, text: string): Plan {
   if (!isObject(request)) throw refuse('"request" is not an object');
   if (typeof request.method !== 'string' || typeof request.url !== 'string') throw refuse('"request" has no method and url strings');
   if (value.target !== undefined && typeof value.target !== 'string') throw refuse('"target" is not a string');
+  if (value.client !== undefined && (typeof value.client !== 'string' || value.client.length > MAX_CLIENT_NAME)) throw refuse(`"client" is not a string of at most ${MAX_CLIENT_NAME} characters`);
   const { state } = value;
   if (state !== undefined && !(typeof state === 'string' && STORED_STATES.includes(state))) throw refuse('"state" is not pending, applied or discarded');
   if (value.at !== undefined && (typeof value.at !== 'string' || Number.isNaN(Date.parse(value.at)))) throw refuse('"at" is not a time');

@@ -124,7 +124,7 @@ describe('a plan names its target as a confirmation would, and is applied throug
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: planId, target });
     const listed = await runBin(['plan', 'list'], { env });
-    expect(listed.stdout.split('\n').find((l) => l.startsWith(planId))).toContain(`\t${target}\t`);
+    expect(listed.stdout.split('\n').find((l) => l.startsWith(planId))).toContain(`\t${account.Uid} (${target})\t`);
 
     const before = await sb.activity();
     const applied = await runBin(['plan', 'apply', planId, '--yes'], { env });

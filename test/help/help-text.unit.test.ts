@@ -53,7 +53,8 @@ describe('option texts', () => {
   it.each(all.flatMap((n) => n.cmd.options.filter((o) => o.mandatory).map((o) => [n.path.join(' '), o.long!] as const)))(
     'bo %s: %s says it is required',
     async (path, flag) => {
-      expect(optionLine(await page(...path.split(' ')), flag)).toMatch(/\(required\)$/);
+      // `(required)`, or `(one of a, b; required)` for a choice.
+      expect(optionLine(await page(...path.split(' ')), flag)).toMatch(/[(; ]required\)$/);
     },
   );
 

@@ -33,7 +33,7 @@ function requestText(request: Record<string, unknown>): string {
 }
 
 /** What the person is shown: the plan's id, time and profile, and the request derived afresh, with what it acts on now. */
-function planText(plan: Plan, fresh: Fresh): string {
+export function planText(plan: Plan, fresh: Fresh): string {
   const { method, url, body } = fresh.request;
   const lines = [`Plan ${plan.id}, made ${plan.created} for profile "${plan.profile}":`];
   if (fresh.target) lines.push(`  on ${fresh.target}`);
@@ -43,7 +43,7 @@ function planText(plan: Plan, fresh: Fresh): string {
 }
 
 /** Where the plan may go: the profile it was made for, and its origin (the embedded sandbox only under --sandbox). */
-async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
+export async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
   const made = plan.origin === EMBEDDED_SANDBOX;
   if (made && !ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made on the embedded sandbox: apply it with bo --sandbox plan apply ${plan.id}`);
   if (!made && ctx.globals.sandbox) throw new UsageError(`plan ${plan.id} was made for ${plan.origin}, not the embedded sandbox: apply it without --sandbox`);
@@ -60,7 +60,7 @@ async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
  * name when the plan tool would refuse it, when its request is not the file's, or when
  * what it acts on is no longer what the plan named.
  */
-async function derive(ctx: Context, plan: Plan, defs: CommandDefinition<any>[]): Promise<Fresh> {
+export async function derive(ctx: Context, plan: Plan, defs: CommandDefinition<any>[]): Promise<Fresh> {
   // The dry run's own notes ("Dry run on …: nothing was sent") are not for the person applying.
   const quiet: Context = { ...ctx, io: { ...ctx.io, stderr: new PassThrough().resume() } };
   let fresh: Fresh;
@@ -110,6 +110,14 @@ async function sendingOnly(ctx: Context, plan: Plan, shown: Record<string, unkno
   };
 }
 
+/** Sends the plan as derived (`derive`), exactly its request, and records it as applied with its time and journal run (D33). */
+export async function sendPlan(ctx: Context, plan: Plan, fresh: Fresh): Promise<void> {
+  let runId: string | undefined;
+  const sending = { ...(await sendingOnly(ctx, plan, fresh.request)), journalOpened: (run: string) => (runId = run) };
+  await replay(sending, fresh.invocation, { yes: true });
+  settlePlan(ctx.io.env, plan, 'applied', ctx.clock.now(), runId);
+}
+
 /** `bo plan apply`: the verb a plan names is found in the command tree, which the context hands over. */
 const planApplyCommand =
   defineCommand({
@@ -138,10 +146,7 @@ const planApplyCommand =
         const ok = await (await ctx.prompter()).confirm(`Apply this plan on profile "${plan.profile}" (${where})?`, { default: false });
         if (!ok) throw new DeclinedError();
       }
-      let runId: string | undefined;
-      const sending = { ...(await sendingOnly(ctx, plan, fresh.request)), journalOpened: (run: string) => (runId = run) };
-      await replay(sending, fresh.invocation, { yes: true });
-      settlePlan(ctx.io.env, plan, 'applied', ctx.clock.now(), runId);
+      await sendPlan(ctx, plan, fresh);
     },
   });
 export default planApplyCommand;
