@@ -71,7 +71,7 @@ describe('bo mcp install (built binary, a temporary HOME)', () => {
 
     const file = join(home, '.cursor', 'mcp.json');
     mkdirSync(dirname(file));
-    const original = '{\n  "mcpServers": {\n    "other": { "command": "/opt/other", "args": ["serve"] }\n  },\n  "theme": "dark"\n}\n';
+    const original = '{\n  "mcpServers": {\n    "other": { "command": "/usr/local/bin/other-server", "args": ["serve"] }\n  },\n  "theme": "dark"\n}\n';
     writeFileSync(file, original);
     chmodSync(file, 0o644);
     const r = await bo(env, 'mcp', 'install', '--client', 'cursor');
@@ -80,7 +80,7 @@ describe('bo mcp install (built binary, a temporary HOME)', () => {
     const text = readFileSync(file, 'utf8');
     const config = JSON.parse(text);
     expect(config.mcpServers.bo).toEqual({ command: process.execPath, args: expectedArgs() });
-    expect(config.mcpServers.other).toEqual({ command: '/opt/other', args: ['serve'] });
+    expect(config.mcpServers.other).toEqual({ command: '/usr/local/bin/other-server', args: ['serve'] });
     expect(config.theme).toBe('dark');
     const { removed, added } = changedPiece(original, text);
     expect(removed).toBe('');
@@ -248,7 +248,7 @@ describe('bo mcp status (built binary)', () => {
     const { home, env } = freshHome();
     const file = join(home, '.cursor', 'mcp.json');
     mkdirSync(dirname(file));
-    writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: '/opt/other' }, 'bo-old': { command: '/usr/bin/node', args: ['/gone/bin/bo.js', 'mcp'] } } }));
+    writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: '/usr/local/bin/other-server' }, 'bo-old': { command: '/usr/bin/node', args: ['/gone/bin/bo.js', 'mcp'] } } }));
     const r = await bo(env, '--json', 'mcp', 'status');
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ client: 'Cursor', file, name: 'bo-old', command: '/usr/bin/node', args: ['/gone/bin/bo.js', 'mcp'], missing: ['/gone/bin/bo.js'] }]);

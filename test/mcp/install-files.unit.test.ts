@@ -9,18 +9,18 @@ const file = (id: string, platform: NodeJS.Platform, env: Record<string, string>
 
 describe('the configuration file of each client', () => {
   it('Claude Desktop: macOS and Windows only', () => {
-    expect(file('claude-desktop', 'darwin', { HOME: '/Users/ann' })).toBe('/Users/ann/Library/Application Support/Claude/claude_desktop_config.json');
+    expect(file('claude-desktop', 'darwin', { HOME: '/u/ann' })).toBe('/u/ann/Library/Application Support/Claude/claude_desktop_config.json');
     expect(file('claude-desktop', 'win32', { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' })).toBe('C:\\Users\\ann\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
-    expect(file('claude-desktop', 'linux', { HOME: '/home/ann' })).toBeUndefined();
+    expect(file('claude-desktop', 'linux', { HOME: '/u/ann' })).toBeUndefined();
   });
 
   it('VS Code, Cursor and Claude Code: the user\'s own files', () => {
-    expect(file('vscode', 'linux', { HOME: '/home/ann' })).toBe('/home/ann/.config/Code/User/mcp.json');
-    expect(file('vscode', 'linux', { HOME: '/home/ann', XDG_CONFIG_HOME: '/cfg' })).toBe('/cfg/Code/User/mcp.json');
-    expect(file('vscode', 'darwin', { HOME: '/Users/ann' })).toBe('/Users/ann/Library/Application Support/Code/User/mcp.json');
-    expect(file('cursor', 'linux', { HOME: '/home/ann' })).toBe('/home/ann/.cursor/mcp.json');
+    expect(file('vscode', 'linux', { HOME: '/u/ann' })).toBe('/u/ann/.config/Code/User/mcp.json');
+    expect(file('vscode', 'linux', { HOME: '/u/ann', XDG_CONFIG_HOME: '/cfg' })).toBe('/cfg/Code/User/mcp.json');
+    expect(file('vscode', 'darwin', { HOME: '/u/ann' })).toBe('/u/ann/Library/Application Support/Code/User/mcp.json');
+    expect(file('cursor', 'linux', { HOME: '/u/ann' })).toBe('/u/ann/.cursor/mcp.json');
     expect(file('cursor', 'win32', { USERPROFILE: 'C:\\Users\\ann' })).toBe('C:\\Users\\ann\\.cursor\\mcp.json');
-    expect(file('claude-code', 'linux', { HOME: '/home/ann' })).toBe('/home/ann/.claude.json');
+    expect(file('claude-code', 'linux', { HOME: '/u/ann' })).toBe('/u/ann/.claude.json');
   });
 });
 
