@@ -101,8 +101,10 @@ try {
 
   const blob = join(work, 'sea.blob');
   const config = {
-    main,
-    output: blob,
+    // Relative to the folder Node runs in (work): the blob records this path, and a
+    // temporary folder's name would make each build's bytes differ.
+    main: 'main.cjs',
+    output: 'sea.blob',
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code
     // cache, which covers bin/bo.js only; no start-up snapshot either, even one warmed by
