@@ -65,7 +65,8 @@ try {
     writeFileSync(file, bytes);
     chmodSync(file, mode);
   };
-  copyFileSync(exe, join((mkdirSync(join(stage, 'usr/bin'), { recursive: true }), stage), 'usr/bin/bo'));
+  mkdirSync(join(stage, 'usr/bin'), { recursive: true });
+  copyFileSync(exe, join(stage, 'usr/bin/bo'));
   chmodSync(join(stage, 'usr/bin/bo'), 0o755);
   // gzip -n: no name or time in the header (zlib writes none).
   const gz = (bytes) => gzipSync(bytes, { level: 9 });
