@@ -5,17 +5,24 @@
 //   dist/bo-linux-x64                 the executable (bo-darwin-arm64, bo-win-x64.exe …)
 //   dist/bo-linux-x64.tar.xz          bin/bo, share/man/man1/*.1 (man/), the completions
 //   dist/bo-linux-x64.tar.xz.sha256   its SHA-256, as `sha256sum -c` reads it
+//   dist/bo-linux-x64.cdx.json        its SBOM, CycloneDX 1.5 (scripts/sbom.mjs)
 //
-// The base is Node 24 from the npm registry (the package `node@24` installs its binary
-// from `node-<os>-<arch>`; that package's tarball is fetched here with `npm pack` and kept
-// in node_modules/.cache/bo-binary/). The bundles are built once more for the executable
-// (`scripts/build.mjs --binary`: everything CommonJS, no node_modules) and every file of
+// The base is the Node release pinned in scripts/sea-node-version, from the npm registry
+// (the package `node@<version>` installs its binary from `node-<os>-<arch>`; that
+// package's tarball is fetched here with `npm pack` and kept in
+// node_modules/.cache/bo-binary/). The bundles are built once more for the executable,
+// by that Node (`scripts/build.mjs --binary`: everything CommonJS, no node_modules; the
+// built-ins' names it records are that Node's, whatever Node runs this) and every file of
 // that build becomes an asset under its path relative to dist/, and so does the keyring
 // library's native module (`native/keyring.node`); bin/bo.js, the executable's main
 // script, writes them out once per build into the user's cache folder (bin/sea.cjs) and
 // requires them from there. The blob is made by that Node 24 itself and
 // injected with postject, after stripping the debug symbols (Linux) or the signature
 // (macOS, Windows), as Node's documentation says. Linux x64 is the tested target.
+//
+// Two builds of one commit give the same bytes (test/package/reproducible.test.ts): the
+// archive's entries are sorted, owned by root, dated SOURCE_DATE_EPOCH or the commit's
+// time (scripts/release-facts.mjs), and xz runs on one thread.
 //
 //   node scripts/build-binary.mjs [--out DIR] [--no-archive]
 //
@@ -28,13 +35,16 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { seaNodeVersion, sourceDateEpoch } from './release-facts.mjs';
+import { makeSbom, sbomText } from './sbom.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const outAt = argv.indexOf('--out');
 const out = resolve(outAt >= 0 ? argv[outAt + 1] : join(root, 'dist'));
-/** The Node major the executable embeds. */
-const NODE_MAJOR = 24;
+/** The Node release the executable embeds, and its major. */
+const NODE_VERSION = seaNodeVersion();
+const NODE_MAJOR = Number(NODE_VERSION.split('.')[0]);
 /** Node's SEA fuse, the string postject flips (Node's documentation). */
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
@@ -54,12 +64,13 @@ const run = (cmd, args, options = {}) => {
 };
 
 try {
-  const node = fetchNode();
+  const { node, integrity } = fetchNode();
   step(`Node ${run(node, ['--version']).trim()} at ${relative(root, node)}`);
 
   // The bundles for the executable, and every file of them as an asset.
   const bundles = join(work, 'dist');
-  run(process.execPath, [join(root, 'scripts/build.mjs'), '--binary', bundles], { cwd: root });
+  const metafile = join(work, 'metafile.json');
+  run(node, [join(root, 'scripts/build.mjs'), '--binary', bundles, '--metafile', metafile], { cwd: root });
   const assets = Object.fromEntries(filesUnder(bundles).map((file) => [relative(bundles, file).replaceAll('\\', '/'), file]));
   assets['native/keyring.node'] = keyringNative();
   // files.json: every file the executable writes out (bin/sea.cjs) and its SHA-256;
@@ -76,7 +87,8 @@ try {
   // bundled in; everything else it names stays a run-time require().
   const main = join(work, 'main.cjs');
   const inBin = ['./sea.cjs', './private-folder.cjs', './fast-paths.cjs'];
-  await build({
+  const mainBuild = await build({
+    metafile: true,
     entryPoints: [join(root, 'bin/bo.js')],
     outfile: main,
     bundle: true,
@@ -89,8 +101,10 @@ try {
 
   const blob = join(work, 'sea.blob');
   const config = {
-    main,
-    output: blob,
+    // Relative to the folder Node runs in (work): the blob records this path, and a
+    // temporary folder's name would make each build's bytes differ.
+    main: 'main.cjs',
+    output: 'sea.blob',
     disableExperimentalSEAWarning: true,
     // Measured (README, "Single-file binary"): no faster with the main script's code
     // cache, which covers bin/bo.js only; no start-up snapshot either, even one warmed by
@@ -117,6 +131,13 @@ try {
   const version = run(exe, ['--version']).trim();
   step(`${relative(root, exe)}: bo ${version}, ${mib(exe)} MiB`);
 
+  // The SBOM: what the bundles (and the main script) hold, jq, Node, the native module.
+  const meta = JSON.parse(readFileSync(metafile, 'utf8'));
+  Object.assign(meta.inputs, mainBuild.metafile.inputs);
+  const sbom = join(out, `${target}.cdx.json`);
+  writeFileSync(sbom, sbomText(makeSbom({ metafile: meta, jqWasm: join(bundles, 'lazy/jq.wasm'), keyring: assets['native/keyring.node'], nodeIntegrity: integrity, target: `${os}-${arch}` })));
+  step(`${relative(root, sbom)}: ${JSON.parse(readFileSync(sbom, 'utf8')).components.length} components`);
+
   if (!argv.includes('--no-archive')) {
     const archive = `${exe.replace(/\.exe$/, '')}.tar.xz`;
     packArchive(archive);
@@ -129,14 +150,15 @@ try {
 }
 
 /**
- * The Node binary of `node-<os>-<arch>@24` (what `npm install node@24` installs), from
- * the npm registry through npm's own cache; the newest 24.x the registry lists.
+ * The Node binary of `node-<os>-<arch>@<pinned version>` (what `npm install node@<version>`
+ * installs), from the npm registry through npm's own cache, and the `sha512-…` integrity
+ * of its tarball.
  */
 function fetchNode() {
   const prefix = process.platform === 'darwin' && arch === 'arm64' ? 'node-bin' : 'node';
   const pkg = `${prefix}-${os}-${arch}`;
   mkdirSync(cache, { recursive: true });
-  const packed = JSON.parse(run('npm', ['pack', `${pkg}@${NODE_MAJOR}`, '--json', '--prefer-offline', '--pack-destination', cache], { cwd: cache }))[0];
+  const packed = JSON.parse(run('npm', ['pack', `${pkg}@${NODE_VERSION}`, '--json', '--prefer-offline', '--pack-destination', cache], { cwd: cache }))[0];
   const dir = join(cache, `${pkg}-${packed.version}`);
   const manifest = join(dir, 'package/package.json');
   if (!existsSync(manifest)) {
@@ -146,7 +168,7 @@ function fetchNode() {
   }
   rmSync(join(cache, packed.filename), { force: true });
   const bin = JSON.parse(readFileSync(manifest, 'utf8')).bin?.node ?? (process.platform === 'win32' ? 'node.exe' : 'bin/node');
-  return join(dir, 'package', bin);
+  return { node: join(dir, 'package', bin), integrity: packed.integrity };
 }
 
 /** The keyring library's native module for this system (its platform package). */
@@ -185,15 +207,13 @@ function packArchive(archive) {
   put(join(root, 'completions/_bo'), 'share/zsh/site-functions/_bo');
   put(join(root, 'completions/bo.fish'), 'share/fish/vendor_completions.d/bo.fish');
   rmSync(archive, { force: true });
-  // GNU tar (Linux): the same bytes for the same files, owned by root.
-  const gnu = process.platform === 'linux' ? ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', `--mtime=@${commitTime()}`] : [];
-  run('tar', ['-cJf', archive, ...gnu, '-C', work, target], { env: { ...process.env, XZ_OPT: '-6 -T0' } });
-}
-
-/** The last commit's time, for the archive's file times; now outside a git checkout. */
-function commitTime() {
-  const r = spawnSync('git', ['log', '-1', '--format=%ct'], { cwd: root, encoding: 'utf8' });
-  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : String(Math.floor(Date.now() / 1000));
+  // GNU tar (Linux): the same bytes for the same files: sorted, owned by root, modes
+  // without the umask's say, dated from the commit; xz on one thread (its output
+  // depends on the thread count).
+  const gnu = process.platform === 'linux'
+    ? ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', '--mode=u=rwX,go=rX', `--mtime=@${sourceDateEpoch()}`, '--format=gnu']
+    : [];
+  run('tar', ['-cJf', archive, ...gnu, '-C', work, target], { env: { ...process.env, XZ_OPT: '-6 -T1' } });
 }
 
 function filesUnder(dir) {

@@ -28,8 +28,11 @@
 // to a folder of the user's cache and required from there (bin/sea.cjs), with no
 // node_modules beside it: every lazy group is CommonJS, required like the main bundle,
 // and nothing is external but the keyring's native module.
-import { build } from 'esbuild';
-import { copyFileSync, rmSync } from 'node:fs';
+//
+// `--metafile FILE` writes esbuild's record of every build's inputs and outputs there,
+// merged (scripts/sbom.mjs lists the npm packages the bundles hold from it).
+import { build as esbuild } from 'esbuild';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +43,21 @@ const binaryAt = process.argv.indexOf('--binary');
 const binary = binaryAt >= 0;
 /** Where the files go: dist/, or the folder after --binary. */
 const out = binary ? resolve(process.argv[binaryAt + 1] ?? '') : resolve(root, 'dist');
-if (binary && !process.argv[binaryAt + 1]) throw new Error('usage: node scripts/build.mjs [--binary DIR]');
+if (binary && !process.argv[binaryAt + 1]) throw new Error('usage: node scripts/build.mjs [--binary DIR] [--metafile FILE]');
+const metafileAt = process.argv.indexOf('--metafile');
+const metafileOut = metafileAt >= 0 ? resolve(process.argv[metafileAt + 1] ?? '') : undefined;
+/** Every build's metafile, merged. */
+const metafile = { inputs: {}, outputs: {} };
+const record = (meta) => {
+  Object.assign(metafile.inputs, meta.inputs);
+  Object.assign(metafile.outputs, meta.outputs);
+};
+/** esbuild's build(), its metafile recorded. */
+const build = async (options) => {
+  const result = await esbuild({ ...options, metafile: true });
+  record(result.metafile);
+  return result;
+};
 
 /**
  * Dynamic-import targets kept out of dist/bo.cjs, grouped by what loads together: each
@@ -182,7 +199,7 @@ await build({
 });
 // jq 1.8.2 itself, beside the chunk that loads it (src/output/jq-engine.ts).
 copyFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'), `${out}/lazy/jq.wasm`);
-await writeTopHelp(out);
+record(await writeTopHelp(out));
 
 // dist/complete.cjs: `bo __complete` (src/completion/dynamic.ts), which bin/bo.js runs
 // at every TAB without loading dist/bo.cjs. One self-contained file that shares no chunk
@@ -205,3 +222,4 @@ for (const [name, entry] of Object.entries(standalone)) {
     logLevel: 'warning',
   });
 }
+if (metafileOut) writeFileSync(metafileOut, `${JSON.stringify(metafile, null, 1)}\n`);

@@ -4,6 +4,7 @@
 // which bin/bo.js requires, from dist/ or the single executable's folder of its files).
 // bin/bo.js uses both to answer `bo --help` and `bo --version` without loading the
 // bundle. test/help/top-help.e2e.test.ts fails if they no longer match the tree.
+// writeTopHelp() returns esbuild's metafile of the renderer (scripts/build.mjs records it).
 import { build } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ export async function writeTopHelp(out = join(root, 'dist')) {
       'export const help = captureTopHelp(buildProgram(await loadCommands(), async () => {}));\n',
   );
   writeFileSync(join(out, 'top-help.json'), `${JSON.stringify(help)}\n`);
-  await build({
+  const { metafile } = await build({
+    metafile: true,
     entryPoints: { 'top-help': join(root, 'src/help/top-help-render.ts') },
     outdir: out,
     outExtension: { '.js': '.cjs' },
@@ -28,6 +30,7 @@ export async function writeTopHelp(out = join(root, 'dist')) {
     target: 'node20',
     logLevel: 'warning',
   });
+  return metafile;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await writeTopHelp();

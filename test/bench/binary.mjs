@@ -5,7 +5,7 @@
 // dist/bo-<os>-<arch> from `npm run build:binary`, else builds one (without the archive)
 // into a temporary folder.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,13 +38,13 @@ function pair(a, b, rounds, env, prepare) {
   return [median(ta), median(tb)];
 }
 
-/** The newest Node 24 build-binary.mjs fetched into the npm cache folder of the project. */
+/** The Node build-binary.mjs embeds (scripts/sea-node-version), from the npm cache folder of the project. */
 function embeddedNode() {
   const cache = join(root, 'node_modules/.cache/bo-binary');
-  const dirs = existsSync(cache) ? readdirSync(cache).filter((d) => /^node(-bin)?-[a-z]+-[a-z0-9]+-24\.\d+\.\d+$/.test(d)) : [];
-  const newest = dirs.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).at(-1);
-  if (!newest) return undefined;
-  const bin = join(cache, newest, 'package', process.platform === 'win32' ? 'node.exe' : 'bin/node');
+  const pinned = readFileSync(join(root, 'scripts/sea-node-version'), 'utf8').trim();
+  const dir = existsSync(cache) ? readdirSync(cache).find((d) => /^node(-bin)?-[a-z]+-[a-z0-9]+-\d+\.\d+\.\d+$/.test(d) && d.endsWith(`-${pinned}`)) : undefined;
+  if (!dir) return undefined;
+  const bin = join(cache, dir, 'package', process.platform === 'win32' ? 'node.exe' : 'bin/node');
   return existsSync(bin) ? bin : undefined;
 }
 
