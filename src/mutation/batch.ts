@@ -14,7 +14,7 @@ import { nextAttempt } from '../api/http-retry.js';
 import { AuthError, BoError, InterruptedError, OutputClosedError, OutputError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
-import { recordFeed } from './feed.js';
+import { recordFeed, type InputRules } from './feed.js';
 import { doneOf, doneWord, emptyTally, leftText, outcomeWriter, summaryLine, tallied, type Done, type Outcome, type OutcomeWriter, type Tally } from './outcomes.js';
 import { failureVerdict, UNKNOWN } from './verdict.js';
 import { startProgress } from '../output/progress.js';
@@ -22,6 +22,7 @@ import type { Preparation } from './prepare.js';
 import type { BoundMutation, ResumeOrder, Verdict } from './types.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
 import { runPipeline, type Ready } from './pipeline.js';
+import { outcomesFile, type OutcomesFile } from './outcomes-file.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;
@@ -34,6 +35,10 @@ export interface BatchOptions {
   journal?: RunJournal;
   /** `bo batch resume`: what the interrupted run's journal knows, line by line. */
   resume?: ResumeOrder;
+  /** How stdin is read: --input-format, --only. */
+  input?: InputRules;
+  /** --outcomes: the file of one row per input row. */
+  outcomes?: string;
 }
 
 /** Why a batch stopped sending before its input ended. */
@@ -95,8 +100,10 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
       state.halt.abort();
     }
   };
+  let outcomes: OutcomesFile | undefined;
   const report = async (o: Outcome, done?: Done) => {
     tallied(state.tally, o);
+    outcomes?.reported(o);
     if (!o.ok && options.failFast && !ctx.signal.aborted) state.stopWith('failFast');
     await writing(() => writer.write(o, done));
     // --jq failed: sending stops, what was sent is still reported (outcomes.ts OutcomeWriter).
@@ -115,11 +122,18 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     return true;
   };
 
-  const feed = recordFeed(ctx, m.def.target, state.halt.signal);
+  const read = recordFeed(ctx, m.def, state.halt.signal, options.input);
+  // --outcomes: each record read takes its row; each outcome fills it in.
+  const sheet = options.outcomes === undefined ? undefined : outcomesFile(options.outcomes, read, m.def.fields ?? []);
+  const feed = sheet?.feed ?? read;
+  outcomes = sheet?.file;
   try {
     const end = await runPipeline(feed, preparation, options.resume && { order: options.resume, resend: m.def.resend }, {
       invalid: (r) => report({ uid: r.uid, ...(r.input === undefined ? {} : { input: r.input }), line: r.line, ok: false, status: null, ...failureVerdict(null, false), error: { code: 'invalid', message: r.message } }),
-      known: (_line, outcome) => void state.already[outcome === 'done' ? 'done' : 'failed']++,
+      known: (line, outcome) => {
+        outcomes?.known(line, outcome, options.resume!.run);
+        state.already[outcome === 'done' ? 'done' : 'failed']++;
+      },
       take,
     });
     state.notAttempted += end.notTaken;
@@ -128,6 +142,7 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     await Promise.all(inFlight);
   } finally {
     feed.close();
+    outcomes?.end();
     ctx.signal.removeEventListener('abort', onRunStop);
     progress.end();
     await writing(() => writer.end());

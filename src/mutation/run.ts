@@ -11,7 +11,8 @@ import { DEFAULT_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
 import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
-import { recordFeed } from './feed.js';
+import { recordFeed, type InputRules } from './feed.js';
+import { onlyWord } from './sheet.js';
 import { runPipeline } from './pipeline.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
@@ -33,9 +34,12 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
   const batch = targetArg === '-';
   const { resume } = ctx;
   if (resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
-  if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
-    throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${label} and the values on stdin`);
+  const batchOnly = flags.failFast ? '--fail-fast' : flags.concurrency !== undefined ? '--concurrency' : batchInputFlag(flags);
+  if (!batch && batchOnly) {
+    throw new UsageError(`${batchOnly} applies to a batch: pass - as ${label} and the values on stdin`);
   }
+  if (flags.dryRun && flags.outcomes !== undefined) throw new UsageError('--outcomes writes what a batch sent: --dry-run sends nothing');
+  const input: InputRules = { ...(flags.inputFormat ? { format: flags.inputFormat } : {}), ...(flags.only ? { only: onlyWord(flags.only) } : {}) };
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   const target = batch ? '-' : check(label, targetArg ?? '');
   const preparation = await prepareMutation(ctx, m, flags, batch);
@@ -46,7 +50,7 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
     const { describe } = def;
     const sink = ctx.sink;
     if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), def.target.noun);
-    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, resume);
+    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, input, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -77,6 +81,8 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
         failFast: flags.failFast === true,
         requests,
         journal,
+        input,
+        ...(flags.outcomes === undefined ? {} : { outcomes: flags.outcomes }),
         ...(resume ? { resume } : {}),
       });
     }
@@ -146,7 +152,15 @@ function readingNotice(ctx: Context, key: string): void {
  * --dry-run: the request(s) the change would send, nothing sent. A batch's records go
  * through the batch's own pipeline (pipeline.ts), into a sink that prints each plan.
  */
-async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: Preparation<Prep>, target: string | undefined, profile: string, resume?: ResumeOrder): Promise<void> {
+async function dryRun<Prep>(
+  ctx: Context,
+  m: BoundMutation<Prep>,
+  preparation: Preparation<Prep>,
+  target: string | undefined,
+  profile: string,
+  input: InputRules,
+  resume?: ResumeOrder,
+): Promise<void> {
   const { def, args } = m;
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
@@ -163,7 +177,7 @@ async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: P
   const invalid: string[] = [];
   // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
   let notAgain = 0;
-  const feed = recordFeed(ctx, def.target, ctx.signal);
+  const feed = recordFeed(ctx, def, ctx.signal, input);
   try {
     await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
       invalid: async (r) => {
@@ -186,6 +200,13 @@ async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: P
   const skipped = [invalid.length ? `${invalid.length} invalid line(s) skipped` : '', notAgain ? `${notAgain} not sent again` : ''].filter(Boolean);
   say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}
+
+/** The first batch input flag given (--input-format, --only, --outcomes), for a single run's refusal. */
+function batchInputFlag(flags: MutationFlags): string | undefined {
+  if (flags.inputFormat !== undefined) return '--input-format';
+  if (flags.only !== undefined) return '--only';
+  return flags.outcomes !== undefined ? '--outcomes' : undefined;
 }
 
 /** What a batch gives requests in flight after Ctrl-C before they count as unknown. */

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { Example } from '../help/examples.js';
 import type { MutationField, ValuesOf } from './field.js';
 import type { RunLock } from '../journal/run-lock.js';
+import type { InputFormat } from './sheet.js';
 export type { FieldValues, MutationField } from './field.js';
 
 /** The flags every mutation takes (flags.ts `mutationOptions`). */
@@ -17,6 +18,12 @@ export interface MutationFlags {
   yes?: boolean;
   concurrency?: number;
   failFast?: boolean;
+  /** How stdin is read: csv, tsv, lines or jsonl (sheet.ts). */
+  inputFormat?: InputFormat;
+  /** Only the rows of an outcomes file with this bo_outcome (`not-attempted` for `not attempted`). */
+  only?: string;
+  /** The outcomes file, one row per input row (outcomes-file.ts). */
+  outcomes?: string;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
@@ -61,6 +68,11 @@ export interface TargetDeclaration {
    * option is then not given, each record names its own (by `recordKey` or the flag's name).
    */
   dash?: boolean;
+  /**
+   * Further columns a sheet's rows of this verb may carry (D35): what names the target's
+   * parent (a deal's `Account`, `AccountName`, as `bo deals list` writes them), ignored.
+   */
+  columns?: readonly string[];
 }
 
 /** A further positional argument, checked before anything else (a Uid by default). */

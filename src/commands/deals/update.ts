@@ -27,7 +27,7 @@ export default defineMutation({
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
     "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],
-  target: target.uid('<dealUid>', `the deal Uid (${uidFrom.deal})`, { noun: 'deal', resource: 'Deal' }),
+  target: target.uid('<dealUid>', `the deal Uid (${uidFrom.deal})`, { noun: 'deal', resource: 'Deal', columns: ['Account', 'AccountUid', 'AccountName'] }),
   fields: [
     field.text('--name <name>', 'Name', 'the deal name, 1-250 characters', { max: 250 }),
     field.number('--amount <number>', 'Amount', 'the amount, a decimal number'),
