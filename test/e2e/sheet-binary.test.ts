@@ -1,0 +1,146 @@
+// Edits from a spreadsheet on the built binary against `bo sandbox serve`: a CSV as Excel
+// writes it (`;`, BOM, CRLF, quoted cells holding `;`) updates deals; --outcomes writes
+// one row per input row in input order, the input's cells as read (`-5`, `=1+1`), and fed
+// back with --only failed sends only those rows (the sandbox's activity log counts the
+// requests); an unknown column is exit 2 with nothing sent; a sheet batch killed part-way
+// and resumed sends nothing twice, and its outcomes file ends whole.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBin, runShell } from '../helpers/run-bin.js';
+import { testEnv } from '../helpers/test-env.js';
+import { sandboxForSuite } from './sandbox-process.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const BOM = '\ufeff';
+
+interface Activity {
+  method: string;
+  path: string;
+  status: number;
+}
+
+interface Deal {
+  Uid: string;
+  Name: string;
+  Amount: number | null;
+  DueDate: string | null;
+}
+
+/** A file of `rows` as Excel writes a `;` CSV: BOM, CRLF. */
+function excel(rows: string[][]): string {
+  const cell = (c: string) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
+  return `${BOM}${rows.map((r) => r.map(cell).join(';')).join('\r\n')}\r\n`;
+}
+
+/** The rows of an outcomes file (`;`, BOM, CRLF), its cells unquoted. */
+function outcomeRows(text: string): string[][] {
+  expect(text.startsWith(BOM)).toBe(true);
+  const rows: string[][] = [];
+  for (const line of text.slice(1).split('\r\n').filter(Boolean)) {
+    const cells: string[] = [];
+    const re = /("((?:[^"]|"")*)"|[^;]*)(;|$)/g;
+    for (let m = re.exec(line); m && m.index < line.length; m = re.exec(line)) {
+      cells.push(m[2] !== undefined ? m[2].replace(/""/g, '"') : m[1]!);
+      if (m[3] === '') break;
+    }
+    rows.push(cells);
+  }
+  return rows;
+}
+
+describe('edits from a spreadsheet, on the built binary', () => {
+  const suite = sandboxForSuite<{ deals: string[] }>(root);
+  const { get } = suite;
+  const activity = () => get<Activity[]>('/__sandbox/activity');
+  const puts = async () => (await activity()).filter((a) => a.method === 'PUT' && a.path.includes('/crm/deals/'));
+  const deal = (uid: string) => get<Deal>(`/__sandbox/records/Deal/${uid}`);
+  const dir = () => mkdtempSync(join(tmpdir(), 'bo-sheet-'));
+
+  it("Excel's CSV updates deals; the outcomes file has a row per input row in order, as read; --only failed sends only the failures", async () => {
+    const env = testEnv(suite);
+    const [d1, d2, d3] = suite.fixtures.deals;
+    const sheet = excel([
+      ['Uid', 'Name', 'Amount', 'DueDate', 'Account', 'bo_row'],
+      [d1!, 'Pilot; phase 2', '1200', '2027-03-01', 'acc_x', ''],
+      [d2!, '=1+1', '-5', '', '', ''],
+      ['deal_missing1', '', '7', '', '', ''],
+      [d3!, '', 'twelve', '', '', ''],
+    ]);
+    const folder = dir();
+    writeFileSync(join(folder, 'in.csv'), sheet);
+    const r = await runShell(`cd ${folder} && $BO deals update - --outcomes out.csv --concurrency 4 < in.csv`, { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('column(s) Account of the input: not changed by this command, ignored');
+    expect(r.stderr).toMatch(/^2 updated, 1 not found, 1 invalid on /m);
+    expect(await deal(d1!)).toMatchObject({ Name: 'Pilot; phase 2', Amount: 1200, DueDate: '2027-03-01T23:59:59.000Z' });
+    expect(await deal(d2!)).toMatchObject({ Name: '=1+1', Amount: -5 });
+
+    const rows = outcomeRows(readFileSync(join(folder, 'out.csv'), 'utf8'));
+    expect(rows[0]).toEqual(['Uid', 'Name', 'Amount', 'DueDate', 'Account', 'bo_row', 'bo_outcome', 'bo_code', 'bo_message']);
+    expect(rows.slice(1).map((row) => row.slice(0, 7))).toEqual([
+      [d1, 'Pilot; phase 2', '1200', '2027-03-01', 'acc_x', '2', 'done'],
+      [d2, '=1+1', '-5', '', '', '3', 'done'],
+      ['deal_missing1', '', '7', '', '', '4', 'failed'],
+      [d3, '', 'twelve', '', '', '5', 'invalid'],
+    ]);
+    expect(rows[3]!.slice(7)).toEqual(['404', 'not found']);
+    expect(rows[4]![8]).toContain('Amount must be a decimal number');
+
+    // Fed back: only the failed row is sent.
+    const before = (await puts()).length;
+    const again = await runShell(`cd ${folder} && $BO deals update - --only failed < out.csv`, { env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^0 updated, 1 not found on /m);
+    const sent = (await puts()).slice(before);
+    expect(sent.map((a) => a.path)).toEqual(['/api/v1/crm/deals/deal_missing1']);
+  });
+
+  it('an unknown column is exit 2 naming it and the nearest field, and nothing is sent; --dry-run sends nothing', async () => {
+    const env = testEnv(suite);
+    const [d1] = suite.fixtures.deals;
+    const before = (await puts()).length;
+    const bad = await runBin(['deals', 'update', '-'], { env, stdin: excel([['Uid', 'Amout'], [d1!, '5']]) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/column "Amout" is not a field of this command \(did you mean Amount/);
+    const dry = await runBin(['deals', 'update', '-', '--dry-run'], { env, stdin: excel([['Uid', 'amount'], [d1!, '5']]) });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(`PUT ${suite.url}/api/v1/crm/deals/${d1}\t{"Amount":5}\n`);
+    expect((await puts()).length).toBe(before);
+  });
+
+  it('a sheet batch killed part-way and resumed sends nothing twice; its outcomes file ends with every row', async () => {
+    const env = testEnv(suite);
+    const deals = suite.fixtures.deals;
+    const folder = dir();
+    writeFileSync(join(folder, 'in.csv'), excel([['Uid', 'Weight'], ...deals.map((uid, i) => [uid, String(i)])]));
+    let lines = 0;
+    const killed = await runShell(`cd ${folder} && exec $BO deals update - --concurrency 1 --outcomes out.csv < in.csv`, {
+      env,
+      onSpawn: (child) =>
+        child.stdout!.on('data', (d: Buffer) => {
+          lines += d.toString().split('\n').length - 1;
+          if (lines >= 5) child.kill('SIGKILL');
+        }),
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const partial = outcomeRows(readFileSync(join(folder, 'out.csv'), 'utf8'));
+    expect(partial.length).toBeLessThan(deals.length + 1);
+    const first = new Map<string, number>();
+    for (const a of await puts()) first.set(a.path, (first.get(a.path) ?? 0) + 1);
+
+    const resumed = await runShell(`cd ${folder} && $BO batch resume last`, { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const counts = new Map<string, number>();
+    for (const a of await puts()) counts.set(a.path, (counts.get(a.path) ?? 0) + 1);
+    // Each deal sent; again only the one in flight when the run died (--concurrency 1), whose outcome was never known.
+    const twice = deals.filter((uid) => counts.get(`/api/v1/crm/deals/${uid}`) !== 1);
+    for (const uid of deals) expect(counts.get(`/api/v1/crm/deals/${uid}`), uid).toBeGreaterThanOrEqual(1);
+    expect(twice.length).toBeLessThanOrEqual(1);
+    for (const uid of twice) expect(first.get(`/api/v1/crm/deals/${uid}`)).toBe(1);
+    const rows = outcomeRows(readFileSync(join(folder, 'out.csv'), 'utf8'));
+    expect(rows.slice(1).map((row) => [row[0], row[2], row[3]])).toEqual(deals.map((uid, i) => [uid, String(i + 2), 'done']));
+    for (const [i, uid] of deals.entries()) expect((await deal(uid)) as unknown as { Weight: number }).toMatchObject({ Weight: i });
+  });
+});
