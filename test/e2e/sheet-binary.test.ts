@@ -51,7 +51,7 @@ function outcomeRows(text: string): string[][] {
 }
 
 describe('edits from a spreadsheet, on the built binary', () => {
-  const suite = sandboxForSuite<{ deals: string[] }>(root);
+  const suite = sandboxForSuite<{ deals: string[]; apiKey: { key: string; secret: string } }>(root);
   const { get } = suite;
   const activity = () => get<Activity[]>('/__sandbox/activity');
   const puts = async () => (await activity()).filter((a) => a.method === 'PUT' && a.path.includes('/crm/deals/'));
@@ -95,6 +95,29 @@ describe('edits from a spreadsheet, on the built binary', () => {
     expect(again.stderr).toMatch(/^0 updated, 1 not found on /m);
     const sent = (await puts()).slice(before);
     expect(sent.map((a) => a.path)).toEqual(['/api/v1/crm/deals/deal_missing1']);
+  });
+
+  it("bo deals list --all --csv (Excel's `;`, BOM) round-trips: every deal with its account, and the file edited is bo deals update's input", async () => {
+    const env = testEnv(suite);
+    const folder = dir();
+    const listed = await runShell(`cd ${folder} && $BO deals list --all --csv --csv-separator ';' --bom > deals.csv`, { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = outcomeRows(readFileSync(join(folder, 'deals.csv'), 'utf8'));
+    expect(rows[0]).toEqual(['Uid', 'Name', 'Amount', 'DueDate', 'Stage', 'Account', 'AccountName']);
+    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual([...suite.fixtures.deals].sort());
+    const json = JSON.parse((await runBin(['deals', 'list', '--account', rows[1]![5]!, '--json'], { env })).stdout) as Array<{ Uid: string; Account: string }>;
+    expect(json.map((d) => d.Account)).toEqual(json.map(() => rows[1]![5]));
+    expect(json.map((d) => d.Uid)).toContain(rows[1]![0]);
+
+    // Edited as Excel would: one amount changed, a name with a `;`; the rest as exported.
+    const edited = rows.map((r, i) => (i === 1 ? [r[0]!, 'Renewal; 2027', '4321', ...r.slice(3)] : r));
+    writeFileSync(join(folder, 'deals.csv'), excel(edited));
+    const before = (await puts()).length;
+    const r = await runShell(`cd ${folder} && $BO deals update - < deals.csv`, { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('column(s) Account, AccountName of the input: not changed by this command, ignored');
+    expect((await puts()).length - before).toBe(suite.fixtures.deals.length);
+    expect(await deal(rows[1]![0]!)).toMatchObject({ Name: 'Renewal; 2027', Amount: 4321 });
   });
 
   it('an unknown column is exit 2 naming it and the nearest field, and nothing is sent; --dry-run sends nothing', async () => {
