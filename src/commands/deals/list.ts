@@ -41,7 +41,6 @@ const FIELDS = 'Uid,Name,Deals.Uid,Deals.Name,Deals.Amount,Deals.DueDate,Deals.D
 export default defineCommand({
   printsRecords: true,
   path: ['deals', 'list'],
-  mcp: 'read',
   summary: "List deals with their account (read through the accounts' Deals)",
   description:
     "List deals, one row per deal: Uid, Name, Amount, DueDate, Stage (the pipeline stage's Uid), and its Account's Uid and " +
@@ -51,7 +50,7 @@ export default defineCommand({
   examples: [
     'bo deals list --account acc_lvsegbmzg',
     "bo deals list --all --csv --csv-separator ';' --bom > deals.csv",
-    'bo deals update - --dry-run --outcomes outcomes.csv < deals.csv',
+    'bo deals update - --dry-run < deals.csv',
   ],
   options: [
     option.uid('--account <uid>', "only this account's deals (its Uid: bo accounts list)"),
