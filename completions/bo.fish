@@ -723,6 +723,7 @@ complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l concurrency -x -d 'bat
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help with examples'
 
@@ -735,6 +736,7 @@ complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: re
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
 
@@ -771,6 +773,7 @@ complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requ
 complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo addons expire'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo addons expire'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo addons expire'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
 
@@ -848,6 +851,7 @@ complete -c bo -n "__bo_at 'bo lists create'" -l concurrency -x -d 'batch: reque
 complete -c bo -n "__bo_at 'bo lists create'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists create'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo lists create'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo lists create'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo lists create'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
 
@@ -863,6 +867,7 @@ complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: re
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
 
@@ -895,6 +900,7 @@ complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: reque
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo drips delete'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo drips delete'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
 
@@ -924,6 +930,7 @@ complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: req
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo articles untag'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo articles untag'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo articles untag'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
 
@@ -957,6 +964,7 @@ complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: reque
 complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo deals update'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo deals update'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo deals update'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo deals update'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
 
@@ -988,6 +996,7 @@ complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
 

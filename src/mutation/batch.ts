@@ -23,6 +23,8 @@ import type { BoundMutation, ResumeOrder, Verdict } from './types.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
 import { runPipeline, type Ready } from './pipeline.js';
 import { outcomesFile, type OutcomesFile } from './outcomes-file.js';
+import { diffOf, diffText, type Diff } from './diff.js';
+import { symbols } from '../output/symbols.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;
@@ -39,6 +41,8 @@ export interface BatchOptions {
   input?: InputRules;
   /** --outcomes: the file of one row per input row. */
   outcomes?: string;
+  /** --diff: each target read first (diff.ts), its changes on stderr, a record whose values hold not sent. */
+  diff?: boolean;
 }
 
 /** Why a batch stopped sending before its input ended. */
@@ -111,6 +115,7 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     progress.update(++state.reported);
   };
   const run: BatchRun<Prep> = { ctx, m, client, options, state, report };
+  if (options.diff && !m.def.current) say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so each is sent without one`);
 
   const inFlight = new Set<Promise<void>>();
   /** Sends one record once fewer than `concurrency` are in flight; false once the batch stopped sending. */
@@ -237,8 +242,29 @@ async function sendRecord<Prep>(run: BatchRun<Prep>, rec: Ready<Prep>): Promise<
       return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
     }
   }
+  if (run.options.diff && run.m.def.current && rec.step === 'send') {
+    let diff: Diff;
+    try {
+      await gate(run as BatchRun<unknown>);
+      diff = await diffOf(run.m, run.client, rec.target, rec.prep, rec.context, run.options.requests);
+    } catch (err) {
+      if (state.halt.signal.aborted) return void state.notAttempted++;
+      return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
+    }
+    const arrow = symbols(run.ctx.io.env).ellipsis === '…' ? '→' : '->';
+    const text = diffText(rec.target, rec.line, diff, arrow);
+    run.ctx.io.stderr.write('unreadable' in diff ? `${text.trimEnd()}; sent without a diff\n` : text);
+    if ('holds' in diff) {
+      // Not sent: its values already hold (D32's already-holds, `skipped` in an outcomes file).
+      const done: Done = { ...doneOf(run.m, rec.target, rec.prep, run.m.def.request(rec.target, rec.prep, run.m.args), null, HOLDS), fields: [] };
+      return await report({ ...base, ok: true, status: null, ...HOLDS, error: null }, done);
+    }
+  }
   return send(run, rec);
 }
+
+/** The verdict of a record not sent because a read showed its values hold. */
+const HOLDS = { changed: false, reason: 'already-holds' } as const;
 
 /** Sends one record, again after a 429 once the batch's pause is over; its outcome reported. */
 async function send<Prep>(run: BatchRun<Prep>, rec: Ready<Prep>): Promise<void> {

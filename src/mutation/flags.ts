@@ -45,6 +45,7 @@ export function mutationOptions(options: { batch: boolean; destructive?: boolean
     option.switch('--fail-fast', 'batch: stop at the first failure'),
     option.choice('--input-format <format>', 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)', INPUT_FORMAT_CHOICES),
     option.text('--outcomes <file>', 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'),
+    option.switch('--diff', 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'),
     option.choice('--only <outcome>', 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)', ONLY_CHOICES),
   ] as const;
   return options.batch ? ([...always, ...batch] as const) : always;

@@ -27,7 +27,7 @@ import { checkOnly, sheetColumns, sheetRow, sheetSeparator, splitRow, type Sheet
  * column header, skipped; or why the line is invalid, with the line as text to show.
  */
 export type BatchRecord =
-  | { line: number; target: string; record?: Record<string, unknown>; cells?: string[] }
+  | { line: number; target: string; record?: Record<string, unknown>; cells?: string[]; context?: Record<string, string> }
   | { line: number; header: string; sheet?: Sheet; ignored?: string[] }
   | { line: number; error: string; input: string; heading?: string; cells?: string[] };
 
@@ -135,7 +135,9 @@ async function* sheetRecords(
       continue;
     }
     try {
-      yield { line: start, target: check(where, row.target), record: row.record, cells };
+      // Every cell by its column, for what the verb reads with --diff (a deal row's Account).
+      const context = Object.fromEntries(head.sheet.columns.map((c, i) => [c, cells[i] ?? '']));
+      yield { line: start, target: check(where, row.target), record: row.record, cells, context };
     } catch (err) {
       yield { line: start, error: (err as Error).message, input: inputOf(text), cells };
     }

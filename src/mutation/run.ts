@@ -10,10 +10,11 @@ import { confirmMutation, profileInEffect, targetName, whereOf, type Where } fro
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
-import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
+import { plannedUrls, dryRunWriter, shownAs, type Planned } from './dry-run.js';
 import { recordFeed, type InputRules } from './feed.js';
 import { onlyWord } from './sheet.js';
-import { runPipeline } from './pipeline.js';
+import { runPipeline, type Ready } from './pipeline.js';
+import { diffOf, diffText, type Diff } from './diff.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
@@ -50,7 +51,7 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
     const { describe } = def;
     const sink = ctx.sink;
     if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), def.target.noun);
-    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, input, resume);
+    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, { ...input, diff: flags.diff === true }, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -83,6 +84,7 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
         journal,
         input,
         ...(flags.outcomes === undefined ? {} : { outcomes: flags.outcomes }),
+        ...(flags.diff ? { diff: true } : {}),
         ...(resume ? { resume } : {}),
       });
     }
@@ -158,7 +160,7 @@ async function dryRun<Prep>(
   preparation: Preparation<Prep>,
   target: string | undefined,
   profile: string,
-  input: InputRules,
+  input: InputRules & { diff: boolean },
   resume?: ResumeOrder,
 ): Promise<void> {
   const { def, args } = m;
@@ -174,10 +176,12 @@ async function dryRun<Prep>(
   }
   readingNotice(ctx, recordKey(def.target));
   let count = 0;
+  let holding = 0;
   const invalid: string[] = [];
   // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
   let notAgain = 0;
   const feed = recordFeed(ctx, def, ctx.signal, input);
+  const diffing = input.diff ? await diffReader(ctx, m) : undefined;
   try {
     await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
       invalid: async (r) => {
@@ -187,9 +191,17 @@ async function dryRun<Prep>(
       known: () => void notAgain++,
       take: async (rec) => {
         if (rec.step === 'hold') return (notAgain++, true);
-        count++;
         // Named as a batch's outcomes are: the Uid and the line it came from.
-        await writer.write({ uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) });
+        const planned = { uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) };
+        const diff = diffing && (await diffing(rec));
+        if (diff && 'holds' in diff) {
+          holding++;
+          await diffWrite(ctx, writer, rec, diff);
+          return true;
+        }
+        count++;
+        if (diff) await diffWrite(ctx, writer, rec, diff, planned);
+        else await writer.write(planned);
         return true;
       },
     });
@@ -197,15 +209,53 @@ async function dryRun<Prep>(
     feed.close();
     await writer.end();
   }
-  const skipped = [invalid.length ? `${invalid.length} invalid line(s) skipped` : '', notAgain ? `${notAgain} not sent again` : ''].filter(Boolean);
+  const skipped = [
+    holding ? `${holding} already held (not sent)` : '',
+    invalid.length ? `${invalid.length} invalid line(s) skipped` : '',
+    notAgain ? `${notAgain} not sent again` : '',
+  ].filter(Boolean);
   say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}
+
+/**
+ * --diff in a dry run: each record's read (diff.ts), or undefined when the verb's targets
+ * cannot be read at all, which is said once. A read that fails shows why.
+ */
+async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((rec: Ready<Prep>) => Promise<Diff>) | undefined> {
+  if (!m.def.current) {
+    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so the requests are shown instead`);
+    return undefined;
+  }
+  const client = await ctx.api({ signal: ctx.signal });
+  return async (rec) => {
+    try {
+      return await diffOf(m, client, rec.target, rec.prep, rec.context, ctx.signal);
+    } catch (err) {
+      if (ctx.signal.aborted || !(err instanceof BoError)) throw err;
+      return { unreadable: err.message };
+    }
+  };
+}
+
+/** One record's diff in a dry run: as text, `Field: old → new` lines (the request after a target that could not be read); as JSON, its plan with `changes`. */
+async function diffWrite<Prep>(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: Ready<Prep>, diff: Diff, planned?: Planned & { uid: string; line: number }): Promise<void> {
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { old: redactJson(old), new: redactJson(now) }])) : null;
+    const row = { uid: rec.target, line: rec.line, ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
+    return writer.write(row as unknown as Planned);
+  }
+  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
+  await writeOut(ctx.io.stdout, diffText(rec.target, rec.line, diff, arrow), ctx.signal);
+  if ('unreadable' in diff && planned) await writer.write(planned);
 }
 
 /** The first batch input flag given (--input-format, --only, --outcomes), for a single run's refusal. */
 function batchInputFlag(flags: MutationFlags): string | undefined {
   if (flags.inputFormat !== undefined) return '--input-format';
   if (flags.only !== undefined) return '--only';
+  if (flags.diff) return '--diff';
   return flags.outcomes !== undefined ? '--outcomes' : undefined;
 }
 

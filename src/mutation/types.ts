@@ -24,6 +24,8 @@ export interface MutationFlags {
   only?: string;
   /** The outcomes file, one row per input row (outcomes-file.ts). */
   outcomes?: string;
+  /** Read each target first and show what changes; send nothing where the values hold (diff.ts). */
+  diff?: boolean;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
@@ -118,6 +120,13 @@ export interface MutationDefinition<F extends readonly MutationField[], A extend
   };
   /** The question for a confirmation, e.g. 'Cancel account acc_1' (the flags' preparation may choose). */
   action: (target: string, args: ArgValues<A>, prep: Prep | undefined) => string;
+  /**
+   * --diff (diff.ts): the target's current values of the fields its request sets, by API
+   * name, read only as the API allows (D36). `context`: the batch record's other columns
+   * (a deal row's `Account`). Throws diff.ts CannotRead when it cannot be read; absent,
+   * the verb's targets cannot be read at all.
+   */
+  current?: (client: HttpClient, target: string, context: Readonly<Record<string, unknown>>, args: ArgValues<A>, signal?: AbortSignal) => Promise<Record<string, unknown>>;
   /**
    * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
    * cheap read, made only when the question is asked; undefined (or a failure) shows none.

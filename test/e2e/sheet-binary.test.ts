@@ -120,6 +120,44 @@ describe('edits from a spreadsheet, on the built binary', () => {
     expect(await deal(rows[1]![0]!)).toMatchObject({ Name: 'Renewal; 2027', Amount: 4321 });
   });
 
+  it('--dry-run --diff shows old → new and sends nothing; a real --diff run sends only the rows that change, the others skipped', async () => {
+    const env = testEnv(suite);
+    const folder = dir();
+    const listed = await runShell(`cd ${folder} && $BO deals list --limit 3 --csv --csv-separator ';' --bom > deals.csv`, { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = outcomeRows(readFileSync(join(folder, 'deals.csv'), 'utf8'));
+    const [changed, same1, same2] = [rows[1]!, rows[2]!, rows[3]!];
+    const old = await deal(changed[0]!);
+    // One amount edited; a row without its Account cannot be read, and says so.
+    const edited = [rows[0]!, [changed[0]!, changed[1]!, '4242', ...changed.slice(3)], same1, same2, [same2[0]!, '', '7', '', '', '', '']];
+    writeFileSync(join(folder, 'deals.csv'), excel(edited));
+    const before = (await puts()).length;
+
+    const dry = await runShell(`cd ${folder} && $BO deals update - --dry-run --diff < deals.csv`, { env: { ...env, LANG: 'C.UTF-8' } });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      `${changed[0]} (line 2)\n  Amount: ${old.Amount} → 4242\n` +
+        `${same1[0]} (line 3): already holds; not sent\n${same2[0]} (line 4): already holds; not sent\n` +
+        `${same2[0]} (line 5): a deal can be read only inside its account: give an Account column (as bo deals list writes it)\n` +
+        `PUT ${suite.url}/api/v1/crm/deals/${same2[0]}\t{"Amount":7}\n`,
+    );
+    expect(dry.stderr).toContain('2 request(s) would be sent, 2 already held (not sent); nothing was sent.');
+    expect((await puts()).length).toBe(before);
+
+    const real = await runShell(`cd ${folder} && $BO deals update - --diff --concurrency 1 --outcomes out.csv < deals.csv`, { env });
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stderr).toMatch(/^2 updated, 2 already held on /m);
+    expect((await puts()).slice(before).map((a) => a.path)).toEqual([`/api/v1/crm/deals/${changed[0]}`, `/api/v1/crm/deals/${same2[0]}`]);
+    expect((await deal(changed[0]!)).Amount).toBe(4242);
+    const out = outcomeRows(readFileSync(join(folder, 'out.csv'), 'utf8'));
+    expect(out.slice(1).map((r) => [r[0], r[8], r[9]])).toEqual([
+      [changed[0], 'done', ''],
+      [same1[0], 'skipped', 'already-holds'],
+      [same2[0], 'skipped', 'already-holds'],
+      [same2[0], 'done', ''],
+    ]);
+  });
+
   it('an unknown column is exit 2 naming it and the nearest field, and nothing is sent; --dry-run sends nothing', async () => {
     const env = testEnv(suite);
     const [d1] = suite.fixtures.deals;
