@@ -47,34 +47,18 @@ export function outcomesFile(path: string, feed: RecordFeed, fields: readonly Mu
   }
   const rows: Row[] = [];
   const byLine = new Map<number, Row>();
-  let sheet: Sheet | undefined;
-  let kept: number[] = [];
-  let secret = new Set<number>();
+  let format: SheetFormat | undefined;
   let closed = false;
 
   const write = (text: string) => {
     if (!closed) writeSync(fd, text);
   };
-  const header = (s: Sheet) => {
-    sheet = s;
-    const result = new Set<string>(RESULT_COLUMNS);
-    kept = s.columns.flatMap((c, i) => (result.has(c.toLowerCase()) ? [] : [i]));
-    const secrets = fields.filter((f) => f.secret).flatMap((f) => [f.api, f.flag.replace(/^--/, '')].map((n) => n.toLowerCase()));
-    secret = new Set(kept.filter((i) => secrets.includes(s.columns[i]!.toLowerCase())));
-    write(`${s.bom ? UTF8_BOM : ''}${line([...kept.map((i) => s.columns[i]!), ...RESULT_COLUMNS].map((c) => asIs(c, s.separator)))}`);
-  };
-  const line = (cells: string[]) => `${cells.join(sheet!.separator)}\r\n`;
   const flush = () => {
     let text = '';
     while (rows.length > 0 && rows[0]!.result) {
       const row = rows.shift()!;
       byLine.delete(row.line);
-      const { word, code, message } = row.result!;
-      const own = kept.map((i) => {
-        const cell = row.cells[i] ?? '';
-        return asIs(secret.has(i) && cell !== '' ? '***' : cell, sheet!.separator);
-      });
-      text += line([...own, ...[String(row.line), word, code, message].map((v) => csvField(v, sheet!.separator))]);
+      text += format!.row(row);
     }
     if (text) write(text);
   };
@@ -96,9 +80,10 @@ export function outcomesFile(path: string, feed: RecordFeed, fields: readonly Mu
     async next(): Promise<FedRecord | undefined> {
       const rec = await feed.next();
       if (rec === undefined) return undefined;
-      if (!sheet) {
+      if (!format) {
         if (!feed.sheet) throw new UsageError('--outcomes writes the rows of a sheet: the input has no header row naming its columns; nothing was sent');
-        header(feed.sheet);
+        format = sheetFormat(feed.sheet, fields);
+        write(format.header);
       }
       const row: Row = { line: rec.line, cells: rec.cells ?? [] };
       rows.push(row);
@@ -117,12 +102,39 @@ export function outcomesFile(path: string, feed: RecordFeed, fields: readonly Mu
     end() {
       if (closed) return;
       for (const row of rows) row.result ??= { word: 'not attempted', code: '', message: 'the batch stopped before sending it' };
-      if (sheet) flush();
+      if (format) flush();
       closed = true;
       closeSync(fd);
     },
   };
   return { feed: wrapped, file };
+}
+
+/** How the file's rows are written: its header, and each row's text. */
+interface SheetFormat {
+  header: string;
+  row(row: Row): string;
+}
+
+/** The input's columns but `bo`'s own (written afresh after them), a secret field's cells as `***`. */
+function sheetFormat(sheet: Sheet, fields: readonly MutationField[]): SheetFormat {
+  const { separator } = sheet;
+  const result = new Set<string>(RESULT_COLUMNS);
+  const kept = sheet.columns.flatMap((c, i) => (result.has(c.toLowerCase()) ? [] : [i]));
+  const secrets = fields.filter((f) => f.secret).flatMap((f) => [f.api, f.flag.replace(/^--/, '')].map((n) => n.toLowerCase()));
+  const secret = new Set(kept.filter((i) => secrets.includes(sheet.columns[i]!.toLowerCase())));
+  const line = (cells: string[]) => `${cells.join(separator)}\r\n`;
+  return {
+    header: `${sheet.bom ? UTF8_BOM : ''}${line([...kept.map((i) => sheet.columns[i]!), ...RESULT_COLUMNS].map((c) => asIs(c, separator)))}`,
+    row(row) {
+      const { word, code, message } = row.result!;
+      const own = kept.map((i) => {
+        const cell = row.cells[i] ?? '';
+        return asIs(secret.has(i) && cell !== '' ? '***' : cell, separator);
+      });
+      return line([...own, ...[String(row.line), word, code, message].map((v) => csvField(v, separator))]);
+    },
+  };
 }
 
 /** An outcome's row words: bo_outcome, bo_code (the status, the error's code, or why nothing changed), bo_message. */
