@@ -154,7 +154,7 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
   }
 
   const unread = !feed.complete;
-  options.journal?.left(state.notAttempted, unread);
+  options.journal?.left(state.notAttempted, unread, state.tally.unchanged.get('already-holds') ?? 0);
   const words = { done: doneWord(m.def, preparation.once), ...(m.def.neutral === undefined ? {} : { neutral: m.def.neutral }) };
   say(ctx, summaryLine(state.tally, words, where, state.notAttempted, unread));
   const resume = options.resume;

@@ -149,6 +149,9 @@ describe('edits from a spreadsheet, on the built binary', () => {
     expect(real.stderr).toMatch(/^2 updated, 2 already held on /m);
     expect((await puts()).slice(before).map((a) => a.path)).toEqual([`/api/v1/crm/deals/${changed[0]}`, `/api/v1/crm/deals/${same2[0]}`]);
     expect((await deal(changed[0]!)).Amount).toBe(4242);
+    // The journal and bo history count the rows not sent apart.
+    const [run] = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(run).toMatchObject({ done: 2, skipped: 2, failed: 0, state: 'finished' });
     const out = outcomeRows(readFileSync(join(folder, 'out.csv'), 'utf8'));
     expect(out.slice(1).map((r) => [r[0], r[8], r[9]])).toEqual([
       [changed[0], 'done', ''],
