@@ -15,6 +15,9 @@ import type { BoundMutation } from './types.js';
 /** What a read showed: the fields that change (old, new), that every value holds, or why the target could not be read. */
 export type Diff = { changes: Array<[field: string, old: unknown, now: unknown]> } | { holds: true } | { unreadable: string };
 
+/** The old value of a field the read could not show. */
+const NOT_READ = Symbol('not read');
+
 /** Raised by a verb's `current` when its target cannot be read (not found, or not reachable as the API allows). */
 export class CannotRead extends Error {}
 
@@ -31,9 +34,10 @@ export async function diffOf<Prep>(m: BoundMutation<Prep>, client: HttpClient, t
     if (err instanceof CannotRead) return { unreadable: err.message };
     throw err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err));
   }
+  // A field the read does not hold (not readable) is never taken to hold already.
   const changes = Object.entries(body as Record<string, unknown>)
-    .filter(([field, value]) => value !== undefined && !same(held[field], value))
-    .map(([field, value]): [string, unknown, unknown] => [field, held[field] ?? null, value]);
+    .filter(([field, value]) => value !== undefined && (!Object.hasOwn(held, field) || !same(held[field], value)))
+    .map(([field, value]): [string, unknown, unknown] => [field, Object.hasOwn(held, field) ? (held[field] ?? null) : NOT_READ, value]);
   return changes.length === 0 ? { holds: true } : { changes };
 }
 
@@ -65,6 +69,7 @@ function canonical(value: unknown): string {
 
 /** A value in a diff: text as it is, a reference by its Uid, anything else as JSON; secrets redacted. */
 function shown(field: string, value: unknown): string {
+  if (value === NOT_READ) return '(not read)';
   const safe = (redactJson({ [field]: value }) as Record<string, unknown>)[field];
   if (typeof safe === 'string') return neutralise(safe);
   const uid = safe !== null && typeof safe === 'object' && !Array.isArray(safe) ? (safe as { Uid?: unknown }).Uid : undefined;

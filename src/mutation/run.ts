@@ -242,7 +242,7 @@ async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<(
 async function diffWrite<Prep>(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: Ready<Prep>, diff: Diff, planned?: Planned & { uid: string; line: number }): Promise<void> {
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') {
-    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { old: redactJson(old), new: redactJson(now) }])) : null;
+    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { ...(typeof old === 'symbol' ? {} : { old: redactJson(old) }), new: redactJson(now) }])) : null;
     const row = { uid: rec.target, line: rec.line, ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
     return writer.write(row as unknown as Planned);
   }
