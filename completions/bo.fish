@@ -719,11 +719,11 @@ complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l to -x -d 'the new tria
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l expiration -x -d 'the new expiration date (default: --to)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help with examples'
 
@@ -732,11 +732,11 @@ complete -c bo -n "__bo_at 'bo accounts cancel'" -l reason -x -d 'why the accoun
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l comment -x -d 'a comment (@file reads a file)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo accounts cancel'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
 
@@ -769,11 +769,11 @@ complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examp
 # bo addons expire
 complete -c bo -n "__bo_at 'bo addons expire'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo addons expire'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo addons expire'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo addons expire'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
 
@@ -847,11 +847,11 @@ complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribe
 complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
 complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo lists create'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo lists create'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo lists create'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists create'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo lists create'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo lists create'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo lists create'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
 
@@ -863,11 +863,11 @@ complete -c bo -n "__bo_at 'bo lists subscribe'" -l send-welcome -d "send the li
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l source -x -d 'where the subscription came from'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo lists subscribe'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
 
@@ -896,11 +896,11 @@ complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 # bo drips delete
 complete -c bo -n "__bo_at 'bo drips delete'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo drips delete'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo drips delete'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo drips delete'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
 
@@ -912,6 +912,7 @@ complete -c bo -n "__bo_at 'bo drips add-message'" -l delay-hours -x -d 'hours a
 complete -c bo -n "__bo_at 'bo drips add-message'" -l days-after-prior -x -d 'days after the prior message before it is sent'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo drips add-message'" -s h -l help -d 'help with examples'
 
 # bo drips help
@@ -926,11 +927,11 @@ complete -c bo -n "__bo_at 'bo articles'" -s h -l help -d 'help with examples'
 # bo articles untag
 complete -c bo -n "__bo_at 'bo articles untag'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo articles untag'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo articles untag'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo articles untag'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
 
@@ -960,11 +961,11 @@ complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d "the pipeline stage
 complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
 complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo deals update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo deals update'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo deals update'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo deals update'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo deals update'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
 
@@ -992,11 +993,11 @@ complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l message -x -d 
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l clear -d 'lift the requirement instead'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
-complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l diff -d 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
 
@@ -1017,6 +1018,7 @@ complete -c bo -n "__bo_at 'bo memberships update'" -l no-receive-invoices -d 's
 complete -c bo -n "__bo_at 'bo memberships update'" -l role -x -d 'the role number'
 complete -c bo -n "__bo_at 'bo memberships update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo memberships update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo memberships update'" -s h -l help -d 'help with examples'
 
 # bo memberships help
@@ -1031,6 +1033,7 @@ complete -c bo -n "__bo_at 'bo people'" -s h -l help -d 'help with examples'
 # bo people magic-link
 complete -c bo -n "__bo_at 'bo people magic-link'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo people magic-link'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo people magic-link'" -s h -l help -d 'help with examples'
 
 # bo people help
@@ -1052,6 +1055,7 @@ complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-month -x -d 'the exp
 complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-year -x -d 'the expiry year, four digits'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo payment-info update'" -s h -l help -d 'help with examples'
 
 # bo payment-info help
@@ -1070,6 +1074,7 @@ complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list e
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'
 complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo api'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 

@@ -238,14 +238,18 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
       batch: header.batch,
       input: header.input,
       ...counts,
-      notAttempted: finished && !newer ? (end!.notAttempted ?? 0) : null,
-      skipped: finished && !newer ? (end!.skipped ?? 0) : null,
-      unread: finished && !newer ? end!.unread === true : null,
+      ...leftOf(finished && !newer ? end : undefined),
       state: newer ? 'newer' : finished ? 'finished' : running ? 'running' : 'interrupted',
       pid: running && !newer ? running.pid : null,
       bytes,
     },
   };
+}
+
+/** What a finished run's `end` says it left (not attempted, skipped, unread); null for each when not known. */
+function leftOf(end: Record<string, any> | undefined): Pick<RunSummary, 'notAttempted' | 'skipped' | 'unread'> {
+  if (!end) return { notAttempted: null, skipped: null, unread: null };
+  return { notAttempted: end.notAttempted ?? 0, skipped: end.skipped ?? 0, unread: end.unread === true };
 }
 
 /**

@@ -39,13 +39,16 @@ export function mutationOptions(options: { batch: boolean; destructive?: boolean
   const yes = options.destructive
     ? `do not ask before a change that cannot be undone (needed without a terminal${options.batch ? ' and for a batch from stdin' : ''})`
     : `do not ask for confirmation on a protected profile (needed there without a terminal${options.batch ? ' and for a batch from stdin' : ''})`;
-  const always = [option.switch('--dry-run', 'check everything and print the request(s) that would be sent; send nothing'), option.switch('--yes', yes)] as const;
+  const always = [
+    option.switch('--dry-run', 'check everything and print the request(s) that would be sent; send nothing'),
+    option.switch('--yes', yes),
+    option.switch('--diff', 'read each target first and show Field: old → new; send nothing where the values already hold'),
+  ] as const;
   const batch = [
     option.integer('--concurrency <n>', `batch: requests in flight (default ${DEFAULT_CONCURRENCY}, at most ${MAX_CONCURRENCY})`, 1, MAX_CONCURRENCY),
     option.switch('--fail-fast', 'batch: stop at the first failure'),
     option.choice('--input-format <format>', 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)', INPUT_FORMAT_CHOICES),
     option.text('--outcomes <file>', 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'),
-    option.switch('--diff', 'batch: read each target first, show Field: old → new, and send nothing for a record whose values already hold'),
     option.choice('--only <outcome>', 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)', ONLY_CHOICES),
   ] as const;
   return options.batch ? ([...always, ...batch] as const) : always;

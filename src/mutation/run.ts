@@ -13,7 +13,7 @@ import { runBatch } from './batch.js';
 import { plannedUrls, dryRunWriter, shownAs, type Planned } from './dry-run.js';
 import { recordFeed, type InputRules } from './feed.js';
 import { onlyWord } from './sheet.js';
-import { runPipeline, type Ready } from './pipeline.js';
+import { runPipeline } from './pipeline.js';
 import { diffOf, diffText, type Diff } from './diff.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
@@ -59,6 +59,8 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
   const client = await ctx.api({ ...(def.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
+  // --diff on one target: its read and what changes, before the question; nothing to send when its values hold.
+  if (flags.diff && !batch && (await singleDiffHolds(ctx, m, client, target, preparation.once as Prep))) return;
   const what = batch
     ? `${def.action(symbols(ctx.io.env).dots, m.args, preparation.once)} for every record on stdin`
     : def.action(target, m.args, preparation.once);
@@ -170,8 +172,12 @@ async function dryRun<Prep>(
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {
-    await writer.write(plan(def.request(target, preparation.once as Prep, args)));
-    say(ctx, `Dry run on ${place}: nothing was sent.`);
+    const planned = plan(def.request(target, preparation.once as Prep, args));
+    const read = input.diff ? await diffReader(ctx, m) : undefined;
+    const diff = read && (await read(target, preparation.once as Prep, {}));
+    if (diff) await diffWrite(ctx, writer, { uid: target }, diff, 'holds' in diff ? undefined : planned);
+    else await writer.write(planned);
+    say(ctx, `Dry run on ${place}: ${diff && 'holds' in diff ? 'its values already hold, so nothing would be sent' : 'nothing was sent'}.`);
     return;
   }
   readingNotice(ctx, recordKey(def.target));
@@ -193,14 +199,14 @@ async function dryRun<Prep>(
         if (rec.step === 'hold') return (notAgain++, true);
         // Named as a batch's outcomes are: the Uid and the line it came from.
         const planned = { uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) };
-        const diff = diffing && (await diffing(rec));
+        const diff = diffing && (await diffing(rec.target, rec.prep, rec.context));
         if (diff && 'holds' in diff) {
           holding++;
-          await diffWrite(ctx, writer, rec, diff);
+          await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff);
           return true;
         }
         count++;
-        if (diff) await diffWrite(ctx, writer, rec, diff, planned);
+        if (diff) await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff, planned);
         else await writer.write(planned);
         return true;
       },
@@ -222,15 +228,15 @@ async function dryRun<Prep>(
  * --diff in a dry run: each record's read (diff.ts), or undefined when the verb's targets
  * cannot be read at all, which is said once. A read that fails shows why.
  */
-async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((rec: Ready<Prep>) => Promise<Diff>) | undefined> {
+async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((target: string, prep: Prep, context: Readonly<Record<string, unknown>>) => Promise<Diff>) | undefined> {
   if (!m.def.current) {
     say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so the requests are shown instead`);
     return undefined;
   }
   const client = await ctx.api({ signal: ctx.signal });
-  return async (rec) => {
+  return async (target, prep, context) => {
     try {
-      return await diffOf(m, client, rec.target, rec.prep, rec.context, ctx.signal);
+      return await diffOf(m, client, target, prep, context, ctx.signal);
     } catch (err) {
       if (ctx.signal.aborted || !(err instanceof BoError)) throw err;
       return { unreadable: err.message };
@@ -239,23 +245,43 @@ async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<(
 }
 
 /** One record's diff in a dry run: as text, `Field: old → new` lines (the request after a target that could not be read); as JSON, its plan with `changes`. */
-async function diffWrite<Prep>(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: Ready<Prep>, diff: Diff, planned?: Planned & { uid: string; line: number }): Promise<void> {
+async function diffWrite(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: { uid: string; line?: number }, diff: Diff, planned?: Planned): Promise<void> {
   const mode = outputMode(ctx);
   if (mode === 'json' || mode === 'jsonl') {
     const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { ...(typeof old === 'symbol' ? {} : { old: redactJson(old) }), new: redactJson(now) }])) : null;
-    const row = { uid: rec.target, line: rec.line, ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
+    const row = { uid: rec.uid, ...(rec.line === undefined ? {} : { line: rec.line }), ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
     return writer.write(row as unknown as Planned);
   }
   const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
-  await writeOut(ctx.io.stdout, diffText(rec.target, rec.line, diff, arrow), ctx.signal);
+  await writeOut(ctx.io.stdout, diffText(rec.uid, rec.line, diff, arrow), ctx.signal);
   if ('unreadable' in diff && planned) await writer.write(planned);
+}
+
+/**
+ * --diff on one target (not a dry run): its changes on stderr, before any question; true
+ * when its values already hold, which is then its outcome (nothing sent, nothing journaled).
+ */
+async function singleDiffHolds<Prep>(ctx: Context, m: BoundMutation<Prep>, client: HttpClient, target: string, prep: Prep): Promise<boolean> {
+  if (!m.def.current) {
+    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so it is sent without one`);
+    return false;
+  }
+  const diff = await diffOf(m, client, target, prep, {}, ctx.signal);
+  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
+  if ('unreadable' in diff) say(ctx, `${diffText(target, undefined, diff, arrow).trimEnd()}; sent without a diff`);
+  else ctx.io.stderr.write(diffText(target, undefined, diff, arrow));
+  if (!('holds' in diff)) return false;
+  const verdict = { changed: false, reason: 'already-holds' } as const;
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, { uid: target, ok: true, status: null, ...verdict, error: null, answer: null });
+  else await writeOut(ctx.io.stdout, doneLine(ctx, { ...doneOf(m, target, prep, m.def.request(target, prep, m.args), null, verdict), fields: [] }), ctx.signal);
+  return true;
 }
 
 /** The first batch input flag given (--input-format, --only, --outcomes), for a single run's refusal. */
 function batchInputFlag(flags: MutationFlags): string | undefined {
   if (flags.inputFormat !== undefined) return '--input-format';
   if (flags.only !== undefined) return '--only';
-  if (flags.diff) return '--diff';
   return flags.outcomes !== undefined ? '--outcomes' : undefined;
 }
 
