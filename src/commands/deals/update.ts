@@ -61,7 +61,7 @@ export default defineMutation({
   // --diff: a deal is read only inside its account's Deals (D36), so its row names the account.
   current: async (client, uid, context) => {
     const account = contextValue(context, ['Account', 'AccountUid']);
-    if (account === undefined) throw new CannotRead('a deal can be read only inside its account: give an Account column (as bo deals list writes it) in a batch');
+    if (account === undefined) throw new CannotRead('a deal can be read only inside its account: give an Account column (as bo deals list writes it)');
     const found = await findAccount(client, account, DEAL_FIELDS);
     const deals = (found as { Deals?: unknown } | null)?.Deals;
     const deal = Array.isArray(deals) ? (deals as Array<Record<string, unknown>>).find((d) => d.Uid === uid) : undefined;
