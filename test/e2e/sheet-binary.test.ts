@@ -161,6 +161,22 @@ describe('edits from a spreadsheet, on the built binary', () => {
     ]);
   });
 
+  it('--diff on one target: the read before the change, and nothing sent when its values already hold; a verb that cannot read says so', async () => {
+    const env = testEnv(suite);
+    const writes = async () => (await activity()).filter((a) => a.method !== 'GET').length;
+    const before = await writes();
+    const dry = await runBin(['memberships', 'update', 'acc_lvsegbmzg', 'mem_pjidm41zb', '--primary', '--role', '2', '--diff', '--dry-run'], { env: { ...env, LANG: 'C.UTF-8' } });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe('acc_lvsegbmzg\n  IsPrimary: false → true\n');
+    const held = await runBin(['memberships', 'update', 'acc_lvsegbmzg', 'mem_pjidm41zb', '--no-primary', '--role', '2', '--diff'], { env });
+    expect(held.code, held.stderr).toBe(0);
+    expect(held.stdout).toBe('mem_pjidm41zb\tok\talready held\n');
+    expect(held.stderr).toBe('acc_lvsegbmzg: already holds; not sent\n');
+    expect(await writes()).toBe(before);
+    const addon = await runBin(['addons', 'expire', 'subaddon_x1', '--diff', '--dry-run'], { env });
+    expect(addon.stderr).toContain('--diff: a subscription add-on cannot be read before a change, so the requests are shown instead');
+  });
+
   it('an unknown column is exit 2 naming it and the nearest field, and nothing is sent; --dry-run sends nothing', async () => {
     const env = testEnv(suite);
     const [d1] = suite.fixtures.deals;
