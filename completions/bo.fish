@@ -158,6 +158,8 @@ function __bo_child -a path word
             echo 'bo articles untag'
         case 'bo articles/help'
             echo 'bo articles help'
+        case 'bo deals/list'
+            echo 'bo deals list'
         case 'bo deals/update'
             echo 'bo deals update'
         case 'bo deals/help'
@@ -269,11 +271,23 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo accounts extend-trial/--concurrency'
             return 0
+        case 'bo accounts extend-trial/--input-format'
+            return 0
+        case 'bo accounts extend-trial/--outcomes'
+            return 0
+        case 'bo accounts extend-trial/--only'
+            return 0
         case 'bo accounts cancel/--reason'
             return 0
         case 'bo accounts cancel/--comment'
             return 0
         case 'bo accounts cancel/--concurrency'
+            return 0
+        case 'bo accounts cancel/--input-format'
+            return 0
+        case 'bo accounts cancel/--outcomes'
+            return 0
+        case 'bo accounts cancel/--only'
             return 0
         case 'bo addons list/--limit'
             return 0
@@ -290,6 +304,12 @@ function __bo_takes_value -a path flag
         case 'bo addons preview/--start'
             return 0
         case 'bo addons expire/--concurrency'
+            return 0
+        case 'bo addons expire/--input-format'
+            return 0
+        case 'bo addons expire/--outcomes'
+            return 0
+        case 'bo addons expire/--only'
             return 0
         case 'bo coupons list/--search'
             return 0
@@ -347,6 +367,12 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo lists create/--concurrency'
             return 0
+        case 'bo lists create/--input-format'
+            return 0
+        case 'bo lists create/--outcomes'
+            return 0
+        case 'bo lists create/--only'
+            return 0
         case 'bo lists subscribe/--email'
             return 0
         case 'bo lists subscribe/--first-name'
@@ -357,7 +383,19 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo lists subscribe/--concurrency'
             return 0
+        case 'bo lists subscribe/--input-format'
+            return 0
+        case 'bo lists subscribe/--outcomes'
+            return 0
+        case 'bo lists subscribe/--only'
+            return 0
         case 'bo drips delete/--concurrency'
+            return 0
+        case 'bo drips delete/--input-format'
+            return 0
+        case 'bo drips delete/--outcomes'
+            return 0
+        case 'bo drips delete/--only'
             return 0
         case 'bo drips add-message/--subject'
             return 0
@@ -370,6 +408,16 @@ function __bo_takes_value -a path flag
         case 'bo drips add-message/--days-after-prior'
             return 0
         case 'bo articles untag/--concurrency'
+            return 0
+        case 'bo articles untag/--input-format'
+            return 0
+        case 'bo articles untag/--outcomes'
+            return 0
+        case 'bo articles untag/--only'
+            return 0
+        case 'bo deals list/--account'
+            return 0
+        case 'bo deals list/--limit'
             return 0
         case 'bo deals update/--name'
             return 0
@@ -387,6 +435,12 @@ function __bo_takes_value -a path flag
             return 0
         case 'bo deals update/--concurrency'
             return 0
+        case 'bo deals update/--input-format'
+            return 0
+        case 'bo deals update/--outcomes'
+            return 0
+        case 'bo deals update/--only'
+            return 0
         case 'bo subscriptions list/--limit'
             return 0
         case 'bo subscriptions list/--page'
@@ -398,6 +452,12 @@ function __bo_takes_value -a path flag
         case 'bo subscriptions require-upgrade/--message'
             return 0
         case 'bo subscriptions require-upgrade/--concurrency'
+            return 0
+        case 'bo subscriptions require-upgrade/--input-format'
+            return 0
+        case 'bo subscriptions require-upgrade/--outcomes'
+            return 0
+        case 'bo subscriptions require-upgrade/--only'
             return 0
         case 'bo memberships update/--role'
             return 0
@@ -675,8 +735,12 @@ complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l to -x -d 'the new tria
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l expiration -x -d 'the new expiration date (default: --to)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo accounts extend-trial'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts extend-trial'" -s h -l help -d 'help with examples'
 
 # bo accounts cancel
@@ -684,8 +748,12 @@ complete -c bo -n "__bo_at 'bo accounts cancel'" -l reason -x -d 'why the accoun
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l comment -x -d 'a comment (@file reads a file)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo accounts cancel'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo accounts cancel'" -s h -l help -d 'help with examples'
 
 # bo accounts help
@@ -717,8 +785,12 @@ complete -c bo -n "__bo_at 'bo addons preview'" -s h -l help -d 'help with examp
 # bo addons expire
 complete -c bo -n "__bo_at 'bo addons expire'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo addons expire'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo addons expire'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo addons expire'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo addons expire'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo addons expire'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo addons expire'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo addons expire'" -s h -l help -d 'help with examples'
 
 # bo addons help
@@ -791,8 +863,12 @@ complete -c bo -n "__bo_at 'bo lists create'" -l double-opt-in -d 'new subscribe
 complete -c bo -n "__bo_at 'bo lists create'" -l internal -d 'an internal list'
 complete -c bo -n "__bo_at 'bo lists create'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo lists create'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo lists create'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo lists create'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo lists create'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo lists create'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo lists create'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo lists create'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists create'" -s h -l help -d 'help with examples'
 
 # bo lists subscribe
@@ -803,8 +879,12 @@ complete -c bo -n "__bo_at 'bo lists subscribe'" -l send-welcome -d "send the li
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l source -x -d 'where the subscription came from'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo lists subscribe'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo lists subscribe'" -s h -l help -d 'help with examples'
 
 # bo lists help
@@ -832,8 +912,12 @@ complete -c bo -n "__bo_at 'bo drips'" -s h -l help -d 'help with examples'
 # bo drips delete
 complete -c bo -n "__bo_at 'bo drips delete'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo drips delete'" -l yes -d 'do not ask before a change that cannot be undone (needed without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo drips delete'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo drips delete'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo drips delete'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo drips delete'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo drips delete'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo drips delete'" -s h -l help -d 'help with examples'
 
 # bo drips add-message
@@ -844,6 +928,7 @@ complete -c bo -n "__bo_at 'bo drips add-message'" -l delay-hours -x -d 'hours a
 complete -c bo -n "__bo_at 'bo drips add-message'" -l days-after-prior -x -d 'days after the prior message before it is sent'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo drips add-message'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo drips add-message'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo drips add-message'" -s h -l help -d 'help with examples'
 
 # bo drips help
@@ -858,8 +943,12 @@ complete -c bo -n "__bo_at 'bo articles'" -s h -l help -d 'help with examples'
 # bo articles untag
 complete -c bo -n "__bo_at 'bo articles untag'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo articles untag'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo articles untag'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo articles untag'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo articles untag'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo articles untag'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo articles untag'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo articles untag'" -s h -l help -d 'help with examples'
 
 # bo articles help
@@ -867,9 +956,16 @@ complete -c bo -n "__bo_at 'bo articles help'" -s h -l help -d 'help with exampl
 complete -c bo -n "__bo_arg 'bo articles help' 0+" -a "'untag'" -d 'command'
 
 # bo deals
+complete -c bo -n "__bo_commands 'bo deals'" -a "'list'" -d "List deals with their account (read through the accounts' Deals)"
 complete -c bo -n "__bo_commands 'bo deals'" -a "'update'" -d 'Change fields of a deal (- reads Uids from stdin)'
 complete -c bo -n "__bo_commands 'bo deals'" -a "'help'" -d 'Show help for a command'
 complete -c bo -n "__bo_at 'bo deals'" -s h -l help -d 'help with examples'
+
+# bo deals list
+complete -c bo -n "__bo_at 'bo deals list'" -l account -x -d "only this account's deals (its Uid: bo accounts list)"
+complete -c bo -n "__bo_at 'bo deals list'" -l limit -x -d 'most deals to print (default 100)'
+complete -c bo -n "__bo_at 'bo deals list'" -l all -d 'every deal, streamed'
+complete -c bo -n "__bo_at 'bo deals list'" -s h -l help -d 'help with examples'
 
 # bo deals update
 complete -c bo -n "__bo_at 'bo deals update'" -l name -x -d 'the deal name, 1-250 characters'
@@ -881,13 +977,17 @@ complete -c bo -n "__bo_at 'bo deals update'" -l stage -x -d "the pipeline stage
 complete -c bo -n "__bo_at 'bo deals update'" -l data -x -d 'free-form data: a JSON object (@file reads a file)'
 complete -c bo -n "__bo_at 'bo deals update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo deals update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo deals update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo deals update'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo deals update'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo deals update'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo deals update'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo deals update'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo deals update'" -s h -l help -d 'help with examples'
 
 # bo deals help
 complete -c bo -n "__bo_at 'bo deals help'" -s h -l help -d 'help with examples'
-complete -c bo -n "__bo_arg 'bo deals help' 0+" -a "'update'" -d 'command'
+complete -c bo -n "__bo_arg 'bo deals help' 0+" -a "'list' 'update'" -d 'command'
 
 # bo subscriptions
 complete -c bo -n "__bo_commands 'bo subscriptions'" -a "'list'" -d "List an account's subscriptions: plan, quantity, start, end, ended or running"
@@ -909,8 +1009,12 @@ complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l message -x -d 
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l clear -d 'lift the requirement instead'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal and for a batch from stdin)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l concurrency -x -d 'batch: requests in flight (default 4, at most 16)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l fail-fast -d 'batch: stop at the first failure'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l input-format -x -a "'csv' 'tsv' 'lines' 'jsonl'" -d 'batch: how stdin is read (default: a CSV with a header row naming the key column is a sheet, else one value a line or JSON Lines)'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l outcomes -r -F -d 'batch: write one row per input row of a sheet to <file>, its columns then bo_row, bo_outcome, bo_code, bo_message'
+complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -l only -x -a "'failed' 'invalid' 'unknown' 'not-attempted' 'skipped' 'done'" -d 'batch: read only the rows of an outcomes file whose bo_outcome is this (failed: retry the failures)'
 complete -c bo -n "__bo_at 'bo subscriptions require-upgrade'" -s h -l help -d 'help with examples'
 
 # bo subscriptions help
@@ -930,6 +1034,7 @@ complete -c bo -n "__bo_at 'bo memberships update'" -l no-receive-invoices -d 's
 complete -c bo -n "__bo_at 'bo memberships update'" -l role -x -d 'the role number'
 complete -c bo -n "__bo_at 'bo memberships update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo memberships update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo memberships update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo memberships update'" -s h -l help -d 'help with examples'
 
 # bo memberships help
@@ -944,6 +1049,7 @@ complete -c bo -n "__bo_at 'bo people'" -s h -l help -d 'help with examples'
 # bo people magic-link
 complete -c bo -n "__bo_at 'bo people magic-link'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo people magic-link'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo people magic-link'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo people magic-link'" -s h -l help -d 'help with examples'
 
 # bo people help
@@ -965,6 +1071,7 @@ complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-month -x -d 'the exp
 complete -c bo -n "__bo_at 'bo payment-info update'" -l exp-year -x -d 'the expiry year, four digits'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo payment-info update'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo payment-info update'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo payment-info update'" -s h -l help -d 'help with examples'
 
 # bo payment-info help
@@ -983,6 +1090,7 @@ complete -c bo -n "__bo_at 'bo api'" -l paginate -d 'walk every page of a list e
 complete -c bo -n "__bo_at 'bo api'" -l no-auth -d 'send no credentials (implied for the magic-link and public subscription endpoints)'
 complete -c bo -n "__bo_at 'bo api'" -l dry-run -d 'check everything and print the request(s) that would be sent; send nothing'
 complete -c bo -n "__bo_at 'bo api'" -l yes -d 'do not ask for confirmation on a protected profile (needed there without a terminal)'
+complete -c bo -n "__bo_at 'bo api'" -l diff -d 'read each target first and show Field: old → new; send nothing where the values already hold'
 complete -c bo -n "__bo_at 'bo api'" -s h -l help -d 'help with examples'
 complete -c bo -n "__bo_arg 'bo api' 0" -F -d 'path'
 

@@ -36,6 +36,7 @@ const verbs: ReadonlyArray<readonly [path: string, load: Loader]> = [
   ['addons expire', () => import('./addons/expire.js')],
   ['drips delete', () => import('./drips/delete.js')],
   ['articles untag', () => import('./articles/untag.js')],
+  ['deals list', () => import('./deals/list.js')],
   ['deals update', () => import('./deals/update.js')],
   ['subscriptions list', () => import('./subscriptions/list.js')],
   ['subscriptions require-upgrade', () => import('./subscriptions/require-upgrade.js')],

@@ -221,7 +221,7 @@ export class Journal {
    * batch refused before its first record, every record invalid) leaves no file:
    * there is nothing in it to show or resume. Never throws.
    */
-  close(now: Date, interrupted: boolean, left: { notAttempted: number; unread?: true } = { notAttempted: 0 }): void {
+  close(now: Date, interrupted: boolean, left: { notAttempted: number; unread?: true; skipped?: number } = { notAttempted: 0 }): void {
     if (this.fd === undefined) return;
     if (this.seq === 0 && !this.resumed) {
       try {

@@ -78,7 +78,7 @@ export class JournalWriteError extends BoError {
 /** A run's journal with the run's policy: fsync on a signal; a failed write stops a batch, warns once otherwise. */
 export class RunJournal {
   private failure: unknown;
-  private notSent: { notAttempted: number; unread?: true } | undefined;
+  private notSent: { notAttempted: number; unread?: true; skipped?: number } | undefined;
   private readonly onSignal = () => this.journal.sync();
 
   constructor(readonly journal: Journal, private readonly run: JournalRun) {
@@ -110,9 +110,9 @@ export class RunJournal {
     }
   }
 
-  /** What a batch did not send (its records not attempted; its input not read to the end), kept in the run's `end`. */
-  left(notAttempted: number, unread: boolean): void {
-    this.notSent = { notAttempted, ...(unread ? { unread: true } : {}) };
+  /** What a batch did not send (its records not attempted; its input not read to the end; those --diff found in place, D32's already-holds), kept in the run's `end`. */
+  left(notAttempted: number, unread: boolean, skipped = 0): void {
+    this.notSent = { notAttempted, ...(unread ? { unread: true } : {}), ...(skipped > 0 ? { skipped } : {}) };
   }
 
   close(interrupted: boolean): void {

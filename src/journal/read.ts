@@ -59,6 +59,8 @@ export interface RunSummary {
    * credential, a rate limit); null while running or interrupted, when it is not known.
    */
   notAttempted: number | null;
+  /** Records a finished batch did not send because --diff read their values in place already (D32's already-holds); null when not known. */
+  skipped: number | null;
   /** A finished batch stopped before reading its input to the end (more records may have followed); null when not known. */
   unread: boolean | null;
   /** `newer`: written by a newer bo, whose format this one does not read (its counts are 0: not read). */
@@ -236,13 +238,18 @@ function readOpen(fd: number, folder: string, id: string, file: string, want: { 
       batch: header.batch,
       input: header.input,
       ...counts,
-      notAttempted: finished && !newer ? (end!.notAttempted ?? 0) : null,
-      unread: finished && !newer ? end!.unread === true : null,
+      ...leftOf(finished && !newer ? end : undefined),
       state: newer ? 'newer' : finished ? 'finished' : running ? 'running' : 'interrupted',
       pid: running && !newer ? running.pid : null,
       bytes,
     },
   };
+}
+
+/** What a finished run's `end` says it left (not attempted, skipped, unread); null for each when not known. */
+function leftOf(end: Record<string, any> | undefined): Pick<RunSummary, 'notAttempted' | 'skipped' | 'unread'> {
+  if (!end) return { notAttempted: null, skipped: null, unread: null };
+  return { notAttempted: end.notAttempted ?? 0, skipped: end.skipped ?? 0, unread: end.unread === true };
 }
 
 /**
@@ -336,6 +343,7 @@ function checkEntry(e: Record<string, any>): string | undefined {
       return undefined;
     case 'end':
       if (e.notAttempted !== undefined && !isCount(e.notAttempted)) return "an end's notAttempted is not a count";
+      if (e.skipped !== undefined && !isCount(e.skipped)) return "an end's skipped is not a count";
       if ((e.unread !== undefined && typeof e.unread !== 'boolean') || (e.interrupted !== undefined && typeof e.interrupted !== 'boolean')) {
         return "an end's unread or interrupted is not true or false";
       }

@@ -154,7 +154,7 @@ export function readTools(defs: readonly CommandDefinition<any, any>[], toolsets
 }
 
 /** A mutation's flags a plan tool never takes: the plan is its dry run, a person's approval its --yes. */
-const NOT_PLANNED = new Set(['dryRun', 'yes', 'concurrency', 'failFast']);
+const NOT_PLANNED = new Set(['dryRun', 'yes', 'concurrency', 'failFast', 'inputFormat', 'outcomes', 'only', 'diff']);
 const PLAN_OUTPUT: JsonSchema = {
   type: 'object',
   properties: {

@@ -14,7 +14,7 @@ import { nextAttempt } from '../api/http-retry.js';
 import { AuthError, BoError, InterruptedError, OutputClosedError, OutputError, RateLimitedError } from '../errors.js';
 import { say } from '../output/print.js';
 import type { Where } from './confirm.js';
-import { recordFeed } from './feed.js';
+import { recordFeed, type InputRules } from './feed.js';
 import { doneOf, doneWord, emptyTally, leftText, outcomeWriter, summaryLine, tallied, type Done, type Outcome, type OutcomeWriter, type Tally } from './outcomes.js';
 import { failureVerdict, UNKNOWN } from './verdict.js';
 import { startProgress } from '../output/progress.js';
@@ -22,6 +22,9 @@ import type { Preparation } from './prepare.js';
 import type { BoundMutation, ResumeOrder, Verdict } from './types.js';
 import { journaled, JournalWriteError, type RunJournal } from '../journal/open.js';
 import { runPipeline, type Ready } from './pipeline.js';
+import { outcomesFile, type OutcomesFile } from './outcomes-file.js';
+import { diffOf, diffText, type Diff } from './diff.js';
+import { symbols } from '../output/symbols.js';
 
 /** Listeners on the batch's own signal: one for each record waiting out a 429 (at most 16) and the feed's. */
 const HALT_LISTENERS = 64;
@@ -34,6 +37,12 @@ export interface BatchOptions {
   journal?: RunJournal;
   /** `bo batch resume`: what the interrupted run's journal knows, line by line. */
   resume?: ResumeOrder;
+  /** How stdin is read: --input-format, --only. */
+  input?: InputRules;
+  /** --outcomes: the file of one row per input row. */
+  outcomes?: string;
+  /** --diff: each target read first (diff.ts), its changes on stderr, a record whose values hold not sent. */
+  diff?: boolean;
 }
 
 /** Why a batch stopped sending before its input ended. */
@@ -95,8 +104,10 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
       state.halt.abort();
     }
   };
+  let outcomes: OutcomesFile | undefined;
   const report = async (o: Outcome, done?: Done) => {
     tallied(state.tally, o);
+    outcomes?.reported(o);
     if (!o.ok && options.failFast && !ctx.signal.aborted) state.stopWith('failFast');
     await writing(() => writer.write(o, done));
     // --jq failed: sending stops, what was sent is still reported (outcomes.ts OutcomeWriter).
@@ -104,6 +115,7 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     progress.update(++state.reported);
   };
   const run: BatchRun<Prep> = { ctx, m, client, options, state, report };
+  if (options.diff && !m.def.current) say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so each is sent without one`);
 
   const inFlight = new Set<Promise<void>>();
   /** Sends one record once fewer than `concurrency` are in flight; false once the batch stopped sending. */
@@ -115,11 +127,18 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     return true;
   };
 
-  const feed = recordFeed(ctx, m.def.target, state.halt.signal);
+  const read = recordFeed(ctx, m.def, state.halt.signal, options.input);
+  // --outcomes: each record read takes its row; each outcome fills it in.
+  const sheet = options.outcomes === undefined ? undefined : outcomesFile(options.outcomes, read, m.def.fields ?? []);
+  const feed = sheet?.feed ?? read;
+  outcomes = sheet?.file;
   try {
     const end = await runPipeline(feed, preparation, options.resume && { order: options.resume, resend: m.def.resend }, {
       invalid: (r) => report({ uid: r.uid, ...(r.input === undefined ? {} : { input: r.input }), line: r.line, ok: false, status: null, ...failureVerdict(null, false), error: { code: 'invalid', message: r.message } }),
-      known: (_line, outcome) => void state.already[outcome === 'done' ? 'done' : 'failed']++,
+      known: (line, outcome) => {
+        outcomes?.known(line, outcome, options.resume!.run);
+        state.already[outcome === 'done' ? 'done' : 'failed']++;
+      },
       take,
     });
     state.notAttempted += end.notTaken;
@@ -128,13 +147,14 @@ export async function runBatch<Prep>(ctx: Context, m: BoundMutation<Prep>, prepa
     await Promise.all(inFlight);
   } finally {
     feed.close();
+    outcomes?.end();
     ctx.signal.removeEventListener('abort', onRunStop);
     progress.end();
     await writing(() => writer.end());
   }
 
   const unread = !feed.complete;
-  options.journal?.left(state.notAttempted, unread);
+  options.journal?.left(state.notAttempted, unread, state.tally.unchanged.get('already-holds') ?? 0);
   const words = { done: doneWord(m.def, preparation.once), ...(m.def.neutral === undefined ? {} : { neutral: m.def.neutral }) };
   say(ctx, summaryLine(state.tally, words, where, state.notAttempted, unread));
   const resume = options.resume;
@@ -222,8 +242,29 @@ async function sendRecord<Prep>(run: BatchRun<Prep>, rec: Ready<Prep>): Promise<
       return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
     }
   }
+  if (run.options.diff && run.m.def.current && rec.step === 'send') {
+    let diff: Diff;
+    try {
+      await gate(run as BatchRun<unknown>);
+      diff = await diffOf(run.m, run.client, rec.target, rec.prep, rec.context, run.options.requests);
+    } catch (err) {
+      if (state.halt.signal.aborted) return void state.notAttempted++;
+      return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
+    }
+    const arrow = symbols(run.ctx.io.env).ellipsis === '…' ? '→' : '->';
+    const text = diffText(rec.target, rec.line, diff, arrow);
+    run.ctx.io.stderr.write('unreadable' in diff ? `${text.trimEnd()}; sent without a diff\n` : text);
+    if ('holds' in diff) {
+      // Not sent: its values already hold (D32's already-holds, `skipped` in an outcomes file).
+      const done: Done = { ...doneOf(run.m, rec.target, rec.prep, run.m.def.request(rec.target, rec.prep, run.m.args), null, HOLDS), fields: [] };
+      return await report({ ...base, ok: true, status: null, ...HOLDS, error: null }, done);
+    }
+  }
   return send(run, rec);
 }
+
+/** The verdict of a record not sent because a read showed its values hold. */
+const HOLDS = { changed: false, reason: 'already-holds' } as const;
 
 /** Sends one record, again after a 429 once the batch's pause is over; its outcome reported. */
 async function send<Prep>(run: BatchRun<Prep>, rec: Ready<Prep>): Promise<void> {

@@ -15,6 +15,7 @@ import { byOption as isByOption, targetLabel } from './target.js';
 import type { ArgDeclaration, BoundMutation, MutationDefinition, MutationFacts, TargetDeclaration } from './types.js';
 export type { ArgDeclaration, MutationDefinition, TargetDeclaration } from './types.js';
 export { CHANGED, UNKNOWN, bySentence, changedIfRecord, unchanged } from './verdict.js';
+export { CannotRead } from './diff.js';
 
 export const target = {
   /** A Uid argument; `-` reads a batch from stdin unless `single`. */

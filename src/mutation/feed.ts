@@ -9,7 +9,8 @@ import { recordFieldNames } from '../input/fields.js';
 import { say } from '../output/print.js';
 import { orAbort } from '../output/sink.js';
 import { readRecords, type BatchRecord } from './records.js';
-import type { TargetDeclaration } from './types.js';
+import type { MutationField, TargetDeclaration } from './types.js';
+import type { InputFormat, OutcomeWord, Sheet, SheetRules } from './sheet.js';
 import { recordAlias, recordKey, targetCheck } from './target.js';
 
 /** What the runner gets: a target, or an invalid line. */
@@ -22,16 +23,31 @@ export interface RecordFeed {
   readonly complete: boolean;
   /** Stops reading (again and again is fine): stdin is let go unless it was read to its end. */
   close(): void;
+  /** The input's header row, once read, when it is a sheet (sheet.ts). */
+  readonly sheet: Sheet | undefined;
 }
 
-export function recordFeed(ctx: Context, target: TargetDeclaration, signal: AbortSignal): RecordFeed {
+/** How stdin is read beyond the verb's target: --input-format and --only (sheet.ts). */
+export interface InputRules {
+  format?: InputFormat;
+  only?: OutcomeWord;
+}
+
+export function recordFeed(ctx: Context, def: { target: TargetDeclaration; fields?: readonly MutationField[] }, signal: AbortSignal, input: InputRules = {}): RecordFeed {
+  const { target } = def;
   const key = recordKey(target);
-  const records = readRecords(ctx.io.stdin, key, targetCheck(target), headerNames(key, target.resource), recordAlias(target))[Symbol.asyncIterator]();
+  const alias = recordAlias(target);
+  const rules: SheetRules = { key, fields: def.fields ?? [], ...(alias === undefined ? {} : { alias }), ...(target.resource === undefined ? {} : { resource: target.resource }), ...(target.columns ? { context: target.columns } : {}), ...input };
+  const records = readRecords(ctx.io.stdin, key, targetCheck(target), headerNames(key, target.resource), alias, rules)[Symbol.asyncIterator]();
   let complete = false;
   let closed = false;
+  let sheet: Sheet | undefined;
   return {
     get complete() {
       return complete;
+    },
+    get sheet() {
+      return sheet;
     },
     async next() {
       for (;;) {
@@ -41,6 +57,11 @@ export function recordFeed(ctx: Context, target: TargetDeclaration, signal: Abor
           if (r.done) complete = true;
           if (r.done) return undefined;
           if (!('header' in r.value)) return r.value;
+          if (r.value.sheet) {
+            sheet = r.value.sheet;
+            if (r.value.ignored?.length) say(ctx, `column(s) ${r.value.ignored.join(', ')} of the input: not changed by this command, ignored`);
+            continue;
+          }
           say(ctx, `line ${r.value.line} is a column header (${r.value.header}): skipped`);
         } catch (err) {
           if (signal.aborted) return undefined;

@@ -21,6 +21,8 @@ export interface Ready<Prep> {
   read: string;
   prep: Prep;
   step: Exclude<ResumeStep, 'skip'>;
+  /** The record's other values (a sheet's cells by column, a JSON Lines record's keys), for --diff's read. */
+  context: Readonly<Record<string, unknown>>;
 }
 
 /** An invalid line or record: reported, never sent. */
@@ -84,7 +86,7 @@ export async function runPipeline<Prep>(
       sink.known(rec.line, resume!.order.known.get(rec.line)!.outcome);
       continue;
     }
-    const ready: Ready<Prep> = { line: rec.line, target: rec.target, read, prep: prepared.prep, step };
+    const ready: Ready<Prep> = { line: rec.line, target: rec.target, read, prep: prepared.prep, step, context: rec.context ?? rec.record ?? {} };
     if (resume && rec.line <= resume.order.lastLine) {
       held.push(ready);
       continue;

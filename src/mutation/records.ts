@@ -19,15 +19,17 @@
 import { neutralise } from '../api/neutralise.js';
 import { parseJson } from '../api/json-parse.js';
 import { decodeUtf8, foreignFirstLine, linesOf, MAX_LINE_BYTES, type Overlong } from '../input/read-text.js';
+import { UsageError } from '../errors.js';
+import { checkOnly, sheetColumns, sheetRow, sheetSeparator, splitRow, type Sheet, type SheetRules } from './sheet.js';
 
 /**
  * A target (with the JSON Lines record it came in, if any); a first line that is a
  * column header, skipped; or why the line is invalid, with the line as text to show.
  */
 export type BatchRecord =
-  | { line: number; target: string; record?: Record<string, unknown> }
-  | { line: number; header: string }
-  | { line: number; error: string; input: string; heading?: string };
+  | { line: number; target: string; record?: Record<string, unknown>; cells?: string[]; context?: Record<string, string> }
+  | { line: number; header: string; sheet?: Sheet; ignored?: string[] }
+  | { line: number; error: string; input: string; heading?: string; cells?: string[] };
 
 const BOM = '\ufeff';
 
@@ -43,8 +45,8 @@ type Check = (label: string, value: string) => string;
  * The records of `input`, in order. Ending early (`return()`, a `for await` left with
  * break) stops reading: the stream is destroyed, even while a read is waiting on it.
  */
-export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): AsyncIterableIterator<BatchRecord> {
-  const records = recordsOf(input, key, check, headers, alias);
+export function readRecords(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string, rules?: SheetRules): AsyncIterableIterator<BatchRecord> {
+  const records = rules ? sheetOrLines(input, key, check, rules, headers, alias) : recordsOf(input, key, check, headers, alias);
   return {
     next: () => records.next(),
     async return() {
@@ -58,13 +60,106 @@ export function readRecords(input: NodeJS.ReadableStream, key: string, check: Ch
   };
 }
 
-async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Check, headers?: ReadonlySet<string>, alias?: string): AsyncGenerator<BatchRecord> {
+/**
+ * The records of a sheet (sheet.ts, D35) when the first line is its header row, else
+ * of the lines as recordsOf reads them. --only needs a sheet.
+ */
+async function* sheetOrLines(input: NodeJS.ReadableStream, key: string, check: Check, rules: SheetRules, headers?: ReadonlySet<string>, alias?: string): AsyncGenerator<BatchRecord> {
+  const lines = linesOf(input)[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) return;
+  const bytes = first.value;
+  const foreign = foreignFirstLine('stdin', bytes instanceof Uint8Array ? bytes : bytes.head);
+  if (foreign) throw foreign;
+  const head = bytes instanceof Uint8Array ? sheetHead(bytes, rules) : undefined;
+  if (head === undefined) {
+    if (rules.only !== undefined) throw new UsageError(`--only ${rules.only} reads a sheet (an outcomes file written by --outcomes); the input has no header row with a ${key} column`);
+    yield* recordsOf(input, key, check, headers, alias, { first: bytes, rest: lines });
+    return;
+  }
+  yield { line: 1, header: head.sheet.columns.join(head.sheet.separator), sheet: head.sheet, ignored: head.ignored };
+  yield* sheetRecords(lines, head, rules, check);
+}
+
+/** The sheet whose header row is `bytes` (line 1), or undefined when it is no sheet; throws UsageError for a header no record could be read by. */
+function sheetHead(bytes: Uint8Array, rules: SheetRules): { sheet: Sheet; read: ReturnType<typeof sheetColumns>['read']; ignored: string[] } | undefined {
+  let text = decodeUtf8(bytes);
+  if (text === undefined) return undefined;
+  const bom = text.startsWith(BOM);
+  if (bom) text = text.slice(1);
+  const separator = sheetSeparator(text, rules);
+  if (separator === undefined) return undefined;
+  const columns = splitRow(text, separator);
+  if (columns === undefined) throw new UsageError(`the input's header row (line 1) has a quote that is not closed`);
+  const { read, ignored } = sheetColumns(columns, rules);
+  const sheet: Sheet = { separator, columns: columns.map((c) => c.trim()), bom };
+  checkOnly(sheet, rules);
+  return { sheet, read, ignored };
+}
+
+/** A sheet's rows after its header: a quoted cell may hold line breaks, so a row may span lines (numbered by its first). */
+async function* sheetRecords(
+  lines: AsyncIterator<Uint8Array | Overlong>,
+  head: NonNullable<ReturnType<typeof sheetHead>>,
+  rules: SheetRules,
+  check: Check,
+): AsyncGenerator<BatchRecord> {
+  let line = 1;
+  let open: { line: number; text: string } | undefined;
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    line++;
+    const raw = next.value;
+    // (The line reader took the "\r" of "\r\n" off.)
+    const bytes = raw instanceof Uint8Array ? raw : undefined;
+    const decoded = bytes && bytes.length <= MAX_LINE_BYTES ? decodeUtf8(bytes) : undefined;
+    if (decoded === undefined || decoded.includes(BOM)) {
+      const error = parseLine(raw, line, rules.key, check);
+      if (error) yield error;
+      continue;
+    }
+    const start = open?.line ?? line;
+    const text = open ? `${open.text}\n${decoded}` : decoded;
+    open = undefined;
+    const cells = splitRow(text, head.sheet.separator);
+    if (cells === undefined) {
+      if (text.length > MAX_LINE_BYTES) yield { line: start, error: `line ${start}: a quoted cell over ${MAX_LINE_BYTES / 1024} KiB, or not closed`, input: inputOf(text) };
+      else open = { line: start, text };
+      continue;
+    }
+    if (text.trim() === '') continue;
+    const row = sheetRow(cells, head.read, head.sheet, rules);
+    if (row === undefined) continue;
+    const where = `line ${start}`;
+    if ('error' in row) {
+      yield { line: start, error: `${where}: ${row.error}`, input: inputOf(text), cells };
+      continue;
+    }
+    try {
+      // Every cell by its column, for what the verb reads with --diff (a deal row's Account).
+      const context = Object.fromEntries(head.sheet.columns.map((c, i) => [c, cells[i] ?? '']));
+      yield { line: start, target: check(where, row.target), record: row.record, cells, context };
+    } catch (err) {
+      yield { line: start, error: (err as Error).message, input: inputOf(text), cells };
+    }
+  }
+  if (open) yield { line: open.line, error: `line ${open.line}: a quoted cell is not closed by the end of the input`, input: inputOf(open.text) };
+}
+
+async function* recordsOf(
+  input: NodeJS.ReadableStream,
+  key: string,
+  check: Check,
+  headers?: ReadonlySet<string>,
+  alias?: string,
+  started?: { first: Uint8Array | Overlong; rest: AsyncIterator<Uint8Array | Overlong> },
+): AsyncGenerator<BatchRecord> {
   let line = 0;
   // Line 1 when it was invalid as a value: a header if the next record is valid (D35).
   let held: (BatchRecord & { heading?: string }) | undefined;
-  for await (const bytes of linesOf(input)) {
+  const source: AsyncIterable<Uint8Array | Overlong> = started ? restartedLines(started.first, started.rest) : linesOf(input);
+  for await (const bytes of source) {
     line++;
-    if (line === 1) {
+    if (line === 1 && !started) {
       const foreign = foreignFirstLine('stdin', bytes instanceof Uint8Array ? bytes : bytes.head);
       if (foreign) throw foreign;
     }
@@ -81,6 +176,12 @@ async function* recordsOf(input: NodeJS.ReadableStream, key: string, check: Chec
     yield record;
   }
   if (held) yield withoutHeading(held);
+}
+
+/** The lines again from the first, already read. */
+async function* restartedLines(first: Uint8Array | Overlong, rest: AsyncIterator<Uint8Array | Overlong>): AsyncGenerator<Uint8Array | Overlong> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 function withoutHeading(record: BatchRecord): BatchRecord {

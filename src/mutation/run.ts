@@ -10,9 +10,11 @@ import { confirmMutation, profileInEffect, targetName, whereOf, type Where } fro
 import { DEFAULT_CONCURRENCY } from './flags.js';
 import { prepareMutation, type Preparation } from './prepare.js';
 import { runBatch } from './batch.js';
-import { plannedUrls, dryRunWriter, shownAs } from './dry-run.js';
-import { recordFeed } from './feed.js';
+import { plannedUrls, dryRunWriter, shownAs, type Planned } from './dry-run.js';
+import { recordFeed, type InputRules } from './feed.js';
+import { onlyWord } from './sheet.js';
 import { runPipeline } from './pipeline.js';
+import { diffOf, diffText, type Diff } from './diff.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
 import { checkInteger, stdinNotAccepted } from '../input/validate.js';
@@ -33,9 +35,12 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
   const batch = targetArg === '-';
   const { resume } = ctx;
   if (resume && !batch) throw new UsageError('only a batch (- in place of the target) can be resumed');
-  if (!batch && (flags.concurrency !== undefined || flags.failFast)) {
-    throw new UsageError(`${flags.failFast ? '--fail-fast' : '--concurrency'} applies to a batch: pass - as ${label} and the values on stdin`);
+  const batchOnly = flags.failFast ? '--fail-fast' : flags.concurrency !== undefined ? '--concurrency' : batchInputFlag(flags);
+  if (!batch && batchOnly) {
+    throw new UsageError(`${batchOnly} applies to a batch: pass - as ${label} and the values on stdin`);
   }
+  if (flags.dryRun && flags.outcomes !== undefined) throw new UsageError('--outcomes writes what a batch sent: --dry-run sends nothing');
+  const input: InputRules = { ...(flags.inputFormat ? { format: flags.inputFormat } : {}), ...(flags.only ? { only: onlyWord(flags.only) } : {}) };
   const concurrency = flags.concurrency ?? DEFAULT_CONCURRENCY;
   const target = batch ? '-' : check(label, targetArg ?? '');
   const preparation = await prepareMutation(ctx, m, flags, batch);
@@ -46,7 +51,7 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
     const { describe } = def;
     const sink = ctx.sink;
     if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), def.target.noun);
-    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, resume);
+    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, { ...input, diff: flags.diff === true }, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -54,6 +59,8 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
   const requests = batch ? graceSignal(ctx.signal, IN_FLIGHT_GRACE_MS) : ctx.signal;
   const client = await ctx.api({ ...(def.anonymous ? { anonymous: true } : {}), signal: requests });
   const where: Where = whereOf(ctx, profile, client.baseUrl);
+  // --diff on one target: its read and what changes, before the question; nothing to send when its values hold.
+  if (flags.diff && !batch && (await singleDiffHolds(ctx, m, client, target, preparation.once as Prep))) return;
   const what = batch
     ? `${def.action(symbols(ctx.io.env).dots, m.args, preparation.once)} for every record on stdin`
     : def.action(target, m.args, preparation.once);
@@ -77,6 +84,9 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
         failFast: flags.failFast === true,
         requests,
         journal,
+        input,
+        ...(flags.outcomes === undefined ? {} : { outcomes: flags.outcomes }),
+        ...(flags.diff ? { diff: true } : {}),
         ...(resume ? { resume } : {}),
       });
     }
@@ -146,7 +156,15 @@ function readingNotice(ctx: Context, key: string): void {
  * --dry-run: the request(s) the change would send, nothing sent. A batch's records go
  * through the batch's own pipeline (pipeline.ts), into a sink that prints each plan.
  */
-async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: Preparation<Prep>, target: string | undefined, profile: string, resume?: ResumeOrder): Promise<void> {
+async function dryRun<Prep>(
+  ctx: Context,
+  m: BoundMutation<Prep>,
+  preparation: Preparation<Prep>,
+  target: string | undefined,
+  profile: string,
+  input: InputRules & { diff: boolean },
+  resume?: ResumeOrder,
+): Promise<void> {
   const { def, args } = m;
   const planned = await plannedUrls(ctx);
   // Secret-named fields (a payment token) are shown redacted: never printed.
@@ -154,16 +172,22 @@ async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: P
   const writer = dryRunWriter(ctx, target !== undefined);
   const place = `profile "${profile}" (${planned.where})`;
   if (target !== undefined) {
-    await writer.write(plan(def.request(target, preparation.once as Prep, args)));
-    say(ctx, `Dry run on ${place}: nothing was sent.`);
+    const planned = plan(def.request(target, preparation.once as Prep, args));
+    const read = input.diff ? await diffReader(ctx, m) : undefined;
+    const diff = read && (await read(target, preparation.once as Prep, {}));
+    if (diff) await diffWrite(ctx, writer, { uid: target }, diff, 'holds' in diff ? undefined : planned);
+    else await writer.write(planned);
+    say(ctx, `Dry run on ${place}: ${diff && 'holds' in diff ? 'its values already hold, so nothing would be sent' : 'nothing was sent'}.`);
     return;
   }
   readingNotice(ctx, recordKey(def.target));
   let count = 0;
+  let holding = 0;
   const invalid: string[] = [];
   // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
   let notAgain = 0;
-  const feed = recordFeed(ctx, def.target, ctx.signal);
+  const feed = recordFeed(ctx, def, ctx.signal, input);
+  const diffing = input.diff ? await diffReader(ctx, m) : undefined;
   try {
     await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
       invalid: async (r) => {
@@ -173,9 +197,17 @@ async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: P
       known: () => void notAgain++,
       take: async (rec) => {
         if (rec.step === 'hold') return (notAgain++, true);
-        count++;
         // Named as a batch's outcomes are: the Uid and the line it came from.
-        await writer.write({ uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) });
+        const planned = { uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) };
+        const diff = diffing && (await diffing(rec.target, rec.prep, rec.context));
+        if (diff && 'holds' in diff) {
+          holding++;
+          await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff);
+          return true;
+        }
+        count++;
+        if (diff) await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff, planned);
+        else await writer.write(planned);
         return true;
       },
     });
@@ -183,9 +215,74 @@ async function dryRun<Prep>(ctx: Context, m: BoundMutation<Prep>, preparation: P
     feed.close();
     await writer.end();
   }
-  const skipped = [invalid.length ? `${invalid.length} invalid line(s) skipped` : '', notAgain ? `${notAgain} not sent again` : ''].filter(Boolean);
+  const skipped = [
+    holding ? `${holding} already held (not sent)` : '',
+    invalid.length ? `${invalid.length} invalid line(s) skipped` : '',
+    notAgain ? `${notAgain} not sent again` : '',
+  ].filter(Boolean);
   say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
   if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}
+
+/**
+ * --diff in a dry run: each record's read (diff.ts), or undefined when the verb's targets
+ * cannot be read at all, which is said once. A read that fails shows why.
+ */
+async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((target: string, prep: Prep, context: Readonly<Record<string, unknown>>) => Promise<Diff>) | undefined> {
+  if (!m.def.current) {
+    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so the requests are shown instead`);
+    return undefined;
+  }
+  const client = await ctx.api({ signal: ctx.signal });
+  return async (target, prep, context) => {
+    try {
+      return await diffOf(m, client, target, prep, context, ctx.signal);
+    } catch (err) {
+      if (ctx.signal.aborted || !(err instanceof BoError)) throw err;
+      return { unreadable: err.message };
+    }
+  };
+}
+
+/** One record's diff in a dry run: as text, `Field: old → new` lines (the request after a target that could not be read); as JSON, its plan with `changes`. */
+async function diffWrite(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: { uid: string; line?: number }, diff: Diff, planned?: Planned): Promise<void> {
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { ...(typeof old === 'symbol' ? {} : { old: redactJson(old) }), new: redactJson(now) }])) : null;
+    const row = { uid: rec.uid, ...(rec.line === undefined ? {} : { line: rec.line }), ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
+    return writer.write(row as unknown as Planned);
+  }
+  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
+  await writeOut(ctx.io.stdout, diffText(rec.uid, rec.line, diff, arrow), ctx.signal);
+  if ('unreadable' in diff && planned) await writer.write(planned);
+}
+
+/**
+ * --diff on one target (not a dry run): its changes on stderr, before any question; true
+ * when its values already hold, which is then its outcome (nothing sent, nothing journaled).
+ */
+async function singleDiffHolds<Prep>(ctx: Context, m: BoundMutation<Prep>, client: HttpClient, target: string, prep: Prep): Promise<boolean> {
+  if (!m.def.current) {
+    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so it is sent without one`);
+    return false;
+  }
+  const diff = await diffOf(m, client, target, prep, {}, ctx.signal);
+  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
+  if ('unreadable' in diff) say(ctx, `${diffText(target, undefined, diff, arrow).trimEnd()}; sent without a diff`);
+  else ctx.io.stderr.write(diffText(target, undefined, diff, arrow));
+  if (!('holds' in diff)) return false;
+  const verdict = { changed: false, reason: 'already-holds' } as const;
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') await printValue(ctx, { uid: target, ok: true, status: null, ...verdict, error: null, answer: null });
+  else await writeOut(ctx.io.stdout, doneLine(ctx, { ...doneOf(m, target, prep, m.def.request(target, prep, m.args), null, verdict), fields: [] }), ctx.signal);
+  return true;
+}
+
+/** The first batch input flag given (--input-format, --only, --outcomes), for a single run's refusal. */
+function batchInputFlag(flags: MutationFlags): string | undefined {
+  if (flags.inputFormat !== undefined) return '--input-format';
+  if (flags.only !== undefined) return '--only';
+  return flags.outcomes !== undefined ? '--outcomes' : undefined;
 }
 
 /** What a batch gives requests in flight after Ctrl-C before they count as unknown. */

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { Example } from '../help/examples.js';
 import type { MutationField, ValuesOf } from './field.js';
 import type { RunLock } from '../journal/run-lock.js';
+import type { InputFormat } from './sheet.js';
 export type { FieldValues, MutationField } from './field.js';
 
 /** The flags every mutation takes (flags.ts `mutationOptions`). */
@@ -17,6 +18,14 @@ export interface MutationFlags {
   yes?: boolean;
   concurrency?: number;
   failFast?: boolean;
+  /** How stdin is read: csv, tsv, lines or jsonl (sheet.ts). */
+  inputFormat?: InputFormat;
+  /** Only the rows of an outcomes file with this bo_outcome (`not-attempted` for `not attempted`). */
+  only?: string;
+  /** The outcomes file, one row per input row (outcomes-file.ts). */
+  outcomes?: string;
+  /** Read each target first and show what changes; send nothing where the values hold (diff.ts). */
+  diff?: boolean;
 }
 
 /** The request one target turns into: what is sent, and what --dry-run prints. */
@@ -61,6 +70,11 @@ export interface TargetDeclaration {
    * option is then not given, each record names its own (by `recordKey` or the flag's name).
    */
   dash?: boolean;
+  /**
+   * Further columns a sheet's rows of this verb may carry (D35): what names the target's
+   * parent (a deal's `Account`, `AccountName`, as `bo deals list` writes them), ignored.
+   */
+  columns?: readonly string[];
 }
 
 /** A further positional argument, checked before anything else (a Uid by default). */
@@ -106,6 +120,13 @@ export interface MutationDefinition<F extends readonly MutationField[], A extend
   };
   /** The question for a confirmation, e.g. 'Cancel account acc_1' (the flags' preparation may choose). */
   action: (target: string, args: ArgValues<A>, prep: Prep | undefined) => string;
+  /**
+   * --diff (diff.ts): the target's current values of the fields its request sets, by API
+   * name, read only as the API allows (D36). `context`: the batch record's other columns
+   * (a deal row's `Account`). Throws diff.ts CannotRead when it cannot be read; absent,
+   * the verb's targets cannot be read at all.
+   */
+  current?: (client: HttpClient, target: string, context: Readonly<Record<string, unknown>>, args: ArgValues<A>, signal?: AbortSignal) => Promise<Record<string, unknown>>;
   /**
    * What the target is, shown in the confirmation question (`Acme Inc, 2 Trial`): one
    * cheap read, made only when the question is asked; undefined (or a failure) shows none.

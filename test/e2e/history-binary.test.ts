@@ -12,7 +12,7 @@ import { sandboxForSuite } from './sandbox-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'changed', 'unchanged', 'failed', 'unknown', 'notAttempted', 'unread', 'state', 'pid', 'bytes'];
+const RUN_KEYS = ['id', 'startedAt', 'profile', 'origin', 'command', 'batch', 'input', 'done', 'changed', 'unchanged', 'failed', 'unknown', 'notAttempted', 'skipped', 'unread', 'state', 'pid', 'bytes'];
 const CHANGE_KEYS = ['line', 'uid', 'method', 'path', 'fields', 'sentAt', 'outcome', 'changed', 'reason', 'status', 'code'];
 
 describe('bo history, on the built binary', () => {
@@ -44,7 +44,7 @@ describe('bo history, on the built binary', () => {
     expect(runs).toHaveLength(2);
     for (const r of runs) expect(Object.keys(r)).toEqual(RUN_KEYS);
     expect(runs[0]).toMatchObject({ command: `accounts extend-trial ${trial[2]} --to 2031-02-28`, batch: false, done: 1, changed: 1, unchanged: 0, failed: 0, unknown: 0, state: 'finished', pid: null });
-    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: suite.url, done: 2, changed: 2, unchanged: 0, failed: 1, unknown: 0, notAttempted: 0, unread: false, state: 'finished' });
+    expect(runs[1]).toMatchObject({ command: 'accounts extend-trial - --to 2031-01-31', batch: true, profile: 'default', origin: suite.url, done: 2, changed: 2, unchanged: 0, failed: 1, unknown: 0, notAttempted: 0, skipped: 0, unread: false, state: 'finished' });
 
     const table = await runBin(['history', 'list'], { env });
     expect(table.stdout.trimEnd().split('\n').map((l) => l.split('\t').slice(4))).toEqual([

@@ -53,7 +53,7 @@ describe('mutation verbs, one definition each', () => {
   });
 
   it('every option that is not the runner’s or the target’s is a field', () => {
-    const runnerFlags = ['--dry-run', '--yes', '--concurrency', '--fail-fast', '--help'];
+    const runnerFlags = ['--dry-run', '--yes', '--concurrency', '--fail-fast', '--input-format', '--outcomes', '--only', '--diff', '--help'];
     for (const def of mutations) {
       const declared = def.fields!.flatMap((f) => (f.form === 'toggle' ? [f.flag, f.flag.replace(/^--/, '--no-')] : [f.flag]));
       const cmd = find(def.path);

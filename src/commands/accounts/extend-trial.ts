@@ -1,7 +1,7 @@
 // `bo accounts extend-trial <accountUid> --to <date> [--expiration <date>]`: moves the
 // trial end (D21). A bare date means 23:59:59 UTC that day; the instant sent is printed
 // back. `-` reads account Uids from stdin.
-import { defineMutation, target, CHANGED } from '../../mutation/define.js';
+import { defineMutation, target, CHANGED, CannotRead } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { accountSummary, extendTrialRequest, trialEndRequest, trialEndsAt } from '../../api/crm.js';
 
@@ -28,6 +28,12 @@ export default defineMutation({
   // D21: a second extension to the same date is refused; read the trial end back first.
   resend: 'check',
   readBack: { request: (u) => trialEndRequest(u), inPlace: (u, changes, answer) => trialEndsAt(answer, u) === Date.parse(changes.ToDate) },
+  // --diff: the trial end, read through GET /crm/accounts?q= (D36); the expiration is not read.
+  current: async (client, u, _context, _args, signal) => {
+    const end = trialEndsAt((await client.request({ ...trialEndRequest(u), ...(signal ? { signal } : {}) })).body, u);
+    if (end === undefined) throw new CannotRead(`account ${u} shows no trial end`);
+    return { ToDate: new Date(end).toISOString() };
+  },
   action: (u) => `Extend the trial of account ${u}`,
   describe: (client, u) => accountSummary(client, u),
   request: (u, changes) => extendTrialRequest(u, changes),

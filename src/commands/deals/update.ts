@@ -3,12 +3,28 @@
 // are sent and changed. `-` reads deal Uids from stdin, the same changes for each, or
 // JSON Lines records that carry their own (the runner's per-record fields).
 import { UsageError } from '../../errors.js';
-import { defineMutation, target, changedIfRecord } from '../../mutation/define.js';
+import { defineMutation, target, changedIfRecord, CannotRead } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
-import { updateDealRequest } from '../../api/crm.js';
+import { findAccount, updateDealRequest } from '../../api/crm.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 
 const INT32 = 2_147_483_647;
+
+/** What --diff reads of an account: its deals' fields that this verb sets. */
+const DEAL_FIELDS = ['Uid', 'Name', 'Amount', 'DueDate', 'Weight', 'AssignedToPersonClientIdentifier', 'DealPipelineStage.Uid', 'SchemaLessData']
+  .map((f) => `Deals.${f}`)
+  .join(',');
+
+/** A record's value under one of `names` (any case), as a Uid: a text, or {"Uid": …}. */
+function contextValue(context: Readonly<Record<string, unknown>>, names: string[]): string | undefined {
+  const wanted = names.map((n) => n.toLowerCase());
+  for (const [key, value] of Object.entries(context)) {
+    if (!wanted.includes(key.toLowerCase())) continue;
+    const uid = value !== null && typeof value === 'object' ? (value as { Uid?: unknown }).Uid : value;
+    if (typeof uid === 'string' && uid.trim() !== '') return uid.trim();
+  }
+  return undefined;
+}
 
 export default defineMutation({
   path: ['deals', 'update'],
@@ -27,7 +43,7 @@ export default defineMutation({
     'jq -r .Uid stale-deals.jsonl | bo deals update - --assigned-to rep-42',
     "jq -c '{Uid, Amount: .NewAmount}' renewals.jsonl | bo deals update -",
   ],
-  target: target.uid('<dealUid>', `the deal Uid (${uidFrom.deal})`, { noun: 'deal', resource: 'Deal' }),
+  target: target.uid('<dealUid>', `the deal Uid (${uidFrom.deal})`, { noun: 'deal', resource: 'Deal', columns: ['Account', 'AccountUid', 'AccountName'] }),
   fields: [
     field.text('--name <name>', 'Name', 'the deal name, 1-250 characters', { max: 250 }),
     field.number('--amount <number>', 'Amount', 'the amount, a decimal number'),
@@ -42,6 +58,16 @@ export default defineMutation({
     }),
   ],
   needsField: true,
+  // --diff: a deal is read only inside its account's Deals (D36), so its row names the account.
+  current: async (client, uid, context) => {
+    const account = contextValue(context, ['Account', 'AccountUid']);
+    if (account === undefined) throw new CannotRead('a deal can be read only inside its account: give an Account column (as bo deals list writes it)');
+    const found = await findAccount(client, account, DEAL_FIELDS);
+    const deals = (found as { Deals?: unknown } | null)?.Deals;
+    const deal = Array.isArray(deals) ? (deals as Array<Record<string, unknown>>).find((d) => d.Uid === uid) : undefined;
+    if (!deal) throw new CannotRead(found ? `account ${account} has no deal ${uid}` : `no account with Uid ${account}`);
+    return deal;
+  },
   resend: 'safe', // D18: a PUT that merges sets the same fields again
   action: (u) => `Update deal ${u}`,
   // The values are the deal's fields by their API names: the merge (D18) sends just them.

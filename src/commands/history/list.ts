@@ -21,9 +21,9 @@ export default defineCommand({
     'a refused credential; a + when its input was not read to the end), and whether the run finished, was interrupted or is still running ' +
     '(or was written by a newer bo: state newer). A journal file of another shape is skipped with a warning naming it, and left as it is. ' +
     'With -p (or BO_PROFILE), only that profile\'s runs. --limit <n> prints the newest n of them; without it (or with --all), every one. --json and --jsonl print each run as ' +
-    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "changed", "unchanged", "failed", "unknown", "notAttempted", "unread", "state", "pid", "bytes"} ' +
+    '{"id", "startedAt", "profile", "origin", "command", "batch", "input", "done", "changed", "unchanged", "failed", "unknown", "notAttempted", "skipped", "unread", "state", "pid", "bytes"} ' +
     '(changed and unchanged: of the done changes, those whose answer showed a change and those whose answer said nothing changed; the rest could not tell) ' +
-    '(notAttempted and unread are null for a run that did not finish). ' +
+    '(skipped: records --diff found already holding, not sent; notAttempted, skipped and unread are null for a run that did not finish). ' +
     'BO_JOURNAL=off or `bo config set journal off` turns the journal off.',
   examples: ['bo history', 'bo history list --limit 5', 'bo history list --since 7d --failed', 'bo history list --jsonl'],
   options: [

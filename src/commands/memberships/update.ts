@@ -1,7 +1,7 @@
 // `bo memberships update <accountUid> <membershipUid> [--primary|--no-primary]
 // [--receive-invoices|--no-receive-invoices] [--role <n>]`: PUT merges (D18), so only
 // the flags given are sent. One membership at a time.
-import { defineMutation, arg, target, changedIfRecord } from '../../mutation/define.js';
+import { defineMutation, arg, target, changedIfRecord, CannotRead } from '../../mutation/define.js';
 import { field } from '../../mutation/field.js';
 import { membershipRequest, membershipIs, updateMembershipRequest } from '../../api/crm.js';
 
@@ -26,6 +26,14 @@ export default defineMutation({
   // D18: a PUT that merges; the account's PersonAccount shows whether it is in place.
   resend: 'check',
   readBack: { request: (a) => membershipRequest(a), inPlace: (a, changes, answer, [membership]) => membershipIs(answer, a, membership, changes) },
+  // --diff: the membership inside its account's PersonAccount (D36).
+  current: async (client, a, _context, [membership], signal) => {
+    const body = (await client.request({ ...membershipRequest(a), ...(signal ? { signal } : {}) })).body as { items?: Array<Record<string, unknown>> } | null;
+    const account = Array.isArray(body?.items) ? body.items.find((x) => x?.Uid === a) : undefined;
+    const found = Array.isArray(account?.PersonAccount) ? (account.PersonAccount as Array<Record<string, unknown>>).find((x) => x?.Uid === membership) : undefined;
+    if (!found) throw new CannotRead(account ? `account ${a} has no membership ${membership}` : `no account with Uid ${a}`);
+    return found;
+  },
   action: (a, [membership]) => `Update membership ${membership} of account ${a}`,
   request: (a, changes, [membership]) => updateMembershipRequest(a, membership, changes),
   done: 'updated',
