@@ -17,30 +17,17 @@ import { decodeWithZbar, matrixFromAnsi, pngFromMatrix } from './qr-image.js';
 import { makeCerts } from '../hardening/tls-certs.js';
 import { serveTls } from '../helpers/tls-sandbox.js';
 import { ensureBuilt } from '../helpers/run-bin.js';
+import { tmuxServer } from '../helpers/tmux.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const socket = `bo-e2e-${process.pid}`;
 const work = mkdtempSync(join(tmpdir(), 'bo-e2e-login-'));
 let sandbox: E2eSandbox;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-}
+const tmux = tmuxServer(socket, 20_000);
+const { screen, waitFor } = tmux;
 
-function screen(session: string, colours = false): string {
-  return tmux('capture-pane', '-p', '-J', ...(colours ? ['-e'] : []), '-S', '-', '-t', session);
-}
 
-/** Polls the pane until `pattern` shows (bounded), and returns the screen. */
-async function waitFor(session: string, pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(session);
-    if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function type(session: string, text: string): void {
   tmux('send-keys', '-t', session, '-l', text);

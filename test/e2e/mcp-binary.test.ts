@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcp, type McpRun } from '../helpers/mcp-client.js';
+import { startMcp, type McpRun, type CallResult } from '../helpers/mcp-client.js';
 import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
@@ -17,11 +17,6 @@ import { buildProgram } from '../../src/program.js';
 
 const READ_TOOLS = ['accounts_list', 'accounts_get', 'addons_list', 'coupons_list', 'coupons_redemptions', 'lists_list', 'broadcasts_get', 'subscriptions_list', 'api_get', 'fields'];
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-}
 
 let sb: TestSandbox;
 let mcp: McpRun;

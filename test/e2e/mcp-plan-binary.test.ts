@@ -6,17 +6,12 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcp } from '../helpers/mcp-client.js';
+import { startMcp, type CallResult } from '../helpers/mcp-client.js';
 import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { testEnv } from '../helpers/test-env.js';
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-}
 
 let sb: TestSandbox;
 let env: Record<string, string>;

@@ -8,18 +8,12 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCommands } from '../../src/commands/index.js';
 import { toolName } from '../../src/mcp/tools.js';
-import { INITIALIZE, INITIALIZED, endRawMcps, ping, rawMcp, startMcp } from '../helpers/mcp-client.js';
+import { INITIALIZE, INITIALIZED, endRawMcps, ping, rawMcp, startMcp, type CallResult } from '../helpers/mcp-client.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { reply, useFaultServer } from '../helpers/fault-server.js';
 import { testEnv } from '../helpers/test-env.js';
 import { tempConfig } from '../helpers/config-dir.js';
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-  _meta?: Record<string, unknown>;
-}
 
 let sb: TestSandbox;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 // stops fetching pages) and with Ctrl-C (exit 130, the terminal restored). Output that
 // is piped, batches and BO_PAGER=cat never go through a pager.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { ensureBuilt } from '../helpers/run-bin.js';
+import { tmuxServer } from '../helpers/tmux.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const socket = `bo-e2e-pager-${process.pid}`;
@@ -21,24 +22,10 @@ const ACCOUNTS = 10_000;
 let sb: TestSandbox;
 let session = 0;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-}
+const tmux = tmuxServer(socket, 30_000);
+const { screen, waitFor } = tmux;
 
-function screen(name: string): string {
-  return tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
-}
 
-/** Polls the pane until `pattern` shows (bounded), and returns the screen. */
-async function waitFor(name: string, pattern: RegExp | string, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(name);
-    if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Waits for less's prompt (":") on the last row of the visible pane: the screen is full and less waits for a key. */
 async function lessPrompt(name: string, timeoutMs = 30_000): Promise<void> {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcp } from '../helpers/mcp-client.js';
+import { startMcp, type CallResult } from '../helpers/mcp-client.js';
 import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { tempConfig } from '../helpers/config-dir.js';
@@ -17,11 +17,6 @@ import { testEnv } from '../helpers/test-env.js';
 import { seedState } from '../../src/sandbox/seed.js';
 import { Store } from '../../src/sandbox/store.js';
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-}
 
 let sb: TestSandbox;
 let store: Store;

@@ -8,16 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMcp, type McpRun } from '../helpers/mcp-client.js';
+import { startMcp, type McpRun, type CallResult } from '../helpers/mcp-client.js';
 import { runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { testEnv } from '../helpers/test-env.js';
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, any>;
-}
 
 let sb: TestSandbox;
 let env: Record<string, string>;

@@ -5,7 +5,7 @@
 // (the default: Enter; it stays pending). More than 10 pending plans are announced as a
 // count first. Without a terminal, or with --yes, it refuses to start (exit 2).
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMcp } from '../helpers/mcp-client.js';
 import { ensureBuilt, runBin } from '../helpers/run-bin.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { tmuxServer } from '../helpers/tmux.js';
 import { testEnv } from '../helpers/test-env.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -21,21 +22,9 @@ const work = mkdtempSync(join(tmpdir(), 'bo-e2e-plan-watch-'));
 let sb: TestSandbox;
 let session = 0;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-}
-const screen = (name: string) => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', name);
+const tmux = tmuxServer(socket, 60_000);
+const { screen, waitFor } = tmux;
 
-/** Polls the pane until `pattern` shows (bounded), and returns the screen. */
-async function waitFor(name: string, pattern: RegExp | string, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = screen(name);
-    if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 

@@ -8,6 +8,14 @@ import { Client } from '@modelcontextprotocol/client';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { binPath } from './run-bin.js';
 
+/** A tools/call result as the SDK client returns it. */
+export interface CallResult {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, any>;
+  _meta?: Record<string, unknown>;
+}
+
 export interface McpRun {
   client: Client;
   /** All of bo's stdout and stderr so far. */
