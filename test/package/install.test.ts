@@ -115,9 +115,9 @@ describe('the npm package', () => {
     }
   });
 
-  it('is under 2.6 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it, the main bundle 0.63 MB, the man pages 0.2 MB)', () => {
+  it('is under 2.7 MB unpacked (its dependencies are installed beside it; jq.wasm, bundled, is 0.93 MB of it, the main bundle 0.69 MB, the man pages 0.2 MB)', () => {
     expect(packed.unpackedSize).toBe(packed.files.reduce((sum, f) => sum + f.size, 0));
-    expect(packed.unpackedSize).toBeLessThan(2_600_000);
+    expect(packed.unpackedSize).toBeLessThan(2_700_000);
   });
 
   it('carries no install-time script: npm install -g prints no install-scripts warning; the repository keeps prepare for npm ci', () => {
