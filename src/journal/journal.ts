@@ -219,11 +219,12 @@ export class Journal {
   /**
    * The run is over: `end`, fsync, and the lock let go. A run that sent nothing (a
    * batch refused before its first record, every record invalid) leaves no file:
-   * there is nothing in it to show or resume. Never throws.
+   * there is nothing in it to show or resume; one whose records --diff found in place
+   * (D32's already-holds) is kept, since `bo history` counts them. Never throws.
    */
   close(now: Date, interrupted: boolean, left: { notAttempted: number; unread?: true; skipped?: number } = { notAttempted: 0 }): void {
     if (this.fd === undefined) return;
-    if (this.seq === 0 && !this.resumed) {
+    if (this.seq === 0 && !this.resumed && !(left.skipped !== undefined && left.skipped > 0)) {
       try {
         unlinkSync(this.file);
       } catch { /* gone already */ }

@@ -159,6 +159,16 @@ describe('edits from a spreadsheet, on the built binary', () => {
       [same2[0], 'skipped', 'already-holds'],
       [same2[0], 'done', ''],
     ]);
+
+    // A sheet whose every row already holds sends nothing, and is still a run of the journal.
+    writeFileSync(join(folder, 'held.csv'), excel([rows[0]!, same1, same2]));
+    const sent = (await puts()).length;
+    const held = await runShell(`cd ${folder} && $BO deals update - --diff < held.csv`, { env });
+    expect(held.code, held.stderr).toBe(0);
+    expect(held.stderr).toMatch(/^2 already held on /m);
+    expect((await puts()).length).toBe(sent);
+    const [heldRun] = JSON.parse((await runBin(['history', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
+    expect(heldRun).toMatchObject({ done: 0, skipped: 2, failed: 0, state: 'finished' });
   });
 
   it('--diff on one target: the read before the change, and nothing sent when its values already hold; a verb that cannot read says so', async () => {
