@@ -161,7 +161,8 @@ describe('edits from a spreadsheet, on the built binary', () => {
     ]);
 
     // A sheet whose every row already holds sends nothing, and is still a run of the journal.
-    writeFileSync(join(folder, 'held.csv'), excel([rows[0]!, same1, same2]));
+    // (same2's Amount was set by its row without an Account; the edited row's 4242 now holds.)
+    writeFileSync(join(folder, 'held.csv'), excel([rows[0]!, same1, edited[1]!]));
     const sent = (await puts()).length;
     const held = await runShell(`cd ${folder} && $BO deals update - --diff < held.csv`, { env });
     expect(held.code, held.stderr).toBe(0);
