@@ -11,7 +11,7 @@ import type { CommandDefinition } from './command.js';
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import { inexactError } from './input/number.js';
-import { attributeName, isNegationOnly, operandName, optionsOf, type OptionDeclaration } from './input/declare.js';
+import { attributeName, isNegationOnly, longFlag, operandName, optionsOf, type OptionDeclaration } from './input/declare.js';
 import { handleFieldFlags, type FieldFlags } from './output/field-list.js';
 import type { ValueSink } from './output/value-sink.js';
 import { buildProgram } from './program.js';
@@ -38,11 +38,6 @@ export function declaredOptions(def: CommandDefinition<any, any>): Array<{ name:
   return optionsOf(def, []).map((declared) => ({ name: attributeName(declared.flags), declared }));
 }
 
-/** The long flag of a declaration: '--page-size'. */
-export function longFlag(declared: OptionDeclaration): string {
-  return declared.flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? declared.flags.split(/[ ,|]+/)[0]!;
-}
-
 /**
  * An integer option's text as a number within its bounds; anything else is exit 2 naming
  * the flag, in the declaration's words (`must`) or its bounds'.
@@ -53,9 +48,9 @@ export function integerOf(declared: OptionDeclaration, text: string): number {
   const trimmed = text.trim();
   const n = Number(trimmed);
   // A whole number past what a double holds exactly is refused as every number flag refuses one.
-  if (/^\d+$/.test(trimmed) && !Number.isSafeInteger(n) && max >= Number.MAX_SAFE_INTEGER) throw inexactError(`${longFlag(declared)} ${trimmed}`, trimmed);
+  if (/^\d+$/.test(trimmed) && !Number.isSafeInteger(n) && max >= Number.MAX_SAFE_INTEGER) throw inexactError(`${longFlag(declared.flags)} ${trimmed}`, trimmed);
   if (!/^\d+$/.test(trimmed) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${longFlag(declared)} must be ${declared.must ?? `an integer from ${min} to ${max}`}, not ${JSON.stringify(text)}`);
+    throw new UsageError(`${longFlag(declared.flags)} must be ${declared.must ?? `an integer from ${min} to ${max}`}, not ${JSON.stringify(text)}`);
   }
   return n;
 }

@@ -208,7 +208,7 @@ export interface ListSelection {
   concurrency?: number;
   /**
    * Told of each page's metadata as well as the command's own onPage: `bo mcp` answers
-   * a list call with its total and next cursor (RawListOptions.observePage).
+   * a list call with its total and next cursor (its value sink's `page`, output/value-sink.ts).
    */
   observePage?: (meta: PageMeta) => void;
 }

@@ -61,10 +61,15 @@ export interface OperandDeclaration<K extends 'text' | 'uid' | 'choice' = 'text'
   choices?: readonly string[];
 }
 
+/** The long flag of a flags string: '-X, --method <method>' → '--method' (else its first word). */
+export function longFlag(flags: string): string {
+  const words = flags.split(/[ ,|]+/);
+  return words.find((w) => w.startsWith('--')) ?? words[0]!;
+}
+
 /** `--page-size <n>` → pageSize; `--no-auth` → auth (commander's attribute name). */
 export function attributeName(flags: string): string {
-  const long = flags.split(/[ ,|]+/).find((w) => w.startsWith('--')) ?? flags.split(/[ ,|]+/)[0]!;
-  return long.replace(/^--?(no-)?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return longFlag(flags).replace(/^--?(no-)?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** The operand's name without its brackets or dots: `<accountUid>` → accountUid. */

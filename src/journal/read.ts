@@ -11,7 +11,7 @@
 // warning, `bo batch resume` refuses it, and nothing removes it. A file of a newer
 // format (its header's `v` above JOURNAL_VERSION) is listed as such, never read further.
 
-import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BoError } from '../errors.js';
 import { JOURNAL_FOLDER, JOURNAL_VERSION, RUN_ID, type StoredInvocation } from './journal.js';

@@ -85,7 +85,7 @@ export const CLIENTS: readonly ClientForm[] = [
     name: 'Claude Code',
     where: 'a command line (`--scope user`: in every project)',
     language: 'text',
-    render: (server, name = 'bo') => ['claude', 'mcp', 'add', '--scope', 'user', name, '--', server.command, ...server.args].map(shellWord).join(' '),
+    render: (server, name = 'bo') => ['claude', ...claudeAddArgs(server, name)].map(shellWord).join(' '),
     // What `claude mcp add --scope user` writes, when there is no `claude` to run.
     key: 'mcpServers',
     entry: (server) => ({ type: 'stdio', command: server.command, args: server.args, env: {} }),
@@ -122,6 +122,11 @@ export const DOC_INSTALLS: ReadonlyArray<{ title: string; install: Install }> = 
 
 /** bo's arguments in the docs' forms. */
 export const DOC_BO_ARGS = ['-p', '<profile>', 'mcp'] as const;
+
+/** The arguments of `claude mcp add` for bo's entry: what the docs show and what `bo mcp install` runs. */
+export function claudeAddArgs(server: ServerCommand, name = 'bo'): string[] {
+  return ['mcp', 'add', '--scope', 'user', name, '--', server.command, ...server.args];
+}
 
 /** docs/agents.md's client forms section, rendered from the table. */
 export function clientFormsMarkdown(): string {

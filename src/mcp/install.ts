@@ -13,7 +13,7 @@ import { chmodSync, constants, copyFileSync, existsSync, lstatSync, readFileSync
 import { delimiter, dirname, join, sep } from 'node:path';
 import { UsageError, BoError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-file.js';
-import { CLIENTS, json, type ClientForm, type ClientId, type Install, type ServerCommand } from './clients.js';
+import { CLIENTS, claudeAddArgs, json, type ClientForm, type ClientId, type Install, type ServerCommand } from './clients.js';
 import { JsoncError, memberOf, parseJsonc, setMember, valueOf } from './jsonc.js';
 
 type Env = Record<string, string | undefined>;
@@ -171,7 +171,7 @@ export function claudeCommand(env: Env): string | undefined {
 /** `claude mcp add --scope user <name> -- <command> <args>`, after removing an entry of that name (its failure is no error). */
 export function addWithClaude(claude: string, name: string, server: ServerCommand, env: Env): void {
   spawnSync(claude, ['mcp', 'remove', '--scope', 'user', name], { env: env as NodeJS.ProcessEnv, stdio: 'ignore' });
-  const r = spawnSync(claude, ['mcp', 'add', '--scope', 'user', name, '--', server.command, ...server.args], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
+  const r = spawnSync(claude, claudeAddArgs(server, name), { env: env as NodeJS.ProcessEnv, encoding: 'utf8' });
   if (r.status !== 0) throw new BoError(`claude mcp add failed${r.stderr ? `: ${r.stderr.trim().split('\n')[0]}` : ''}`, { code: 'failed' });
 }
 

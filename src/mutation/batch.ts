@@ -251,7 +251,7 @@ async function sendRecord<Prep>(run: BatchRun<Prep>, rec: Ready<Prep>): Promise<
       if (state.halt.signal.aborted) return void state.notAttempted++;
       return await report(refused(base, err instanceof BoError ? err : new BoError(String((err as Error)?.message ?? err))));
     }
-    const arrow = symbols(run.ctx.io.env).ellipsis === '…' ? '→' : '->';
+    const arrow = symbols(run.ctx.io.env).arrow;
     const text = diffText(rec.target, rec.line, diff, arrow);
     run.ctx.io.stderr.write('unreadable' in diff ? `${text.trimEnd()}; sent without a diff\n` : text);
     if ('holds' in diff) {

@@ -45,7 +45,7 @@ export async function confirmMutation(
 /**
  * What the target is as a confirmation names it (`Acme Inc, 2 Trial`): the verb's one
  * cheap read, neutralised; undefined when there is none or it failed. Also what a plan
- * made by `bo mcp --writes plan` shows (the dry run's `observeTarget`).
+ * made by `bo mcp --writes plan` shows (told to the caller's sink: value-sink.ts `target`).
  */
 export async function targetName(describe: (() => Promise<string | undefined>) | undefined): Promise<string | undefined> {
   const described = await describe?.().catch(() => undefined);

@@ -7,9 +7,8 @@ import type { CommandDefinition } from '../command.js';
 import { UsageError } from '../errors.js';
 import { checkUid } from '../input/validate.js';
 import type { MutationField, ValuesOf } from './field.js';
-import { attributeOf } from './fields.js';
 import { BATCH_LINES, mutationOptions } from './flags.js';
-import { operand, option, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
+import { attributeName, operand, option, type OperandDeclaration, type OptionDeclaration } from '../input/declare.js';
 import { runMutation } from './run.js';
 import { byOption as isByOption, targetLabel } from './target.js';
 import type { ArgDeclaration, BoundMutation, MutationDefinition, MutationFacts, TargetDeclaration } from './types.js';
@@ -58,7 +57,7 @@ export function defineMutation<F extends readonly MutationField[], A extends rea
     run: async (ctx, positional, flags) => {
       const given = positional as string[];
       const named = flags as Record<string, unknown>;
-      const targetText = dash ? dashTarget(def.target.name, named[attributeOf(label)], given[0]) : byOption ? String(named[attributeOf(label)]) : given[0]!;
+      const targetText = dash ? dashTarget(def.target.name, named[attributeName(label)], given[0]) : byOption ? String(named[attributeName(label)]) : given[0]!;
       const rest = byOption ? given.slice(dash ? 1 : 0) : given.slice(1);
       // The definition itself is what the runner reads, bound once to these arguments, checked.
       const bound: BoundMutation<Prep> = { def: def as unknown as BoundMutation<Prep>['def'], args: (def.args ?? []).map((a, i) => (a.check ?? checkUid)(a.name, rest[i]!)) };

@@ -1,10 +1,18 @@
 // --dry-run: what would be sent — method, full URL (under --sandbox its path alone: the
-// embedded sandbox has no address), body — printed in the output form asked for. No
-// credential is read.
+// embedded sandbox has no address), body — printed in the output form asked for, for one
+// target or each record of a batch (its pipeline, pipeline.ts, into a printing sink), with
+// --diff each target's read. No credential is read but for --diff's reads.
 
 import type { Context } from '../context.js';
 import type { Query } from '../api/http-types.js';
-import type { MutationRequest } from './types.js';
+import type { BoundMutation, MutationRequest, ResumeOrder } from './types.js';
+import { BoError } from '../errors.js';
+import { symbols } from '../output/symbols.js';
+import { diffOf, diffText, type Diff } from './diff.js';
+import { readingNotice, recordFeed, type InputRules } from './feed.js';
+import { runPipeline } from './pipeline.js';
+import type { Preparation } from './prepare.js';
+import { recordKey } from './target.js';
 import { jsonText, neutralise } from '../api/neutralise.js';
 import { buildUrl, validateBaseUrl } from '../api/base-url.js';
 import { redactHeader, redactJson } from '../api/redact.js';
@@ -93,4 +101,109 @@ export async function printDryRun(ctx: Context, req: PlannedRequest, paginate: b
   const { where, plan } = await plannedUrls(ctx);
   await dryRunWriter(ctx, true).write(plan(req));
   say(ctx, `Dry run on profile "${profile}" (${where}): nothing was sent.`);
+}
+
+/**
+ * --dry-run: the request(s) the change would send, nothing sent. A batch's records go
+ * through the batch's own pipeline (pipeline.ts), into a sink that prints each plan.
+ */
+export async function dryRunMutation<Prep>(
+  ctx: Context,
+  m: BoundMutation<Prep>,
+  preparation: Preparation<Prep>,
+  target: string | undefined,
+  profile: string,
+  input: InputRules & { diff: boolean },
+  resume?: ResumeOrder,
+): Promise<void> {
+  const { def, args } = m;
+  const planned = await plannedUrls(ctx);
+  // Secret-named fields (a payment token) are shown redacted: never printed.
+  const plan = (req: MutationRequest) => shownAs(planned.plan, req);
+  const writer = dryRunWriter(ctx, target !== undefined);
+  const place = `profile "${profile}" (${planned.where})`;
+  if (target !== undefined) {
+    const planned = plan(def.request(target, preparation.once as Prep, args));
+    const read = input.diff ? await diffReader(ctx, m) : undefined;
+    const diff = read && (await read(target, preparation.once as Prep, {}));
+    if (diff) await diffWrite(ctx, writer, { uid: target }, diff, 'holds' in diff ? undefined : planned);
+    else await writer.write(planned);
+    say(ctx, `Dry run on ${place}: ${diff && 'holds' in diff ? 'its values already hold, so nothing would be sent' : 'nothing was sent'}.`);
+    return;
+  }
+  readingNotice(ctx, recordKey(def.target));
+  let count = 0;
+  let holding = 0;
+  const invalid: string[] = [];
+  // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
+  let notAgain = 0;
+  const feed = recordFeed(ctx, def, ctx.signal, input);
+  const diffing = input.diff ? await diffReader(ctx, m) : undefined;
+  try {
+    await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
+      invalid: async (r) => {
+        invalid.push(r.message);
+        say(ctx, `invalid: ${r.message}`);
+      },
+      known: () => void notAgain++,
+      take: async (rec) => {
+        if (rec.step === 'hold') return (notAgain++, true);
+        // Named as a batch's outcomes are: the Uid and the line it came from.
+        const planned = { uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) };
+        const diff = diffing && (await diffing(rec.target, rec.prep, rec.context));
+        if (diff && 'holds' in diff) {
+          holding++;
+          await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff);
+          return true;
+        }
+        count++;
+        if (diff) await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff, planned);
+        else await writer.write(planned);
+        return true;
+      },
+    });
+  } finally {
+    feed.close();
+    await writer.end();
+  }
+  const skipped = [
+    holding ? `${holding} already held (not sent)` : '',
+    invalid.length ? `${invalid.length} invalid line(s) skipped` : '',
+    notAgain ? `${notAgain} not sent again` : '',
+  ].filter(Boolean);
+  say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
+  if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
+}
+
+/**
+ * --diff in a dry run: each record's read (diff.ts), or undefined when the verb's targets
+ * cannot be read at all, which is said once. A read that fails shows why.
+ */
+async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((target: string, prep: Prep, context: Readonly<Record<string, unknown>>) => Promise<Diff>) | undefined> {
+  if (!m.def.current) {
+    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so the requests are shown instead`);
+    return undefined;
+  }
+  const client = await ctx.api({ signal: ctx.signal });
+  return async (target, prep, context) => {
+    try {
+      return await diffOf(m, client, target, prep, context, ctx.signal);
+    } catch (err) {
+      if (ctx.signal.aborted || !(err instanceof BoError)) throw err;
+      return { unreadable: err.message };
+    }
+  };
+}
+
+/** One record's diff in a dry run: as text, `Field: old → new` lines (the request after a target that could not be read); as JSON, its plan with `changes`. */
+async function diffWrite(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: { uid: string; line?: number }, diff: Diff, planned?: Planned): Promise<void> {
+  const mode = outputMode(ctx);
+  if (mode === 'json' || mode === 'jsonl') {
+    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { ...(typeof old === 'symbol' ? {} : { old: redactJson(old) }), new: redactJson(now) }])) : null;
+    const row = { uid: rec.uid, ...(rec.line === undefined ? {} : { line: rec.line }), ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
+    return writer.write(row as unknown as Planned);
+  }
+  const arrow = symbols(ctx.io.env).arrow;
+  await writeOut(ctx.io.stdout, diffText(rec.uid, rec.line, diff, arrow), ctx.signal);
+  if ('unreadable' in diff && planned) await writer.write(planned);
 }

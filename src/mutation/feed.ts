@@ -82,3 +82,10 @@ export function recordFeed(ctx: Context, def: { target: TargetDeclaration; field
 function headerNames(key: string, resource: string | undefined): Set<string> {
   return new Set(['uid', 'id', key, ...recordFieldNames(resource)].map((name) => name.toLowerCase()));
 }
+
+/** A batch waiting on a terminal says what it waits for, before it waits. */
+export function readingNotice(ctx: Context, key: string): void {
+  if (!ctx.io.stdinIsTTY) return;
+  const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
+  ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
+}

@@ -10,11 +10,7 @@ import { jsonText } from '../api/neutralise.js';
 import { didYouMean } from '../help/suggest.js';
 import { decimalValue, inexactError } from '../input/number.js';
 import type { FieldValues, MutationField, Validators } from './field.js';
-
-/** `--assigned-to` → `assignedTo`, as commander names the option's value. */
-export function attributeOf(flag: string): string {
-  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-}
+import { attributeName } from '../input/declare.js';
 
 /** `--assigned-to` → `assigned-to`: the name a batch record may give the flag. */
 export const recordNameOf = (flag: string) => flag.replace(/^--/, '');
@@ -24,7 +20,7 @@ export async function flagValues(fields: readonly MutationField[], flags: object
   const given = flags as Record<string, unknown>;
   const values: FieldValues = {};
   for (const field of fields) {
-    const raw = given[attributeOf(field.flag)];
+    const raw = given[attributeName(field.flag)];
     if (raw === undefined) continue;
     // A toggle's `--no-x` is false; a switch not given is false and leaves the field out.
     if (field.form === 'toggle') values[field.api] = raw === true;

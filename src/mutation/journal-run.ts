@@ -9,7 +9,7 @@ import { openJournal, type RunJournal } from '../journal/open.js';
 import type { RunHeader } from '../journal/journal.js';
 import type { RunLock } from '../journal/run-lock.js';
 import type { Where } from './confirm.js';
-import { attributeOf } from './fields.js';
+import { attributeName } from '../input/declare.js';
 import type { MutationField, MutationFlags } from './types.js';
 
 /** Opens the run's journal (undefined: off, or a single change that cannot have one); a batch that cannot throws before sending. */
@@ -38,7 +38,7 @@ const NOT_JOURNALED = new Set(['dryRun', 'yes']);
 export function journaledInvocation(ctx: Context, fields: readonly MutationField[]): Pick<RunHeader, 'invocation'> {
   const invocation = ctx.invocation;
   if (!invocation) return {};
-  const secret = new Set(fields.filter((f) => f.secret).map((f) => attributeOf(f.flag)));
+  const secret = new Set(fields.filter((f) => f.secret).map((f) => attributeName(f.flag)));
   const values = Object.fromEntries(
     Object.entries(invocation.values)
       .filter(([name]) => !NOT_JOURNALED.has(name))
@@ -54,7 +54,7 @@ export function commandLine(path: string[], label: string, target: string, field
   const words = [...path, ...(label.startsWith('--') ? [label] : []), target];
   for (const f of fields) {
     const name = f.flags.split(' ')[0]!;
-    const value = given[attributeOf(name)];
+    const value = given[attributeName(name)];
     if (value === undefined) continue;
     if (f.form === 'boolean') {
       if (value === true) words.push(name);

@@ -8,21 +8,20 @@ import { ApiError, BoError, NotFoundError, OutputClosedError, UsageError } from 
 import { symbols } from '../output/symbols.js';
 import { confirmMutation, profileInEffect, targetName, whereOf, type Where } from './confirm.js';
 import { DEFAULT_CONCURRENCY } from './flags.js';
-import { prepareMutation, type Preparation } from './prepare.js';
+import { prepareMutation } from './prepare.js';
 import { runBatch } from './batch.js';
-import { plannedUrls, dryRunWriter, shownAs, type Planned } from './dry-run.js';
-import { recordFeed, type InputRules } from './feed.js';
+import { dryRunMutation } from './dry-run.js';
+import { readingNotice, type InputRules } from './feed.js';
 import { onlyWord } from './sheet.js';
-import { runPipeline } from './pipeline.js';
-import { diffOf, diffText, type Diff } from './diff.js';
+import { diffOf, diffText } from './diff.js';
 import { startJournal, commandLine, journaledInvocation } from './journal-run.js';
 import { doneLine, doneOf, type Done } from './outcomes.js';
-import { checkInteger, stdinNotAccepted } from '../input/validate.js';
+import { stdinNotAccepted } from '../input/validate.js';
 import { outputMode, printValue, say, sayNote } from '../output/print.js';
 import { writeOut } from '../output/sink.js';
 import { redactJson } from '../api/redact.js';
-import type { BoundMutation, MutationFlags, MutationRequest, ReadAfter, ResumeOrder, Verdict } from './types.js';
-import { byOption, recordKey, targetCheck, targetLabel } from './target.js';
+import type { BoundMutation, MutationFlags, ReadAfter, Verdict } from './types.js';
+import { recordKey, targetCheck, targetLabel } from './target.js';
 import type { ApiResponse, HttpClient } from '../api/http-types.js';
 import { failureVerdict } from './verdict.js';
 import { journaled, type RunJournal } from '../journal/open.js';
@@ -51,7 +50,7 @@ export async function runMutation<Prep>(ctx: Context, m: BoundMutation<Prep>, ta
     const { describe } = def;
     const sink = ctx.sink;
     if (sink?.target && !batch) sink.target(await targetName(describe && (async () => describe(await ctx.api(), target))), def.target.noun);
-    return dryRun(ctx, m, preparation, batch ? undefined : target, profile.profile, { ...input, diff: flags.diff === true }, resume);
+    return dryRunMutation(ctx, m, preparation, batch ? undefined : target, profile.profile, { ...input, diff: flags.diff === true }, resume);
   }
 
   // After Ctrl-C a batch sends nothing more, but what is already in flight gets up to a
@@ -145,118 +144,6 @@ async function readAfter(ctx: Context, after: ReadAfter | undefined, client: Htt
   }
 }
 
-/** A batch waiting on a terminal says what it waits for, before it waits. */
-function readingNotice(ctx: Context, key: string): void {
-  if (!ctx.io.stdinIsTTY) return;
-  const noun = key === 'Uid' ? 'Uids' : `${key.toLowerCase()}s`;
-  ctx.io.stderr.write(`reading ${noun} from stdin, one a line; Ctrl-D to end\n`);
-}
-
-/**
- * --dry-run: the request(s) the change would send, nothing sent. A batch's records go
- * through the batch's own pipeline (pipeline.ts), into a sink that prints each plan.
- */
-async function dryRun<Prep>(
-  ctx: Context,
-  m: BoundMutation<Prep>,
-  preparation: Preparation<Prep>,
-  target: string | undefined,
-  profile: string,
-  input: InputRules & { diff: boolean },
-  resume?: ResumeOrder,
-): Promise<void> {
-  const { def, args } = m;
-  const planned = await plannedUrls(ctx);
-  // Secret-named fields (a payment token) are shown redacted: never printed.
-  const plan = (req: MutationRequest) => shownAs(planned.plan, req);
-  const writer = dryRunWriter(ctx, target !== undefined);
-  const place = `profile "${profile}" (${planned.where})`;
-  if (target !== undefined) {
-    const planned = plan(def.request(target, preparation.once as Prep, args));
-    const read = input.diff ? await diffReader(ctx, m) : undefined;
-    const diff = read && (await read(target, preparation.once as Prep, {}));
-    if (diff) await diffWrite(ctx, writer, { uid: target }, diff, 'holds' in diff ? undefined : planned);
-    else await writer.write(planned);
-    say(ctx, `Dry run on ${place}: ${diff && 'holds' in diff ? 'its values already hold, so nothing would be sent' : 'nothing was sent'}.`);
-    return;
-  }
-  readingNotice(ctx, recordKey(def.target));
-  let count = 0;
-  let holding = 0;
-  const invalid: string[] = [];
-  // Resumed: the input is checked as the run read it; what the journal knows is not planned again.
-  let notAgain = 0;
-  const feed = recordFeed(ctx, def, ctx.signal, input);
-  const diffing = input.diff ? await diffReader(ctx, m) : undefined;
-  try {
-    await runPipeline(feed, preparation, resume && { order: resume, resend: def.resend }, {
-      invalid: async (r) => {
-        invalid.push(r.message);
-        say(ctx, `invalid: ${r.message}`);
-      },
-      known: () => void notAgain++,
-      take: async (rec) => {
-        if (rec.step === 'hold') return (notAgain++, true);
-        // Named as a batch's outcomes are: the Uid and the line it came from.
-        const planned = { uid: rec.target, line: rec.line, ...plan(def.request(rec.target, rec.prep, args)) };
-        const diff = diffing && (await diffing(rec.target, rec.prep, rec.context));
-        if (diff && 'holds' in diff) {
-          holding++;
-          await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff);
-          return true;
-        }
-        count++;
-        if (diff) await diffWrite(ctx, writer, { uid: rec.target, line: rec.line }, diff, planned);
-        else await writer.write(planned);
-        return true;
-      },
-    });
-  } finally {
-    feed.close();
-    await writer.end();
-  }
-  const skipped = [
-    holding ? `${holding} already held (not sent)` : '',
-    invalid.length ? `${invalid.length} invalid line(s) skipped` : '',
-    notAgain ? `${notAgain} not sent again` : '',
-  ].filter(Boolean);
-  say(ctx, `Dry run on ${place}: ${count} request(s) would be sent${skipped.map((s) => `, ${s}`).join('')}; nothing was sent.`);
-  if (invalid.length > 0) throw new UsageError(`${invalid.length} invalid line(s) on stdin; the first: ${invalid[0]}`);
-}
-
-/**
- * --diff in a dry run: each record's read (diff.ts), or undefined when the verb's targets
- * cannot be read at all, which is said once. A read that fails shows why.
- */
-async function diffReader<Prep>(ctx: Context, m: BoundMutation<Prep>): Promise<((target: string, prep: Prep, context: Readonly<Record<string, unknown>>) => Promise<Diff>) | undefined> {
-  if (!m.def.current) {
-    say(ctx, `--diff: a ${m.def.target.noun} cannot be read before a change, so the requests are shown instead`);
-    return undefined;
-  }
-  const client = await ctx.api({ signal: ctx.signal });
-  return async (target, prep, context) => {
-    try {
-      return await diffOf(m, client, target, prep, context, ctx.signal);
-    } catch (err) {
-      if (ctx.signal.aborted || !(err instanceof BoError)) throw err;
-      return { unreadable: err.message };
-    }
-  };
-}
-
-/** One record's diff in a dry run: as text, `Field: old → new` lines (the request after a target that could not be read); as JSON, its plan with `changes`. */
-async function diffWrite(ctx: Context, writer: ReturnType<typeof dryRunWriter>, rec: { uid: string; line?: number }, diff: Diff, planned?: Planned): Promise<void> {
-  const mode = outputMode(ctx);
-  if (mode === 'json' || mode === 'jsonl') {
-    const changes = 'changes' in diff ? Object.fromEntries(diff.changes.map(([f, old, now]) => [f, { ...(typeof old === 'symbol' ? {} : { old: redactJson(old) }), new: redactJson(now) }])) : null;
-    const row = { uid: rec.uid, ...(rec.line === undefined ? {} : { line: rec.line }), ...(planned ?? {}), ...('holds' in diff ? { reason: 'already-holds' } : {}), changes, ...('unreadable' in diff ? { unreadable: diff.unreadable } : {}) };
-    return writer.write(row as unknown as Planned);
-  }
-  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
-  await writeOut(ctx.io.stdout, diffText(rec.uid, rec.line, diff, arrow), ctx.signal);
-  if ('unreadable' in diff && planned) await writer.write(planned);
-}
-
 /**
  * --diff on one target (not a dry run): its changes on stderr, before any question; true
  * when its values already hold, which is then its outcome (nothing sent, nothing journaled).
@@ -267,7 +154,7 @@ async function singleDiffHolds<Prep>(ctx: Context, m: BoundMutation<Prep>, clien
     return false;
   }
   const diff = await diffOf(m, client, target, prep, {}, ctx.signal);
-  const arrow = symbols(ctx.io.env).ellipsis === '…' ? '→' : '->';
+  const arrow = symbols(ctx.io.env).arrow;
   if ('unreadable' in diff) say(ctx, `${diffText(target, undefined, diff, arrow).trimEnd()}; sent without a diff`);
   else ctx.io.stderr.write(diffText(target, undefined, diff, arrow));
   if (!('holds' in diff)) return false;

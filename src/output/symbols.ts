@@ -29,6 +29,8 @@ export interface Symbols {
   ellipsis: string;
   /** In a sentence: "try again in 5 s…". */
   dots: string;
+  /** From an old value to a new one (`Amount: 1200 → 4242`). */
+  arrow: string;
   /** A field the user asked for that holds nothing: shown, so "empty" is not read as "no such field". */
   empty: string;
   box: BoxChars;
@@ -46,6 +48,7 @@ const UNICODE: Symbols = {
   cursor: '❯',
   ellipsis: '…',
   dots: '…',
+  arrow: '→',
   empty: '—',
   box: { h: '─', v: '│', tl: '┌', tm: '┬', tr: '┐', ml: '├', mm: '┼', mr: '┤', bl: '└', bm: '┴', br: '┘' },
   separator: ' · ',
@@ -61,6 +64,7 @@ const ASCII: Symbols = {
   cursor: '>',
   ellipsis: '~',
   dots: '...',
+  arrow: '->',
   empty: '-',
   box: { h: '-', v: '|', tl: '+', tm: '+', tr: '+', ml: '+', mm: '+', mr: '+', bl: '+', bm: '+', br: '+' },
   separator: ', ',

@@ -1,6 +1,6 @@
 // `bo addons expire <subscriptionAddOnUid>`: ends a running add-on now (D24: expiring an
 // ended one changes nothing and still succeeds). `-` reads the Uids from stdin.
-import { defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
+import { defineMutation, target, bySentence } from '../../mutation/define.js';
 import { expireAddOnRequest } from '../../api/billing.js';
 import { uidFrom } from '../../help/uid-sources.js';
 

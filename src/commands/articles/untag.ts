@@ -1,7 +1,7 @@
 // `bo articles untag <articleUid> <tagUid>`: removes a tag from an article; the tag
 // itself stays, and an article without the tag still succeeds (D26). `-` reads article
 // Uids from stdin, the tag fixed.
-import { arg, defineMutation, target, bySentence, unchanged } from '../../mutation/define.js';
+import { arg, defineMutation, target, bySentence } from '../../mutation/define.js';
 import { untagArticleRequest } from '../../api/support.js';
 import { groupUidNotes, uidFrom } from '../../help/uid-sources.js';
 

@@ -56,7 +56,7 @@ export async function checkWhere(ctx: Context, plan: Plan): Promise<void> {
 }
 
 /**
- * The plan file's command made into a plan again, as the plan tool makes one; refused by
+ * The plan file's invocation made into a plan again, as the plan tool makes one; refused by
  * name when the plan tool would refuse it, when its request is not the file's, or when
  * what it acts on is no longer what the plan named.
  */
