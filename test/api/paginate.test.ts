@@ -84,7 +84,7 @@ describe('paginate', () => {
     expect(sent()).toEqual(['?limit=5&offset=0', '?limit=5&offset=1']);
   });
 
-  it('stops at an empty page, whatever the total says, and says the walk is incomplete (issue 30)', async () => {
+  it('stops at an empty page, whatever the total says, and says the walk is incomplete', async () => {
     faults.server.script(reply.json(200, { metadata: { limit: 5, offset: 0, total: 99 }, items: [] }));
     const err = await collect(paginate(client, { path: '/x', pageSize: 5, max: Infinity })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IncompleteError);

@@ -1,8 +1,8 @@
-// Honest page walks (issue 30): whatever a server does with its pages, a walk either
-// prints every record of the largest total it announced exactly once and exits 0, or
-// exits non-zero with one error line; it prints no record twice and asks for no more
-// pages than that total needs, plus one. The property runs `bo` in process against a
-// generated fault server (bounded runs); the cases after it run the built binary.
+// Honest page walks: whatever a server does with its pages, a walk either prints every
+// record of the largest total it announced exactly once and exits 0, or exits non-zero
+// with one error line; it prints no record twice and asks for no more pages than that
+// total needs, plus one. The property runs `bo` in process against a generated fault
+// server (bounded runs); the cases after it run the built binary.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagingStep, startFaultServer, type FaultServer, type Paging, type Step } from '../helpers/fault-server.js';

@@ -1,5 +1,5 @@
 // `bo mcp`'s figures for `npm run bench` (test/bench/run.mjs calls mcpRows): the size of
-// the default tools/list result in compact JSON (issue 34: at most 32 KB, about 8,000
+// the default tools/list result in compact JSON (its target: at most 32 KB, about 8,000
 // tokens of an agent's context), and a tool call's round trip (`accounts_list`, 25
 // records of the embedded sandbox) against a warm `bo --sandbox accounts list --json
 // --limit 25` as a process of its own: a call to a running server should cost less

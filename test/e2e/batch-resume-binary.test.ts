@@ -1,9 +1,9 @@
-// `bo batch resume` (issue 33) on the built binary against `bo sandbox serve --memory`:
-// a batch of 1,000 PUTs killed with SIGKILL at generated points, then resumed, leaves
-// every record as asked, and no record whose outcome was journaled is sent again (the
-// sandbox's activity log counts each record's requests); a `lists create -` batch killed
-// and resumed creates no list twice and leaves none out; a changed input, another
-// profile or origin, and a run still alive are refused with nothing sent.
+// `bo batch resume` on the built binary against `bo sandbox serve --memory`: a batch of
+// 1,000 PUTs killed with SIGKILL at generated points, then resumed, leaves every record
+// as asked, and no record whose outcome was journaled is sent again (the sandbox's
+// activity log counts each record's requests); a `lists create -` batch killed and
+// resumed creates no list twice and leaves none out; a changed input, another profile or
+// origin, and a run still alive are refused with nothing sent.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,9 @@
-// A company certificate authority, per profile (issue 32 §2): `bo config set ca-file`
-// and BO_CA_FILE, on the built binary against servers whose certificates a test CA made
-// with openssl signs (a tenant is always https, D3). NODE_EXTRA_CA_CERTS is set on this machine: runBin passes a child
-// only HOME, PATH and what a test names, and the tests name it undefined, so what trusts
-// the test CA is the ca-file alone, unless a test says otherwise.
+// A company certificate authority, per profile: `bo config set ca-file` and BO_CA_FILE,
+// on the built binary against servers whose certificates a test CA made with openssl
+// signs (a tenant is always https, D3). NODE_EXTRA_CA_CERTS is set on this machine:
+// runBin passes a child only HOME, PATH and what a test names, and the tests name it
+// undefined, so what trusts the test CA is the ca-file alone, unless a test says
+// otherwise.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,9 @@
-// Data shown whole, on the built binary as a user's shell runs it (issue 30, items 10,
-// 11, 12 and 14): a --fields path through a list shows every item (piped and CSV as a
-// JSON array, on a terminal joined with ", "); piped rows never cut a list; a field the
-// user asked for shows even when empty; a terminal's date-times say their zone. Piped
-// runs are plain pipes; terminal runs are a real pty (util-linux `script`), its width
-// set with stty, against the embedded sandbox or a scripted fault server.
+// Data shown whole, on the built binary as a user's shell runs it: a --fields path
+// through a list shows every item (piped and CSV as a JSON array, on a terminal joined
+// with ", "); piped rows never cut a list; a field the user asked for shows even when
+// empty; a terminal's date-times say their zone. Piped runs are plain pipes; terminal
+// runs are a real pty (util-linux `script`), its width set with stty, against the
+// embedded sandbox or a scripted fault server.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfig } from '../helpers/config-dir.js';

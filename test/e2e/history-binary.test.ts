@@ -1,7 +1,7 @@
-// `bo history list` and `bo history show` (issue 33) on the built binary against
-// `bo sandbox serve --memory`: runs newest first with their counts, a killed run read as
-// interrupted with its unknown changes, a live run as running with its pid, the stable
-// --json/--jsonl shapes, --since, -p, --failed, and the note when the journal is off.
+// `bo history list` and `bo history show` on the built binary against `bo sandbox serve
+// --memory`: runs newest first with their counts, a killed run read as interrupted with
+// its unknown changes, a live run as running with its pid, the stable --json/--jsonl
+// shapes, --since, -p, --failed, and the note when the journal is off.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

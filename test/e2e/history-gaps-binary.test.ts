@@ -1,7 +1,7 @@
-// Two gaps of `bo history` (issue 33) on the built binary: a word after `bo history`
-// that is no verb of it is reported as every group reports one (not as an argument too
-// many for the default `list`); and a batch that sent nothing (stdin refused whole,
-// every line invalid) leaves no run to list, while one that sent a change does.
+// Two gaps of `bo history` on the built binary: a word after `bo history` that is no verb
+// of it is reported as every group reports one (not as an argument too many for the
+// default `list`); and a batch that sent nothing (stdin refused whole, every line
+// invalid) leaves no run to list, while one that sent a change does.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,10 +1,9 @@
-// The journal of changes (issue 33) on the built binary against `bo sandbox serve
-// --memory --accounts 1000`: a batch killed with SIGKILL at generated points leaves an
-// entry for every request the sandbox received (its activity log), written before the
-// request; no secret value in any file of the state folder; modes 0700/0600; a
-// read-only or full journal folder stops a batch before it sends, a single command
-// warns and goes on; HOME missing; BO_JOURNAL=off and `journal off`; dry runs and reads
-// write nothing.
+// The journal of changes on the built binary against `bo sandbox serve --memory
+// --accounts 1000`: a batch killed with SIGKILL at generated points leaves an entry for
+// every request the sandbox received (its activity log), written before the request; no
+// secret value in any file of the state folder; modes 0700/0600; a read-only or full
+// journal folder stops a batch before it sends, a single command warns and goes on; HOME
+// missing; BO_JOURNAL=off and `journal off`; dry runs and reads write nothing.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

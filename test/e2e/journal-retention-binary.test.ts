@@ -1,9 +1,8 @@
-// The journal's automatic retention (issue 33) on the built binary against
-// `bo sandbox serve --memory`: as a run's journal opens, finished runs older than 90 days,
-// or the oldest while the journal holds over 200 MB, are removed; a running, killed or
-// interrupted run stays whatever its age; a run over the cap on its own stays, warned
-// about. Big runs are sparse files: their size costs no disk, and retention reads only
-// their last bytes.
+// The journal's automatic retention on the built binary against `bo sandbox serve
+// --memory`: as a run's journal opens, finished runs older than 90 days, or the oldest
+// while the journal holds over 200 MB, are removed; a running, killed or interrupted run
+// stays whatever its age; a run over the cap on its own stays, warned about. Big runs are
+// sparse files: their size costs no disk, and retention reads only their last bytes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-// `bo lists create -` (issue 33) on the built binary against `bo sandbox serve --memory`:
-// JSON Lines records by API or flag name create one list each, a bad record is the
-// batch's per-record failure (the others go on, exit 1), journaled like any batch, and
-// --dry-run sends nothing.
+// `bo lists create -` on the built binary against `bo sandbox serve --memory`: JSON Lines
+// records by API or flag name create one list each, a bad record is the batch's
+// per-record failure (the others go on, exit 1), journaled like any batch, and --dry-run
+// sends nothing.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runBin } from '../helpers/run-bin.js';

@@ -1,8 +1,8 @@
-// What `bo login` says without a terminal (issue 32 §4.1, §4.6, §4.7), on the built
-// binary against `bo sandbox serve`: a --code-command login names the flag, never an
-// authenticator app nobody is there to open, and a code the server refuses is said to
-// be the command's (it used one of the 5 attempts, D8); an enrollment without a terminal points to --qr-png for the QR
-// code; --insecure-storage says where the unencrypted token went.
+// What `bo login` says without a terminal, on the built binary against
+// `bo sandbox serve`: a --code-command login names the flag, never an authenticator app
+// nobody is there to open, and a code the server refuses is said to be the command's (it
+// used one of the 5 attempts, D8); an enrollment without a terminal points to --qr-png
+// for the QR code; --insecure-storage says where the unencrypted token went.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

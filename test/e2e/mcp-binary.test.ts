@@ -1,7 +1,7 @@
 // `bo mcp` on the built binary as a real process, driven by the MCP SDK's own client
 // over stdio, against the sandbox over loopback HTTP (and the fault server for a hang
 // and a 429): what the agent receives, what the sandbox stored or logged, and every byte
-// bo wrote (issue 34, "Done when").
+// bo wrote.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

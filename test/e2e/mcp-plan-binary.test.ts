@@ -1,7 +1,7 @@
-// `bo mcp --writes plan` and `bo plan list|show|apply` on the built binary (issue 34):
-// a plan tool sends nothing and keeps a plan 0600 in the state folder; a person applies
-// it with `bo plan apply <id> --yes`, which changes the sandbox exactly as the plan said;
-// without a terminal or --yes, expired, or for another origin it is refused (exit 2).
+// `bo mcp --writes plan` and `bo plan list|show|apply` on the built binary: a plan tool
+// sends nothing and keeps a plan 0600 in the state folder; a person applies it with
+// `bo plan apply <id> --yes`, which changes the sandbox exactly as the plan said; without
+// a terminal or --yes, expired (D33), or for another origin it is refused (exit 2).
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -197,7 +197,7 @@ describe('the single executable', () => {
     expect(readdirSync(sea)).toEqual([relative(sea, folder)]);
   });
 
-  // Issue 30, item 2: the record holds each file's change time too, which no one can set back.
+  // The record holds each file's change time too, which no one can set back.
   it('replaces a folder whose file was edited with its size and modification time restored (touch -r)', async () => {
     const env = userEnv();
     const first = await sh('bo --sandbox accounts list --limit 3', env);
@@ -231,7 +231,7 @@ describe('the single executable', () => {
     const fallback = join(tmp, `bo-sea-${process.getuid!()}`);
     mkdirSync(fallback, { recursive: true, mode: 0o777 });
     // Made by someone careless. Others could write it: not used (what they put there
-    // could be run; issue 30, bin/private-folder.cjs); only readable: made private again.
+    // could be run; bin/private-folder.cjs); only readable: made private again.
     chmodSync(fallback, 0o777);
     const env = { ...home, XDG_CACHE_HOME: blocker, TMPDIR: tmp };
     const refused = await sh('bo --sandbox accounts list --limit 2', env);
@@ -435,8 +435,8 @@ describe('the archive', () => {
   });
 });
 
-// Issue 30, item 1 (bin/private-folder.cjs): the executable's compile cache and its folder
-// of bundles only in a folder the user alone can change. Two real users; needs root.
+// The executable's compile cache and its folder of bundles only in a folder the user
+// alone can change (bin/private-folder.cjs). Two real users; needs root.
 describe.skipIf(whyNoUsers)(`the single executable and another local user${whyNoUsers ? ` (skipped: ${whyNoUsers})` : ''}`, () => {
   const them = planterAndVictim();
   let bo: string;

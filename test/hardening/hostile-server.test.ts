@@ -308,12 +308,12 @@ describe('batches under faults: every record reported once, each sent as often a
   }
 });
 
-// Paging faults (issue 30): each mode of the fault server's list endpoint against a
-// command's whole walk in three output modes and `bo api --paginate`, on the built
-// binary. A walk that looks complete is complete: else exit 1 with one error line, what
-// was printed stays printed (a --json array left open, so that a parser fails), and no
-// record is printed twice by a command. A mode added to pagingModes fails here until
-// its outcome is written down.
+// Paging faults: each mode of the fault server's list endpoint against a command's whole
+// walk in three output modes and `bo api --paginate`, on the built binary. A walk that
+// looks complete is complete: else exit 1 with one error line, what was printed stays
+// printed (a --json array left open, so that a parser fails), and no record is printed
+// twice by a command. A mode added to pagingModes fails here until its outcome is
+// written down.
 type PagingKind = 'tsv' | 'json' | 'csv' | 'api';
 const pagingKinds: Record<PagingKind, string[]> = {
   tsv: ['accounts', 'list', '--all'],
@@ -354,7 +354,7 @@ const pagingOutcomes: Record<keyof typeof pagingModes, (kind: PagingKind) => Pag
     warnings: kind === 'api' ? [changed(250, 251)] : [changed(250, 251), '1 record the server sent more than once was left out'],
     uids: kind === 'api' ? [...accs(0, 100), ...accs(99, 250)] : accs(0, 250),
   }),
-  // As before issue 30: every record once, exit 0, nothing to say.
+  // Records added at the end shift no page: every record once, exit 0, nothing to say.
   'a total that grows from 250 to 300 mid-walk (records added at the end)': () => ({ code: 0, uids: accs(0, 300) }),
 };
 

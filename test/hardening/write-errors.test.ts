@@ -1,11 +1,10 @@
-// Write errors on every output path, on the built binary (issue 30 items 6 and 7): with
-// stdout on /dev/full (every write fails with ENOSPC) each path ends with one `error:`
-// line (and the error object under --json), exit 1, and never a stack trace or the
-// bundle's minified source; a batch against a served sandbox stops sending, prints its
-// summary and exits 1 with code `output`; a stderr on /dev/full never changes the exit
-// code the run earned; and a bug reached by real input says `internal error`. A table
-// needs a terminal, which /dev/full is not: test/output/write-errors.test.ts writes one
-// to a failing stream in process.
+// Write errors on every output path, on the built binary: with stdout on /dev/full (every
+// write fails with ENOSPC) each path ends with one `error:` line (and the error object
+// under --json), exit 1, and never a stack trace or the bundle's minified source; a batch
+// against a served sandbox stops sending, prints its summary and exits 1 with code
+// `output`; a stderr on /dev/full never changes the exit code the run earned; and a bug
+// reached by real input says `internal error`. A table needs a terminal, which /dev/full
+// is not: test/output/write-errors.test.ts writes one to a failing stream in process.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -161,9 +161,9 @@ export const reply = {
 };
 
 /**
- * How a list endpoint pages (issue 30): a D13 server (offset a page index in units of the
- * applied limit) with the faults a real one shows. Each field is one fault; none is an
- * honest server.
+ * How a list endpoint pages: a D13 server (offset a page index in units of the applied
+ * limit) with the faults a real one shows. Each field is one fault; none is an honest
+ * server.
  */
 export interface Paging {
   /** Records it holds: Uids `${prefix}0`…; after the first page answered, `later` of them (records added or deleted). */

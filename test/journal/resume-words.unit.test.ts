@@ -1,6 +1,6 @@
-// The two small rules `bo batch resume` stands on (issue 33): a journaled command line
-// splits back into the very words that were run, and each record's step follows its
-// known outcome and the verb's resend rule.
+// The two small rules `bo batch resume` stands on: a journaled command line splits back
+// into the very words that were run, and each record's step follows its known outcome and
+// the verb's resend rule.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
 // What `bo` says when stdout cannot be written, when stderr cannot, and when a bug
-// escapes (issue 30 items 6 and 7), through run() in process: a stdout that fails as a
-// full disk does (ENOSPC, reported by the stream), one whose write() throws (a bug on
-// the output path), and a command of the test's own that throws. The built binary on
-// /dev/full is test/hardening/write-errors.test.ts.
+// escapes, through run() in process: a stdout that fails as a full disk does (ENOSPC,
+// reported by the stream), one whose write() throws (a bug on the output path), and a
+// command of the test's own that throws. The built binary on /dev/full is
+// test/hardening/write-errors.test.ts.
 import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandDefinition } from '../../src/command.js';

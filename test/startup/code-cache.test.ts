@@ -2,7 +2,8 @@
 // in the user's cache folder; Node 20 has none and runs the bundle as it is. The cache
 // may only ever make `bo` faster: made on the first run, used after, and a broken or
 // unwritable cache changes nothing a user sees.
-// Only ever in a folder the user alone can change (bin/private-folder.cjs, issue 30).
+// Only ever in a folder the user alone can change (bin/private-folder.cjs): a cache is
+// code the process runs, so another local user must not be able to put one there.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as Module from 'node:module';
 import { join } from 'node:path';
@@ -66,8 +67,8 @@ describe.runIf(hasCompileCache)('the compile cache (a Node that has one)', () =>
   });
 });
 
-// Issue 30, item 1 (bin/private-folder.cjs): a cache only in a folder the user alone can
-// change; test/startup/shared-cache.test.ts plants one as another user.
+// A cache only in a folder the user alone can change (bin/private-folder.cjs);
+// test/startup/shared-cache.test.ts plants one as another user.
 describe.runIf(hasCompileCache)('the compile cache in a folder others can write', () => {
   it("with HOME unset, Node's fallback in the temporary folder is never used: no cache", async () => {
     const { cfg, env } = fresh();

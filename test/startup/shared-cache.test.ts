@@ -1,11 +1,11 @@
-// Issue 30, item 1: a compile cache another local user planted is never loaded by the
-// user's `bo` (bin/private-folder.cjs). Two real users: the planter makes a genuine cache
-// of bo's own files by running bo itself (Node accepts it for the same files anywhere),
-// then puts it where the victim's Node would look, in folders it leaves writable by all.
-// Node's own log (NODE_DEBUG_NATIVE=COMPILE_CACHE) of the victim's run shows every cache
-// entry it reads or accepts; with a folder of the victim's own, the same log shows the
-// cache accepted, so the log is proof either way. Needs root (it creates the users) and a
-// Node with a compile cache (>= 22.8); skipped elsewhere, with the reason in its name.
+// A compile cache another local user planted is never loaded by the user's `bo`
+// (bin/private-folder.cjs). Two real users: the planter makes a genuine cache of bo's own
+// files by running bo itself (Node accepts it for the same files anywhere), then puts it
+// where the victim's Node would look, in folders it leaves writable by all. Node's own
+// log (NODE_DEBUG_NATIVE=COMPILE_CACHE) of the victim's run shows every cache entry it
+// reads or accepts; with a folder of the victim's own, the same log shows the cache
+// accepted, so the log is proof either way. Needs root (it creates the users) and a Node
+// with a compile cache (>= 22.8); skipped elsewhere, with the reason in its name.
 import { chmodSync, copyFileSync, cpSync, readdirSync, statSync } from 'node:fs';
 import * as Module from 'node:module';
 import { basename, join } from 'node:path';
