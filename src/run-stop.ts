@@ -19,6 +19,8 @@ type StopSignal = keyof typeof STOP_SIGNALS;
 const RUN_SIGNAL_LISTENERS = 64;
 /** After a signal, what stdout and stderr still hold gets this long to be written, no more. */
 const FLUSH_AFTER_SIGNAL_MS = 250;
+/** A handle still open once the run is over (a reader that has not taken all of stdout yet) gets this long. */
+const HELD_EXIT_MS = 1000;
 
 export class RunStop {
   private readonly controller = new AbortController();
@@ -111,16 +113,23 @@ export class RunStop {
   }
 
   /**
-   * The run is over, on the process's own streams. Stopped by a signal: gone within
-   * FLUSH_AFTER_SIGNAL_MS, as a reader that stopped reading must not keep `bo` running.
-   * Otherwise, when stdout and stderr hold nothing unwritten, the process leaves now
-   * rather than wait for Node to close every handle and free its heap first (~2.5 ms of
-   * every command, Node 24). What a slow reader has not taken yet is still written: the
-   * process then ends by itself, once it is.
+   * The run is over, on the process's own streams: the exit code is set, and Node ends
+   * the process once nothing holds its loop, tearing its isolate down first. Not
+   * process.exit(), which skips that teardown: on Node 22 and later it can then hang for
+   * ever, when one of V8's background compiles waits for a collection that only the
+   * exiting main thread could run (nodejs/node#54918; a finished batch that never
+   * exited, about once in a few hundred runs). Ending this way costs no time we can
+   * measure (docs/performance-notes.md). Only what still holds the loop is given a limit
+   * before process.exit(): FLUSH_AFTER_SIGNAL_MS after a stop signal, as before; else
+   * HELD_EXIT_MS once stdout and stderr are written, so what a slow reader has not taken
+   * yet still reaches it, however long it takes. The timer itself holds nothing.
    */
   leave(code: number): void {
-    if (this.signalled) setTimeout(() => process.exit(code), FLUSH_AFTER_SIGNAL_MS).unref();
-    else if (written(this.io.stdout) && written(this.io.stderr)) process.exit(code);
+    process.exitCode = code;
+    const held = () => {
+      if (this.signalled || (written(this.io.stdout) && written(this.io.stderr))) process.exit(code);
+    };
+    setInterval(held, this.signalled ? FLUSH_AFTER_SIGNAL_MS : HELD_EXIT_MS).unref();
   }
 
   private stopFor(name: StopSignal): void {
