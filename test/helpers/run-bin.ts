@@ -77,7 +77,7 @@ async function runProcess(command: string[], options: RunBinOptions): Promise<Ru
       : [];
   const [file, ...args] = [...wrapper, ...command];
   try {
-    const result = await spawnCollecting(file!, args, options);
+    const result = await spawnCollecting(file!, args, options, wrapper.length > 0);
     if (options.measure) return measured(result);
     if (traceFile) {
       const [self, ...children] = parseExecs(readFileSync(traceFile, 'utf8'));
@@ -90,13 +90,17 @@ async function runProcess(command: string[], options: RunBinOptions): Promise<Ru
   }
 }
 
-function spawnCollecting(file: string, args: string[], options: RunBinOptions): Promise<RunBinResult> {
+/**
+ * `wrapped`: bo runs under /usr/bin/time or strace, in a process group of its own, so the
+ * timeout kills bo itself and not only the wrapper (which would leave a hung bo running).
+ */
+function spawnCollecting(file: string, args: string[], options: RunBinOptions, wrapped = false): Promise<RunBinResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ HOME: process.env.HOME, PATH: process.env.PATH, ...options.env })) {
     if (v !== undefined) env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: wrapped });
     let stdout = '';
     let stderr = '';
     // Decoded as streams: a character whose bytes two reads split stays one character.
@@ -104,7 +108,7 @@ function spawnCollecting(file: string, args: string[], options: RunBinOptions): 
     else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     if (options.closeStderr) child.stderr.destroy();
     else child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => (wrapped && child.pid ? process.kill(-child.pid, 'SIGKILL') : child.kill('SIGKILL')), options.timeoutMs ?? 60_000);
     child.on('error', reject);
     // A paused stdout may never be read to its end, so its run ends at the exit.
     child.on(options.stdout === 'paused' ? 'exit' : 'close', (code: number | null, signal: NodeJS.Signals | null) => {
@@ -123,6 +127,9 @@ function measured(result: RunBinResult): MeasuredResult {
   const at = result.stderr.search(/^\s*Command (being timed|exited with non-zero status)/m);
   const report = at >= 0 ? result.stderr.slice(at) : '';
   const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(report);
+  if (!kb && result.signal === 'SIGKILL') {
+    throw new Error(`bo was killed at the timeout (it never ended); its stdout ended: ${JSON.stringify(result.stdout.slice(-600))}; its stderr: ${JSON.stringify(result.stderr.slice(-600))}`);
+  }
   if (!kb) throw new Error(`no /usr/bin/time report in: ${result.stderr.slice(-500)}`);
   return { ...result, stderr: result.stderr.slice(0, at), peakMb: Number(kb[1]) / 1024 };
 }
