@@ -19,7 +19,7 @@ type StopSignal = keyof typeof STOP_SIGNALS;
 const RUN_SIGNAL_LISTENERS = 64;
 /** After a signal, what stdout and stderr still hold gets this long to be written, no more. */
 const FLUSH_AFTER_SIGNAL_MS = 250;
-/** A handle still open once the run is over (a reader that has not taken all of stdout yet) gets this long. */
+/** A handle that still holds the process once the run is over and its output written gets this long. */
 const HELD_EXIT_MS = 1000;
 
 export class RunStop {
@@ -118,7 +118,7 @@ export class RunStop {
    * process.exit(), which skips that teardown: on Node 22 and later it can then hang for
    * ever, when one of V8's background compiles waits for a collection that only the
    * exiting main thread could run (nodejs/node#54918; a finished batch that never
-   * exited, about once in a few hundred runs). Ending this way costs no time we can
+   * exited, about once in fifty runs of it here). Ending this way costs no time we can
    * measure (docs/performance-notes.md). Only what still holds the loop is given a limit
    * before process.exit(): FLUSH_AFTER_SIGNAL_MS after a stop signal, as before; else
    * HELD_EXIT_MS once stdout and stderr are written, so what a slow reader has not taken

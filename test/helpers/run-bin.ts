@@ -108,7 +108,15 @@ function spawnCollecting(file: string, args: string[], options: RunBinOptions, w
     else child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     if (options.closeStderr) child.stderr.destroy();
     else child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => (wrapped && child.pid ? process.kill(-child.pid, 'SIGKILL') : child.kill('SIGKILL')), options.timeoutMs ?? 60_000);
+    const kill = () => {
+      try {
+        if (wrapped && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // The group has just ended on its own.
+      }
+    };
+    const timer = setTimeout(kill, options.timeoutMs ?? 60_000);
     child.on('error', reject);
     // A paused stdout may never be read to its end, so its run ends at the exit.
     child.on(options.stdout === 'paused' ? 'exit' : 'close', (code: number | null, signal: NodeJS.Signals | null) => {
