@@ -89,8 +89,8 @@ describe('Ctrl-C during a read ends bo with 130, whatever stdout is doing', () =
 });
 
 describe('a run that ends with output still unread', () => {
-  // bo leaves as soon as its run is over, but only once stdout and stderr hold nothing
-  // unwritten (run-stop.ts): what a late reader has not taken yet must still reach it.
+  // bo ends once its run is over and stdout and stderr hold nothing unwritten
+  // (run-stop.ts): what a late reader has not taken yet must still reach it.
   // --verbose writes its trace without waiting for the reader: 300 pages of it are far
   // more than a socket holds (without that rule, 314 of 3,900 lines arrived).
   it('hands the whole --verbose trace to a reader that starts late, and exits 0', async () => {

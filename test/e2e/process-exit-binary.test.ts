@@ -9,14 +9,15 @@
 //
 // Each run loads a small preload (NODE_OPTIONS=--require) that records, in a file,
 // whether 'beforeExit' came (a drained loop) and whether process.exit() was called.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/run-bin.js';
 import { tempConfig } from '../helpers/config-dir.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bo-exit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const preload = join(dir, 'preload.cjs');
 writeFileSync(
   preload,
